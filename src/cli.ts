@@ -1,0 +1,30 @@
+import 'reflect-metadata';
+import { CommandFactory } from 'nest-commander';
+import { CliModule } from './cli/cli.module';
+import { describeCliError } from './cli/cli-support';
+import { StderrLogger } from './cli/stderr-logger';
+import { ConfigError, loadConfig } from './config/app-config';
+
+async function main(): Promise<void> {
+  loadConfig();
+  const fail = (error: unknown) => {
+    process.stderr.write(`error: ${describeCliError(error)}\n`);
+    process.exitCode = 1;
+  };
+  await CommandFactory.run(CliModule, {
+    logger: new StderrLogger('cli', { logLevels: ['fatal', 'error', 'warn'] }),
+    cliName: 'npm run cli --',
+    errorHandler: (error) => {
+      // commander's own --help/--version exits are not failures
+      const code = (error as { code?: string }).code;
+      if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return;
+      fail(error);
+    },
+    serviceErrorHandler: fail,
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`error: ${error instanceof ConfigError ? error.message : describeCliError(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,39 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { EntityManager } from 'typeorm';
+import type { Language } from '../i18n/language';
+
+/** Who acts: the token behind a request, or a staff/CLI/worker actor. */
+export interface Actor {
+  tokenId?: string;
+  tokenName?: string;
+  userId?: string | null;
+  kind: 'token' | 'cli' | 'worker';
+}
+
+/** The unit of work of one request or job: the tenant, its transaction, who acts, in which language. */
+export interface TenantScope {
+  tenantId: string;
+  manager: EntityManager;
+  actor: Actor;
+  lang: Language;
+  requestId?: string;
+}
+
+const storage = new AsyncLocalStorage<TenantScope>();
+
+export const TenantContext = {
+  run<T>(scope: TenantScope, fn: () => Promise<T>): Promise<T> {
+    return storage.run(scope, fn);
+  },
+
+  /** The current scope; throws outside a tenant transaction (a programming error, not a client one). */
+  current(): TenantScope {
+    const scope = storage.getStore();
+    if (!scope) throw new Error('No tenant scope: database work must run inside Database.runInTenant');
+    return scope;
+  },
+
+  peek(): TenantScope | undefined {
+    return storage.getStore();
+  },
+};

@@ -1,0 +1,27 @@
+import { AppError } from './app-error';
+
+interface PgError {
+  code?: string;
+  constraint?: string;
+  driverError?: PgError;
+}
+
+/**
+ * Maps the PostgreSQL errors a client can provoke to client errors, so that a race (two creates of
+ * one unique key) is a 409, never a 500. Constraint names follow `<table>_<columns>_key`.
+ */
+export function translateDatabaseError(exception: unknown): AppError | null {
+  if (typeof exception !== 'object' || exception === null) return null;
+  const err = ((exception as PgError).driverError ?? exception) as PgError;
+  switch (err.code) {
+    case '23505':
+      return new AppError('conflict', { reason: `duplicate value (${err.constraint ?? 'unique'})` });
+    case '23503':
+      return new AppError('conflict', { reason: `referenced record missing (${err.constraint ?? 'foreign key'})` });
+    case '40001':
+    case '40P01':
+      return new AppError('conflict', { reason: 'concurrent update; retry' });
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,70 @@
+/** Stable, client-facing error codes (CONTRACT §3). Each maps to exactly one HTTP status. */
+export const ERROR_CODES = [
+  'missing_tenant',
+  'invalid_json',
+  'invalid_parameter',
+  'invalid_idempotency_key',
+  'unauthorized',
+  'token_expired',
+  'token_revoked',
+  'tenant_forbidden',
+  'scope_insufficient',
+  'tenant_inactive',
+  'scope_not_allowed',
+  'origin_not_allowed',
+  'resource_not_found',
+  'route_not_found',
+  'method_not_allowed',
+  'idempotency_in_progress',
+  'conflict',
+  'payload_too_large',
+  'unsupported_media_type',
+  'validation_failed',
+  'idempotency_key_reused',
+  'rate_limited',
+  'internal_error',
+  'service_unavailable',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export function statusOf(code: ErrorCode): number {
+  switch (code) {
+    case 'missing_tenant':
+    case 'invalid_json':
+    case 'invalid_parameter':
+    case 'invalid_idempotency_key':
+      return 400;
+    case 'unauthorized':
+    case 'token_expired':
+    case 'token_revoked':
+      return 401;
+    case 'tenant_forbidden':
+    case 'scope_insufficient':
+    case 'tenant_inactive':
+    case 'scope_not_allowed':
+    case 'origin_not_allowed':
+      return 403;
+    case 'resource_not_found':
+    case 'route_not_found':
+      return 404;
+    case 'method_not_allowed':
+      return 405;
+    case 'idempotency_in_progress':
+    case 'conflict':
+      return 409;
+    case 'payload_too_large':
+      return 413;
+    case 'unsupported_media_type':
+      return 415;
+    case 'validation_failed':
+    case 'idempotency_key_reused':
+      return 422;
+    case 'rate_limited':
+      return 429;
+    case 'internal_error':
+      return 500;
+    case 'service_unavailable':
+      return 503;
+  }
+}

@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import type { ApiRequest } from './request';
+
+/**
+ * ETag and If-None-Match for GET (CONTRACT §5b). The ETag hashes the JSON the handler already
+ * produced, with the church and language, so one church's ETag never matches another's. Express's
+ * own ETag is off; the body is serialized once, here.
+ */
+export function conditionalGet(req: Request, res: Response, next: NextFunction): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    if (res.statusCode < 200 || res.statusCode >= 300) return json(body);
+    const r = req as ApiRequest;
+    const text = JSON.stringify(body);
+    const tag = etagOf(text, r.principal?.tenantId ?? '-', r.lang);
+    res.setHeader('ETag', tag);
+    res.setHeader('Cache-Control', 'private, no-cache');
+    res.setHeader('Vary', 'Authorization, X-Tenant, Accept-Language');
+    if (matches(req.headers['if-none-match'], tag)) {
+      res.status(304);
+      res.removeHeader('Content-Type');
+      res.end();
+      return res;
+    }
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.end(text);
+    return res;
+  };
+  next();
+}
+
+export function etagOf(body: string, tenant: string, lang: string): string {
+  return `"${createHash('sha1').update(tenant).update('\0').update(lang).update('\0').update(body).digest('base64url')}"`;
+}
+
+function matches(header: string | undefined, tag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === tag);
+}

@@ -1,0 +1,95 @@
+import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { encodeCursor } from './cursor';
+import { ListSpec, Operator, SortDef } from './list-spec';
+import type { ListQuery } from './list-query';
+
+export interface Page<T> {
+  rows: T[];
+  nextCursor: string | null;
+  total: number;
+}
+
+const SQL_OP: Record<Exclude<Operator, 'in'>, string> = { eq: '=', ne: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+
+interface Column {
+  expr: string;
+  desc: boolean;
+  nullable: boolean;
+}
+
+/**
+ * One page of a keyset-paginated list plus the exact total. `qb` selects the live rows of the
+ * current tenant; this adds the filters, the keyset condition (rows strictly after the cursor, in
+ * the sort order, id as tie-breaker), the ORDER BY and LIMIT. Every sort has an index
+ * `(tenant_id, <column>, id)`.
+ */
+export async function fetchPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, query: ListQuery, spec: ListSpec<T>): Promise<Page<T>> {
+  const alias = qb.alias;
+  let n = 0;
+  const param = (value: unknown): string => {
+    const name = `lq${n++}`;
+    qb.setParameter(name, value);
+    return Array.isArray(value) ? `(:...${name})` : `:${name}`;
+  };
+
+  for (const term of query.filters) {
+    const def = spec.filters[term.field];
+    const sql = def.sql ? def.sql(alias, term.op, term.value, param) : columnCondition(`${alias}.${def.column}`, term.op, term.value, param);
+    qb.andWhere(sql);
+  }
+
+  const countQb = qb.clone().select('count(*)::int', 'total').orderBy();
+  const columns: Column[] = query.sort.map((term) => {
+    const def: SortDef<T> = spec.sorts[term.field];
+    return { expr: `${alias}.${def.column}`, desc: term.descending !== Boolean(def.inverted), nullable: Boolean(def.nullable) };
+  });
+  const idDesc = columns[columns.length - 1].desc;
+  columns.push({ expr: `${alias}.id`, desc: idDesc, nullable: false });
+
+  if (query.cursor) qb.andWhere(keysetCondition(columns, [...query.cursor.values, query.cursor.id], param));
+  columns.forEach((c, i) => (i === 0 ? qb.orderBy(c.expr, c.desc ? 'DESC' : 'ASC') : qb.addOrderBy(c.expr, c.desc ? 'DESC' : 'ASC')));
+  qb.limit(query.limit + 1);
+
+  const [rows, counted] = [await qb.getMany(), await countQb.getRawOne<{ total: number }>()];
+  const hasMore = rows.length > query.limit;
+  if (hasMore) rows.pop();
+  const last = rows[rows.length - 1];
+  const nextCursor =
+    hasMore && last
+      ? encodeCursor({ sort: query.sortKey, values: query.sort.map((t) => spec.sorts[t.field].value(last)), id: last.id as string })
+      : null;
+  return { rows, nextCursor, total: counted?.total ?? 0 };
+}
+
+function columnCondition(expr: string, op: Operator, value: unknown, param: (v: unknown) => string): string {
+  if (op === 'in') return `${expr} IN ${param(value)}`;
+  return `${expr} ${SQL_OP[op]} ${param(value)}`;
+}
+
+/**
+ * Rows strictly after `values` in the ORDER BY of `columns` (PostgreSQL's default: NULLS LAST
+ * ascending, NULLS FIRST descending). A uniform direction over non-null columns is one row
+ * comparison, which the index answers as a range scan.
+ */
+function keysetCondition(columns: Column[], values: unknown[], param: (v: unknown) => string): string {
+  const uniform = columns.every((c) => c.desc === columns[0].desc && !c.nullable) && values.every((v) => v !== null);
+  if (uniform) {
+    const left = columns.map((c) => c.expr).join(', ');
+    const right = values.map((v) => param(v)).join(', ');
+    return `(${left}) ${columns[0].desc ? '<' : '>'} (${right})`;
+  }
+  const alternatives: string[] = [];
+  for (let i = 0; i < columns.length; i++) {
+    const after = strictlyAfter(columns[i], values[i], param);
+    if (after === 'FALSE') continue;
+    const equal = columns.slice(0, i).map((c, j) => (values[j] === null ? `${c.expr} IS NULL` : `${c.expr} = ${param(values[j])}`));
+    alternatives.push([...equal, after].join(' AND '));
+  }
+  return alternatives.length ? `(${alternatives.map((a) => `(${a})`).join(' OR ')})` : 'FALSE';
+}
+
+function strictlyAfter(column: Column, value: unknown, param: (v: unknown) => string): string {
+  if (value === null) return column.desc ? `${column.expr} IS NOT NULL` : 'FALSE';
+  const cmp = `${column.expr} ${column.desc ? '<' : '>'} ${param(value)}`;
+  return column.nullable && !column.desc ? `(${cmp} OR ${column.expr} IS NULL)` : cmp;
+}

@@ -1,0 +1,27 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { EnvironmentVariables } from './env.schema';
+
+export type AppConfig = Readonly<EnvironmentVariables>;
+
+/** Thrown at boot when a variable is invalid; the message names every bad variable. */
+export class ConfigError extends Error {}
+
+export function validateEnvironment(env: Record<string, unknown>): AppConfig {
+  const known = Object.keys(new EnvironmentVariables());
+  const input = Object.fromEntries(Object.entries(env).filter(([key]) => known.includes(key) || key === 'DATABASE_URL' || key.endsWith('_URL')));
+  const config = plainToInstance(EnvironmentVariables, input, { exposeDefaultValues: true });
+  const errors = validateSync(config, { whitelist: true, forbidUnknownValues: false });
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `  ${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return Object.freeze(config);
+}
+
+/** The only reader of process.env. */
+export function loadConfig(): AppConfig {
+  return validateEnvironment(process.env);
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,61 @@
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+
+const toBool = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : value === true || value === 'true' || value === '1' ? true : value === false || value === 'false' || value === '0' ? false : value;
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+/** Every environment variable the service reads. Validated once at boot (src/config/app-config.ts). */
+export class EnvironmentVariables {
+  @IsOptional() @IsIn(['development', 'production', 'test'])
+  NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  PORT = 3000;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false })
+  DATABASE_URL?: string;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(200)
+  DB_POOL_SIZE = 10;
+
+  @Transform(toBool) @IsBoolean()
+  DB_MIGRATE_ON_START = true;
+
+  @IsString()
+  PGLITE_DATA_DIR = './data/pglite';
+
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false })
+  REDIS_URL?: string;
+
+  @Matches(/^\s*\d+(ms|s|m|h|d)(\s*,\s*\d+(ms|s|m|h|d))*\s*$/, { message: 'must be a comma-separated list like 30s,5m,1h' })
+  WEBHOOK_RETRY_SCHEDULE = '30s,5m,1h,6h,24h';
+
+  @Transform(toInt) @IsInt() @Min(10) @Max(60000)
+  WEBHOOK_TIMEOUT_MS = 3000;
+
+  @Transform(toBool) @IsBoolean()
+  WEBHOOK_ALLOW_LOOPBACK = false;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['smtp', 'smtps'], require_tld: false })
+  SMTP_URL?: string;
+
+  @IsString()
+  MAIL_FROM = 'Church API <no-reply@localhost>';
+
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_tld: false })
+  PUSH_GATEWAY_URL?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_tld: false })
+  PAYMENTS_API_URL?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_tld: false })
+  PUBLIC_BASE_URL?: string;
+
+  @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
+  LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
+
+  @Transform(toBool) @IsBoolean()
+  BENCH = false;
+}

@@ -1,0 +1,19 @@
+import { join } from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import { SnakeNamingStrategy } from './naming-strategy';
+
+/** The single description of the database connection, shared by the app, the CLI and the TypeORM CLI. */
+export function dataSourceOptions(url: string, poolSize: number): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    entities: [join(__dirname, '..', '**', '*.entity.{js,ts}')],
+    migrations: [join(__dirname, 'migrations', '*.{js,ts}')],
+    migrationsTableName: 'schema_migrations',
+    synchronize: false,
+    migrationsRun: false,
+    namingStrategy: new SnakeNamingStrategy(),
+    extra: { max: poolSize, application_name: 'church-api' },
+    logging: ['error'],
+  };
+}

@@ -1,0 +1,96 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { Actor, TenantContext } from '../common/context/tenant-context';
+import { DEFAULT_LANGUAGE, Language } from '../common/i18n/language';
+import { APP_ROLE } from './app-role';
+import { dataSourceOptions } from './data-source-options';
+import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
+
+const MIGRATION_LOCK = 7_262_019; // arbitrary advisory-lock key for "migrations running"
+
+export interface TenantRun {
+  tenantId: string;
+  actor: Actor;
+  lang?: Language;
+  requestId?: string;
+}
+
+/**
+ * Owns the connection. Not connected at construction: the API and worker call `connect()` at boot,
+ * the CLI only in commands that need a database (so `openapi:export` works without one).
+ */
+@Injectable()
+export class Database implements OnApplicationShutdown {
+  private readonly logger = new Logger('Database');
+  private source?: DataSource;
+  private embedded?: EmbeddedPostgres;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  get dataSource(): DataSource {
+    if (!this.source?.isInitialized) throw new Error('Database.connect() has not been called');
+    return this.source;
+  }
+
+  get isEmbedded(): boolean {
+    return this.embedded !== undefined;
+  }
+
+  async connect(options: { migrate?: boolean } = {}): Promise<void> {
+    if (this.source?.isInitialized) return;
+    let url = this.config.DATABASE_URL;
+    let poolSize = this.config.DB_POOL_SIZE;
+    if (!url) {
+      this.embedded = await startEmbeddedPostgres(this.config.PGLITE_DATA_DIR);
+      url = this.embedded.url;
+      poolSize = 1;
+      this.logger.log(`DATABASE_URL unset: embedded PostgreSQL (PGlite) at ${this.config.PGLITE_DATA_DIR}`);
+    }
+    this.source = new DataSource(dataSourceOptions(url, poolSize));
+    await this.source.initialize();
+    if (options.migrate ?? this.config.DB_MIGRATE_ON_START) await this.migrate();
+  }
+
+  /** Applies pending migrations; under an advisory lock on a server so that replicas can boot together. */
+  async migrate(): Promise<string[]> {
+    const source = this.source!;
+    if (this.embedded) return (await source.runMigrations({ transaction: 'each' })).map((m) => m.name);
+    const runner = source.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      const applied = await source.runMigrations({ transaction: 'each' });
+      if (applied.length) this.logger.log(`Applied migrations: ${applied.map((m) => m.name).join(', ')}`);
+      return applied.map((m) => m.name);
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+      await runner.release();
+    }
+  }
+
+  /**
+   * Runs `fn` in one transaction as the application role with `app.tenant_id` set, so that
+   * row-level security confines every statement to the tenant. Repositories find the manager
+   * through TenantContext.
+   */
+  async runInTenant<T>(run: TenantRun, fn: () => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, [APP_ROLE, run.tenantId]);
+      return TenantContext.run(
+        { tenantId: run.tenantId, manager, actor: run.actor, lang: run.lang ?? DEFAULT_LANGUAGE, requestId: run.requestId },
+        fn,
+      );
+    });
+  }
+
+  /** Platform work (tenants, token lookup) on the pool's own role; only the tenancy and auth modules use it. */
+  get platform(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.source?.isInitialized) await this.source.destroy();
+    await this.embedded?.stop();
+  }
+}

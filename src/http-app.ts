@@ -1,0 +1,46 @@
+import { LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule } from '@nestjs/swagger';
+import { AppModule } from './app.module';
+import { ProblemFilter } from './common/errors/problem.filter';
+import { conditionalGet } from './common/http/conditional-get';
+import { expressErrorHandler, jsonBody, requestIdentity, requireJsonBody } from './common/http/http-pipeline';
+import { AppValidationPipe } from './common/validation/app-validation.pipe';
+import type { AppConfig } from './config/app-config';
+import { buildOpenApiDocument } from './platform/openapi/openapi.document';
+import { OPENAPI_DOCUMENT, OpenApiDocumentHolder } from './platform/openapi/openapi.controller';
+
+const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+
+export function logLevels(level: AppConfig['LOG_LEVEL']): LogLevel[] {
+  return LEVELS.slice(0, LEVELS.indexOf(level) + 1);
+}
+
+/** Creates the HTTP application with the whole pipeline; shared by main.ts, the tests and openapi:export. */
+export async function createHttpApp(config: AppConfig, options: { logger?: LogLevel[] | false } = {}): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+    bodyParser: false,
+    logger: options.logger ?? logLevels(config.LOG_LEVEL),
+  });
+  configureHttpApp(app);
+  return app;
+}
+
+export function configureHttpApp(app: NestExpressApplication): void {
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(requestIdentity);
+  app.use(requireJsonBody);
+  app.use(jsonBody);
+  app.use(expressErrorHandler);
+  app.use(conditionalGet);
+  app.useGlobalPipes(new AppValidationPipe());
+  app.useGlobalFilters(new ProblemFilter());
+  app.enableShutdownHooks();
+
+  const holder = app.get<OpenApiDocumentHolder>(OPENAPI_DOCUMENT);
+  holder.document = buildOpenApiDocument(app);
+  SwaggerModule.setup('docs', app, holder.document, { customSiteTitle: 'Church API', jsonDocumentUrl: 'docs/openapi.json', swaggerOptions: { persistAuthorization: true } });
+}

@@ -1,0 +1,18 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig } from './config/app-config';
+import { Database } from './database/database.service';
+import { createHttpApp } from './http-app';
+
+async function bootstrap(): Promise<void> {
+  const config = loadConfig();
+  const app = await createHttpApp(config);
+  await app.get(Database).connect();
+  await app.listen(config.PORT);
+  app.getHttpServer().keepAliveTimeout = 65_000;
+  console.error(`church-api listening on http://localhost:${config.PORT} (docs at /docs)`);
+}
+
+bootstrap().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { TenantContext } from '../../common/context/tenant-context';
+import { fetchPage, Page } from '../../common/lists/keyset-page';
+import type { ListQuery } from '../../common/lists/list-query';
+import { CampusEntity } from './campus.entity';
+import { CAMPUS_LIST } from './campuses.list';
+
+/** The module's only TypeORM surface; every query is scoped by tenant (besides RLS). */
+@Injectable()
+export class CampusesRepository {
+  private scope() {
+    const { manager, tenantId } = TenantContext.current();
+    return { repo: manager.getRepository(CampusEntity), tenantId };
+  }
+
+  async insert(campus: CampusEntity): Promise<void> {
+    await this.scope().repo.insert(campus);
+  }
+
+  async findById(id: string): Promise<CampusEntity | null> {
+    const { repo, tenantId } = this.scope();
+    return repo.findOneBy({ tenantId, id });
+  }
+
+  async findByKey(key: string): Promise<CampusEntity | null> {
+    const { repo, tenantId } = this.scope();
+    return repo.findOneBy({ tenantId, key });
+  }
+
+  async findManyByIds(ids: string[]): Promise<CampusEntity[]> {
+    if (ids.length === 0) return [];
+    const { repo, tenantId } = this.scope();
+    return repo.findBy({ tenantId, id: In(ids) });
+  }
+
+  async findManyByKeys(keys: string[]): Promise<CampusEntity[]> {
+    if (keys.length === 0) return [];
+    const { repo, tenantId } = this.scope();
+    return repo.findBy({ tenantId, key: In(keys) });
+  }
+
+  async update(campus: CampusEntity, changes: Partial<CampusEntity>): Promise<void> {
+    const { repo, tenantId } = this.scope();
+    await repo.update({ tenantId, id: campus.id }, changes);
+  }
+
+  list(query: ListQuery): Promise<Page<CampusEntity>> {
+    const { repo, tenantId } = this.scope();
+    return fetchPage(repo.createQueryBuilder('c').where('c.tenant_id = :tenantId', { tenantId }), query, CAMPUS_LIST);
+  }
+}

@@ -1,0 +1,43 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CampusRef } from '../../campuses/dto/campus.response';
+import { GENDERS, MEMBER_STATUSES } from '../member.entity';
+import { AddressDto } from './address.dto';
+
+export class MemberResponse {
+  @ApiProperty({ example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' }) id: string;
+  @ApiProperty({ example: 'María' }) first_name: string;
+  @ApiProperty({ example: 'González' }) last_name: string;
+  @ApiProperty({ example: 'maria@example.org', nullable: true, type: String }) email: string | null;
+  @ApiProperty({ example: '+5213312345678', nullable: true, type: String }) phone: string | null;
+  @ApiProperty({ example: '1988-04-17', nullable: true, type: String, format: 'date' }) birthdate: string | null;
+  @ApiProperty({ example: 37, nullable: true, type: Number, description: 'Whole years from birthdate (UTC today); null when unknown.' }) age: number | null;
+  @ApiProperty({ enum: GENDERS, nullable: true }) gender: string | null;
+  @ApiProperty({ example: 'Femenino', nullable: true, type: String, description: 'Localized by Accept-Language.' }) gender_label: string | null;
+  @ApiProperty({ enum: MEMBER_STATUSES }) status: string;
+  @ApiProperty({ example: 'Miembro', description: 'Localized by Accept-Language.' }) status_label: string;
+  @ApiProperty({ type: CampusRef, nullable: true }) campus: CampusRef | null;
+  @ApiProperty({ example: true }) active: boolean;
+  @ApiProperty({ example: null, nullable: true, type: String }) household_id: string | null;
+  @ApiPropertyOptional({ type: AddressDto, nullable: true }) address: AddressDto | null;
+  @ApiProperty({ example: { baptized: true }, type: 'object', additionalProperties: true }) custom_fields: Record<string, unknown>;
+  @ApiProperty({ example: '2026-01-05T15:04:05.000Z', format: 'date-time' }) created_at: string;
+  @ApiProperty({ example: '2026-01-05T15:04:05.000Z', format: 'date-time' }) updated_at: string;
+}
+
+export class BulkRowError {
+  @ApiProperty({ example: 'validation_failed' }) code: string;
+  @ApiProperty({ example: [{ field: 'email', issue: 'invalid_format', message: 'This value does not have the expected format (email).' }] })
+  errors: { field: string; issue: string; message: string }[];
+}
+
+export class BulkRowResult {
+  @ApiProperty({ example: 0 }) index: number;
+  @ApiPropertyOptional({ example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' }) id?: string;
+  @ApiPropertyOptional({ type: BulkRowError }) error?: BulkRowError;
+}
+
+export class BulkCreateMembersResponse {
+  @ApiProperty({ example: 498 }) created: number;
+  @ApiProperty({ example: 2 }) failed: number;
+  @ApiProperty({ type: [BulkRowResult] }) results: BulkRowResult[];
+}

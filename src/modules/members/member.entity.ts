@@ -1,0 +1,38 @@
+import { Column, Entity } from 'typeorm';
+import { TenantScopedEntity } from '../../common/database/tenant-scoped.entity';
+
+export const GENDERS = ['male', 'female', 'unspecified'] as const;
+export const MEMBER_STATUSES = ['visitor', 'regular', 'member', 'leader'] as const;
+export type Gender = (typeof GENDERS)[number];
+export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+
+export type CustomFields = Record<string, string | number | boolean | null>;
+
+export interface Address {
+  line1?: string | null;
+  line2?: string | null;
+  city?: string | null;
+  region?: string | null;
+  postal_code?: string | null;
+  country?: string | null;
+}
+
+@Entity('members')
+export class MemberEntity extends TenantScopedEntity {
+  @Column('text') firstName: string;
+  @Column('text') lastName: string;
+  @Column('text', { nullable: true }) email: string | null;
+  @Column('text', { nullable: true }) phone: string | null;
+  /** YYYY-MM-DD (a `date` column read as a string, never shifted by time zones). */
+  @Column('date', { nullable: true }) birthdate: string | null;
+  @Column('text', { nullable: true }) gender: Gender | null;
+  @Column('text') status: MemberStatus;
+  @Column('uuid', { nullable: true }) campusId: string | null;
+  @Column('boolean') active: boolean;
+  @Column('uuid', { nullable: true }) householdId: string | null;
+  @Column('jsonb', { nullable: true }) address: Address | null;
+  @Column('jsonb') customFields: CustomFields;
+  @Column('timestamptz') createdAt: Date;
+  @Column('timestamptz') updatedAt: Date;
+  @Column('timestamptz', { nullable: true }) deletedAt: Date | null;
+}

@@ -1,0 +1,64 @@
+import { ID_PREFIX, parsePublicId } from '../../common/ids/id';
+import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
+import { GENDERS, MEMBER_STATUSES, MemberEntity } from './member.entity';
+
+const TODAY = `(now() AT TIME ZONE 'UTC')::date`;
+
+/** age OP n, as a condition on birthdate that the (tenant_id, birthdate, id) index can answer. */
+function ageCondition(alias: string, op: Operator, value: FilterValue | FilterValue[], param: (v: unknown) => string): string {
+  const col = `${alias}.birthdate`;
+  const atLeast = (n: number) => `${col} <= (${TODAY} - make_interval(years => ${param(n)}::int))::date`;
+  const atMost = (n: number) => `${col} > (${TODAY} - make_interval(years => ${param(n + 1)}::int))::date`;
+  const n = value as number;
+  switch (op) {
+    case 'gte':
+      return atLeast(n);
+    case 'gt':
+      return atLeast(n + 1);
+    case 'lte':
+      return atMost(n);
+    case 'lt':
+      return atMost(n - 1);
+    case 'ne':
+      return `NOT (${atLeast(n)} AND ${atMost(n)})`;
+    default:
+      return `(${atLeast(n)} AND ${atMost(n)})`;
+  }
+}
+
+/** campus=<key or cmp_ id>, or campus[in]=a,b. */
+function campusCondition(alias: string, _op: Operator, value: FilterValue | FilterValue[], param: (v: unknown) => string): string {
+  const refs = (Array.isArray(value) ? value : [value]).map(String);
+  const ids = refs.map((r) => parsePublicId(ID_PREFIX.campus, r)).filter((id): id is string => id !== null);
+  return `${alias}.campus_id IN (SELECT c.id FROM campuses c WHERE c.tenant_id = ${alias}.tenant_id AND (c.key IN ${param(refs)} OR c.id IN ${param(ids.length ? ids : ['00000000-0000-0000-0000-000000000000'])}))`;
+}
+
+function searchCondition(alias: string, _op: Operator, value: FilterValue | FilterValue[], param: (v: unknown) => string): string {
+  const pattern = `%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const p = param(pattern);
+  return `((${alias}.first_name || ' ' || ${alias}.last_name) ILIKE ${p} OR ${alias}.email ILIKE ${p})`;
+}
+
+export const MEMBER_LIST: ListSpec<MemberEntity> = {
+  resource: 'member',
+  defaultSort: 'created_at',
+  sorts: {
+    created_at: { column: 'created_at', value: (row) => row.createdAt.toISOString() },
+    last_name: { column: 'last_name', value: (row) => row.lastName },
+    first_name: { column: 'first_name', value: (row) => row.firstName },
+    age: { column: 'birthdate', nullable: true, inverted: true, value: (row) => row.birthdate },
+  },
+  filters: {
+    campus: { type: 'string', ops: ['in'], sql: campusCondition, description: 'Campus key or cmp_ id; `campus[in]=a,b` for several.' },
+    active: { type: 'boolean', ops: [], column: 'active', description: 'true or false.' },
+    status: { type: 'enum', values: MEMBER_STATUSES, ops: ['ne', 'in'], column: 'status', description: 'Membership status.' },
+    gender: { type: 'enum', values: GENDERS, ops: ['ne', 'in'], column: 'gender', description: 'Gender.' },
+    age: { type: 'integer', ops: ['ne', 'gt', 'gte', 'lt', 'lte'], sql: ageCondition, description: 'Age in whole years; members without birthdate never match.' },
+    created_at: { type: 'timestamp', ops: ['gt', 'gte', 'lt', 'lte'], column: 'created_at', description: 'Creation time (ISO 8601; an offset is honoured).' },
+    updated_at: { type: 'timestamp', ops: ['gt', 'gte', 'lt', 'lte'], column: 'updated_at', description: 'Last change (ISO 8601): for incremental sync.' },
+    created_after: { type: 'date', ops: [], sql: (a, _o, v, p) => `${a}.created_at >= ${p(v)}::date`, description: 'Created on or after this date (YYYY-MM-DD, UTC).' },
+    created_before: { type: 'date', ops: [], sql: (a, _o, v, p) => `${a}.created_at < ${p(v)}::date`, description: 'Created before this date (YYYY-MM-DD, UTC).' },
+    email: { type: 'string', ops: [], sql: (a, _o, v, p) => `lower(${a}.email) = lower(${p(v)})`, description: 'Exact e-mail, case-insensitive.' },
+    q: { type: 'string', ops: [], sql: searchCondition, description: 'Search in name and e-mail (substring, case-insensitive).' },
+  },
+};

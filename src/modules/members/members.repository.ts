@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { IsNull } from 'typeorm';
+import { TenantContext } from '../../common/context/tenant-context';
+import { fetchPage, Page } from '../../common/lists/keyset-page';
+import type { ListQuery } from '../../common/lists/list-query';
+import { MemberEntity } from './member.entity';
+import { MEMBER_LIST } from './members.list';
+
+/** The module's only TypeORM surface. Every query names the tenant (RLS enforces it too) and skips soft-deleted rows. */
+@Injectable()
+export class MembersRepository {
+  private scope() {
+    const { manager, tenantId } = TenantContext.current();
+    return { repo: manager.getRepository(MemberEntity), tenantId };
+  }
+
+  async insert(members: MemberEntity[]): Promise<void> {
+    if (members.length) await this.scope().repo.insert(members);
+  }
+
+  async findLive(id: string): Promise<MemberEntity | null> {
+    const { repo, tenantId } = this.scope();
+    return repo.findOneBy({ tenantId, id, deletedAt: IsNull() });
+  }
+
+  /** Updates a live member; false when it does not exist (or was deleted meanwhile). */
+  async update(id: string, changes: Partial<MemberEntity>): Promise<boolean> {
+    const { repo, tenantId } = this.scope();
+    const result = await repo.update({ tenantId, id, deletedAt: IsNull() }, changes);
+    return (result.affected ?? 0) > 0;
+  }
+
+  list(query: ListQuery): Promise<Page<MemberEntity>> {
+    const { repo, tenantId } = this.scope();
+    const qb = repo.createQueryBuilder('m').where('m.tenant_id = :tenantId AND m.deleted_at IS NULL', { tenantId });
+    return fetchPage(qb, query, MEMBER_LIST);
+  }
+}

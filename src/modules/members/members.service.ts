@@ -1,0 +1,158 @@
+import { Injectable } from '@nestjs/common';
+import { TenantContext } from '../../common/context/tenant-context';
+import { AppError, FieldIssue } from '../../common/errors/app-error';
+import { ID_PREFIX, newUuid, parsePublicId } from '../../common/ids/id';
+import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
+import { parseListQuery } from '../../common/lists/list-query';
+import type { CampusEntity } from '../campuses/campus.entity';
+import { CampusesService } from '../campuses/campuses.service';
+import type { CreateMemberDto } from './dto/create-member.dto';
+import type { MemberResponse } from './dto/member.response';
+import type { UpdateMemberDto } from './dto/update-member.dto';
+import { MemberEntity } from './member.entity';
+import { MEMBER_LIST } from './members.list';
+import { toMemberResponse } from './members.mapper';
+import { MembersRepository } from './members.repository';
+
+const REQUIRED_ON_PATCH = ['first_name', 'last_name', 'status', 'active', 'custom_fields'] as const;
+
+@Injectable()
+export class MembersService {
+  constructor(
+    private readonly members: MembersRepository,
+    private readonly campuses: CampusesService,
+  ) {}
+
+  async create(dto: CreateMemberDto): Promise<MemberResponse> {
+    const campusByRef = await this.campuses.resolveRefs(dto.campus ? [dto.campus] : []);
+    const issues = campusIssues(dto, campusByRef);
+    if (issues.length) throw AppError.validation(issues);
+    const member = this.newMember(dto, campusByRef);
+    await this.members.insert([member]);
+    return this.respond(member, campusByRef);
+  }
+
+  /** Rows already validated one by one; resolves campuses once and inserts the valid rows in one statement. */
+  async createMany(rows: { index: number; dto: CreateMemberDto }[]): Promise<{ created: { index: number; id: string }[]; rejected: { index: number; errors: FieldIssue[] }[] }> {
+    const refs = [...new Set(rows.map((r) => r.dto.campus).filter((c): c is string => typeof c === 'string'))];
+    const campusByRef = await this.campuses.resolveRefs(refs);
+    const created: { index: number; id: string }[] = [];
+    const rejected: { index: number; errors: FieldIssue[] }[] = [];
+    const entities: MemberEntity[] = [];
+    for (const { index, dto } of rows) {
+      const issues = campusIssues(dto, campusByRef);
+      if (issues.length) {
+        rejected.push({ index, errors: issues });
+        continue;
+      }
+      const member = this.newMember(dto, campusByRef);
+      entities.push(member);
+      created.push({ index, id: member.id });
+    }
+    await this.members.insert(entities);
+    return { created, rejected };
+  }
+
+  async get(id: string): Promise<MemberResponse> {
+    const member = await this.require(id);
+    return this.respond(member, await this.campusesOf([member]));
+  }
+
+  async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<MemberResponse>> {
+    const page = await this.members.list(parseListQuery(rawQuery, MEMBER_LIST));
+    const campuses = await this.campusesOf(page.rows);
+    const { lang } = TenantContext.current();
+    return toEnvelope(page, (m) => toMemberResponse(m, campuses, lang));
+  }
+
+  async update(id: string, dto: UpdateMemberDto): Promise<MemberResponse> {
+    const nulls = REQUIRED_ON_PATCH.filter((field) => (dto as Record<string, unknown>)[field] === null);
+    const campusByRef = await this.campuses.resolveRefs(dto.campus ? [dto.campus] : []);
+    const issues = [...nulls.map((field) => ({ field, issue: 'required' })), ...campusIssues(dto, campusByRef)];
+    if (issues.length) throw AppError.validation(issues);
+    const member = await this.require(id);
+    const changes = this.changesFrom(dto, campusByRef);
+    await this.save(id, changes);
+    const updated = Object.assign(member, changes);
+    return this.respond(updated, await this.campusesOf([updated]));
+  }
+
+  /** PUT: the body replaces the member; omitted optional fields are cleared or reset to defaults. */
+  async replace(id: string, dto: CreateMemberDto): Promise<MemberResponse> {
+    const full: UpdateMemberDto = {
+      email: null, phone: null, birthdate: null, gender: null, status: 'visitor', campus: null,
+      active: true, household_id: null, address: null, custom_fields: {},
+      ...dto,
+    };
+    return this.update(id, full);
+  }
+
+  async remove(id: string): Promise<void> {
+    const now = new Date();
+    if (!(await this.members.update(id, { deletedAt: now, updatedAt: now }))) throw AppError.notFound('member');
+  }
+
+  private newMember(dto: CreateMemberDto, campusByRef: Map<string, CampusEntity>): MemberEntity {
+    const now = new Date();
+    return Object.assign(new MemberEntity(), {
+      tenantId: TenantContext.current().tenantId,
+      id: newUuid(),
+      firstName: dto.first_name.trim(),
+      lastName: dto.last_name.trim(),
+      email: dto.email ?? null,
+      phone: dto.phone ?? null,
+      birthdate: dto.birthdate ?? null,
+      gender: dto.gender ?? null,
+      status: dto.status ?? 'visitor',
+      campusId: dto.campus ? campusByRef.get(dto.campus)!.id : null,
+      active: dto.active ?? true,
+      householdId: dto.household_id ? parsePublicId(ID_PREFIX.household, dto.household_id) : null,
+      address: dto.address ? { ...dto.address } : null,
+      customFields: dto.custom_fields ?? {},
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    });
+  }
+
+  private changesFrom(dto: UpdateMemberDto, campusByRef: Map<string, CampusEntity>): Partial<MemberEntity> {
+    const changes: Partial<MemberEntity> = { updatedAt: new Date() };
+    if (dto.first_name !== undefined) changes.firstName = dto.first_name.trim();
+    if (dto.last_name !== undefined) changes.lastName = dto.last_name.trim();
+    if (dto.email !== undefined) changes.email = dto.email;
+    if (dto.phone !== undefined) changes.phone = dto.phone;
+    if (dto.birthdate !== undefined) changes.birthdate = dto.birthdate;
+    if (dto.gender !== undefined) changes.gender = dto.gender;
+    if (dto.status !== undefined) changes.status = dto.status;
+    if (dto.campus !== undefined) changes.campusId = dto.campus ? campusByRef.get(dto.campus)!.id : null;
+    if (dto.active !== undefined) changes.active = dto.active;
+    if (dto.household_id !== undefined) changes.householdId = dto.household_id ? parsePublicId(ID_PREFIX.household, dto.household_id) : null;
+    if (dto.address !== undefined) changes.address = dto.address ? { ...dto.address } : null;
+    if (dto.custom_fields !== undefined) changes.customFields = dto.custom_fields;
+    return changes;
+  }
+
+  private async save(id: string, changes: Partial<MemberEntity>): Promise<void> {
+    if (!(await this.members.update(id, changes))) throw AppError.notFound('member');
+  }
+
+  private async require(id: string): Promise<MemberEntity> {
+    const member = await this.members.findLive(id);
+    if (!member) throw AppError.notFound('member');
+    return member;
+  }
+
+  private async campusesOf(members: MemberEntity[]): Promise<Map<string, CampusEntity>> {
+    const ids = [...new Set(members.map((m) => m.campusId).filter((id): id is string => id !== null))];
+    return new Map((await this.campuses.findManyByIds(ids)).map((c) => [c.id, c]));
+  }
+
+  private respond(member: MemberEntity, campusByRef: Map<string, CampusEntity>): MemberResponse {
+    const byId = new Map([...campusByRef.values()].map((c) => [c.id, c]));
+    return toMemberResponse(member, byId, TenantContext.current().lang);
+  }
+}
+
+function campusIssues(dto: { campus?: string | null }, campusByRef: Map<string, CampusEntity>): FieldIssue[] {
+  return dto.campus && !campusByRef.has(dto.campus) ? [{ field: 'campus', issue: 'not_found' }] : [];
+}

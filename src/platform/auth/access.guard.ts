@@ -1,0 +1,44 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import { AppError } from '../../common/errors/app-error';
+import type { ApiRequest } from '../../common/http/request';
+import { AUTH_METADATA, RouteAccess } from './auth.decorator';
+import type { Principal } from './principal';
+import { hasScope } from './scopes';
+
+/**
+ * Global guard, in the order of ARCHITECTURE.md: tenant header, bearer token (passport), scopes.
+ * A route without @Auth or @Public is refused (fail closed); the route-inventory test finds it first.
+ */
+@Injectable()
+export class AccessGuard extends AuthGuard('bearer') {
+  constructor(private readonly reflector: Reflector) {
+    super();
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(AUTH_METADATA, [context.getHandler(), context.getClass()]);
+    if (access === 'public') return true;
+    if (!access) throw new AppError('internal_error');
+    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const tenant = req.headers['x-tenant'];
+    if (typeof tenant !== 'string' || tenant.trim() === '') throw new AppError('missing_tenant');
+    await super.canActivate(context);
+    const principal = req.user as Principal;
+    req.principal = principal;
+    const missing = access.scopes.find((scope) => !hasScope(principal.scopes, scope));
+    if (missing) {
+      throw new AppError('scope_insufficient', { scope: missing }, [], {
+        'WWW-Authenticate': `Bearer realm="church-api", error="insufficient_scope", scope="${access.scopes.join(' ')}"`,
+      });
+    }
+    return true;
+  }
+
+  override handleRequest<T>(err: unknown, user: T): T {
+    if (err) throw err;
+    if (!user) throw new AppError('unauthorized');
+    return user;
+  }
+}

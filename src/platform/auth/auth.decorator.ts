@@ -1,0 +1,36 @@
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiBearerAuth, ApiExtension, ApiHeader, ApiResponse, ApiSecurity } from '@nestjs/swagger';
+import type { Scope } from './scopes';
+
+export const AUTH_METADATA = 'church:auth';
+
+export interface AuthOptions {
+  /** Every scope listed is required. */
+  scopes: Scope[];
+  /** A stricter endpoint quota (CONTRACT §7), applied by the rate limiter. */
+  quota?: 'donations' | 'notifications' | 'tokens' | 'reports';
+}
+
+export type RouteAccess = AuthOptions | 'public';
+
+const problem = { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+
+/** A route that needs a bearer token, the X-Tenant header and the given scopes. */
+export function Auth(options: AuthOptions) {
+  return applyDecorators(
+    SetMetadata(AUTH_METADATA, options),
+    ApiBearerAuth('bearer'),
+    ApiSecurity('tenant'),
+    ApiHeader({ name: 'X-Tenant', required: true, description: 'The church key (slug).', schema: { type: 'string', example: 'grace-church' } }),
+    ApiHeader({ name: 'Accept-Language', required: false, description: 'es (default), en or pt: error messages and *_label fields.', schema: { type: 'string', example: 'en' } }),
+    ApiExtension('x-required-scopes', options.scopes),
+    ApiResponse({ status: 400, description: 'missing_tenant, invalid_parameter or invalid_json', ...problem }),
+    ApiResponse({ status: 401, description: 'unauthorized, token_expired or token_revoked', ...problem }),
+    ApiResponse({ status: 403, description: `tenant_forbidden, tenant_inactive or scope_insufficient (needs ${options.scopes.join(', ')})`, ...problem }),
+  );
+}
+
+/** A route anyone may call: no token, no tenant. */
+export function Public() {
+  return SetMetadata(AUTH_METADATA, 'public' satisfies RouteAccess);
+}

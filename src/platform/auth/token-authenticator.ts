@@ -1,0 +1,77 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AppError } from '../../common/errors/app-error';
+import { Database } from '../../database/database.service';
+import type { Principal } from './principal';
+import type { Role } from './scopes';
+import { hashToken, isWellFormedToken } from './token-format';
+
+interface TokenRow {
+  id: string;
+  tenant_id: string;
+  type: Principal['tokenType'];
+  name: string;
+  scopes: string[];
+  user_id: string | null;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  slug: string;
+  plan: string;
+  status: string;
+  role: Role | null;
+}
+
+const LOOKUP = `
+  SELECT t.id, t.tenant_id, t.type, t.name, t.scopes, t.user_id, t.expires_at, t.revoked_at,
+         n.slug, n.plan, n.status, u.role
+    FROM api_tokens t
+    JOIN tenants n ON n.id = t.tenant_id
+    LEFT JOIN users u ON u.tenant_id = t.tenant_id AND u.id = coalesce(t.user_id, t.created_by)
+   WHERE t.token_hash = $1`;
+
+const LAST_USED_INTERVAL_MS = 60_000;
+
+/**
+ * Bearer token -> Principal with one indexed SHA-256 match. `last_used_at` is written at most once
+ * a minute per token per process, off the request's critical path.
+ */
+@Injectable()
+export class TokenAuthenticator {
+  private readonly logger = new Logger('Auth');
+  private readonly lastUsedWrites = new Map<string, number>();
+
+  constructor(private readonly db: Database) {}
+
+  async authenticate(value: string, tenantSlug: string): Promise<Principal> {
+    if (!isWellFormedToken(value)) throw new AppError('unauthorized');
+    const rows: TokenRow[] = await this.db.platform.query(LOOKUP, [hashToken(value)]);
+    const row = rows[0];
+    if (!row) throw new AppError('unauthorized');
+    if (row.revoked_at) throw new AppError('token_revoked');
+    if (row.expires_at && row.expires_at.getTime() <= Date.now()) throw new AppError('token_expired');
+    if (row.slug !== tenantSlug) throw new AppError('tenant_forbidden');
+    if (row.status !== 'active') throw new AppError('tenant_inactive');
+    this.touch(row.tenant_id, row.id);
+    return {
+      tokenId: row.id,
+      tokenName: row.name,
+      tokenType: row.type,
+      scopes: row.scopes,
+      userId: row.user_id,
+      role: row.role,
+      tenantId: row.tenant_id,
+      tenantSlug: row.slug,
+      tenantPlan: row.plan,
+    };
+  }
+
+  private touch(tenantId: string, tokenId: string): void {
+    const now = Date.now();
+    const last = this.lastUsedWrites.get(tokenId) ?? 0;
+    if (now - last < LAST_USED_INTERVAL_MS) return;
+    this.lastUsedWrites.set(tokenId, now);
+    if (this.lastUsedWrites.size > 50_000) this.lastUsedWrites.clear();
+    this.db.platform
+      .query('UPDATE api_tokens SET last_used_at = now() WHERE tenant_id = $1 AND id = $2', [tenantId, tokenId])
+      .catch((error: unknown) => this.logger.warn(`last_used_at not recorded: ${String(error)}`));
+  }
+}

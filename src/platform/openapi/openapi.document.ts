@@ -1,0 +1,46 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { ERROR_CODES, statusOf } from '../../common/errors/error-codes';
+import { PROBLEM_TYPE_BASE } from '../../common/errors/problem';
+import { SCOPES } from '../auth/scopes';
+import { API_DESCRIPTION } from './openapi.description';
+
+export const API_VERSION = '2026-01-01';
+
+/** Builds the OpenAPI description from the controllers' decorators. Needs no database. */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Church Management API')
+    .setVersion(`v1 (${API_VERSION})`)
+    .setDescription(API_DESCRIPTION)
+    .addServer('/', 'This server')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: `API token (chp_ PAT, chs_ service, chk_ kiosk, cho_ OAuth). Scopes: ${SCOPES.join(', ')}.` }, 'bearer')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Tenant', description: 'The church key (slug).' }, 'tenant')
+    .build();
+  const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
+  document.components ??= {};
+  document.components.schemas ??= {};
+  document.components.schemas.Problem = {
+    type: 'object',
+    description: 'RFC 9457 problem details. `code` is stable; title, detail and messages follow Accept-Language.',
+    required: ['type', 'title', 'status', 'detail', 'code', 'request_id'],
+    properties: {
+      type: { type: 'string', example: `${PROBLEM_TYPE_BASE}validation_failed` },
+      title: { type: 'string', example: 'Validation failed' },
+      status: { type: 'integer', example: 422 },
+      detail: { type: 'string' },
+      code: { type: 'string', enum: [...ERROR_CODES] },
+      request_id: { type: 'string', example: 'req_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' },
+      errors: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['field', 'issue', 'message'],
+          properties: { field: { type: 'string', example: 'email' }, issue: { type: 'string', example: 'invalid_format' }, message: { type: 'string' } },
+        },
+      },
+    },
+  };
+  (document as unknown as Record<string, unknown>)['x-error-codes'] = Object.fromEntries(ERROR_CODES.map((code) => [code, statusOf(code)]));
+  return document;
+}

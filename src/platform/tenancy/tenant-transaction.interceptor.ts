@@ -1,0 +1,30 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { from, lastValueFrom, Observable } from 'rxjs';
+import type { ApiRequest } from '../../common/http/request';
+import { Database } from '../../database/database.service';
+
+/**
+ * Runs an authenticated handler inside one tenant transaction (RLS role + app.tenant_id). The
+ * handler's writes, and the events it records, commit or roll back together.
+ */
+@Injectable()
+export class TenantTransactionInterceptor implements NestInterceptor {
+  constructor(private readonly db: Database) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const principal = req.principal;
+    if (!principal) return next.handle();
+    return from(
+      this.db.runInTenant(
+        {
+          tenantId: principal.tenantId,
+          actor: { kind: 'token', tokenId: principal.tokenId, tokenName: principal.tokenName, userId: principal.userId },
+          lang: req.lang,
+          requestId: req.id,
+        },
+        () => lastValueFrom(next.handle(), { defaultValue: undefined }),
+      ),
+    );
+  }
+}

@@ -1,0 +1,21 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { ConfigError, loadConfig } from './config/app-config';
+import { Database } from './database/database.service';
+import { logLevels } from './http-app';
+import { WorkerModule } from './worker.module';
+
+/** The queue worker process (`npm run start:worker`): no HTTP, the same modules as the API. */
+async function bootstrap(): Promise<void> {
+  const config = loadConfig();
+  const app = await NestFactory.createApplicationContext(WorkerModule, { logger: logLevels(config.LOG_LEVEL) });
+  app.enableShutdownHooks();
+  await app.get(Database).connect();
+  await app.init();
+  console.error('church-api worker started');
+}
+
+bootstrap().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});
