@@ -1,5 +1,6 @@
-import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
 import { SnakeNamingStrategy } from './naming-strategy';
 
 /** The single description of the database connection, shared by the app, the CLI and the TypeORM CLI. */
@@ -7,8 +8,8 @@ export function dataSourceOptions(url: string, poolSize: number): DataSourceOpti
   return {
     type: 'postgres',
     url,
-    entities: [join(__dirname, '..', '**', '*.entity.{js,ts}')],
-    migrations: [join(__dirname, 'migrations', '*.{js,ts}')],
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
     synchronize: false,
     migrationsRun: false,

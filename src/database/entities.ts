@@ -1,0 +1,8 @@
+import { CampusEntity } from '../modules/campuses/campus.entity';
+import { MemberEntity } from '../modules/members/member.entity';
+import { ApiTokenEntity } from '../platform/auth/api-token.entity';
+import { TenantEntity } from '../platform/tenancy/tenant.entity';
+import { UserEntity } from '../platform/users/user.entity';
+
+/** Every entity, listed (not globbed) so that tests and bundles load them the same way. */
+export const ENTITIES = [TenantEntity, UserEntity, ApiTokenEntity, CampusEntity, MemberEntity];

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { ID_PREFIX, toPublicId } from '../../src/common/ids/id';
+import { Role, Scope } from '../../src/platform/auth/scopes';
+import { TokensService } from '../../src/platform/auth/tokens.service';
+import type { Plan } from '../../src/platform/tenancy/tenant.entity';
+import { TenantsService } from '../../src/platform/tenancy/tenants.service';
+import type { UserEntity } from '../../src/platform/users/user.entity';
+import { UsersService } from '../../src/platform/users/users.service';
+import type { TestApi } from './api';
+
+export interface TestTenant {
+  id: string;
+  slug: string;
+  admin: UserEntity;
+  /** An org_admin token with admin:* */
+  token: string;
+}
+
+export function uniqueSlug(prefix = 'church'): string {
+  return `${prefix}-${randomBytes(4).toString('hex')}`;
+}
+
+/** A church with an org_admin user and an admin:* token. */
+export async function newTenant(api: TestApi, options: { plan?: Plan; slug?: string } = {}): Promise<TestTenant> {
+  const tenant = await api.app.get(TenantsService).create({ slug: options.slug ?? uniqueSlug(), name: 'Test Church', plan: options.plan });
+  const { admin, token } = await inTenant(api, tenant.id, async () => {
+    const user = await api.app.get(UsersService).create({ email: `admin-${randomBytes(3).toString('hex')}@example.org`, role: 'org_admin' });
+    const issued = await api.app.get(TokensService).issue({ type: 'service', name: 'test admin', scopes: ['admin:*'], creator: user });
+    return { admin: user, token: issued.value };
+  });
+  return { id: tenant.id, slug: tenant.slug, admin, token };
+}
+
+/** A staff user of `role` and a PAT with `scopes`. */
+export async function newToken(api: TestApi, tenant: TestTenant, scopes: Scope[], role: Role = 'org_admin', type: 'pat' | 'service' | 'kiosk' = 'pat') {
+  return inTenant(api, tenant.id, async () => {
+    const user = await api.app.get(UsersService).create({ email: `${role}-${randomBytes(3).toString('hex')}@example.org`, role });
+    const issued = await api.app.get(TokensService).issue({ type, name: `${role} token`, scopes, creator: user });
+    return { token: issued.value, id: toPublicId(ID_PREFIX.token, issued.entity.id), uuid: issued.entity.id, user };
+  });
+}
+
+export function inTenant<T>(api: TestApi, tenantId: string, fn: () => Promise<T>): Promise<T> {
+  return api.db.runInTenant({ tenantId, actor: { kind: 'cli' }, lang: 'en' }, fn);
+}
+
+/** Creates members through the API (validated path); returns their ids. */
+export async function newMembers(api: TestApi, tenant: TestTenant, rows: Record<string, unknown>[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < rows.length; i += 500) {
+    const res = await api.post<{ results: { id?: string }[] }>('/v1/members/bulk', { token: tenant.token, tenant: tenant.slug, body: { members: rows.slice(i, i + 500) } });
+    if (res.status !== 200) throw new Error(`bulk failed: ${res.status} ${JSON.stringify(res.body)}`);
+    ids.push(...res.body.results.map((r) => r.id!));
+  }
+  return ids;
+}

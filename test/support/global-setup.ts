@@ -1,0 +1,24 @@
+import 'reflect-metadata';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../../src/database/data-source-options';
+import { ADMIN_DATABASE_URL, databaseUrlFor } from './test-env';
+
+/** A fresh database per run, migrated once; every test file then makes its own churches. */
+export default async function globalSetup(): Promise<void> {
+  const name = `church_test_${Date.now()}_${process.pid}`;
+  const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = databaseUrlFor(name);
+  const source = new DataSource(dataSourceOptions(url, 1));
+  await source.initialize();
+  await source.runMigrations({ transaction: 'each' });
+  await source.destroy();
+  process.env.TEST_DATABASE_NAME = name;
+  process.env.DATABASE_URL = url;
+  process.env.NODE_ENV = 'test';
+  process.env.LOG_LEVEL = 'error';
+  process.env.DB_MIGRATE_ON_START = 'false';
+}

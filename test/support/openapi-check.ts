@@ -1,0 +1,71 @@
+import Ajv, { ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { OpenAPIObject } from '@nestjs/swagger';
+
+interface Operation {
+  responses?: Record<string, { content?: Record<string, { schema?: object }> }>;
+}
+
+/**
+ * Checks a response against the OpenAPI description: the route and method exist, a 2xx status is
+ * documented, and the body matches the documented schema (problem+json bodies match Problem).
+ */
+export class OpenApiCheck {
+  private readonly ajv: Ajv;
+  private readonly routes: { regex: RegExp; template: string }[];
+  private readonly cache = new Map<string, ValidateFunction>();
+
+  constructor(private readonly document: OpenAPIObject) {
+    this.ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(this.ajv);
+    this.ajv.addSchema({ ...(toJsonSchema(document) as object), $id: 'openapi' });
+    this.routes = Object.keys(document.paths).map((template) => ({
+      template,
+      regex: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    }));
+  }
+
+  /** Returns a list of problems; empty when the response conforms. */
+  check(method: string, url: string, status: number, contentType: string | undefined, body: unknown): string[] {
+    const path = url.split('?')[0];
+    if (contentType?.startsWith('application/problem+json')) {
+      return this.validate('#/components/schemas/Problem', body, `${method} ${path} ${status}`);
+    }
+    if (status === 304 || status === 204) return [];
+    const route = this.routes.find((r) => r.regex.test(path));
+    if (!route) return [`${path} is not in the OpenAPI description`];
+    const operation = (this.document.paths[route.template] as Record<string, Operation>)[method.toLowerCase()];
+    if (!operation) return [`${method} ${route.template} is not in the OpenAPI description`];
+    const response = operation.responses?.[String(status)];
+    if (!response) return [`${method} ${route.template} does not document status ${status}`];
+    const schema = response.content?.['application/json']?.schema;
+    if (!schema) return [];
+    const pointer = `${route.template}|${method}|${status}`;
+    let validate = this.cache.get(pointer);
+    if (!validate) {
+      validate = this.ajv.compile(toJsonSchema(schema) as object);
+      this.cache.set(pointer, validate);
+    }
+    return validate(body) ? [] : (validate.errors ?? []).map((e) => `${method} ${path} ${status}: ${e.instancePath} ${e.message}`);
+  }
+
+  private validate(ref: string, body: unknown, label: string): string[] {
+    const validate = this.ajv.getSchema(`openapi${ref}`);
+    if (!validate) return [`schema ${ref} missing`];
+    return validate(body) ? [] : (validate.errors ?? []).map((e) => `${label}: ${e.instancePath} ${e.message}`);
+  }
+}
+
+/**
+ * OpenAPI 3.0 schema -> JSON Schema for Ajv: `$ref`s point into the registered document, and
+ * `nullable: true` (which OpenAPI applies to enums and allOf-wrapped refs too) becomes `anyOf [.., null]`.
+ */
+function toJsonSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(toJsonSchema);
+  if (!schema || typeof schema !== 'object') return schema;
+  const { nullable, ...rest } = schema as Record<string, unknown>;
+  const converted = Object.fromEntries(
+    Object.entries(rest).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `openapi${v}` : toJsonSchema(v)]),
+  );
+  return nullable === true ? { anyOf: [converted, { type: 'null' }] } : converted;
+}
