@@ -2,16 +2,29 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { CoreModule } from './core.module';
 import { AccessGuard } from './platform/auth/access.guard';
+import { AuditInterceptor } from './platform/audit/audit.interceptor';
+import { AuditModule } from './platform/audit/audit.module';
 import { HealthModule } from './platform/health/health.module';
+import { IdempotencyInterceptor } from './platform/idempotency/idempotency.interceptor';
+import { IdempotencyModule } from './platform/idempotency/idempotency.module';
 import { OpenApiModule } from './platform/openapi/openapi.module';
+import { RateLimitGuard } from './platform/rate-limit/rate-limit.guard';
+import { RateLimitModule } from './platform/rate-limit/rate-limit.module';
+import { SettingsModule } from './platform/settings/settings.module';
 import { TenantTransactionInterceptor } from './platform/tenancy/tenant-transaction.interceptor';
 
-/** The HTTP API. */
+/**
+ * The HTTP API. Guards run in order (tenant + token + scopes + CORS, then rate limits); the
+ * interceptors nest in order: the tenant transaction wraps idempotency, which wraps the audit entry.
+ */
 @Module({
-  imports: [CoreModule, OpenApiModule, HealthModule],
+  imports: [CoreModule, AuditModule, IdempotencyModule, SettingsModule, RateLimitModule, OpenApiModule, HealthModule],
   providers: [
     { provide: APP_GUARD, useClass: AccessGuard },
+    { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_INTERCEPTOR, useClass: TenantTransactionInterceptor },
+    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+    { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
   ],
 })
 export class AppModule {}

@@ -8,6 +8,10 @@ import { conditionalGet } from './common/http/conditional-get';
 import { expressErrorHandler, jsonBody, requestIdentity, requireJsonBody } from './common/http/http-pipeline';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import type { AppConfig } from './config/app-config';
+import { recordUsage } from './platform/rate-limit/record-usage';
+import { UsageMeter } from './platform/rate-limit/usage-meter';
+import { corsPreflight } from './platform/settings/cors';
+import { CorsPolicy } from './platform/settings/cors-policy.service';
 import { buildOpenApiDocument } from './platform/openapi/openapi.document';
 import { OPENAPI_DOCUMENT, OpenApiDocumentHolder } from './platform/openapi/openapi.controller';
 
@@ -32,6 +36,8 @@ export function configureHttpApp(app: NestExpressApplication): void {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestIdentity);
+  app.use(corsPreflight(app.get(CorsPolicy)));
+  app.use(recordUsage(app.get(UsageMeter)));
   app.use(requireJsonBody);
   app.use(jsonBody);
   app.use(expressErrorHandler);

@@ -17,7 +17,7 @@ export function conditionalGet(req: Request, res: Response, next: NextFunction):
     const tag = etagOf(text, r.principal?.tenantId ?? '-', r.lang);
     res.setHeader('ETag', tag);
     res.setHeader('Cache-Control', 'private, no-cache');
-    res.setHeader('Vary', 'Authorization, X-Tenant, Accept-Language');
+    res.vary('Authorization').vary('X-Tenant').vary('Accept-Language');
     if (matches(req.headers['if-none-match'], tag)) {
       res.status(304);
       res.removeHeader('Content-Type');

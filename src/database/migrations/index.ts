@@ -1,4 +1,5 @@
 import { CreateFoundation1764100000000 } from './1764100000000-CreateFoundation';
+import { AddApiGuarantees1764200000000 } from './1764200000000-AddApiGuarantees';
 
 /** Every migration, in order. A new migration is added here too. */
-export const MIGRATIONS = [CreateFoundation1764100000000];
+export const MIGRATIONS = [CreateFoundation1764100000000, AddApiGuarantees1764200000000];

@@ -3,6 +3,7 @@ import { ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, A
 import type { Response } from 'express';
 import { ParseIdPipe } from '../../common/ids/parse-id.pipe';
 import { ApiList } from '../../common/lists/list-envelope';
+import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
 import { Auth } from '../../platform/auth/auth.decorator';
 import { CAMPUS_LIST } from './campuses.list';
 import { CampusesService } from './campuses.service';
@@ -18,6 +19,7 @@ export class CampusesController {
   constructor(private readonly campuses: CampusesService) {}
 
   @Post()
+  @Idempotent()
   @Auth({ scopes: ['write:campuses'] })
   @ApiOperation({ summary: 'Create a campus', description: 'Raises `campus.created`.' })
   @ApiCreatedResponse({ type: CampusResponse })

@@ -3,6 +3,7 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import type { Response } from 'express';
 import { ParseIdPipe } from '../../common/ids/parse-id.pipe';
 import { ApiList } from '../../common/lists/list-envelope';
+import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
 import { Auth } from '../../platform/auth/auth.decorator';
 import { BulkCreateMembersDto } from './dto/bulk-create-members.dto';
 import { CreateMemberDto } from './dto/create-member.dto';
@@ -31,6 +32,7 @@ export class MembersController {
   }
 
   @Post()
+  @Idempotent()
   @Auth({ scopes: ['write:members'] })
   @ApiOperation({ summary: 'Create a member', description: 'Raises `member.created`.' })
   @ApiCreatedResponse({ type: MemberResponse, headers: { Location: { description: 'URL of the new member', schema: { type: 'string' } } } })
@@ -42,6 +44,7 @@ export class MembersController {
 
   @Post('bulk')
   @HttpCode(200)
+  @Idempotent()
   @Auth({ scopes: ['write:members'] })
   @ApiOperation({ summary: 'Create up to 500 members', description: 'Valid rows are created even when others fail; one `member.created` per member. Over 500 rows: 413.' })
   @ApiOkResponse({ type: BulkCreateMembersResponse })

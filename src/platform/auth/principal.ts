@@ -1,3 +1,5 @@
+import type { QuotaOverride } from '../rate-limit/quotas';
+import type { Plan } from '../tenancy/tenant.entity';
 import type { Role } from './scopes';
 
 /** The authenticated caller of one request: a token, its church and (when there is one) its user. */
@@ -6,9 +8,14 @@ export interface Principal {
   tokenName: string;
   tokenType: 'pat' | 'service' | 'kiosk' | 'oauth';
   scopes: readonly string[];
+  /** The owning user (PATs, OAuth); null for service and kiosk tokens. */
   userId: string | null;
+  /** The user whose role bounds the token: the owner, or the staff member who created it. */
+  actingUserId: string | null;
   role: Role | null;
   tenantId: string;
   tenantSlug: string;
-  tenantPlan: string;
+  tenantPlan: Plan;
+  /** A temporary quota raise set by `tenant:quota`, if any. */
+  quotaOverride: QuotaOverride | null;
 }

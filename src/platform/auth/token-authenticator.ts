@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
 import { Database } from '../../database/database.service';
 import type { Principal } from './principal';
+import type { Plan } from '../tenancy/tenant.entity';
 import type { Role } from './scopes';
 import { hashToken, isWellFormedToken } from './token-format';
 
@@ -15,14 +16,19 @@ interface TokenRow {
   expires_at: Date | null;
   revoked_at: Date | null;
   slug: string;
-  plan: string;
+  plan: Plan;
+  quota_rpm: number | null;
+  quota_per_day: number | null;
+  quota_burst: number | null;
+  quota_until: Date | null;
   status: string;
   role: Role | null;
+  acting_user_id: string | null;
 }
 
 const LOOKUP = `
   SELECT t.id, t.tenant_id, t.type, t.name, t.scopes, t.user_id, t.expires_at, t.revoked_at,
-         n.slug, n.plan, n.status, u.role
+         n.slug, n.plan, n.status, n.quota_rpm, n.quota_per_day, n.quota_burst, n.quota_until, u.role, u.id AS acting_user_id
     FROM api_tokens t
     JOIN tenants n ON n.id = t.tenant_id
     LEFT JOIN users u ON u.tenant_id = t.tenant_id AND u.id = coalesce(t.user_id, t.created_by)
@@ -57,10 +63,15 @@ export class TokenAuthenticator {
       tokenType: row.type,
       scopes: row.scopes,
       userId: row.user_id,
+      actingUserId: row.acting_user_id,
       role: row.role,
       tenantId: row.tenant_id,
       tenantSlug: row.slug,
       tenantPlan: row.plan,
+      quotaOverride:
+        row.quota_rpm === null && row.quota_per_day === null && row.quota_burst === null
+          ? null
+          : { rpm: row.quota_rpm, perDay: row.quota_per_day, burst: row.quota_burst, until: row.quota_until },
     };
   }
 

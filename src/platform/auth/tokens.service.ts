@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { TenantContext } from '../../common/context/tenant-context';
 import { AppError } from '../../common/errors/app-error';
 import { newUuid } from '../../common/ids/id';
+import { fetchPage, Page } from '../../common/lists/keyset-page';
+import type { ListQuery } from '../../common/lists/list-query';
+import { TOKEN_LIST } from './tokens.list';
 import type { UserEntity } from '../users/user.entity';
 import { ApiTokenEntity, ApiTokenType } from './api-token.entity';
 import { isScope, KIOSK_SCOPES, scopesAllowedFor } from './scopes';
@@ -58,9 +61,22 @@ export class TokensService {
     return { entity, value };
   }
 
-  async revoke(id: string): Promise<ApiTokenEntity> {
+  /** Tokens of the church; with `userId`, only the tokens that user owns or created. */
+  list(query: ListQuery, userId: string | null): Promise<Page<ApiTokenEntity>> {
+    const qb = this.repo.createQueryBuilder('t').where('t.tenant_id = :tenantId', { tenantId: TenantContext.current().tenantId });
+    if (userId) qb.andWhere('(t.user_id = :userId OR t.created_by = :userId)', { userId });
+    return fetchPage(qb, query, TOKEN_LIST);
+  }
+
+  async get(id: string, userId: string | null): Promise<ApiTokenEntity> {
     const token = await this.repo.findOneBy({ tenantId: TenantContext.current().tenantId, id });
-    if (!token) throw AppError.notFound('token');
+    if (!token || (userId && token.userId !== userId && token.createdBy !== userId)) throw AppError.notFound('token');
+    return token;
+  }
+
+  /** Revokes at once (the next call with it is a 401 token_revoked). With `userId`, only that user's tokens. */
+  async revoke(id: string, userId: string | null = null): Promise<ApiTokenEntity> {
+    const token = await this.get(id, userId);
     if (!token.revokedAt) {
       token.revokedAt = new Date();
       await this.repo.update({ tenantId: token.tenantId, id: token.id }, { revokedAt: token.revokedAt });

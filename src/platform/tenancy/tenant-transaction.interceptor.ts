@@ -19,7 +19,7 @@ export class TenantTransactionInterceptor implements NestInterceptor {
       this.db.runInTenant(
         {
           tenantId: principal.tenantId,
-          actor: { kind: 'token', tokenId: principal.tokenId, tokenName: principal.tokenName, userId: principal.userId },
+          actor: { kind: 'token', tokenId: principal.tokenId, tokenName: principal.tokenName, userId: principal.actingUserId },
           lang: req.lang,
           requestId: req.id,
         },

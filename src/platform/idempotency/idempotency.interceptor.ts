@@ -1,0 +1,47 @@
+import { CallHandler, ExecutionContext, HttpStatus, Injectable, NestInterceptor } from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
+import { from, lastValueFrom, Observable } from 'rxjs';
+import { AppError } from '../../common/errors/app-error';
+import type { ApiRequest } from '../../common/http/request';
+import { IdempotencyStore } from './idempotency.store';
+import { IDEMPOTENT_METADATA } from './idempotent.decorator';
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/**
+ * Idempotency-Key on creating POSTs. Runs inside the request's tenant transaction, so the stored
+ * response commits together with the work it describes; failures roll back and are not stored.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly store: IdempotencyStore,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const raw = req.headers['idempotency-key'];
+    if (raw === undefined || !req.principal || !this.reflector.get<boolean>(IDEMPOTENT_METADATA, context.getHandler())) return next.handle();
+    if (typeof raw !== 'string' || !UUID_V4.test(raw)) throw new AppError('invalid_idempotency_key');
+    const res = context.switchToHttp().getResponse<Response>();
+    const status = this.reflector.get<number>(HTTP_CODE_METADATA, context.getHandler()) ?? HttpStatus.CREATED;
+    return from(this.run(req, res, raw.toLowerCase(), status, () => lastValueFrom(next.handle(), { defaultValue: undefined })));
+  }
+
+  private async run(req: ApiRequest, res: Response, key: string, status: number, handle: () => Promise<unknown>): Promise<unknown> {
+    const request = { tokenId: req.principal!.tokenId, key, method: req.method, path: req.path, body: req.body };
+    const prior = await this.store.begin(request);
+    if (prior) {
+      res.setHeader('Idempotent-Replayed', 'true');
+      if (prior.location) res.setHeader('Location', prior.location);
+      return prior.body;
+    }
+    const body = await handle();
+    const location = res.getHeader('Location');
+    await this.store.complete(request, status, body, typeof location === 'string' ? location : null);
+    return body;
+  }
+}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { TenantContext } from '../../common/context/tenant-context';
+import { AppError } from '../../common/errors/app-error';
+
+export interface IdempotentRequest {
+  tokenId: string;
+  key: string;
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+interface StoredRow {
+  method: string;
+  path: string;
+  fingerprint: Buffer;
+  status: number;
+  body: unknown;
+  location: string | null;
+}
+
+export const IDEMPOTENCY_RETENTION_HOURS = 24;
+
+/** Idempotency records in PostgreSQL, scoped to (church, token, key), kept 24 hours. */
+@Injectable()
+export class IdempotencyStore {
+  /**
+   * Takes the key for this transaction. Another transaction holding it means the first request is
+   * still running (409). A stored record is returned for replay, or refused if the request differs.
+   */
+  async begin(request: IdempotentRequest): Promise<StoredRow | null> {
+    const { manager, tenantId } = TenantContext.current();
+    const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked`, [
+      `idem:${tenantId}:${request.tokenId}:${request.key}`,
+    ]);
+    if (!locked) throw new AppError('idempotency_in_progress', {}, [], { 'Retry-After': '1' });
+    const rows: StoredRow[] = await manager.query(
+      `SELECT method, path, fingerprint, status, body, location FROM idempotency_keys
+        WHERE tenant_id = $1 AND token_id = $2 AND key = $3 AND created_at > now() - make_interval(hours => $4)`,
+      [tenantId, request.tokenId, request.key, IDEMPOTENCY_RETENTION_HOURS],
+    );
+    const prior = rows[0];
+    if (!prior) return null;
+    if (prior.method !== request.method || prior.path !== request.path || !prior.fingerprint.equals(fingerprint(request.body))) {
+      throw new AppError('idempotency_key_reused');
+    }
+    return prior;
+  }
+
+  async complete(request: IdempotentRequest, status: number, body: unknown, location: string | null): Promise<void> {
+    const { manager, tenantId } = TenantContext.current();
+    await manager.query(
+      `INSERT INTO idempotency_keys (tenant_id, token_id, key, method, path, fingerprint, status, body, location)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (tenant_id, token_id, key) DO UPDATE
+         SET method = excluded.method, path = excluded.path, fingerprint = excluded.fingerprint, status = excluded.status,
+             body = excluded.body, location = excluded.location, created_at = now()`,
+      [tenantId, request.tokenId, request.key, request.method, request.path, fingerprint(request.body), status, JSON.stringify(body ?? null), location],
+    );
+  }
+}
+
+function fingerprint(body: unknown): Buffer {
+  return createHash('sha256').update(JSON.stringify(body ?? null)).digest();
+}

@@ -1,0 +1,54 @@
+import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
+import type { Response } from 'express';
+import { AppError } from '../../common/errors/app-error';
+import type { ApiRequest } from '../../common/http/request';
+import { AUTH_METADATA, RouteAccess } from '../auth/auth.decorator';
+import { BucketSpec, RateLimitStore, windowIndex } from './buckets';
+import { RATE_LIMIT_STORE, throttlerPlan } from './rate-limit.options';
+import { setRateLimitHeaders } from './rate-limit.headers';
+
+/**
+ * Plan quotas per church (minute bucket with burst, day window) and endpoint quotas per token,
+ * as named throttlers of @nestjs/throttler. All of a request's throttlers are charged in one
+ * atomic store call, and the answer carries the rate-limit headers, 429 included.
+ */
+@Injectable()
+export class RateLimitGuard extends ThrottlerGuard {
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    reflector: Reflector,
+    @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
+  ) {
+    super(options, storage, reflector);
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(AUTH_METADATA, [context.getHandler(), context.getClass()]);
+    const req = context.switchToHttp().getRequest<ApiRequest>();
+    if (!access || access === 'public' || !req.principal) return true;
+    const now = Date.now();
+    const buckets: BucketSpec[] = [];
+    const policies: string[] = [];
+    for (const throttler of this.throttlers) {
+      const plan = throttlerPlan(throttler.name!, req.principal, access);
+      if (!plan) continue;
+      const tracker = plan.per === 'token' ? `tok:${req.principal.tokenId}` : `church:${req.principal.tenantId}`;
+      const suffix = plan.kind === 'window' ? `:${windowIndex(now, plan.windowMs)}` : '';
+      // {tenant} is a Redis Cluster hash tag: a request's keys live in one slot, so one script runs on them.
+      buckets.push({ name: plan.name, key: `rl:{${req.principal.tenantId}}:${plan.name}:${tracker}${suffix}`, kind: plan.kind, limit: plan.limit, windowMs: plan.windowMs });
+      policies.push(plan.policy);
+    }
+    const result = await this.store.take(buckets, now);
+    const res = context.switchToHttp().getResponse<Response>();
+    setRateLimitHeaders(res, result.states, now, policies);
+    if (!result.allowed) {
+      const retryMs = Math.max(...result.states.map((s) => s.retryMs));
+      const retryAfter = String(Math.max(1, Math.ceil(retryMs / 1000)));
+      throw new AppError('rate_limited', { retry_after: retryAfter }, [], { 'Retry-After': retryAfter });
+    }
+    return true;
+  }
+}

@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../../database/database.service';
+
+const CACHE_MS = 10_000;
+
+/**
+ * Which browser origins may call the API: per church (Settings, API, CORS), refused by default.
+ * Lookups are cached for a few seconds; a change through this service applies at once here.
+ */
+@Injectable()
+export class CorsPolicy {
+  private readonly anywhere = new Map<string, { allowed: boolean; at: number }>();
+  private readonly perTenant = new Map<string, { origins: string[]; at: number }>();
+
+  constructor(private readonly db: Database) {}
+
+  /** For preflights, which carry no X-Tenant: is the origin on any church's allowlist? */
+  async isAllowedAnywhere(origin: string): Promise<boolean> {
+    const hit = this.anywhere.get(origin);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.allowed;
+    const rows: unknown[] = await this.db.platform.query('SELECT 1 FROM tenant_settings WHERE cors_allowed_origins @> ARRAY[$1]::text[] LIMIT 1', [origin]);
+    if (this.anywhere.size > 10_000) this.anywhere.clear();
+    this.anywhere.set(origin, { allowed: rows.length > 0, at: Date.now() });
+    return rows.length > 0;
+  }
+
+  async isAllowedFor(tenantId: string, origin: string): Promise<boolean> {
+    return (await this.originsOf(tenantId)).includes(origin);
+  }
+
+  async originsOf(tenantId: string): Promise<string[]> {
+    const hit = this.perTenant.get(tenantId);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.origins;
+    const rows: { cors_allowed_origins: string[] }[] = await this.db.platform.query('SELECT cors_allowed_origins FROM tenant_settings WHERE tenant_id = $1', [tenantId]);
+    const origins = rows[0]?.cors_allowed_origins ?? [];
+    this.perTenant.set(tenantId, { origins, at: Date.now() });
+    return origins;
+  }
+
+  forget(tenantId: string): void {
+    this.perTenant.delete(tenantId);
+    this.anywhere.clear();
+  }
+}
