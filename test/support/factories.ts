@@ -20,9 +20,9 @@ export function uniqueSlug(prefix = 'church'): string {
   return `${prefix}-${randomBytes(4).toString('hex')}`;
 }
 
-/** A church with an org_admin user and an admin:* token. */
+/** A church with an org_admin user and an admin:* token. Enterprise plan unless given, so that suites are not rate limited. */
 export async function newTenant(api: TestApi, options: { plan?: Plan; slug?: string } = {}): Promise<TestTenant> {
-  const tenant = await api.app.get(TenantsService).create({ slug: options.slug ?? uniqueSlug(), name: 'Test Church', plan: options.plan });
+  const tenant = await api.app.get(TenantsService).create({ slug: options.slug ?? uniqueSlug(), name: 'Test Church', plan: options.plan ?? 'enterprise' });
   const { admin, token } = await inTenant(api, tenant.id, async () => {
     const user = await api.app.get(UsersService).create({ email: `admin-${randomBytes(3).toString('hex')}@example.org`, role: 'org_admin' });
     const issued = await api.app.get(TokensService).issue({ type: 'service', name: 'test admin', scopes: ['admin:*'], creator: user });
