@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { CoreModule } from './core.module';
+import { DevicesModule } from './modules/devices/devices.module';
 import { AccessGuard } from './platform/auth/access.guard';
 import { AuditInterceptor } from './platform/audit/audit.interceptor';
 import { AuditModule } from './platform/audit/audit.module';
@@ -18,7 +19,7 @@ import { TenantTransactionInterceptor } from './platform/tenancy/tenant-transact
  * interceptors nest in order: the tenant transaction wraps idempotency, which wraps the audit entry.
  */
 @Module({
-  imports: [CoreModule, AuditModule, IdempotencyModule, SettingsModule, RateLimitModule, OpenApiModule, HealthModule],
+  imports: [CoreModule, DevicesModule, AuditModule, IdempotencyModule, SettingsModule, RateLimitModule, OpenApiModule, HealthModule],
   providers: [
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },

@@ -5,12 +5,13 @@ import { MigrationRunCommand } from './commands/migration-run.command';
 import { OpenApiExportCommand } from './commands/openapi-export.command';
 import { SeedDemoCommand } from './commands/seed-demo.command';
 import { TenantCreateCommand } from './commands/tenant-create.command';
+import { TenantQuotaCommand } from './commands/tenant-quota.command';
 import { TokenIssueCommand } from './commands/token-issue.command';
 import { TokenRevokeCommand } from './commands/token-revoke.command';
 import { UserCreateCommand } from './commands/user-create.command';
 
 @Module({
   imports: [CoreModule],
-  providers: [CliSupport, TenantCreateCommand, UserCreateCommand, TokenIssueCommand, TokenRevokeCommand, MigrationRunCommand, OpenApiExportCommand, SeedDemoCommand],
+  providers: [CliSupport, TenantCreateCommand, TenantQuotaCommand, UserCreateCommand, TokenIssueCommand, TokenRevokeCommand, MigrationRunCommand, OpenApiExportCommand, SeedDemoCommand],
 })
 export class CliModule {}

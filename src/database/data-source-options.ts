@@ -14,7 +14,8 @@ export function dataSourceOptions(url: string, poolSize: number): DataSourceOpti
     synchronize: false,
     migrationsRun: false,
     namingStrategy: new SnakeNamingStrategy(),
-    extra: { max: poolSize, application_name: 'church-api' },
+    // Sessions in UTC: date arithmetic in SQL never depends on the server's time zone.
+    extra: { max: poolSize, application_name: 'church-api', options: '-c TimeZone=UTC' },
     logging: ['error'],
   };
 }

@@ -1,4 +1,5 @@
 import { CampusEntity } from '../modules/campuses/campus.entity';
+import { DeviceEntity } from '../modules/devices/device.entity';
 import { MemberEntity } from '../modules/members/member.entity';
 import { AuditEntryEntity } from '../platform/audit/audit-entry.entity';
 import { ApiTokenEntity } from '../platform/auth/api-token.entity';
@@ -6,4 +7,4 @@ import { TenantEntity } from '../platform/tenancy/tenant.entity';
 import { UserEntity } from '../platform/users/user.entity';
 
 /** Every entity, listed (not globbed) so that tests and bundles load them the same way. */
-export const ENTITIES = [TenantEntity, UserEntity, ApiTokenEntity, CampusEntity, MemberEntity, AuditEntryEntity];
+export const ENTITIES = [TenantEntity, UserEntity, ApiTokenEntity, CampusEntity, MemberEntity, AuditEntryEntity, DeviceEntity];

@@ -18,6 +18,12 @@ export function translateDatabaseError(exception: unknown): AppError | null {
       return new AppError('conflict', { reason: `duplicate value (${err.constraint ?? 'unique'})` });
     case '23503':
       return new AppError('conflict', { reason: `referenced record missing (${err.constraint ?? 'foreign key'})` });
+    // Invalid text representation / datetime format or overflow: a client value PostgreSQL could not read.
+    case '22P02':
+    case '22007':
+    case '22008':
+    case '22003':
+      return new AppError('invalid_parameter', { parameter: 'value' });
     case '40001':
     case '40P01':
       return new AppError('conflict', { reason: 'concurrent update; retry' });

@@ -14,7 +14,7 @@ export function negotiateLanguage(header: string | undefined): Language {
     .map((part, index) => {
       const [tag, ...params] = part.trim().toLowerCase().split(';');
       const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      return { base: tag.split('-')[0], q: q ? Number(q.slice(2)) : 1, index };
+      return { base: tag.trim().split('-')[0], q: q ? Number(q.slice(2)) : 1, index };
     })
     .filter((r) => r.q > 0 && !Number.isNaN(r.q))
     .sort((a, b) => b.q - a.q || a.index - b.index);

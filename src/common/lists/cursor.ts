@@ -14,7 +14,22 @@ export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify([cursor.sort, cursor.values, cursor.id])).toString('base64url');
 }
 
-export function decodeCursor(raw: string, sort: string, valueCount: number): Cursor {
+type CursorValueType = 'text' | 'timestamp' | 'date';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function validValue(value: unknown, type: CursorValueType): boolean {
+  if (value === null) return true;
+  if (typeof value !== 'string') return false;
+  if (type === 'timestamp') return ISO_UTC.test(value) && !Number.isNaN(Date.parse(value));
+  if (type === 'date') return DATE.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+  return value.length <= 1000;
+}
+
+/** Decodes and checks a cursor against the sort it must belong to and the types of its fields. */
+export function decodeCursor(raw: string, sort: string, types: CursorValueType[]): Cursor {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
@@ -26,10 +41,10 @@ export function decodeCursor(raw: string, sort: string, valueCount: number): Cur
     parsed.length !== 3 ||
     parsed[0] !== sort ||
     !Array.isArray(parsed[1]) ||
-    parsed[1].length !== valueCount ||
-    !parsed[1].every((v) => v === null || typeof v === 'string' || typeof v === 'number') ||
+    parsed[1].length !== types.length ||
+    !parsed[1].every((v, i) => validValue(v, types[i])) ||
     typeof parsed[2] !== 'string' ||
-    !/^[0-9a-f-]{36}$/.test(parsed[2])
+    !UUID.test(parsed[2])
   ) {
     throw AppError.invalidParameter('cursor', 'invalid');
   }

@@ -79,13 +79,23 @@ function keysetCondition(columns: Column[], values: unknown[], param: (v: unknow
     return `(${left}) ${columns[0].desc ? '<' : '>'} (${right})`;
   }
   const alternatives: string[] = [];
+  // A redundant bound on the leading column lets the index start at the cursor instead of filtering up to it.
+  const bound = leadingBound(columns[0], values[0], param);
   for (let i = 0; i < columns.length; i++) {
     const after = strictlyAfter(columns[i], values[i], param);
     if (after === 'FALSE') continue;
     const equal = columns.slice(0, i).map((c, j) => (values[j] === null ? `${c.expr} IS NULL` : `${c.expr} = ${param(values[j])}`));
     alternatives.push([...equal, after].join(' AND '));
   }
-  return alternatives.length ? `(${alternatives.map((a) => `(${a})`).join(' OR ')})` : 'FALSE';
+  if (!alternatives.length) return 'FALSE';
+  const expansion = `(${alternatives.map((a) => `(${a})`).join(' OR ')})`;
+  return bound ? `(${bound} AND ${expansion})` : expansion;
+}
+
+function leadingBound(column: Column, value: unknown, param: (v: unknown) => string): string | null {
+  if (value === null) return column.desc ? null : `${column.expr} IS NULL`;
+  if (column.desc) return `${column.expr} <= ${param(value)}`;
+  return column.nullable ? null : `${column.expr} >= ${param(value)}`;
 }
 
 function strictlyAfter(column: Column, value: unknown, param: (v: unknown) => string): string {

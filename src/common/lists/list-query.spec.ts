@@ -9,9 +9,9 @@ const SPEC: ListSpec<{ id: string }> = {
   resource: 'thing',
   defaultSort: '-created_at',
   sorts: {
-    created_at: { column: 'created_at', value: () => null },
-    name: { column: 'name', value: () => null },
-    score: { column: 'score', nullable: true, value: () => null },
+    created_at: { column: 'created_at', type: 'timestamp', value: () => null },
+    name: { column: 'name', type: 'text', value: () => null },
+    score: { column: 'score', type: 'text', nullable: true, value: () => null },
   },
   filters: {
     name: { type: 'string', ops: [], column: 'name', description: '' },

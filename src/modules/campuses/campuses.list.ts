@@ -5,8 +5,8 @@ export const CAMPUS_LIST: ListSpec<CampusEntity> = {
   resource: 'campus',
   defaultSort: 'created_at',
   sorts: {
-    created_at: { column: 'created_at', value: (row) => row.createdAt.toISOString() },
-    name: { column: 'name', value: (row) => row.name },
+    created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() },
+    name: { column: 'name', type: 'text', value: (row) => row.name },
   },
   filters: {
     key: { type: 'string', ops: ['in'], column: 'key', description: 'Campus key; `key[in]=a,b` for several.' },

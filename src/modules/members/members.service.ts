@@ -79,10 +79,12 @@ export class MembersService {
 
   /** PUT: the body replaces the member; omitted optional fields are cleared or reset to defaults. */
   async replace(id: string, dto: CreateMemberDto): Promise<MemberResponse> {
+    // DTO instances carry every declared field (undefined when absent): only sent values override the defaults.
+    const sent = Object.fromEntries(Object.entries(dto).filter(([, value]) => value !== undefined));
     const full: UpdateMemberDto = {
       email: null, phone: null, birthdate: null, gender: null, status: 'visitor', campus: null,
       active: true, household_id: null, address: null, custom_fields: {},
-      ...dto,
+      ...sent,
     };
     return this.update(id, full);
   }

@@ -5,7 +5,7 @@ import type { AuditEntryEntity } from './audit-entry.entity';
 export const AUDIT_LIST: ListSpec<AuditEntryEntity> = {
   resource: 'audit entry',
   defaultSort: '-created_at',
-  sorts: { created_at: { column: 'created_at', value: (row) => row.createdAt.toISOString() } },
+  sorts: { created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() } },
   filters: {
     action: { type: 'string', ops: ['in'], column: 'action', description: 'e.g. members.create' },
     resource_type: { type: 'string', ops: ['in'], column: 'resource_type', description: 'e.g. members' },

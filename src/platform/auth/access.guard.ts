@@ -7,6 +7,8 @@ import type { Response } from 'express';
 import { applyCors } from '../settings/cors';
 import { CorsPolicy } from '../settings/cors-policy.service';
 import { AUTH_METADATA, RouteAccess } from './auth.decorator';
+import { AUTHENTICATOR } from './bearer.strategy';
+import { TokenAuthenticator } from './token-authenticator';
 import type { Principal } from './principal';
 import { hasScope } from './scopes';
 
@@ -20,6 +22,7 @@ export class AccessGuard extends AuthGuard('bearer') {
   constructor(
     private readonly reflector: Reflector,
     private readonly cors: CorsPolicy,
+    private readonly authenticator: TokenAuthenticator,
   ) {
     super();
   }
@@ -31,6 +34,7 @@ export class AccessGuard extends AuthGuard('bearer') {
     const req = context.switchToHttp().getRequest<ApiRequest>();
     const tenant = req.headers['x-tenant'];
     if (typeof tenant !== 'string' || tenant.trim() === '') throw new AppError('missing_tenant');
+    (req as ApiRequest & { [AUTHENTICATOR]?: TokenAuthenticator })[AUTHENTICATOR] = this.authenticator;
     await super.canActivate(context);
     const principal = req.user as Principal;
     req.principal = principal;

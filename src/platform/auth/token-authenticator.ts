@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
 import { Database } from '../../database/database.service';
 import type { Principal } from './principal';
@@ -41,9 +41,10 @@ const LAST_USED_INTERVAL_MS = 60_000;
  * a minute per token per process, off the request's critical path.
  */
 @Injectable()
-export class TokenAuthenticator {
+export class TokenAuthenticator implements BeforeApplicationShutdown {
   private readonly logger = new Logger('Auth');
   private readonly lastUsedWrites = new Map<string, number>();
+  private readonly pending = new Set<Promise<unknown>>();
 
   constructor(private readonly db: Database) {}
 
@@ -81,8 +82,15 @@ export class TokenAuthenticator {
     if (now - last < LAST_USED_INTERVAL_MS) return;
     this.lastUsedWrites.set(tokenId, now);
     if (this.lastUsedWrites.size > 50_000) this.lastUsedWrites.clear();
-    this.db.platform
+    const write = this.db.platform
       .query('UPDATE api_tokens SET last_used_at = now() WHERE tenant_id = $1 AND id = $2', [tenantId, tokenId])
-      .catch((error: unknown) => this.logger.warn(`last_used_at not recorded: ${String(error)}`));
+      .catch((error: unknown) => this.logger.warn(`last_used_at not recorded: ${String(error)}`))
+      .finally(() => this.pending.delete(write));
+    this.pending.add(write);
+  }
+
+  /** Lets in-flight last_used_at writes finish before the pool closes. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([...this.pending]);
   }
 }

@@ -10,6 +10,10 @@ export class TenantEntity {
   @Column('text') name: string;
   @Column('text') plan: Plan;
   @Column('text') status: 'active' | 'suspended';
+  @Column('integer', { nullable: true }) quotaRpm: number | null;
+  @Column('integer', { nullable: true }) quotaPerDay: number | null;
+  @Column('integer', { nullable: true }) quotaBurst: number | null;
+  @Column('timestamptz', { nullable: true }) quotaUntil: Date | null;
   @Column('timestamptz') createdAt: Date;
   @Column('timestamptz') updatedAt: Date;
 }

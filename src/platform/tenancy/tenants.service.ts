@@ -19,7 +19,10 @@ export class TenantsService {
     const repo = this.db.platform.getRepository(TenantEntity);
     if (await repo.findOneBy({ slug: input.slug })) throw new AppError('conflict', { reason: `a church with slug ${input.slug} exists` });
     const now = new Date();
-    const tenant = repo.create({ id: newUuid(), slug: input.slug, name: input.name.trim(), plan: input.plan ?? 'starter', status: 'active', createdAt: now, updatedAt: now });
+    const tenant = repo.create({
+      id: newUuid(), slug: input.slug, name: input.name.trim(), plan: input.plan ?? 'starter', status: 'active',
+      quotaRpm: null, quotaPerDay: null, quotaBurst: null, quotaUntil: null, createdAt: now, updatedAt: now,
+    });
     await repo.insert(tenant);
     return tenant;
   }
@@ -30,7 +33,7 @@ export class TenantsService {
     return tenant;
   }
 
-  async update(slug: string, changes: Partial<Pick<TenantEntity, 'plan' | 'status' | 'name'>>): Promise<TenantEntity> {
+  async update(slug: string, changes: Partial<Pick<TenantEntity, 'plan' | 'status' | 'name' | 'quotaRpm' | 'quotaPerDay' | 'quotaBurst' | 'quotaUntil'>>): Promise<TenantEntity> {
     const tenant = await this.requireBySlug(slug);
     Object.assign(tenant, changes, { updatedAt: new Date() });
     await this.db.platform.getRepository(TenantEntity).save(tenant);

@@ -24,10 +24,15 @@ export class MemberResponse {
   @ApiProperty({ example: '2026-01-05T15:04:05.000Z', format: 'date-time' }) updated_at: string;
 }
 
+export class FieldError {
+  @ApiProperty({ example: 'email' }) field: string;
+  @ApiProperty({ example: 'invalid_format' }) issue: string;
+  @ApiProperty({ example: 'This value does not have the expected format (email).' }) message: string;
+}
+
 export class BulkRowError {
   @ApiProperty({ example: 'validation_failed' }) code: string;
-  @ApiProperty({ example: [{ field: 'email', issue: 'invalid_format', message: 'This value does not have the expected format (email).' }] })
-  errors: { field: string; issue: string; message: string }[];
+  @ApiProperty({ type: [FieldError] }) errors: FieldError[];
 }
 
 export class BulkRowResult {

@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { TenantContext } from '../../common/context/tenant-context';
+import { fetchPage, Page } from '../../common/lists/keyset-page';
+import type { ListQuery } from '../../common/lists/list-query';
+import { DeviceEntity } from './device.entity';
+import { DEVICE_LIST } from './devices.list';
+
+@Injectable()
+export class DevicesRepository {
+  private scope() {
+    const { manager, tenantId } = TenantContext.current();
+    return { repo: manager.getRepository(DeviceEntity), tenantId };
+  }
+
+  async insert(device: DeviceEntity): Promise<void> {
+    await this.scope().repo.insert(device);
+  }
+
+  async findById(id: string): Promise<DeviceEntity | null> {
+    const { repo, tenantId } = this.scope();
+    return repo.findOneBy({ tenantId, id });
+  }
+
+  async update(id: string, changes: Partial<DeviceEntity>): Promise<void> {
+    const { repo, tenantId } = this.scope();
+    await repo.update({ tenantId, id }, changes);
+  }
+
+  async delete(id: string): Promise<void> {
+    const { repo, tenantId } = this.scope();
+    await repo.delete({ tenantId, id });
+  }
+
+  list(query: ListQuery): Promise<Page<DeviceEntity>> {
+    const { repo, tenantId } = this.scope();
+    return fetchPage(repo.createQueryBuilder('d').where('d.tenant_id = :tenantId', { tenantId }), query, DEVICE_LIST);
+  }
+}
