@@ -34,6 +34,8 @@ export class AccessGuard extends AuthGuard('bearer') {
     const req = context.switchToHttp().getRequest<ApiRequest>();
     const tenant = req.headers['x-tenant'];
     if (typeof tenant !== 'string' || tenant.trim() === '') throw new AppError('missing_tenant');
+    // Only the Authorization header: passport-http-bearer would also read ?access_token= (which leaks into logs).
+    if (!/^Bearer\s+\S+$/i.test(req.headers.authorization ?? '')) throw new AppError('unauthorized');
     (req as ApiRequest & { [AUTHENTICATOR]?: TokenAuthenticator })[AUTHENTICATOR] = this.authenticator;
     await super.canActivate(context);
     const principal = req.user as Principal;
