@@ -15,10 +15,11 @@ async function main(): Promise<void> {
     logger: new StderrLogger('cli', { logLevels: ['fatal', 'error', 'warn'] }),
     cliName: 'npm run cli --',
     errorHandler: (error) => {
-      // commander's own --help/--version exits are not failures
-      const code = (error as { code?: string }).code;
+      // commander has already printed its own message; --help and --version are not failures
+      const { code, exitCode } = error as { code?: string; exitCode?: number };
       if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return;
-      fail(error);
+      if (code?.startsWith('commander.')) process.exitCode = exitCode || 1;
+      else fail(error);
     },
     serviceErrorHandler: fail,
   });

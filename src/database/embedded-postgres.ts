@@ -31,7 +31,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
   return {
     url,
     async stop() {
-      if (readRunning(addressFile) === url) rmSync(addressFile, { force: true });
+      if (isOwnAddress(addressFile, url)) rmSync(addressFile, { force: true });
       await server.stop();
       await db.close();
     },
@@ -40,6 +40,15 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
 
 function basename(path: string): string {
   return path.replace(/\/+$/, '').split('/').pop() ?? 'pglite';
+}
+
+function isOwnAddress(addressFile: string, url: string): boolean {
+  try {
+    const entry = JSON.parse(readFileSync(addressFile, 'utf8')) as { url: string; pid: number };
+    return entry.url === url && entry.pid === process.pid;
+  } catch {
+    return false;
+  }
 }
 
 function readRunning(addressFile: string): string | null {

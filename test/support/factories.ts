@@ -50,7 +50,7 @@ export async function newMembers(api: TestApi, tenant: TestTenant, rows: Record<
   for (let i = 0; i < rows.length; i += 500) {
     const res = await api.post<{ results: { id?: string }[] }>('/v1/members/bulk', { token: tenant.token, tenant: tenant.slug, body: { members: rows.slice(i, i + 500) } });
     if (res.status !== 200) throw new Error(`bulk failed: ${res.status} ${JSON.stringify(res.body)}`);
-    ids.push(...res.body.results.map((r) => r.id!));
+    ids.push(...res.body.results.map((r: { id?: string }) => r.id!));
   }
   return ids;
 }

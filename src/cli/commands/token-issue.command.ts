@@ -29,9 +29,10 @@ export class TokenIssueCommand extends CommandRunner {
     const type = (options.type ?? 'pat') as (typeof TYPES)[number];
     if (!TYPES.includes(type)) throw new CliError(`--type must be one of ${TYPES.join(', ')}`);
     const scopes = (options.scopes ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-    const issued = await this.cli.inTenant(requireOption(options.tenant, 'tenant'), async () => {
-      const creator = await this.users.requireByEmail(requireOption(options.user, 'user'));
-      return this.tokens.issue({ type, name: requireOption(options.name, 'name'), scopes, creator });
+    const [slug, email, name] = [requireOption(options.tenant, 'tenant'), requireOption(options.user, 'user'), requireOption(options.name, 'name')];
+    const issued = await this.cli.inTenant(slug, async () => {
+      const creator = await this.users.requireByEmail(email);
+      return this.tokens.issue({ type, name, scopes, creator });
     });
     const { entity, value } = issued;
     this.cli.out(

@@ -1,11 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { API_VERSION } from '../../common/api-version';
 import { ERROR_CODES, statusOf } from '../../common/errors/error-codes';
 import { PROBLEM_TYPE_BASE } from '../../common/errors/problem';
 import { SCOPES } from '../auth/scopes';
 import { API_DESCRIPTION } from './openapi.description';
 
-export const API_VERSION = '2026-01-01';
 
 /** Builds the OpenAPI description from the controllers' decorators. Needs no database. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -14,7 +14,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion(`v1 (${API_VERSION})`)
     .setDescription(API_DESCRIPTION)
     .addServer('/', 'This server')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: `API token (chp_ PAT, chs_ service, chk_ kiosk, cho_ OAuth). Scopes: ${SCOPES.join(', ')}.` }, 'bearer')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque (chp_/chs_/chk_/cho_ + 36 characters)', description: `API token (chp_ PAT, chs_ service, chk_ kiosk, cho_ OAuth). Scopes: ${SCOPES.join(', ')}.` }, 'bearer')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Tenant', description: 'The church key (slug).' }, 'tenant')
     .build();
   const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });

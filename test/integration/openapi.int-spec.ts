@@ -1,0 +1,274 @@
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { load } from 'js-yaml';
+import request from 'supertest';
+import { TestApi } from '../support/api';
+
+/** The published description: GET /v1/openapi.json, /v1/openapi.yaml and the /docs UI. */
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+function operations(document: Json, prefix?: string): { path: string; method: string; op: Json }[] {
+  const out: { path: string; method: string; op: Json }[] = [];
+  for (const [path, item] of Object.entries<Json>(document.paths)) {
+    if (prefix && path !== prefix && !path.startsWith(`${prefix}/`)) continue;
+    for (const method of METHODS) if (item[method]) out.push({ path, method, op: item[method] });
+  }
+  return out;
+}
+
+function parameterNames(op: Json): string[] {
+  return (op.parameters ?? []).map((p: Json) => p.name);
+}
+
+describe('OpenAPI description', () => {
+  let api: TestApi;
+  let document: Json;
+
+  beforeAll(async () => {
+    api = await TestApi.start();
+    const res = await request(api.app.getHttpServer()).get('/v1/openapi.json');
+    document = res.body as Json;
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  const http = () => request(api.app.getHttpServer());
+
+  it('GET /v1/openapi.json is public (no token, no X-Tenant) and answers JSON', async () => {
+    const res = await http().get('/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['x-request-id']).toMatch(/^req_/);
+    expect(res.body.openapi).toMatch(/^3\.0\.\d+$/);
+    expect(res.body.info).toEqual(expect.objectContaining({ title: expect.any(String), version: expect.any(String) }));
+    expect(res.body.info.title.length).toBeGreaterThan(0);
+    expect(res.body.info.description).toMatch(/X-Tenant/);
+  });
+
+  it('a bad or foreign token does not matter on the public description', async () => {
+    const res = await http().get('/v1/openapi.json').set('Authorization', 'Bearer chp_not_a_token').set('X-Tenant', 'nobody');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe(document.openapi);
+  });
+
+  it('defines the Problem schema and the bearer and tenant security schemes', () => {
+    const problem = document.components.schemas.Problem;
+    expect(problem).toBeDefined();
+    expect(problem.type).toBe('object');
+    expect(problem.required).toEqual(expect.arrayContaining(['type', 'title', 'status', 'code', 'request_id']));
+    expect(problem.properties.errors.items.properties).toEqual(expect.objectContaining({ field: expect.anything(), issue: expect.anything(), message: expect.anything() }));
+    expect(problem.properties.code.enum).toEqual(expect.arrayContaining(['missing_tenant', 'validation_failed', 'token_revoked', 'scope_insufficient', 'resource_not_found', 'conflict', 'rate_limited']));
+
+    const schemes = document.components.securitySchemes;
+    expect(schemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(schemes.tenant).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Tenant' });
+  });
+
+  it('does not call the opaque API tokens JWTs', () => {
+    // chp_/chs_/chk_/cho_ tokens are opaque strings, not JSON Web Tokens
+    expect(document.components.securitySchemes.bearer.bearerFormat).not.toBe('JWT');
+  });
+
+  it('documents every member and campus operation with x-required-scopes', () => {
+    const ops = [...operations(document, '/v1/members'), ...operations(document, '/v1/campuses')];
+    const names = ops.map((o) => `${o.method.toUpperCase()} ${o.path}`);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'GET /v1/members',
+        'POST /v1/members',
+        'POST /v1/members/bulk',
+        'GET /v1/members/{id}',
+        'PATCH /v1/members/{id}',
+        'PUT /v1/members/{id}',
+        'DELETE /v1/members/{id}',
+        'GET /v1/campuses',
+        'POST /v1/campuses',
+        'GET /v1/campuses/{id}',
+        'PATCH /v1/campuses/{id}',
+      ]),
+    );
+    for (const { path, method, op } of ops) {
+      const scopes = op['x-required-scopes'];
+      const resource = path.split('/')[2];
+      const expected = method === 'get' ? `read:${resource}` : `write:${resource}`;
+      expect({ op: `${method} ${path}`, scopes }).toEqual({ op: `${method} ${path}`, scopes: [expected] });
+      expect(op.operationId).toEqual(expect.any(String));
+      expect(op.summary).toEqual(expect.any(String));
+    }
+  });
+
+  it('every operation that needs a token names its scopes and requires bearer AND tenant together', () => {
+    const secured = operations(document).filter(({ op }) => Array.isArray(op.security) && op.security.length > 0);
+    expect(secured.length).toBeGreaterThan(0);
+    for (const { path, method, op } of secured) {
+      const label = `${method} ${path}`;
+      // documented even when empty (an endpoint any valid token may call, e.g. the caller's own tokens)
+      expect({ label, scopes: Array.isArray(op['x-required-scopes']) }).toEqual({ label, scopes: true });
+      // OpenAPI ORs the entries of `security` and ANDs the schemes inside one entry: both are needed on every call
+      const both = op.security.some((requirement: Json) => 'bearer' in requirement && 'tenant' in requirement);
+      expect({ label, security: op.security, both }).toEqual({ label, security: op.security, both: true });
+    }
+  });
+
+  it('documents the error answers: 400/401/403 on every secured operation, 404 on every {id} operation, 422 on writes with a body', () => {
+    const missing: string[] = [];
+    for (const { path, method, op } of [...operations(document, '/v1/members'), ...operations(document, '/v1/campuses')]) {
+      const statuses = Object.keys(op.responses ?? {});
+      const needed = ['400', '401', '403'];
+      if (path.includes('{id}')) needed.push('404');
+      if (op.requestBody) needed.push('422');
+      for (const status of needed) {
+        if (!statuses.includes(status)) missing.push(`${method.toUpperCase()} ${path} ${status}`);
+        else if (!op.responses[status].content?.['application/problem+json']) missing.push(`${method.toUpperCase()} ${path} ${status} (no application/problem+json body)`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('list operations document cursor, limit, sort and the filters', () => {
+    for (const path of ['/v1/members', '/v1/campuses']) {
+      const names = parameterNames(document.paths[path].get);
+      expect(names).toEqual(expect.arrayContaining(['cursor', 'limit', 'sort']));
+      const limit = document.paths[path].get.parameters.find((p: Json) => p.name === 'limit');
+      expect(limit).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 250, default: 50 } });
+      const envelope = document.paths[path].get.responses['200'].content['application/json'].schema;
+      expect(envelope.required).toEqual(expect.arrayContaining(['data', 'next_cursor', 'total']));
+    }
+    const members = document.paths['/v1/members'].get;
+    expect(parameterNames(members)).toEqual(
+      expect.arrayContaining(['campus', 'active', 'status', 'age[gte]', 'age[lt]', 'created_at[gte]', 'created_after', 'created_before', 'q']),
+    );
+    for (const p of members.parameters.filter((x: Json) => x.name.includes('['))) expect(p.in).toBe('query');
+    const sort = members.parameters.find((p: Json) => p.name === 'sort');
+    for (const field of ['last_name', 'first_name', 'created_at', 'age']) expect(sort.description).toContain(field);
+  });
+
+  it('request and response bodies of members and campuses point at schemas that exist', () => {
+    const schemas = document.components.schemas as Json;
+    const refs = new Set<string>();
+    const walk = (node: unknown) => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) {
+          if (key === '$ref' && typeof value === 'string') refs.add(value);
+          else walk(value);
+        }
+      }
+    };
+    walk(document);
+    expect(refs.size).toBeGreaterThan(0);
+    for (const ref of refs) {
+      expect(ref).toMatch(/^#\/components\/schemas\//);
+      expect(schemas).toHaveProperty([ref.replace('#/components/schemas/', '')]);
+    }
+    const member = schemas.MemberResponse;
+    expect(Object.keys(member.properties)).toEqual(expect.arrayContaining(['id', 'first_name', 'last_name', 'age', 'campus', 'gender_label', 'status_label', 'created_at', 'updated_at']));
+    expect(document.paths['/v1/members'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateMemberDto');
+    expect(schemas.CreateMemberDto.required).toEqual(expect.arrayContaining(['first_name', 'last_name']));
+  });
+
+  it('GET /v1/openapi.yaml is public and parses to the same document', async () => {
+    const res = await http().get('/v1/openapi.yaml').buffer(true).parse((response, done) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => done(null, text));
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/yaml/);
+    const text = res.body as string;
+    expect(text.startsWith('openapi:')).toBe(true);
+    expect(load(text)).toEqual(document);
+  });
+
+  it('GET /docs serves the interactive documentation as HTML', async () => {
+    const res = await http().get('/docs').redirects(2);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toMatch(/swagger/i);
+  });
+
+  it('validates against the OpenAPI 3.0 structure (Ajv, structural subset)', () => {
+    // A compact schema of the parts of OpenAPI 3.0 the API uses; it catches malformed operations,
+    // parameters and responses without a network fetch of the official schema.
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const ref = { type: 'object', required: ['$ref'], properties: { $ref: { type: 'string', pattern: '^#/components/' } } };
+    const schemaOrRef = { type: 'object' };
+    const parameter = {
+      anyOf: [
+        ref,
+        {
+          type: 'object',
+          required: ['name', 'in'],
+          properties: {
+            name: { type: 'string', minLength: 1 },
+            in: { enum: ['query', 'header', 'path', 'cookie'] },
+            required: { type: 'boolean' },
+            schema: schemaOrRef,
+          },
+          if: { properties: { in: { const: 'path' } } },
+          then: { required: ['name', 'in', 'required'], properties: { required: { const: true } } },
+        },
+      ],
+    };
+    const response = {
+      anyOf: [ref, { type: 'object', required: ['description'], properties: { description: { type: 'string' }, content: { type: 'object', additionalProperties: { type: 'object', properties: { schema: schemaOrRef } } } } }],
+    };
+    const operation = {
+      type: 'object',
+      required: ['responses'],
+      properties: {
+        operationId: { type: 'string' },
+        parameters: { type: 'array', items: parameter },
+        requestBody: { type: 'object', required: ['content'] },
+        responses: { type: 'object', minProperties: 1, propertyNames: { pattern: '^([1-5](\\d\\d|XX)|default)$' }, additionalProperties: response },
+        security: { type: 'array', items: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } },
+      },
+    };
+    const openapi = {
+      type: 'object',
+      required: ['openapi', 'info', 'paths'],
+      properties: {
+        openapi: { type: 'string', pattern: '^3\\.0\\.\\d+$' },
+        info: { type: 'object', required: ['title', 'version'], properties: { title: { type: 'string' }, version: { type: 'string' } } },
+        servers: { type: 'array', items: { type: 'object', required: ['url'] } },
+        paths: {
+          type: 'object',
+          propertyNames: { pattern: '^/' },
+          additionalProperties: {
+            type: 'object',
+            propertyNames: { pattern: '^(get|put|post|delete|options|head|patch|trace|parameters|summary|description|servers|x-.*)$' },
+            properties: Object.fromEntries([...METHODS, 'options', 'head', 'trace'].map((m) => [m, operation])),
+          },
+        },
+        components: {
+          type: 'object',
+          properties: {
+            schemas: { type: 'object', additionalProperties: schemaOrRef },
+            securitySchemes: { type: 'object', additionalProperties: { type: 'object', required: ['type'], properties: { type: { enum: ['apiKey', 'http', 'oauth2', 'openIdConnect'] } } } },
+          },
+        },
+      },
+    };
+    const validate = ajv.compile(openapi);
+    const ok = validate(document);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(true);
+
+    // every path template parameter is declared as a path parameter of each operation
+    for (const { path, method, op } of operations(document)) {
+      for (const [, name] of path.matchAll(/\{([^}]+)\}/g)) {
+        const declared = (op.parameters ?? []).some((p: Json) => p.in === 'path' && p.name === name);
+        expect({ op: `${method} ${path}`, name, declared }).toEqual({ op: `${method} ${path}`, name, declared: true });
+      }
+    }
+    // operationIds are unique
+    const ids = operations(document).map(({ op }) => op.operationId).filter(Boolean);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
