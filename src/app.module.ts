@@ -13,13 +13,15 @@ import { RateLimitGuard } from './platform/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './platform/rate-limit/rate-limit.module';
 import { SettingsModule } from './platform/settings/settings.module';
 import { TenantTransactionInterceptor } from './platform/tenancy/tenant-transaction.interceptor';
+import { NoticesModule } from './platform/notices/notices.module';
+import { WebhooksApiModule } from './platform/webhooks/webhooks-api.module';
 
 /**
  * The HTTP API. Guards run in order (tenant + token + scopes + CORS, then rate limits); the
  * interceptors nest in order: the tenant transaction wraps idempotency, which wraps the audit entry.
  */
 @Module({
-  imports: [CoreModule, DevicesModule, AuditModule, IdempotencyModule, SettingsModule, RateLimitModule, OpenApiModule, HealthModule],
+  imports: [CoreModule, DevicesModule, WebhooksApiModule, NoticesModule, AuditModule, IdempotencyModule, SettingsModule, RateLimitModule, OpenApiModule, HealthModule],
   providers: [
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },

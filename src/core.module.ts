@@ -1,15 +1,19 @@
 import { Module } from '@nestjs/common';
+import { CryptoModule } from './common/crypto/crypto.module';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { CampusesModule } from './modules/campuses/campuses.module';
 import { MembersModule } from './modules/members/members.module';
 import { AuthModule } from './platform/auth/auth.module';
+import { MailModule } from './platform/mail/mail.module';
+import { PushModule } from './platform/push/push.module';
 import { TenancyModule } from './platform/tenancy/tenancy.module';
 import { UsersModule } from './platform/users/users.module';
+import { WebhooksModule } from './platform/webhooks/webhooks.module';
 
-/** The module graph shared by the API, the worker and the CLI. */
+/** The module graph shared by the API, the worker and the CLI (crypto, mail, push and webhooks are global). */
 @Module({
-  imports: [AppConfigModule, DatabaseModule, TenancyModule, AuthModule, UsersModule, CampusesModule, MembersModule],
+  imports: [AppConfigModule, DatabaseModule, CryptoModule, MailModule, PushModule, WebhooksModule, TenancyModule, AuthModule, UsersModule, CampusesModule, MembersModule],
   exports: [AppConfigModule, DatabaseModule, TenancyModule, AuthModule, UsersModule, CampusesModule, MembersModule],
 })
 export class CoreModule {}

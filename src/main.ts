@@ -1,12 +1,14 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config/app-config';
 import { Database } from './database/database.service';
+import { startBackground } from './background';
 import { createHttpApp } from './http-app';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
   const app = await createHttpApp(config);
   await app.get(Database).connect();
+  await startBackground(app, 'api');
   await app.listen(config.PORT);
   app.getHttpServer().keepAliveTimeout = 65_000;
   console.error(`church-api listening on http://localhost:${config.PORT} (docs at /docs)`);

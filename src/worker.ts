@@ -3,15 +3,20 @@ import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfig } from './config/app-config';
 import { Database } from './database/database.service';
 import { logLevels } from './http-app';
+import { startBackground } from './background';
 import { WorkerModule } from './worker.module';
 
-/** The queue worker process (`npm run start:worker`): no HTTP, the same modules as the API. */
+/**
+ * The queue worker process (`npm run start:worker`): no HTTP, the same modules as the API.
+ * Processors start once the database is connected; on SIGTERM/SIGINT the shutdown hooks close
+ * them first (a running job finishes), then the database.
+ */
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
   const app = await NestFactory.createApplicationContext(WorkerModule, { logger: logLevels(config.LOG_LEVEL) });
   app.enableShutdownHooks();
   await app.get(Database).connect();
-  await app.init();
+  await startBackground(app, 'worker');
   console.error('church-api worker started');
 }
 

@@ -38,6 +38,15 @@ export class EnvironmentVariables {
   @Transform(toBool) @IsBoolean()
   WEBHOOK_ALLOW_LOOPBACK = false;
 
+  @Transform(emptyToUndefined) @IsOptional() @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be 32 bytes in base64 (openssl rand -base64 32)' })
+  ENCRYPTION_KEY?: string;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(1000)
+  WEBHOOK_CONCURRENCY = 50;
+
+  @Matches(/^[a-z0-9_-]{1,40}$/)
+  QUEUE_PREFIX = 'church';
+
   @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['smtp', 'smtps'], require_tld: false })
   SMTP_URL?: string;
 

@@ -75,13 +75,22 @@ export class Database implements OnApplicationShutdown {
    * through TenantContext.
    */
   async runInTenant<T>(run: TenantRun, fn: () => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(async (manager) => {
+    const afterCommit: (() => Promise<void> | void)[] = [];
+    const result = await this.dataSource.transaction(async (manager) => {
       await manager.query(`SELECT set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, [APP_ROLE, run.tenantId]);
       return TenantContext.run(
-        { tenantId: run.tenantId, manager, actor: run.actor, lang: run.lang ?? DEFAULT_LANGUAGE, requestId: run.requestId },
+        { tenantId: run.tenantId, manager, actor: run.actor, lang: run.lang ?? DEFAULT_LANGUAGE, requestId: run.requestId, afterCommit },
         fn,
       );
     });
+    for (const task of afterCommit) {
+      try {
+        await task();
+      } catch (error) {
+        this.logger.warn(`after-commit task failed (the sweeper will catch up): ${String(error)}`);
+      }
+    }
+    return result;
   }
 
   /** Platform work (tenants, token lookup) on the pool's own role; only the tenancy and auth modules use it. */

@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import request, { Response } from 'supertest';
 import { loadConfig } from '../../src/config/app-config';
 import { Database } from '../../src/database/database.service';
+import { startBackground } from '../../src/background';
 import { createHttpApp } from '../../src/http-app';
 import { OPENAPI_DOCUMENT, OpenApiDocumentHolder } from '../../src/platform/openapi/openapi.controller';
 import { OpenApiCheck } from './openapi-check';
@@ -33,6 +34,7 @@ export class TestApi {
     const app = await createHttpApp(loadConfig(), { logger: ['error'] });
     await app.get(Database).connect();
     await app.init();
+    await startBackground(app, 'api');
     return new TestApi(app);
   }
 

@@ -17,6 +17,8 @@ export interface TenantScope {
   actor: Actor;
   lang: Language;
   requestId?: string;
+  /** Work to run once the transaction has committed (e.g. enqueue deliveries); errors are logged, not thrown. */
+  afterCommit: (() => Promise<void> | void)[];
 }
 
 const storage = new AsyncLocalStorage<TenantScope>();

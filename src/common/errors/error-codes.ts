@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'payload_too_large',
   'unsupported_media_type',
   'validation_failed',
+  'invalid_webhook_url',
   'idempotency_key_reused',
   'rate_limited',
   'internal_error',
@@ -58,6 +59,7 @@ export function statusOf(code: ErrorCode): number {
     case 'unsupported_media_type':
       return 415;
     case 'validation_failed':
+    case 'invalid_webhook_url':
     case 'idempotency_key_reused':
       return 422;
     case 'rate_limited':

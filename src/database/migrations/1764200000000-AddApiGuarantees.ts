@@ -15,7 +15,8 @@ export class AddApiGuarantees1764200000000 implements MigrationInterface {
          path text NOT NULL,
          fingerprint bytea NOT NULL,
          status integer NOT NULL,
-         body jsonb,
+         -- the response, sealed (AES-GCM): a replayed answer may carry a secret shown once (a new token)
+         body_sealed bytea,
          location text,
          created_at timestamptz(3) NOT NULL DEFAULT now(),
          PRIMARY KEY (tenant_id, token_id, key)

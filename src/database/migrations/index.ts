@@ -1,5 +1,6 @@
 import { CreateFoundation1764100000000 } from './1764100000000-CreateFoundation';
 import { AddApiGuarantees1764200000000 } from './1764200000000-AddApiGuarantees';
+import { CreateWebhooks1764300000000 } from './1764300000000-CreateWebhooks';
 
 /** Every migration, in order. A new migration is added here too. */
-export const MIGRATIONS = [CreateFoundation1764100000000, AddApiGuarantees1764200000000];
+export const MIGRATIONS = [CreateFoundation1764100000000, AddApiGuarantees1764200000000, CreateWebhooks1764300000000];

@@ -8,13 +8,17 @@ import { CampusEntity } from './campus.entity';
 import { CAMPUS_LIST } from './campuses.list';
 import { toCampusResponse } from './campuses.mapper';
 import { CampusesRepository } from './campuses.repository';
+import { EventsService } from '../../platform/webhooks/events.service';
 import type { CreateCampusDto } from './dto/create-campus.dto';
 import type { CampusResponse } from './dto/campus.response';
 import type { UpdateCampusDto } from './dto/update-campus.dto';
 
 @Injectable()
 export class CampusesService {
-  constructor(private readonly campuses: CampusesRepository) {}
+  constructor(
+    private readonly campuses: CampusesRepository,
+    private readonly events: EventsService,
+  ) {}
 
   async create(dto: CreateCampusDto): Promise<CampusResponse> {
     await this.assertKeyFree(dto.key);
@@ -29,7 +33,9 @@ export class CampusesService {
       updatedAt: now,
     });
     await this.campuses.insert(campus);
-    return toCampusResponse(campus);
+    const response = toCampusResponse(campus);
+    await this.events.record('campus.created', response);
+    return response;
   }
 
   async get(id: string): Promise<CampusResponse> {

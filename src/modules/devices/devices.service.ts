@@ -15,6 +15,7 @@ import { CampusesService } from '../campuses/campuses.service';
 import { DeviceEntity } from './device.entity';
 import { DEVICE_LIST } from './devices.list';
 import { DevicesRepository } from './devices.repository';
+import { EventsService } from '../../platform/webhooks/events.service';
 import type { CreateDeviceDto } from './dto/create-device.dto';
 import type { DeviceResponse, DeviceWithKeyResponse } from './dto/device.response';
 
@@ -26,6 +27,7 @@ export class DevicesService {
     private readonly campuses: CampusesService,
     private readonly tokens: TokensService,
     private readonly users: UsersService,
+    private readonly events: EventsService,
   ) {}
 
   async register(dto: CreateDeviceDto, caller: Principal): Promise<DeviceWithKeyResponse> {
@@ -46,7 +48,9 @@ export class DevicesService {
     const { entity, value } = await this.issueKey(device, caller);
     device.tokenId = entity.id;
     await this.devices.update(device.id, { tokenId: entity.id });
-    return { ...this.respond(device, campus ?? null, entity), key: value };
+    const response = this.respond(device, campus ?? null, entity);
+    await this.events.record('device.registered', response);
+    return { ...response, key: value };
   }
 
   /** A new key; the old one stops working at once. */

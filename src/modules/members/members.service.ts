@@ -2,10 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { TenantContext } from '../../common/context/tenant-context';
 import { AppError, FieldIssue } from '../../common/errors/app-error';
 import { ID_PREFIX, newUuid, parsePublicId } from '../../common/ids/id';
+import { DEFAULT_LANGUAGE } from '../../common/i18n/language';
 import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { parseListQuery } from '../../common/lists/list-query';
 import type { CampusEntity } from '../campuses/campus.entity';
 import { CampusesService } from '../campuses/campuses.service';
+import { EventsService } from '../../platform/webhooks/events.service';
 import type { CreateMemberDto } from './dto/create-member.dto';
 import type { MemberResponse } from './dto/member.response';
 import type { UpdateMemberDto } from './dto/update-member.dto';
@@ -21,6 +23,7 @@ export class MembersService {
   constructor(
     private readonly members: MembersRepository,
     private readonly campuses: CampusesService,
+    private readonly events: EventsService,
   ) {}
 
   async create(dto: CreateMemberDto): Promise<MemberResponse> {
@@ -29,6 +32,7 @@ export class MembersService {
     if (issues.length) throw AppError.validation(issues);
     const member = this.newMember(dto, campusByRef);
     await this.members.insert([member]);
+    await this.events.record('member.created', this.eventObject(member, campusByRef));
     return this.respond(member, campusByRef);
   }
 
@@ -50,6 +54,7 @@ export class MembersService {
       created.push({ index, id: member.id });
     }
     await this.members.insert(entities);
+    await this.events.recordMany('member.created', entities.map((m) => this.eventObject(m, campusByRef)));
     return { created, rejected };
   }
 
@@ -74,7 +79,9 @@ export class MembersService {
     const changes = this.changesFrom(dto, campusByRef);
     await this.save(id, changes);
     const updated = Object.assign(member, changes);
-    return this.respond(updated, await this.campusesOf([updated]));
+    const campuses = await this.campusesOf([updated]);
+    await this.events.record('member.updated', toMemberResponse(updated, campuses, DEFAULT_LANGUAGE));
+    return toMemberResponse(updated, campuses, TenantContext.current().lang);
   }
 
   /** PUT: the body replaces the member; omitted optional fields are cleared or reset to defaults. */
@@ -90,8 +97,10 @@ export class MembersService {
   }
 
   async remove(id: string): Promise<void> {
+    const member = await this.require(id);
     const now = new Date();
     if (!(await this.members.update(id, { deletedAt: now, updatedAt: now }))) throw AppError.notFound('member');
+    await this.events.record('member.deleted', toMemberResponse(Object.assign(member, { updatedAt: now }), await this.campusesOf([member]), DEFAULT_LANGUAGE));
   }
 
   private newMember(dto: CreateMemberDto, campusByRef: Map<string, CampusEntity>): MemberEntity {
@@ -147,6 +156,12 @@ export class MembersService {
   private async campusesOf(members: MemberEntity[]): Promise<Map<string, CampusEntity>> {
     const ids = [...new Set(members.map((m) => m.campusId).filter((id): id is string => id !== null))];
     return new Map((await this.campuses.findManyByIds(ids)).map((c) => [c.id, c]));
+  }
+
+  /** `data.object` of member events: the member as GET returns it, labels in the default language. */
+  private eventObject(member: MemberEntity, campusByRef: Map<string, CampusEntity>): MemberResponse {
+    const byId = new Map([...campusByRef.values()].map((c) => [c.id, c]));
+    return toMemberResponse(member, byId, DEFAULT_LANGUAGE);
   }
 
   private respond(member: MemberEntity, campusByRef: Map<string, CampusEntity>): MemberResponse {

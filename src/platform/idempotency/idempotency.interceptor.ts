@@ -36,6 +36,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const prior = await this.store.begin(request);
     if (prior) {
       res.setHeader('Idempotent-Replayed', 'true');
+      res.setHeader('Cache-Control', 'no-store');
       if (prior.location) res.setHeader('Location', prior.location);
       return prior.body;
     }

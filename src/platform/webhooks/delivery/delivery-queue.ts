@@ -1,0 +1,52 @@
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { APP_CONFIG, AppConfig } from '../../../config/app-config';
+import { queueConnection } from '../../queue/queue-connection';
+
+export const DELIVERY_QUEUE = 'webhook-deliveries';
+
+/** A job names a delivery attempt by ids only: never a secret, never the payload. */
+export interface DeliveryRef {
+  tenantId: string;
+  deliveryId: string;
+  /** Attempts already made; the job performs attempt `attempt + 1`. */
+  attempt: number;
+}
+
+/** The BullMQ queue of delivery attempts (producer side); absent without REDIS_URL. */
+@Injectable()
+export class DeliveryQueue implements OnModuleDestroy {
+  private readonly logger = new Logger('DeliveryQueue');
+  private queue?: Queue;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  get enabled(): boolean {
+    return this.config.REDIS_URL !== undefined;
+  }
+
+  /** jobId = delivery + attempt: adding the same attempt twice (sweeper, retries) is harmless. */
+  async enqueue(refs: DeliveryRef[], delayMs = 0): Promise<void> {
+    if (!refs.length) return;
+    await this.open().addBulk(
+      refs.map((ref) => ({
+        name: 'deliver',
+        data: ref,
+        opts: { jobId: `${ref.deliveryId}-${ref.attempt}`, delay: delayMs, removeOnComplete: true, removeOnFail: { count: 1000 } },
+      })),
+    );
+  }
+
+  private open(): Queue {
+    if (!this.config.REDIS_URL) throw new Error('DeliveryQueue used without REDIS_URL');
+    if (!this.queue) {
+      this.queue = new Queue(DELIVERY_QUEUE, { connection: queueConnection(this.config.REDIS_URL, `${DELIVERY_QUEUE}-producer`, 'producer'), prefix: this.config.QUEUE_PREFIX });
+      this.queue.on('error', (error) => this.logger.warn(`queue connection: ${error.message}`));
+    }
+    return this.queue;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.queue?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,49 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { guardedLookup } from '../url-guard';
+
+export interface PostResult {
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+/**
+ * POSTs a webhook. The whole exchange must finish within `timeoutMs`; redirects are not followed
+ * (a 3xx is a failure); the address is checked again at connect time (no private targets).
+ */
+export function postWebhook(url: string, body: string, headers: Record<string, string>, timeoutMs: number, allowLoopback: boolean, method = 'POST'): Promise<PostResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  return new Promise((resolve) => {
+    const target = new URL(url);
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    let settled = false;
+    const finish = (result: Omit<PostResult, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...result, durationMs: elapsed() });
+    };
+    const req = send(
+      target,
+      {
+        method,
+        headers: method === 'POST' ? { ...headers, 'Content-Length': Buffer.byteLength(body) } : headers,
+        lookup: guardedLookup(allowLoopback) as never,
+        agent: false,
+      },
+      (res) => {
+        res.resume(); // the answer's body is not used; drain it so the socket closes
+        res.on('end', () => finish({ statusCode: res.statusCode ?? null, error: null }));
+        res.on('error', (error) => finish({ statusCode: res.statusCode ?? null, error: error.message }));
+      },
+    );
+    const timer = setTimeout(() => {
+      finish({ statusCode: null, error: `timeout after ${timeoutMs} ms` });
+      req.destroy();
+    }, timeoutMs);
+    req.on('error', (error) => finish({ statusCode: null, error: error.message }));
+    req.end(method === 'POST' ? body : undefined);
+  });
+}

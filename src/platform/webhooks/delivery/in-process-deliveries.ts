@@ -1,0 +1,76 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../../config/app-config';
+import { DeliveryRunner } from './delivery-runner';
+import { DueDeliveries } from './due-deliveries';
+
+const TICK_MS = 500;
+
+/**
+ * Without REDIS_URL, deliveries run in this process from the database outbox: the same runner,
+ * only the scheduler differs. Due rows are polled every half second (and right after a commit).
+ */
+@Injectable()
+export class InProcessDeliveries implements OnApplicationShutdown {
+  private readonly logger = new Logger('Webhooks');
+  private timer?: NodeJS.Timeout;
+  private running = false;
+  private rerun = false;
+  private stopped = false;
+  private readonly active = new Set<Promise<unknown>>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly due: DueDeliveries,
+    private readonly runner: DeliveryRunner,
+  ) {}
+
+  start(): void {
+    if (this.timer || this.config.REDIS_URL) return;
+    this.timer = setInterval(() => this.kick(), TICK_MS);
+    this.timer.unref();
+    this.logger.log('REDIS_URL unset: webhook deliveries run in-process from the outbox');
+  }
+
+  kick(delayMs = 0): void {
+    if (!this.timer || this.stopped) return;
+    if (delayMs > 0) {
+      setTimeout(() => this.kick(), delayMs).unref();
+      return;
+    }
+    if (this.running) {
+      this.rerun = true;
+      return;
+    }
+    this.running = true;
+    this.drain()
+      .catch((error: unknown) => this.logger.warn(`in-process deliveries: ${String(error)}`))
+      .finally(() => {
+        this.running = false;
+        if (this.rerun) {
+          this.rerun = false;
+          this.kick();
+        }
+      });
+  }
+
+  private async drain(): Promise<void> {
+    const limit = this.config.WEBHOOK_CONCURRENCY;
+    for (let round = 0; round < 20 && !this.stopped; round++) {
+      const refs = await this.due.find(0, limit * 4);
+      if (refs.length === 0) return;
+      for (const ref of refs) {
+        while (this.active.size >= limit) await Promise.race(this.active);
+        const task: Promise<unknown> = this.runner.attempt(ref).catch((error: unknown) => this.logger.warn(`delivery ${ref.deliveryId}: ${String(error)}`));
+        this.active.add(task);
+        void task.finally(() => this.active.delete(task));
+      }
+      await Promise.all(this.active);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await Promise.allSettled([...this.active]);
+  }
+}

@@ -1,0 +1,66 @@
+/** Every event type (specification, Events; plus the giving events to come). */
+export const EVENT_TYPES = [
+  'member.created',
+  'member.updated',
+  'member.deleted',
+  'prospect.created',
+  'prospect.converted',
+  'attendance.recorded',
+  'donation.created',
+  'donation.disputed',
+  'donation.refunded',
+  'event.created',
+  'event.registration',
+  'event.canceled',
+  'group.created',
+  'group.multiplied',
+  'group.closed',
+  'prayer_request.created',
+  'prayer_request.answered',
+  'campus.created',
+  'tag.added',
+  'tag.removed',
+  'device.registered',
+  'recurring.created',
+  'recurring.updated',
+  'recurring.canceled',
+  'recurring.charge_failed',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * The `data.object` of each type, as the resource's GET returns it: an OpenAPI schema name for
+ * the resources that exist, a description for those whose modules are still to come.
+ */
+export const EVENT_OBJECTS: Record<EventType, { schema?: string; description: string }> = {
+  'member.created': { schema: 'MemberResponse', description: 'The member, as GET /v1/members/{id} returns it.' },
+  'member.updated': { schema: 'MemberResponse', description: 'The member after the change.' },
+  'member.deleted': { schema: 'MemberResponse', description: 'The member as it was when deleted.' },
+  'prospect.created': { description: 'The prospect (module to come).' },
+  'prospect.converted': { description: 'The prospect, with the member it became.' },
+  'attendance.recorded': { description: 'The attendance record.' },
+  'donation.created': { description: 'The donation: id (don_), amount (integer, cents), currency, fund {id, name}, donor {id, first_name}, campus {id, name}, created_at.' },
+  'donation.disputed': { description: 'The donation, with the dispute.' },
+  'donation.refunded': { description: 'The donation, with the refund.' },
+  'event.created': { description: 'The calendar event.' },
+  'event.registration': { description: 'The registration to a calendar event.' },
+  'event.canceled': { description: 'The calendar event.' },
+  'group.created': { description: 'The cell group.' },
+  'group.multiplied': { description: 'The cell group, with the groups it multiplied into.' },
+  'group.closed': { description: 'The cell group.' },
+  'prayer_request.created': { description: 'The prayer request.' },
+  'prayer_request.answered': { description: 'The prayer request.' },
+  'campus.created': { schema: 'CampusResponse', description: 'The campus, as GET /v1/campuses/{id} returns it.' },
+  'tag.added': { description: 'The tag and the member it was added to.' },
+  'tag.removed': { description: 'The tag and the member it was removed from.' },
+  'device.registered': { schema: 'DeviceResponse', description: 'The kiosk device (never its key).' },
+  'recurring.created': { description: 'The recurring gift.' },
+  'recurring.updated': { description: 'The recurring gift.' },
+  'recurring.canceled': { description: 'The recurring gift.' },
+  'recurring.charge_failed': { description: 'The recurring gift and the failed charge.' },
+};
+
+export function isEventType(value: string): value is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(value);
+}
