@@ -3,6 +3,7 @@ import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { CoreModule } from './core.module';
 import { DevicesModule } from './modules/devices/devices.module';
 import { AccessGuard } from './platform/auth/access.guard';
+import { PermissionGuard } from './platform/auth/permission.guard';
 import { AuditInterceptor } from './platform/audit/audit.interceptor';
 import { AuditModule } from './platform/audit/audit.module';
 import { HealthModule } from './platform/health/health.module';
@@ -17,7 +18,7 @@ import { NoticesModule } from './platform/notices/notices.module';
 import { WebhooksApiModule } from './platform/webhooks/webhooks-api.module';
 
 /**
- * The HTTP API. Guards run in order (tenant + token + scopes + CORS, then rate limits); the
+ * The HTTP API. Guards run in order (tenant + token, rate limits, then CORS + scopes); the
  * interceptors nest in order: the tenant transaction wraps idempotency, which wraps the audit entry.
  */
 @Module({
@@ -25,6 +26,7 @@ import { WebhooksApiModule } from './platform/webhooks/webhooks-api.module';
   providers: [
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
+    { provide: APP_GUARD, useClass: PermissionGuard },
     { provide: APP_INTERCEPTOR, useClass: TenantTransactionInterceptor },
     { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
     { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },

@@ -28,6 +28,7 @@ export async function createHttpApp(config: AppConfig, options: { logger?: LogLe
     logger: options.logger ?? logLevels(config.LOG_LEVEL),
   });
   configureHttpApp(app);
+  app.set('trust proxy', config.TRUST_PROXY === 'true' ? true : config.TRUST_PROXY === 'false' ? false : Number(config.TRUST_PROXY));
   return app;
 }
 

@@ -67,4 +67,8 @@ export class EnvironmentVariables {
 
   @Transform(toBool) @IsBoolean()
   BENCH = false;
+
+  /** Express "trust proxy": the number of proxies in front (audit IPs come from X-Forwarded-For), or false. */
+  @Matches(/^(false|true|\d{1,2})$/)
+  TRUST_PROXY = 'false';
 }

@@ -2,6 +2,7 @@ import { AppError } from './app-error';
 
 interface PgError {
   code?: string;
+  errno?: number;
   constraint?: string;
   driverError?: PgError;
 }
@@ -24,6 +25,12 @@ export function translateDatabaseError(exception: unknown): AppError | null {
     case '22008':
     case '22003':
       return new AppError('invalid_parameter', { parameter: 'value' });
+    // The database refuses connections or is shutting down: a temporary condition, not a bug.
+    case 'ECONNREFUSED':
+    case '53300':
+    case '57P01':
+    case '57P03':
+      return new AppError('service_unavailable', {}, [], { 'Retry-After': '5' });
     case '40001':
     case '40P01':
       return new AppError('conflict', { reason: 'concurrent update; retry' });

@@ -51,5 +51,7 @@ export function sendProblem(res: Response, error: AppError, lang: Language, requ
   res.setHeader('Content-Type', 'application/problem+json; charset=utf-8');
   res.setHeader('Content-Language', lang);
   res.setHeader('Cache-Control', 'no-store');
-  res.end(JSON.stringify(toProblem(error, lang, requestId)));
+  const body = JSON.stringify(toProblem(error, lang, requestId));
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }

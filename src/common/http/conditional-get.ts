@@ -25,6 +25,7 @@ export function conditionalGet(req: Request, res: Response, next: NextFunction):
       return res;
     }
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(text));
     res.end(text);
     return res;
   };

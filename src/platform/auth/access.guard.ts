@@ -3,25 +3,20 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { AppError } from '../../common/errors/app-error';
 import type { ApiRequest } from '../../common/http/request';
-import type { Response } from 'express';
-import { applyCors } from '../settings/cors';
-import { CorsPolicy } from '../settings/cors-policy.service';
 import { AUTH_METADATA, RouteAccess } from './auth.decorator';
 import { AUTHENTICATOR } from './bearer.strategy';
 import { TokenAuthenticator } from './token-authenticator';
 import type { Principal } from './principal';
-import { hasScope } from './scopes';
 
 /**
- * Global guard, in the order of ARCHITECTURE.md: tenant header, bearer token (passport), the
- * church's CORS allowlist for browser calls, scopes.
+ * First global guard: tenant header, then the bearer token (passport). The rate limiter runs next,
+ * then PermissionGuard (CORS allowlist, scopes), so that those refusals count and carry limits.
  * A route without @Auth or @Public is refused (fail closed); the route-inventory test finds it first.
  */
 @Injectable()
 export class AccessGuard extends AuthGuard('bearer') {
   constructor(
     private readonly reflector: Reflector,
-    private readonly cors: CorsPolicy,
     private readonly authenticator: TokenAuthenticator,
   ) {
     super();
@@ -40,13 +35,6 @@ export class AccessGuard extends AuthGuard('bearer') {
     await super.canActivate(context);
     const principal = req.user as Principal;
     req.principal = principal;
-    await applyCors(this.cors, principal.tenantId, req, context.switchToHttp().getResponse<Response>());
-    const missing = access.scopes.find((scope) => !hasScope(principal.scopes, scope));
-    if (missing) {
-      throw new AppError('scope_insufficient', { scope: missing }, [], {
-        'WWW-Authenticate': `Bearer realm="church-api", error="insufficient_scope", scope="${access.scopes.join(' ')}"`,
-      });
-    }
     return true;
   }
 

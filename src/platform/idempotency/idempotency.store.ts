@@ -71,6 +71,15 @@ export class IdempotencyStore {
   }
 }
 
+/** The same JSON with its keys in another order is the same request. */
 function fingerprint(body: unknown): Buffer {
-  return createHash('sha256').update(JSON.stringify(body ?? null)).digest();
+  return createHash('sha256').update(canonicalJson(body ?? null)).digest();
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
 }

@@ -1,0 +1,32 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
+import { AppError } from '../../common/errors/app-error';
+import type { ApiRequest } from '../../common/http/request';
+import { applyCors } from '../settings/cors';
+import { CorsPolicy } from '../settings/cors-policy.service';
+import { AUTH_METADATA, RouteAccess } from './auth.decorator';
+import { hasScope } from './scopes';
+
+/** Last global guard: a browser Origin must be on the church's allowlist, and the token must hold every scope of the route. */
+@Injectable()
+export class PermissionGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly cors: CorsPolicy,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(AUTH_METADATA, [context.getHandler(), context.getClass()]);
+    const req = context.switchToHttp().getRequest<ApiRequest>();
+    if (!access || access === 'public' || !req.principal) return true;
+    await applyCors(this.cors, req.principal.tenantId, req, context.switchToHttp().getResponse<Response>());
+    const missing = access.scopes.find((scope) => !hasScope(req.principal!.scopes, scope));
+    if (missing) {
+      throw new AppError('scope_insufficient', { scope: missing }, [], {
+        'WWW-Authenticate': `Bearer realm="church-api", error="insufficient_scope", scope="${access.scopes.join(' ')}"`,
+      });
+    }
+    return true;
+  }
+}
