@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
+import { newUuid } from '../../common/ids/id';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { Database } from '../../database/database.service';
 
 export interface MailMessage {
   to: string;
@@ -9,15 +11,18 @@ export interface MailMessage {
 }
 
 /**
- * Sends mail over SMTP_URL from MAIL_FROM. With SMTP_URL unset the mail is only logged (recipient
- * and subject: a body may carry a link or code that must not reach the logs).
+ * Sends mail over SMTP_URL from MAIL_FROM. With SMTP_URL unset the mail is logged (recipient and
+ * subject only: a body may carry a link that must not reach the logs) and kept in mail_outbox.
  */
 @Injectable()
 export class MailerService implements OnApplicationShutdown {
   private readonly logger = new Logger('Mailer');
   private transport?: Transporter;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly db: Database,
+  ) {}
 
   get enabled(): boolean {
     return this.config.SMTP_URL !== undefined;
@@ -25,7 +30,8 @@ export class MailerService implements OnApplicationShutdown {
 
   async send(message: MailMessage): Promise<void> {
     if (!this.config.SMTP_URL) {
-      this.logger.log(`SMTP_URL unset, mail not sent: to=${message.to} subject=${JSON.stringify(message.subject)}`);
+      this.logger.log(`SMTP_URL unset, mail kept in mail_outbox: to=${message.to} subject=${JSON.stringify(message.subject)}`);
+      await this.db.platform.query('INSERT INTO mail_outbox (id, recipient, subject, body) VALUES ($1, $2, $3, $4)', [newUuid(), message.to, message.subject, message.text]);
       return;
     }
     this.transport ??= createTransport({
