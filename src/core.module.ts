@@ -10,10 +10,12 @@ import { PushModule } from './platform/push/push.module';
 import { TenancyModule } from './platform/tenancy/tenancy.module';
 import { UsersModule } from './platform/users/users.module';
 import { WebhooksModule } from './platform/webhooks/webhooks.module';
+import { ListTotalsModule } from './platform/list-totals/list-totals.module';
+import { RedisModule } from './platform/redis/redis.module';
 
 /** The module graph shared by the API, the worker and the CLI (crypto, mail, push and webhooks are global). */
 @Module({
-  imports: [AppConfigModule, DatabaseModule, CryptoModule, MailModule, PushModule, WebhooksModule, TenancyModule, AuthModule, UsersModule, CampusesModule, MembersModule],
+  imports: [AppConfigModule, DatabaseModule, CryptoModule, RedisModule, ListTotalsModule, MailModule, PushModule, WebhooksModule, TenancyModule, AuthModule, UsersModule, CampusesModule, MembersModule],
   exports: [AppConfigModule, DatabaseModule, TenancyModule, AuthModule, UsersModule, CampusesModule, MembersModule],
 })
 export class CoreModule {}

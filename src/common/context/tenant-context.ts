@@ -39,3 +39,15 @@ export const TenantContext = {
     return storage.getStore();
   },
 };
+
+const onceKeys = new WeakMap<TenantScope, Set<string>>();
+
+/** Registers `task` to run after the current transaction commits, once per `key` per transaction. */
+export function afterCommitOnce(key: string, task: () => Promise<void> | void): void {
+  const scope = TenantContext.current();
+  let keys = onceKeys.get(scope);
+  if (!keys) onceKeys.set(scope, (keys = new Set()));
+  if (keys.has(key)) return;
+  keys.add(key);
+  scope.afterCommit.push(task);
+}

@@ -3,6 +3,12 @@ import { encodeCursor } from './cursor';
 import { ListSpec, Operator, SortDef } from './list-spec';
 import type { ListQuery } from './list-query';
 
+/** Where a list's total may be cached (see ListTotals); absent: count every time. */
+export interface TotalSlot {
+  get(): Promise<number | null>;
+  set(total: number): void;
+}
+
 export interface Page<T> {
   rows: T[];
   nextCursor: string | null;
@@ -23,7 +29,7 @@ interface Column {
  * the sort order, id as tie-breaker), the ORDER BY and LIMIT. Every sort has an index
  * `(tenant_id, <column>, id)`.
  */
-export async function fetchPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, query: ListQuery, spec: ListSpec<T>): Promise<Page<T>> {
+export async function fetchPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, query: ListQuery, spec: ListSpec<T>, totals?: TotalSlot): Promise<Page<T>> {
   const alias = qb.alias;
   let n = 0;
   const param = (value: unknown): string => {
@@ -50,7 +56,12 @@ export async function fetchPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<
   columns.forEach((c, i) => (i === 0 ? qb.orderBy(c.expr, c.desc ? 'DESC' : 'ASC') : qb.addOrderBy(c.expr, c.desc ? 'DESC' : 'ASC')));
   qb.limit(query.limit + 1);
 
-  const [rows, counted] = [await qb.getMany(), await countQb.getRawOne<{ total: number }>()];
+  const rows = await qb.getMany();
+  let total = (await totals?.get()) ?? null;
+  if (total === null) {
+    total = (await countQb.getRawOne<{ total: number }>())?.total ?? 0;
+    totals?.set(total);
+  }
   const hasMore = rows.length > query.limit;
   if (hasMore) rows.pop();
   const last = rows[rows.length - 1];
@@ -58,7 +69,7 @@ export async function fetchPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<
     hasMore && last
       ? encodeCursor({ sort: query.sortKey, values: query.sort.map((t) => spec.sorts[t.field].value(last)), id: last.id as string })
       : null;
-  return { rows, nextCursor, total: counted?.total ?? 0 };
+  return { rows, nextCursor, total };
 }
 
 function columnCondition(expr: string, op: Operator, value: unknown, param: (v: unknown) => string): string {

@@ -5,17 +5,22 @@ import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { MemberEntity } from './member.entity';
 import { MEMBER_LIST } from './members.list';
+import { ListTotals } from '../../platform/list-totals/list-totals.service';
 
 /** The module's only TypeORM surface. Every query names the tenant (RLS enforces it too) and skips soft-deleted rows. */
 @Injectable()
 export class MembersRepository {
+  constructor(private readonly totals: ListTotals) {}
+
   private scope() {
     const { manager, tenantId } = TenantContext.current();
     return { repo: manager.getRepository(MemberEntity), tenantId };
   }
 
   async insert(members: MemberEntity[]): Promise<void> {
-    if (members.length) await this.scope().repo.insert(members);
+    if (!members.length) return;
+    await this.scope().repo.insert(members);
+    this.totals.invalidate('members');
   }
 
   async findLive(id: string): Promise<MemberEntity | null> {
@@ -27,12 +32,13 @@ export class MembersRepository {
   async update(id: string, changes: Partial<MemberEntity>): Promise<boolean> {
     const { repo, tenantId } = this.scope();
     const result = await repo.update({ tenantId, id, deletedAt: IsNull() }, changes);
+    this.totals.invalidate('members');
     return (result.affected ?? 0) > 0;
   }
 
   list(query: ListQuery): Promise<Page<MemberEntity>> {
     const { repo, tenantId } = this.scope();
     const qb = repo.createQueryBuilder('m').where('m.tenant_id = :tenantId AND m.deleted_at IS NULL', { tenantId });
-    return fetchPage(qb, query, MEMBER_LIST);
+    return fetchPage(qb, query, MEMBER_LIST, this.totals.slot('members', query));
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { windowEnd, windowIndex } from './buckets';
-import { RATE_LIMIT_REDIS } from './rate-limit.tokens';
+import { REDIS } from '../redis/redis.module';
 
 
 export interface UsageWindow {
@@ -21,7 +21,7 @@ const WINDOWS = { day: 86_400_000, minute: 60_000 } as const;
 export class UsageMeter {
   private readonly memory = new Map<string, { requests: number; bytes: number; expires: number }>();
 
-  constructor(@Inject(RATE_LIMIT_REDIS) private readonly redis: Redis | null) {}
+  constructor(@Inject(REDIS) private readonly redis: Redis | null) {}
 
   record(tenantId: string, bytes: number, now = Date.now()): void {
     if (this.redis) {

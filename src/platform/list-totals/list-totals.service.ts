@@ -1,0 +1,75 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { afterCommitOnce, TenantContext } from '../../common/context/tenant-context';
+import { newUuid } from '../../common/ids/id';
+import type { TotalSlot } from '../../common/lists/keyset-page';
+import type { ListQuery } from '../../common/lists/list-query';
+import { REDIS } from '../redis/redis.module';
+
+/** Reads the church's current version of a list and the total cached for it, in one round trip. */
+const LOOKUP = `
+local version = redis.call('GET', KEYS[1]) or '0'
+return { version, redis.call('HGET', KEYS[2] .. version, ARGV[1]) }`;
+
+const TTL_MS = 600_000;
+
+/**
+ * Exact list totals without a COUNT per request: a total is cached in Redis under the church's
+ * version of the list and the request's filters; every committed write replaces the version, so a
+ * cached total is never read after the list changed. Without Redis every request counts.
+ */
+@Injectable()
+export class ListTotals {
+  private readonly logger = new Logger('ListTotals');
+  private lastWarning = 0;
+
+  constructor(@Inject(REDIS) private readonly redis: Redis | null) {
+    this.redis?.defineCommand('listTotal', { numberOfKeys: 2, lua: LOOKUP });
+  }
+
+  /** The slot of one list request; fetchPage asks it before counting and fills it after. */
+  slot(resource: string, query: ListQuery): TotalSlot | undefined {
+    const redis = this.redis;
+    if (!redis) return undefined;
+    const { tenantId } = TenantContext.current();
+    // The UTC day is part of the key: filters such as age[gte] move with the date.
+    const signature = `${new Date().toISOString().slice(0, 10)}|${JSON.stringify(query.filters)}`;
+    const versionKey = `totals:{${tenantId}}:${resource}:v`;
+    const hashPrefix = `totals:{${tenantId}}:${resource}:`;
+    let version: string | null = null;
+    return {
+      get: async () => {
+        try {
+          const [v, total] = (await (redis as unknown as { listTotal(...a: string[]): Promise<[string, string | null]> }).listTotal(versionKey, hashPrefix, signature));
+          version = v;
+          return total === null ? null : Number(total);
+        } catch (error) {
+          this.warn(error);
+          return null;
+        }
+      },
+      set: (total: number) => {
+        if (version === null) return;
+        const key = hashPrefix + version;
+        redis.multi().hset(key, signature, String(total)).pexpire(key, TTL_MS).exec().catch((error: unknown) => this.warn(error));
+      },
+    };
+  }
+
+  /** After the current transaction commits, the church's cached totals of `resource` are stale. */
+  invalidate(resource: string): void {
+    const redis = this.redis;
+    if (!redis) return;
+    const key = `totals:{${TenantContext.current().tenantId}}:${resource}:v`;
+    afterCommitOnce(key, async () => {
+      // A fresh unique version (not INCR): a lost or reset key can never bring back an old total.
+      await redis.set(key, newUuid()).catch((error: unknown) => this.warn(error));
+    });
+  }
+
+  private warn(error: unknown): void {
+    if (Date.now() - this.lastWarning < 30_000) return;
+    this.lastWarning = Date.now();
+    this.logger.warn(`Redis unavailable for list totals (${String(error)}); counting instead`);
+  }
+}
