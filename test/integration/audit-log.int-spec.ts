@@ -1,6 +1,8 @@
 import { ID_PREFIX, toPublicId } from '../../src/common/ids/id';
 import { TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
+import type { ProblemBody as Problem } from '../../src/common/errors/problem';
+import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 
 /** GET /v1/audit-log (CONTRACT §5): every change made with a token, under the token's name. */
 
@@ -16,14 +18,6 @@ interface Entry {
   request_id: string | null;
   ip: string | null;
   created_at: string;
-}
-interface List<T> {
-  data: T[];
-  next_cursor: string | null;
-  total: number;
-}
-interface Problem {
-  code: string;
 }
 
 describe('audit log', () => {

@@ -6,15 +6,7 @@ import { TokensService } from '../../src/platform/auth/tokens.service';
 import { TenantsService } from '../../src/platform/tenancy/tenants.service';
 import { TestApi } from '../support/api';
 import { inTenant, newTenant, newToken, TestTenant, uniqueSlug } from '../support/factories';
-
-interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  request_id: string;
-}
+import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 
 const DAY_SECONDS = 86_400;
 

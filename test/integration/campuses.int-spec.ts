@@ -1,5 +1,7 @@
 import { Call, TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
+import type { ProblemBody as Problem } from '../../src/common/errors/problem';
+import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 
 // ---------------------------------------------------------------------------------------------
 // Types and small helpers
@@ -12,22 +14,6 @@ interface Campus {
   timezone: string | null;
   created_at: string;
   updated_at: string;
-}
-
-interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  request_id: string;
-  errors?: { field: string; issue: string; message: string }[];
-}
-
-interface List<T> {
-  data: T[];
-  next_cursor: string | null;
-  total: number;
 }
 
 const CAMPUS_ID = /^cmp_[0-9a-f]{32}$/;

@@ -7,6 +7,7 @@ import request from 'supertest';
 import { TestApi } from '../support/api';
 import { uniqueSlug } from '../support/factories';
 import { runCli, runCliOk } from '../support/processes';
+import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 
 /**
  * The CLI of CONTRACT §9, run as a user runs it: `node dist/cli.js …` on the test database
@@ -19,10 +20,6 @@ interface IssuedJson {
   type: string;
   scopes: string[];
   expires_at: string | null;
-}
-
-interface Problem {
-  code: string;
 }
 
 const DAY_MS = 86_400_000;

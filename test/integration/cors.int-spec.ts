@@ -2,13 +2,10 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
+import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 
 /** Browser access (CONTRACT §8b): a per-church CORS allowlist, refused by default. */
 
-interface Problem {
-  code: string;
-  errors?: { field: string; issue: string }[];
-}
 interface CorsSettings {
   allowed_origins: string[];
 }

@@ -4,16 +4,7 @@ import { TokensService } from '../../src/platform/auth/tokens.service';
 import { TenantsService } from '../../src/platform/tenancy/tenants.service';
 import { TestApi } from '../support/api';
 import { inTenant, newTenant, newToken, TestTenant, uniqueSlug } from '../support/factories';
-
-interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  request_id: string;
-  errors?: { field: string; issue: string; message: string }[];
-}
+import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 
 const TYPE_BASE = 'https://docs.example.org/errors/';
 /** What must never reach a client: stack frames, file paths, driver and SQL text. */

@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
+import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 
 /** Idempotency-Key on creating POSTs (CONTRACT §5b). */
 
-interface Problem {
-  code: string;
-  status: number;
-}
 interface Member {
   id: string;
   first_name: string;

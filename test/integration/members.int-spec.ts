@@ -3,6 +3,8 @@ import { parsePublicId } from '../../src/common/ids/id';
 import { BearerStrategy } from '../../src/platform/auth/bearer.strategy';
 import { Call, TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import type { ProblemBody as Problem } from '../../src/common/errors/problem';
+import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 
 // ---------------------------------------------------------------------------------------------
 // Types and small helpers
@@ -33,22 +35,6 @@ interface Member {
   custom_fields: Record<string, unknown>;
   created_at: string;
   updated_at: string;
-}
-
-interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  request_id: string;
-  errors?: { field: string; issue: string; message: string }[];
-}
-
-interface List<T> {
-  data: T[];
-  next_cursor: string | null;
-  total: number;
 }
 
 interface BulkRow {

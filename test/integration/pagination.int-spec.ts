@@ -6,6 +6,7 @@ import { MemberEntity } from '../../src/modules/members/member.entity';
 import { MEMBER_LIST } from '../../src/modules/members/members.list';
 import { TestApi } from '../support/api';
 import { inTenant, newTenant, TestTenant } from '../support/factories';
+import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 
 /**
  * CONTRACT §6 acceptance: with 10,000 members, paging with limit=250 to the end repeats and skips
@@ -25,12 +26,6 @@ interface ListBody {
   data: Member[];
   next_cursor: string | null;
   total: number;
-}
-
-interface Problem {
-  code: string;
-  status: number;
-  errors?: { field: string; issue: string }[];
 }
 
 const MEMBERS = 10_000;

@@ -4,6 +4,7 @@ import type { Response } from 'supertest';
 import { TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
+import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 
 /**
  * Rate limits (CONTRACT §7): a token bucket per church holding `burst` requests, refilled at the
@@ -11,9 +12,6 @@ import { TEST_REDIS_URL } from '../support/test-env';
  * shared store with a per-process fallback, usage, and temporary quota raises.
  */
 
-interface Problem {
-  code: string;
-}
 interface UsageWindow {
   requests: number;
   response_bytes: number;

@@ -1,6 +1,8 @@
 import { ID_PREFIX, toPublicId } from '../../src/common/ids/id';
 import { TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
+import type { ProblemBody as Problem } from '../../src/common/errors/problem';
+import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 
 /** /v1/auth/tokens (CONTRACT §5): creation within the caller's role and token, listing without values, revocation. */
 
@@ -16,16 +18,6 @@ interface TokenBody {
   expires_at: string | null;
   last_used_at: string | null;
   revoked_at: string | null;
-}
-interface List<T> {
-  data: T[];
-  next_cursor: string | null;
-  total: number;
-}
-interface Problem {
-  code: string;
-  status: number;
-  detail: string;
 }
 
 const TOKEN_ID = /^tok_[0-9a-f]{32}$/;
