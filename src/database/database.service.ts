@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Actor, TenantContext } from '../common/context/tenant-context';
 import { DEFAULT_LANGUAGE, Language } from '../common/i18n/language';
@@ -8,6 +8,14 @@ import { dataSourceOptions } from './data-source-options';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
 
 const MIGRATION_LOCK = 7_262_019; // arbitrary advisory-lock key for "migrations running"
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Tells TypeORM that the runner is inside the transaction we opened ourselves (see runInTenant). */
+function markTransactionStarted(runner: QueryRunner): void {
+  const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
+  state.isTransactionActive = true;
+  state.transactionDepth = 1;
+}
 
 export interface TenantRun {
   tenantId: string;
@@ -75,14 +83,27 @@ export class Database implements OnApplicationShutdown {
    * through TenantContext.
    */
   async runInTenant<T>(run: TenantRun, fn: () => Promise<T>): Promise<T> {
+    if (!UUID.test(run.tenantId)) throw new Error('runInTenant: tenant id is not a uuid');
     const afterCommit: (() => Promise<void> | void)[] = [];
-    const result = await this.dataSource.transaction(async (manager) => {
-      await manager.query(`SELECT set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, [APP_ROLE, run.tenantId]);
-      return TenantContext.run(
-        { tenantId: run.tenantId, manager, actor: run.actor, lang: run.lang ?? DEFAULT_LANGUAGE, requestId: run.requestId, afterCommit },
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    let result: T;
+    try {
+      // One round trip opens the transaction, switches to the RLS role and sets the tenant (the
+      // values are a constant and a checked uuid, so inlining them is safe).
+      await runner.query(`START TRANSACTION; SELECT set_config('role', '${APP_ROLE}', true), set_config('app.tenant_id', '${run.tenantId}', true)`);
+      markTransactionStarted(runner);
+      result = await TenantContext.run(
+        { tenantId: run.tenantId, manager: runner.manager, actor: run.actor, lang: run.lang ?? DEFAULT_LANGUAGE, requestId: run.requestId, afterCommit },
         fn,
       );
-    });
+      await runner.commitTransaction();
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
     for (const task of afterCommit) {
       try {
         await task();
