@@ -65,7 +65,7 @@ export class MembersService {
 
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<MemberResponse>> {
     const page = await this.members.list(parseListQuery(rawQuery, MEMBER_LIST));
-    const campuses = await this.campusesOf(page.rows);
+    const campuses = new Map(page.rows.filter((m) => m.campus).map((m) => [m.campus!.id, m.campus!]));
     const { lang } = TenantContext.current();
     return toEnvelope(page, (m) => toMemberResponse(m, campuses, lang));
   }
