@@ -18,9 +18,25 @@ export class MembersRepository {
     return { repo: manager.getRepository(MemberEntity), tenantId };
   }
 
+  /** Any number of members in one statement (unnest of one array per column). */
   async insert(members: MemberEntity[]): Promise<void> {
     if (!members.length) return;
-    await this.scope().repo.insert(members);
+    const { repo, tenantId } = this.scope();
+    const column = <K extends keyof MemberEntity>(key: K) => members.map((m) => m[key]);
+    await repo.manager.query(
+      `INSERT INTO members (tenant_id, id, first_name, last_name, email, phone, birthdate, gender, status, campus_id, active,
+                            household_id, address, custom_fields, created_at, updated_at)
+       SELECT $1, * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::date[], $8::text[], $9::text[],
+                                $10::uuid[], $11::boolean[], $12::uuid[], $13::jsonb[], $14::jsonb[], $15::timestamptz[], $16::timestamptz[])`,
+      [
+        tenantId,
+        column('id'), column('firstName'), column('lastName'), column('email'), column('phone'), column('birthdate'), column('gender'),
+        column('status'), column('campusId'), column('active'), column('householdId'),
+        members.map((m) => (m.address ? JSON.stringify(m.address) : null)),
+        members.map((m) => JSON.stringify(m.customFields)),
+        column('createdAt'), column('updatedAt'),
+      ],
+    );
     this.totals.invalidate('members');
   }
 
