@@ -25,14 +25,17 @@ export class DeliveryQueue implements OnModuleDestroy {
     return this.config.REDIS_URL !== undefined;
   }
 
-  /** jobId = delivery + attempt: adding the same attempt twice (sweeper, retries) is harmless. */
+  /**
+   * jobId = delivery + attempt: adding a live attempt again (sweeper, retries) is a no-op. Finished
+   * jobs are removed, so the sweeper can re-add an attempt whose job failed.
+   */
   async enqueue(refs: DeliveryRef[], delayMs = 0): Promise<void> {
     if (!refs.length) return;
     await this.open().addBulk(
       refs.map((ref) => ({
         name: 'deliver',
         data: ref,
-        opts: { jobId: `${ref.deliveryId}-${ref.attempt}`, delay: delayMs, removeOnComplete: true, removeOnFail: { count: 1000 } },
+        opts: { jobId: `${ref.deliveryId}-${ref.attempt}`, delay: delayMs, removeOnComplete: true, removeOnFail: true },
       })),
     );
   }

@@ -30,7 +30,15 @@ export class DeliveryProcessor implements OnApplicationShutdown {
   }
 
   private async process(job: Job<DeliveryRef>, token?: string): Promise<string> {
-    const { outcome, retry } = await this.runner.attempt(job.data);
+    let result: Awaited<ReturnType<DeliveryRunner['attempt']>>;
+    try {
+      result = await this.runner.attempt(job.data);
+    } catch (error) {
+      // The delivery stays pending; the sweeper re-enqueues it when its claim expires.
+      this.logger.warn(`delivery ${job.data.deliveryId} attempt ${job.data.attempt + 1} errored: ${String(error)}`);
+      throw error;
+    }
+    const { outcome, retry } = result;
     if (outcome === 'busy') {
       // Another attempt to the same endpoint holds its slots: wait without holding a worker slot.
       await job.moveToDelayed(Date.now() + BUSY_DELAY_MS, token);

@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { guardedLookup } from '../url-guard';
+import { isIP } from 'node:net';
+import { guardedLookup, isAllowedAddress } from '../url-guard';
 
 export interface PostResult {
   statusCode: number | null;
@@ -17,6 +18,12 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
     const target = new URL(url);
+    // Node skips the lookup for a literal IP, so the connect-time check is made here.
+    const literal = target.hostname.replace(/^\[|\]$/g, '');
+    if (isIP(literal) && !isAllowedAddress(literal, allowLoopback)) {
+      resolve({ statusCode: null, durationMs: elapsed(), error: `refused address ${literal}` });
+      return;
+    }
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     let settled = false;
     const finish = (result: Omit<PostResult, 'durationMs'>) => {

@@ -6,7 +6,13 @@ import { EVENT_TYPES } from '../event-types';
 export class FilterDto {
   @ApiProperty({ example: 'data.object.amount' }) path: string;
   @ApiProperty({ enum: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'] }) op: string;
-  @ApiProperty({ example: 10000, description: 'A string, number, boolean or null; an array of them for `in`.' }) value: unknown;
+  @ApiProperty({
+    nullable: true,
+    oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] } }],
+    example: 10000,
+    description: 'A string, number, boolean or null; an array of them for `in`.',
+  })
+  value: unknown;
 }
 
 export class CreateEndpointDto {
