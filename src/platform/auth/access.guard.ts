@@ -3,6 +3,8 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { AppError } from '../../common/errors/app-error';
 import type { ApiRequest } from '../../common/http/request';
+import type { Response } from 'express';
+import { AnonymousLimiter } from '../rate-limit/anonymous-limiter';
 import { AUTH_METADATA, RouteAccess } from './auth.decorator';
 import { AUTHENTICATOR } from './bearer.strategy';
 import { TokenAuthenticator } from './token-authenticator';
@@ -18,6 +20,7 @@ export class AccessGuard extends AuthGuard('bearer') {
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: TokenAuthenticator,
+    private readonly anonymous: AnonymousLimiter,
   ) {
     super();
   }
@@ -27,15 +30,24 @@ export class AccessGuard extends AuthGuard('bearer') {
     if (access === 'public') return true;
     if (!access) throw new AppError('internal_error');
     const req = context.switchToHttp().getRequest<ApiRequest>();
+    try {
+      await this.authenticate(context, req);
+    } catch (error) {
+      // Refused before a church is known: count it against the client's address (429 past the quota).
+      await this.anonymous.charge(req, context.switchToHttp().getResponse<Response>());
+      throw error;
+    }
+    return true;
+  }
+
+  private async authenticate(context: ExecutionContext, req: ApiRequest): Promise<void> {
     const tenant = req.headers['x-tenant'];
     if (typeof tenant !== 'string' || tenant.trim() === '') throw new AppError('missing_tenant');
     // Only the Authorization header: passport-http-bearer would also read ?access_token= (which leaks into logs).
     if (!/^Bearer\s+\S+$/i.test(req.headers.authorization ?? '')) throw new AppError('unauthorized');
     (req as ApiRequest & { [AUTHENTICATOR]?: TokenAuthenticator })[AUTHENTICATOR] = this.authenticator;
     await super.canActivate(context);
-    const principal = req.user as Principal;
-    req.principal = principal;
-    return true;
+    req.principal = req.user as Principal;
   }
 
   override handleRequest<T>(err: unknown, user: T): T {

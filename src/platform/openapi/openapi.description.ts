@@ -20,4 +20,22 @@ even while records are added.
 **Identifiers** are \`<prefix>_<32 hex>\` (mem_, cmp_, tok_ ...). A malformed or unknown id is a 404.
 
 **Timestamps** are ISO 8601 in UTC; offsets in requests are honoured.
+
+**Rate limits.** Each church has a token bucket that holds its plan's burst (Starter 100, Growth
+1,000, Business 5,000 requests) and refills at the plan's rate (60, 600, 3,000 per minute): a
+quiet client may send a whole burst at once, then its sustained rate. A daily window (50,000,
+500,000, 5,000,000) resets at 00:00 UTC. Some endpoints add a stricter quota per token
+(\`POST /v1/donations\` 30/min, \`POST /v1/notifications\` 100/min, \`POST /v1/auth/tokens\` 10/hour,
+\`GET /v1/reports/*\` 30/min), and requests refused before a church is known count per client
+address. A request is charged to all of its buckets at once or to none. Every answer carries
+\`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\` (Unix seconds) and
+\`X-RateLimit-Bucket\` for the bucket nearest to exhaustion, and \`RateLimit-Policy\` / \`RateLimit\`
+(IETF draft) for each; a 429 \`rate_limited\` carries \`Retry-After\`. \`GET /v1/usage\` shows the day
+and the minute.
+
+**Idempotency.** Creating POSTs accept \`Idempotency-Key\` (UUID v4): a retry within 24 hours returns
+the first answer with \`Idempotent-Replayed: true\`.
+
+**Webhooks.** Subscribe with \`/v1/webhook-endpoints\`; payloads are listed under \`x-webhooks\`. Each
+delivery carries \`Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">\`.
 `.trim();

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import Redis from 'ioredis';
+import { AnonymousLimiter } from './anonymous-limiter';
 import { MemoryRateLimitStore, RateLimitStore } from './buckets';
 import { UsageMeter } from './usage-meter';
 import { UsageController } from './usage.controller';
@@ -14,12 +15,13 @@ import { REDIS } from '../redis/redis.module';
   controllers: [UsageController],
   providers: [
     UsageMeter,
+    AnonymousLimiter,
     {
       provide: RATE_LIMIT_STORE,
       inject: [REDIS],
       useFactory: (redis: Redis | null): RateLimitStore => (redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore()),
     },
   ],
-  exports: [RATE_LIMIT_STORE, ThrottlerModule, UsageMeter],
+  exports: [RATE_LIMIT_STORE, ThrottlerModule, UsageMeter, AnonymousLimiter],
 })
 export class RateLimitModule {}
