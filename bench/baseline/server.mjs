@@ -1,0 +1,322 @@
+// The baseline: a plain node:http + pg server doing the same SQL as the API for the requests the
+// bench sends, with no framework. Per request, as the API does:
+//   1. token lookup by SHA-256 hash (the LOOKUP query of src/platform/auth/token-authenticator.ts),
+//      on the pool, outside the tenant transaction; the same checks (revoked, expired, slug, status);
+//   2. one transaction: set_config('role', 'church_app') + set_config('app.tenant_id'), then
+//      GET /v1/members: the keyset page (limit + 1 rows), the exact count, the page's campuses;
+//      POST /v1/members/bulk: the campus keys, then INSERT … SELECT unnest(…) RETURNING id;
+//   3. the same JSON envelope, the same ETag (SHA-1 of tenant, language and body) and 304.
+// Not done here (the framework's and the project's own work, which the ratio prices): the rate
+// limiter's Redis call, usage metering, request validation beyond shape, audit rows, webhook
+// events, last_used_at writes, CORS, the problem+json error catalogue.
+//
+// A bench switch: `X-Bench-Count: off` skips the count (scenario 6's list without counting).
+import { createHash, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
+const require = createRequire(join(repoRoot, 'package.json'));
+const pg = require('pg');
+const { v7: uuidv7 } = require('uuid');
+
+const PORT = Number(process.env.PORT ?? 3391);
+const POOL = Number(process.env.DB_POOL_SIZE ?? 16);
+
+// `date` as its text (YYYY-MM-DD), as TypeORM hands it to the API; timestamps as Date; jsonb parsed.
+const types = {
+  getTypeParser(oid, format) {
+    if (oid === 1082) return (v) => v;
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: POOL, application_name: 'church-bench-baseline', options: '-c TimeZone=UTC', types });
+
+const LOOKUP = `
+  SELECT t.id, t.tenant_id, t.type, t.name, t.scopes, t.user_id, t.expires_at, t.revoked_at,
+         n.slug, n.plan, n.status, n.quota_rpm, n.quota_per_day, n.quota_burst, n.quota_until, u.role, u.id AS acting_user_id
+    FROM api_tokens t
+    JOIN tenants n ON n.id = t.tenant_id
+    LEFT JOIN users u ON u.tenant_id = t.tenant_id AND u.id = coalesce(t.user_id, t.created_by)
+   WHERE t.token_hash = $1`;
+
+const MEMBER_COLUMNS = `m.tenant_id, m.id, m.first_name, m.last_name, m.email, m.phone, m.birthdate, m.gender, m.status,
+  m.campus_id, m.active, m.household_id, m.address, m.custom_fields, m.created_at, m.updated_at, m.deleted_at`;
+
+const GENDER_LABELS = {
+  es: { male: 'Masculino', female: 'Femenino', unspecified: 'Sin especificar' },
+  en: { male: 'Male', female: 'Female', unspecified: 'Unspecified' },
+  pt: { male: 'Masculino', female: 'Feminino', unspecified: 'Não especificado' },
+};
+const STATUS_LABELS = {
+  es: { visitor: 'Visitante', regular: 'Asistente regular', member: 'Miembro', leader: 'Líder' },
+  en: { visitor: 'Visitor', regular: 'Regular attendee', member: 'Member', leader: 'Leader' },
+  pt: { visitor: 'Visitante', regular: 'Frequentador', member: 'Membro', leader: 'Líder' },
+};
+
+// The member list's sorts and filters (src/modules/members/members.list.ts), as SQL.
+const SORTS = {
+  created_at: { column: 'created_at', value: (r) => r.created_at.toISOString() },
+  last_name: { column: 'last_name', value: (r) => r.last_name },
+  first_name: { column: 'first_name', value: (r) => r.first_name },
+  age: { column: 'birthdate', nullable: true, inverted: true, value: (r) => r.birthdate },
+};
+const OPS = { eq: '=', ne: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+const TODAY = `(now() AT TIME ZONE 'UTC')::date`;
+
+class HttpError extends Error {
+  constructor(status, code) {
+    super(code);
+    this.status = status;
+  }
+}
+
+function language(header) {
+  if (!header) return 'es';
+  const base = header.split(',')[0].trim().slice(0, 2).toLowerCase();
+  return base === 'en' || base === 'pt' ? base : 'es';
+}
+
+const publicId = (prefix, uuid) => `${prefix}_${uuid.replace(/-/g, '')}`;
+
+function ageOn(birthdate, today) {
+  if (!birthdate) return null;
+  const years = Number(today.slice(0, 4)) - Number(birthdate.slice(0, 4));
+  return today.slice(5) < birthdate.slice(5) ? years - 1 : years;
+}
+
+function memberJson(m, campuses, lang, today) {
+  const campus = m.campus_id ? campuses.get(m.campus_id) : undefined;
+  return {
+    id: publicId('mem', m.id),
+    first_name: m.first_name,
+    last_name: m.last_name,
+    email: m.email,
+    phone: m.phone,
+    birthdate: m.birthdate,
+    age: ageOn(m.birthdate, today),
+    gender: m.gender,
+    gender_label: m.gender ? GENDER_LABELS[lang][m.gender] : null,
+    status: m.status,
+    status_label: STATUS_LABELS[lang][m.status],
+    campus: campus ? { id: publicId('cmp', campus.id), key: campus.key, name: campus.name } : null,
+    active: m.active,
+    household_id: m.household_id ? publicId('hh', m.household_id) : null,
+    address: m.address,
+    custom_fields: m.custom_fields,
+    created_at: m.created_at.toISOString(),
+    updated_at: m.updated_at.toISOString(),
+  };
+}
+
+async function authenticate(req) {
+  const tenant = req.headers['x-tenant'];
+  if (typeof tenant !== 'string' || !tenant.trim()) throw new HttpError(400, 'missing_tenant');
+  const m = /^Bearer\s+(ch[pskor]_[0-9A-Za-z]{36})$/i.exec(req.headers.authorization ?? '');
+  if (!m) throw new HttpError(401, 'unauthorized');
+  const { rows } = await pool.query(LOOKUP, [createHash('sha256').update(m[1]).digest()]);
+  const row = rows[0];
+  if (!row) throw new HttpError(401, 'unauthorized');
+  if (row.revoked_at) throw new HttpError(401, 'token_revoked');
+  if (row.expires_at && row.expires_at.getTime() <= Date.now()) throw new HttpError(401, 'token_expired');
+  if (row.slug !== tenant) throw new HttpError(403, 'tenant_forbidden');
+  if (row.status !== 'active') throw new HttpError(403, 'tenant_inactive');
+  return row;
+}
+
+async function inTenant(tenantId, fn) {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(`SELECT set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, ['church_app', tenantId]);
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** The page and count SQL of src/common/lists/keyset-page.ts for the member list. */
+function listSql(tenantId, params) {
+  const values = [tenantId];
+  const p = (v) => {
+    values.push(v);
+    return `$${values.length}`;
+  };
+  const where = ['m.tenant_id = $1 AND m.deleted_at IS NULL'];
+  for (const [key, raw] of params) {
+    if (key === 'limit' || key === 'sort' || key === 'cursor') continue;
+    const match = /^([a-z_]+)(?:\[([a-z]+)\])?$/.exec(key);
+    if (!match) throw new HttpError(400, 'invalid_parameter');
+    const [, field, op = 'eq'] = match;
+    if (field === 'active') where.push(`m.active = ${p(raw === 'true')}`);
+    else if (field === 'status' || field === 'gender') where.push(`m.${field} ${OPS[op]} ${p(raw)}`);
+    else if (field === 'created_at' || field === 'updated_at') where.push(`m.${field} ${OPS[op]} ${p(new Date(/^\d{4}-\d{2}-\d{2}$/.test(raw) ? `${raw}T00:00:00Z` : raw))}`);
+    else if (field === 'age') {
+      const n = Number(raw);
+      const atLeast = (k) => `m.birthdate <= (${TODAY} - make_interval(years => ${p(k)}::int))::date`;
+      const atMost = (k) => `m.birthdate > (${TODAY} - make_interval(years => ${p(k + 1)}::int))::date`;
+      where.push(op === 'gte' ? atLeast(n) : op === 'gt' ? atLeast(n + 1) : op === 'lte' ? atMost(n) : op === 'lt' ? atMost(n - 1) : `(${atLeast(n)} AND ${atMost(n)})`);
+    } else throw new HttpError(400, 'invalid_parameter');
+  }
+  const countSql = `SELECT count(*)::int AS total FROM members m WHERE ${where.join(' AND ')}`;
+  const countValues = [...values];
+
+  const sortText = params.get('sort') || 'created_at';
+  const sort = sortText.split(',').map((part) => ({ field: part.replace(/^-/, ''), descending: part.startsWith('-') }));
+  if (sort.some((s) => !SORTS[s.field])) throw new HttpError(400, 'invalid_parameter');
+  const columns = sort.map((s) => ({ expr: `m.${SORTS[s.field].column}`, desc: s.descending !== Boolean(SORTS[s.field].inverted), nullable: Boolean(SORTS[s.field].nullable) }));
+  columns.push({ expr: 'm.id', desc: columns[columns.length - 1].desc, nullable: false });
+  const cursor = params.get('cursor');
+  if (cursor) {
+    const [sortKey, vals, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (sortKey !== sortText) throw new HttpError(400, 'invalid_parameter');
+    where.push(keyset(columns, [...vals, id], p));
+  }
+  const limit = Number(params.get('limit') ?? 50);
+  if (!(limit >= 1 && limit <= 250)) throw new HttpError(400, 'invalid_parameter');
+  const pageSql = `SELECT ${MEMBER_COLUMNS} FROM members m WHERE ${where.join(' AND ')} ORDER BY ${columns.map((c) => `${c.expr} ${c.desc ? 'DESC' : 'ASC'}`).join(', ')} LIMIT ${limit + 1}`;
+  return { pageSql, values, countSql, countValues, sort, sortText, limit };
+}
+
+function keyset(columns, values, p) {
+  const uniform = columns.every((c) => c.desc === columns[0].desc && !c.nullable) && values.every((v) => v !== null);
+  if (uniform) return `(${columns.map((c) => c.expr).join(', ')}) ${columns[0].desc ? '<' : '>'} (${values.map((v) => p(v)).join(', ')})`;
+  const after = (c, v) => {
+    if (v === null) return c.desc ? `${c.expr} IS NOT NULL` : 'FALSE';
+    const cmp = `${c.expr} ${c.desc ? '<' : '>'} ${p(v)}`;
+    return c.nullable && !c.desc ? `(${cmp} OR ${c.expr} IS NULL)` : cmp;
+  };
+  const lead = columns[0];
+  const bound = values[0] === null ? (lead.desc ? null : `${lead.expr} IS NULL`) : lead.desc ? `${lead.expr} <= ${p(values[0])}` : lead.nullable ? null : `${lead.expr} >= ${p(values[0])}`;
+  const alternatives = [];
+  for (let i = 0; i < columns.length; i++) {
+    const a = after(columns[i], values[i]);
+    if (a === 'FALSE') continue;
+    const equal = columns.slice(0, i).map((c, j) => (values[j] === null ? `${c.expr} IS NULL` : `${c.expr} = ${p(values[j])}`));
+    alternatives.push([...equal, a].join(' AND '));
+  }
+  if (!alternatives.length) return 'FALSE';
+  const expansion = `(${alternatives.map((a) => `(${a})`).join(' OR ')})`;
+  return bound ? `(${bound} AND ${expansion})` : expansion;
+}
+
+async function listMembers(req, res, url) {
+  const principal = await authenticate(req);
+  const lang = language(req.headers['accept-language']);
+  const q = listSql(principal.tenant_id, url.searchParams);
+  const counting = req.headers['x-bench-count'] !== 'off';
+  const { rows, total, campuses } = await inTenant(principal.tenant_id, async (client) => {
+    const page = await client.query(q.pageSql, q.values);
+    const count = counting ? (await client.query(q.countSql, q.countValues)).rows[0].total : 0;
+    const ids = [...new Set(page.rows.map((r) => r.campus_id).filter(Boolean))];
+    const found = ids.length ? (await client.query('SELECT id, key, name FROM campuses WHERE tenant_id = $1 AND id = ANY($2::uuid[])', [principal.tenant_id, ids])).rows : [];
+    return { rows: page.rows, total: count, campuses: new Map(found.map((c) => [c.id, c])) };
+  });
+  const hasMore = rows.length > q.limit;
+  if (hasMore) rows.pop();
+  const last = rows[rows.length - 1];
+  const nextCursor = hasMore && last ? Buffer.from(JSON.stringify([q.sortText, q.sort.map((s) => SORTS[s.field].value(last)), last.id])).toString('base64url') : null;
+  const today = new Date().toISOString().slice(0, 10);
+  const text = JSON.stringify({ data: rows.map((m) => memberJson(m, campuses, lang, today)), next_cursor: nextCursor, total });
+  const tag = `"${createHash('sha1').update(principal.tenant_id).update('\0').update(lang).update('\0').update(text).digest('base64url')}"`;
+  res.setHeader('ETag', tag);
+  res.setHeader('Cache-Control', 'private, no-cache');
+  res.setHeader('Vary', 'Authorization, X-Tenant, Accept-Language');
+  const inm = req.headers['if-none-match'];
+  if (inm && inm.split(',').some((c) => c.trim().replace(/^W\//, '') === tag)) {
+    res.writeHead(304);
+    res.end();
+    return;
+  }
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.writeHead(200);
+  res.end(text);
+}
+
+function readBody(req) {
+  return new Promise((resolveBody, reject) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+async function bulkCreate(req, res) {
+  const principal = await authenticate(req);
+  const body = JSON.parse(await readBody(req));
+  const rows = body?.members;
+  if (!Array.isArray(rows) || rows.length === 0 || rows.length > 500) throw new HttpError(422, 'validation_failed');
+  for (const r of rows) if (typeof r?.first_name !== 'string' || typeof r?.last_name !== 'string') throw new HttpError(422, 'validation_failed');
+  const now = new Date();
+  const ids = rows.map(() => uuidv7());
+  const inserted = await inTenant(principal.tenant_id, async (client) => {
+    const keys = [...new Set(rows.map((r) => r.campus).filter((c) => typeof c === 'string'))];
+    const campusRows = keys.length ? (await client.query('SELECT id, key FROM campuses WHERE tenant_id = $1 AND key = ANY($2::text[])', [principal.tenant_id, keys])).rows : [];
+    const campusByKey = new Map(campusRows.map((c) => [c.key, c.id]));
+    const { rows: created } = await client.query(
+      `INSERT INTO members (tenant_id, id, first_name, last_name, email, phone, birthdate, gender, status, campus_id, active, household_id, address, custom_fields, created_at, updated_at)
+       SELECT $1, u.id, u.first_name, u.last_name, u.email, u.phone, u.birthdate, u.gender, u.status, u.campus_id, u.active, NULL, u.address, u.custom_fields, $14, $14
+         FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::date[], $8::text[], $9::text[], $10::uuid[], $11::boolean[], $12::jsonb[], $13::jsonb[])
+           AS u(id, first_name, last_name, email, phone, birthdate, gender, status, campus_id, active, address, custom_fields)
+       RETURNING id`,
+      [
+        principal.tenant_id,
+        ids,
+        rows.map((r) => r.first_name.trim()),
+        rows.map((r) => r.last_name.trim()),
+        rows.map((r) => r.email ?? null),
+        rows.map((r) => r.phone ?? null),
+        rows.map((r) => r.birthdate ?? null),
+        rows.map((r) => r.gender ?? null),
+        rows.map((r) => r.status ?? 'visitor'),
+        rows.map((r) => (r.campus ? (campusByKey.get(r.campus) ?? null) : null)),
+        rows.map((r) => r.active ?? true),
+        rows.map((r) => (r.address ? JSON.stringify(r.address) : null)),
+        rows.map((r) => JSON.stringify(r.custom_fields ?? {})),
+        now,
+      ],
+    );
+    return created;
+  });
+  const text = JSON.stringify({ created: inserted.length, failed: 0, results: inserted.map((r, index) => ({ index, id: publicId('mem', r.id) })) });
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.writeHead(200);
+  res.end(text);
+}
+
+const server = createServer(async (req, res) => {
+  res.setHeader('X-Request-Id', publicId('req', randomUUID()));
+  try {
+    const url = new URL(req.url, 'http://localhost');
+    if (req.method === 'GET' && url.pathname === '/v1/members') return await listMembers(req, res, url);
+    if (req.method === 'POST' && url.pathname === '/v1/members/bulk') return await bulkCreate(req, res);
+    if (req.method === 'GET' && url.pathname === '/healthz') {
+      await pool.query('SELECT 1');
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      return res.end('ok');
+    }
+    throw new HttpError(404, 'route_not_found');
+  } catch (error) {
+    const status = error instanceof HttpError ? error.status : 500;
+    if (status === 500) console.error(error);
+    const text = JSON.stringify({ status, code: error instanceof HttpError ? error.message : 'internal_error' });
+    if (!res.headersSent) res.writeHead(status, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(text) });
+    res.end(text);
+  }
+});
+server.keepAliveTimeout = 65_000;
+server.listen(PORT, '127.0.0.1', () => console.error(`baseline listening on http://127.0.0.1:${PORT}`));
+
+const stop = () => server.close(() => pool.end().then(() => process.exit(0)));
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

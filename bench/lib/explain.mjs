@@ -1,0 +1,88 @@
+// The SQL the API emits for a member list, captured from the build under test (TypeORM with a
+// capturing logger, the real MembersRepository and list parser), then EXPLAIN (ANALYZE) of each
+// statement as church_app inside the church's transaction, exactly as a request runs it.
+import { config, requireFromDist, requireFromRepo } from './util.mjs';
+
+/** Runs the API's list code for `rawQuery` (as Express's simple parser hands it) and returns its SELECTs. */
+export async function captureListSql(tenantId, rawQuery) {
+  requireFromRepo('reflect-metadata');
+  const { DataSource } = requireFromRepo('typeorm');
+  const { dataSourceOptions } = requireFromDist('database/data-source-options.js');
+  const { TenantContext } = requireFromDist('common/context/tenant-context.js');
+  const { MembersRepository } = requireFromDist('modules/members/members.repository.js');
+  const { parseListQuery } = requireFromDist('common/lists/list-query.js');
+  const { MEMBER_LIST } = requireFromDist('modules/members/members.list.js');
+  const { APP_ROLE } = requireFromDist('database/app-role.js');
+
+  const captured = [];
+  const logger = {
+    logQuery: (query, parameters) => captured.push({ sql: query, params: parameters ?? [] }),
+    logQueryError: () => undefined,
+    logQuerySlow: () => undefined,
+    logSchemaBuild: () => undefined,
+    logMigration: () => undefined,
+    log: () => undefined,
+  };
+  const options = dataSourceOptions(config.databaseUrl, 1);
+  const source = new DataSource({ ...options, logging: ['query'], logger });
+  await source.initialize();
+  try {
+    await source.transaction(async (manager) => {
+      await manager.query(`SELECT set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, [APP_ROLE, tenantId]);
+      captured.length = 0; // only what the list itself runs
+      await TenantContext.run({ tenantId, manager, actor: { kind: 'worker' }, lang: 'es', afterCommit: [] }, () =>
+        // A ListTotals that never has a cached total: the count statement is always emitted (and explained).
+        new MembersRepository({ slot: () => undefined, invalidate: () => undefined }).list(parseListQuery(rawQuery, MEMBER_LIST)),
+      );
+    });
+  } finally {
+    await source.destroy();
+  }
+  return captured.filter((q) => /^\s*SELECT/i.test(q.sql));
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of one captured statement as the app role, in the church's transaction. */
+export async function explain(tenantId, statement) {
+  const { Client } = requireFromRepo('pg');
+  const client = new Client({ connectionString: config.databaseUrl, application_name: 'church-bench-explain', options: '-c TimeZone=UTC' });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(`SELECT set_config('role', 'church_app', true), set_config('app.tenant_id', $1, true)`, [tenantId]);
+    const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${statement.sql}`, statement.params);
+    const text = await client.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${statement.sql}`, statement.params);
+    await client.query('ROLLBACK');
+    return { json: rows[0]['QUERY PLAN'][0], text: text.rows.map((r) => r['QUERY PLAN']).join('\n') };
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Checks a plan: no Seq Scan anywhere, and no Sort (full sort) reading more than `maxSortRows`
+ * rows. An Incremental Sort sorts only groups that share the presorted key; it is reported with
+ * its input size and group count and judged by its average group size.
+ */
+export function judgePlan(planJson, maxSortRows = 10_000) {
+  const problems = [];
+  const nodes = [];
+  const walk = (node) => {
+    const type = node['Node Type'];
+    const rows = (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1);
+    nodes.push(`${type}${node['Index Name'] ? ` on ${node['Index Name']}` : node['Relation Name'] ? ` on ${node['Relation Name']}` : ''} (${rows} rows)`);
+    if (type === 'Seq Scan') problems.push(`Seq Scan on ${node['Relation Name']} (${rows} rows)`);
+    if (type === 'Sort' || type === 'Incremental Sort') {
+      const child = node.Plans?.[0];
+      const input = child ? (child['Actual Rows'] ?? 0) * (child['Actual Loops'] ?? 1) : rows;
+      if (type === 'Sort' && input > maxSortRows) problems.push(`Sort over ${input} rows (${node['Sort Key']?.join(', ')})`);
+      if (type === 'Incremental Sort') {
+        const groups = (node['Full-sort Groups']?.['Group Count'] ?? 0) + (node['Pre-sorted Groups']?.['Group Count'] ?? 0);
+        const perGroup = groups ? input / groups : input;
+        if (perGroup > maxSortRows) problems.push(`Incremental Sort with groups of ~${Math.round(perGroup)} rows`);
+      }
+    }
+    for (const child of node.Plans ?? []) walk(child);
+  };
+  walk(planJson.Plan);
+  return { ok: problems.length === 0, problems, nodes, execution_ms: planJson['Execution Time'], planning_ms: planJson['Planning Time'] };
+}

@@ -1,0 +1,230 @@
+// Seeds the bench database: the app's migrations, then churches, staff, campuses, members and tokens
+// in plain SQL (generate_series), then VACUUM ANALYZE. Idempotent: a marker row records what was
+// seeded; a different size (BENCH_MEMBERS, ...) or seed version recreates the database.
+import { config, DIST_DIR, log, nodeBin, requireFromDist, requireFromRepo, run } from './util.mjs';
+import { join } from 'node:path';
+
+const { Client } = requireFromRepo('pg');
+
+/** Bumped whenever the seeded data changes shape. */
+const SEED_VERSION = 3;
+
+export const BIG = 'bench-big';
+export const BULK = 'bench-bulk';
+export const HOOKS = 'bench-hooks';
+export const churchSlug = (i) => `bench-c${String(i + 1).padStart(2, '0')}`;
+const TOKENS_PER_CHURCH = 2;
+const CAMPUSES = [
+  ['central', 'Central Campus', 'America/Mexico_City'],
+  ['north', 'North Campus', 'America/Chicago'],
+  ['south', 'South Campus', 'America/Bogota'],
+  ['east', 'East Campus', 'America/New_York'],
+  ['west', 'West Campus', 'America/Los_Angeles'],
+];
+const FIRST = ['María', 'José', 'Juan', 'Ana', 'Luis', 'Carmen', 'Carlos', 'Lucía', 'Jorge', 'Sofía', 'Miguel', 'Elena', 'Pedro', 'Isabel', 'Andrés', 'Gabriela', 'Diego', 'Valentina', 'Fernando', 'Camila', 'James', 'Mary', 'John', 'Patricia', 'Robert', 'Jennifer', 'Michael', 'Linda', 'David', 'Elizabeth', 'William', 'Susan', 'Richard', 'Jessica', 'Thomas', 'Sarah', 'Daniel', 'Karen', 'Matthew', 'Nancy', 'João', 'Beatriz'];
+const LAST = ['González', 'Rodríguez', 'Hernández', 'García', 'Martínez', 'López', 'Pérez', 'Sánchez', 'Ramírez', 'Torres', 'Flores', 'Rivera', 'Gómez', 'Díaz', 'Cruz', 'Morales', 'Reyes', 'Gutiérrez', 'Ortiz', 'Chávez', 'Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Miller', 'Davis', 'Wilson', 'Anderson', 'Taylor', 'Thomas', 'Moore', 'Jackson', 'Martin', 'Lee', 'Thompson', 'White', 'Harris', 'Clark', 'Lewis', 'Silva', 'Santos', 'Oliveira', 'Souza'];
+
+export function plannedChurches() {
+  const list = [];
+  for (let i = 0; i < config.churches; i++) list.push({ slug: churchSlug(i), members: config.members });
+  list.push({ slug: BIG, members: config.bigMembers });
+  list.push({ slug: BULK, members: 0 });
+  list.push({ slug: HOOKS, members: 0 });
+  return list;
+}
+
+function signature() {
+  return { version: SEED_VERSION, churches: config.churches, members: config.members, big: config.bigMembers };
+}
+
+async function withClient(url, fn) {
+  const client = new Client({ connectionString: url, application_name: 'church-bench-seed' });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function databaseExists() {
+  return withClient(config.adminUrl, async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [config.dbName])).rowCount > 0);
+}
+
+async function recreateDatabase() {
+  await withClient(config.adminUrl, async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS "${config.dbName}" WITH (FORCE)`);
+    await c.query(`CREATE DATABASE "${config.dbName}"`);
+  });
+}
+
+export async function migrate() {
+  const started = Date.now();
+  await run(nodeBin(), [join(DIST_DIR, 'cli.js'), 'migration:run'], { env: { ...process.env, DATABASE_URL: config.databaseUrl, LOG_LEVEL: 'warn', REDIS_URL: '' } });
+  log(`migrations applied (${Date.now() - started} ms)`);
+}
+
+async function currentSeed(client) {
+  const exists = (await client.query(`SELECT to_regclass('public.bench_seed') IS NOT NULL AS ok`)).rows[0].ok;
+  if (!exists) return null;
+  const rows = (await client.query(`SELECT value FROM bench_seed WHERE key = 'signature'`)).rows;
+  return rows[0]?.value ?? null;
+}
+
+/** Ensures the database is seeded as configured; returns the churches with their ids and token values. */
+export async function ensureSeeded({ force = false } = {}) {
+  const wanted = signature();
+  let fresh = false;
+  if (force || !(await databaseExists())) {
+    await recreateDatabase();
+    fresh = true;
+  } else {
+    const have = await withClient(config.databaseUrl, currentSeed);
+    const same = have && Object.keys(wanted).every((k) => have[k] === wanted[k]);
+    if (!same) {
+      log(`bench database ${config.dbName} holds ${have ? JSON.stringify(have) : 'no seed'}; recreating it`);
+      await recreateDatabase();
+      fresh = true;
+    }
+  }
+  await migrate();
+  if (fresh) await seed(wanted);
+  else log(`bench database ${config.dbName} already seeded (${JSON.stringify(wanted)})`);
+  return loadFixtures();
+}
+
+export async function loadFixtures() {
+  return withClient(config.databaseUrl, async (c) => {
+    const tokens = (await c.query(`SELECT value FROM bench_seed WHERE key = 'tokens'`)).rows[0].value;
+    const rows = (await c.query(`SELECT t.id, t.slug, (SELECT count(*) FROM members m WHERE m.tenant_id = t.id AND m.deleted_at IS NULL)::int AS live FROM tenants t WHERE t.slug LIKE 'bench-%' ORDER BY t.slug`)).rows;
+    const churches = {};
+    for (const r of rows) churches[r.slug] = { id: r.id, slug: r.slug, live: r.live, tokens: tokens[r.slug] };
+    return { churches };
+  });
+}
+
+async function seed(sig) {
+  const started = Date.now();
+  const { generateToken, hashToken } = requireFromDist('platform/auth/token-format.js');
+  const planned = plannedChurches();
+  const total = planned.reduce((n, c) => n + c.members, 0);
+  log(`seeding ${planned.length} churches, ${total.toLocaleString('en')} members …`);
+  await withClient(config.databaseUrl, async (c) => {
+    await c.query(`SET synchronous_commit = off`);
+    await c.query(`SET maintenance_work_mem = '512MB'`);
+    // Foreign-key triggers off while loading: the rows are consistent by construction.
+    await c.query(`SET session_replication_role = replica`);
+    await c.query(`SELECT setseed(0.42)`);
+    await c.query(`CREATE TABLE bench_seed (key text PRIMARY KEY, value jsonb NOT NULL)`);
+    await c.query('BEGIN');
+
+    // Churches on the enterprise plan with a quota override far above any bench load: the rate limiter
+    // runs on every request (one Redis script call) but never refuses.
+    await c.query(
+      `INSERT INTO tenants (id, slug, name, plan, status, quota_rpm, quota_per_day, quota_burst, created_at, updated_at)
+       SELECT gen_random_uuid(), s, 'Bench ' || s, 'enterprise', 'active', 100000000, 2000000000, 100000000, now() - interval '4 years', now() - interval '4 years'
+         FROM unnest($1::text[]) AS s`,
+      [planned.map((p) => p.slug)],
+    );
+    await c.query(
+      `INSERT INTO users (tenant_id, id, email, name, role, created_at, updated_at)
+       SELECT id, gen_random_uuid(), 'admin@' || slug || '.example', 'Bench Admin', 'org_admin', created_at, created_at FROM tenants`,
+    );
+    await c.query(
+      `INSERT INTO campuses (tenant_id, id, key, name, timezone, created_at, updated_at)
+       SELECT t.id, gen_random_uuid(), k.key, k.name, k.tz, t.created_at + k.n * interval '1 day', t.created_at + k.n * interval '1 day'
+         FROM tenants t CROSS JOIN unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS k(key, name, tz, n)`,
+      [CAMPUSES.map((x) => x[0]), CAMPUSES.map((x) => x[1]), CAMPUSES.map((x) => x[2])],
+    );
+
+    // Service tokens (admin:*), created by the church's org_admin; the values stay in bench_seed.
+    const tokens = {};
+    const slugs = [];
+    const values = [];
+    for (const { slug } of planned) {
+      tokens[slug] = [];
+      for (let i = 0; i < TOKENS_PER_CHURCH; i++) {
+        const value = generateToken('service');
+        tokens[slug].push(value);
+        slugs.push(slug);
+        values.push(value);
+      }
+    }
+    await c.query(
+      `INSERT INTO api_tokens (tenant_id, id, type, name, scopes, token_hash, token_prefix, last4, user_id, created_by, created_at, expires_at)
+       SELECT t.id, gen_random_uuid(), 'service', 'bench ' || x.n, '{admin:*}', x.hash, left(x.value, 4), right(x.value, 4), NULL, u.id, now(), now() + interval '1 year'
+         FROM unnest($1::text[], $2::text[], $3::bytea[]) WITH ORDINALITY AS x(slug, value, hash, n)
+         JOIN tenants t ON t.slug = x.slug
+         JOIN users u ON u.tenant_id = t.id AND u.role = 'org_admin'`,
+      [slugs, values, values.map((v) => hashToken(v))],
+    );
+    await c.query(`INSERT INTO bench_seed VALUES ('tokens', $1)`, [JSON.stringify(tokens)]);
+    await c.query('COMMIT');
+
+    // Members: secondary indexes dropped during the load and rebuilt after (much faster than
+    // maintaining them row by row); their definitions come from the catalog, i.e. the migrations.
+    const indexes = (
+      await c.query(
+        `SELECT i.relname AS name, pg_get_indexdef(i.oid) AS def FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+          WHERE x.indrelid = 'members'::regclass AND NOT x.indisprimary AND NOT x.indisunique`,
+      )
+    ).rows;
+    for (const ix of indexes) await c.query(`DROP INDEX ${ix.name}`);
+    let loaded = 0;
+    for (const church of planned.filter((p) => p.members > 0)) {
+      await insertMembers(c, church.slug, church.members);
+      loaded += church.members;
+      log(`  members: ${church.slug} (${loaded.toLocaleString('en')}/${total.toLocaleString('en')}, ${Math.round((Date.now() - started) / 1000)} s)`);
+    }
+    for (const ix of indexes) await c.query(ix.def);
+    log(`  indexes rebuilt (${Math.round((Date.now() - started) / 1000)} s)`);
+    await c.query(`SET session_replication_role = DEFAULT`);
+    await c.query(`VACUUM (ANALYZE)`);
+    await c.query(`INSERT INTO bench_seed VALUES ('signature', $1)`, [JSON.stringify(sig)]);
+  });
+  log(`seeded and vacuumed in ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+/**
+ * `n` members of one church: created over the last three years in id order (UUIDv7 built from
+ * created_at, as the API makes them), 1% soft-deleted, 90% active, 90% with a birthdate, 80% with
+ * an e-mail, half with an address, 90% on one of the five campuses.
+ */
+async function insertMembers(c, slug, n) {
+  await c.query(
+    `WITH t AS (
+       SELECT id, (SELECT array_agg(cp.id ORDER BY cp.key) FROM campuses cp WHERE cp.tenant_id = tenants.id) AS campuses
+         FROM tenants WHERE slug = $1
+     ),
+     g AS (
+       SELECT i,
+              date_trunc('milliseconds', now() - interval '1 day' - interval '1095 days' * (1 - (i - random()) / $2::float8)) AS created,
+              random() AS r1, random() AS r2, random() AS r3, random() AS r4, random() AS r5, random() AS r6, random() AS r7,
+              md5(random()::text) AS h,
+              ($3::text[])[1 + floor(random() * $5)::int] AS first,
+              ($4::text[])[1 + floor(random() * $6)::int] AS last
+         FROM generate_series(1, $2::int) AS i
+     )
+     INSERT INTO members (tenant_id, id, first_name, last_name, email, phone, birthdate, gender, status, campus_id, active,
+                          household_id, address, custom_fields, created_at, updated_at, deleted_at)
+     SELECT t.id,
+            (lpad(to_hex((extract(epoch FROM g.created) * 1000)::bigint), 12, '0') || '7' || substr(g.h, 1, 3)
+              || substr('89ab', 1 + (g.i % 4), 1) || substr(g.h, 4, 15))::uuid,
+            g.first, g.last,
+            CASE WHEN g.r1 < 0.8 THEN lower(translate(g.first || '.' || g.last, 'áéíóúãçÁÉÍÓÚ', 'aeiouacAEIOU')) || g.i || '@example.org' END,
+            CASE WHEN g.r2 < 0.7 THEN '+1555' || lpad((g.i % 10000000)::text, 7, '0') END,
+            CASE WHEN g.r3 < 0.9 THEN date '1940-01-01' + (g.r4 * 29000)::int END,
+            (ARRAY['male', 'female', 'unspecified', NULL])[1 + (g.i % 4)],
+            (ARRAY['visitor', 'regular', 'member', 'member', 'leader'])[1 + floor(g.r5 * 5)::int],
+            CASE WHEN g.r6 < 0.9 THEN t.campuses[1 + (g.i % array_length(t.campuses, 1))] END,
+            g.r7 < 0.9,
+            NULL,
+            CASE WHEN g.r2 < 0.5 THEN jsonb_build_object('line1', (g.i % 900 + 100) || ' Main St', 'city', (ARRAY['Monterrey', 'Houston', 'Bogotá', 'Miami', 'Los Angeles'])[1 + (g.i % 5)], 'country', 'US') END,
+            CASE WHEN g.r3 < 0.3 THEN jsonb_build_object('baptized', g.r4 < 0.5) ELSE '{}'::jsonb END,
+            g.created,
+            least(now(), g.created + interval '1 hour' * floor(g.r5 * 500)),
+            CASE WHEN g.r6 > 0.99 THEN g.created + interval '30 days' END
+       FROM g CROSS JOIN t`,
+    [slug, n, FIRST, LAST, FIRST.length, LAST.length],
+  );
+}

@@ -1,0 +1,138 @@
+// Starts and stops the servers under test, each in its own process: the API (production build,
+// `node dist/main.js`), the baseline (bench/baseline/server.mjs) and the webhook worker.
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BENCH_DIR, config, DIST_DIR, log, nodeBin, REPO_ROOT, requireFromRepo, RESULTS_DIR, sleep } from './util.mjs';
+
+const { Client } = requireFromRepo('pg');
+
+/** The environment of the API and the worker: production, the bench database, Redis, quiet logs. */
+export function appEnv(extra = {}) {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    DATABASE_URL: config.databaseUrl,
+    REDIS_URL: config.redisUrl,
+    QUEUE_PREFIX: 'bench',
+    LOG_LEVEL: 'warn',
+    DB_POOL_SIZE: String(config.poolSize),
+    DB_MIGRATE_ON_START: 'false',
+    ENCRYPTION_KEY: config.encryptionKey,
+    ...extra,
+  };
+}
+
+class ServerProcess {
+  constructor(name, child, port, appName) {
+    this.name = name;
+    this.child = child;
+    this.port = port;
+    this.appName = appName;
+    this.output = '';
+    this.exited = null;
+    child.stdout?.on('data', (d) => this.capture(d));
+    child.stderr?.on('data', (d) => this.capture(d));
+    child.on('exit', (code, signal) => (this.exited = { code, signal }));
+  }
+
+  get pid() {
+    return this.child.pid;
+  }
+
+  capture(data) {
+    this.output = (this.output + data).slice(-20_000);
+  }
+
+  url(path = '') {
+    return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  /** PostgreSQL backends of this server's pool (by application_name), for the DB CPU per request. */
+  async backendPids() {
+    if (!this.appName) return [];
+    const c = new Client({ connectionString: config.databaseUrl, application_name: 'church-bench-probe' });
+    await c.connect();
+    try {
+      return (await c.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [this.appName])).rows.map((r) => r.pid);
+    } finally {
+      await c.end();
+    }
+  }
+
+  async stop() {
+    if (this.exited) return;
+    const done = new Promise((r) => this.child.once('exit', r));
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
+    await done;
+    clearTimeout(timer);
+  }
+}
+
+async function waitForHttp(proc, path, { timeoutMs = 60_000, ok = (s) => s < 500 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (proc.exited) throw new Error(`${proc.name} exited (${JSON.stringify(proc.exited)}) before it was ready:\n${proc.output}`);
+    try {
+      const res = await fetch(proc.url(path));
+      await res.arrayBuffer();
+      if (ok(res.status)) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  throw new Error(`${proc.name} not ready after ${timeoutMs} ms:\n${proc.output}`);
+}
+
+export async function startApi({ cpuProf = config.cpuProf, port = config.apiPort } = {}) {
+  const args = [];
+  if (cpuProf) {
+    const dir = join(RESULTS_DIR, 'profiles');
+    mkdirSync(dir, { recursive: true });
+    args.push('--cpu-prof', `--cpu-prof-dir=${dir}`);
+  }
+  args.push(join(DIST_DIR, 'main.js'));
+  const child = spawn(nodeBin(), args, { cwd: REPO_ROOT, env: appEnv({ PORT: String(port) }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = new ServerProcess('api', child, port, 'church-api');
+  await waitForHttp(proc, '/v1/openapi.json');
+  return proc;
+}
+
+export async function startBaseline({ port = config.baselinePort } = {}) {
+  const child = spawn(nodeBin(), [join(BENCH_DIR, 'baseline', 'server.mjs')], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PORT: String(port), DATABASE_URL: config.databaseUrl, DB_POOL_SIZE: String(config.poolSize) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const proc = new ServerProcess('baseline', child, port, 'church-bench-baseline');
+  await waitForHttp(proc, '/healthz', { ok: (s) => s === 200 });
+  return proc;
+}
+
+/** `node dist/worker.js` with loopback deliveries allowed and a fast retry schedule. */
+export async function startWorker(extra = {}) {
+  const child = spawn(nodeBin(), [join(DIST_DIR, 'worker.js')], { cwd: REPO_ROOT, env: appEnv({ WEBHOOK_ALLOW_LOOPBACK: 'true', ...extra }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = new ServerProcess('worker', child, 0, 'church-api');
+  const deadline = Date.now() + 60_000;
+  while (!/worker started/.test(proc.output)) {
+    if (proc.exited) throw new Error(`worker exited (${JSON.stringify(proc.exited)}):\n${proc.output}`);
+    if (Date.now() > deadline) throw new Error(`worker not started after 60 s:\n${proc.output}`);
+    await sleep(100);
+  }
+  return proc;
+}
+
+/** A process running one of the bench's own scripts (no-op worker, receiver). */
+export function startScript(name, script, env = {}) {
+  const child = spawn(nodeBin(), [join(BENCH_DIR, script)], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  return new ServerProcess(name, child, 0, null);
+}
+
+export function writeServerLog(proc) {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(join(RESULTS_DIR, `${proc.name}.log`), proc.output);
+}
+
+export { log };
