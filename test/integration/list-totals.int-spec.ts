@@ -49,4 +49,40 @@ describe('list totals (cached, exact)', () => {
     await redis.del(`totals:{${church.id}}:members:v`);
     expect(await list()).toBe(30);
   });
+
+  it('answers If-None-Match from the list version alone: 304 with no query, and a new ETag after any write', async () => {
+    const call = (headers: Record<string, string> = {}) => api.get<{ total: number }>('/v1/members?sort=last_name&limit=10', { token: church.token, tenant: church.slug, headers });
+    const first = await call();
+    const etag = first.headers.etag;
+    expect(etag).toMatch(/^"v[\w-]+"$/);
+    // Rows changed behind the API's back (no version bump): a 304 proves the answer came from the version, not from SQL.
+    await api.db.platform.query(`UPDATE members SET first_name = 'Hidden' WHERE tenant_id = $1`, [church.id]);
+    const revalidated = await call({ 'If-None-Match': etag });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.etag).toBe(etag);
+    expect(revalidated.text ?? '').toBe('');
+    expect(revalidated.headers['x-ratelimit-bucket']).toBeDefined();
+    // Another language is another representation.
+    expect((await call({ 'If-None-Match': etag, 'Accept-Language': 'en' })).status).toBe(200);
+
+    // A new campus does not change the member list; a member write does.
+    await api.post('/v1/campuses', { token: church.token, tenant: church.slug, body: { key: 'etag-campus', name: 'Before' } });
+    expect((await call({ 'If-None-Match': etag })).status).toBe(304);
+    await api.post('/v1/members', { token: church.token, tenant: church.slug, body: { first_name: 'Nuevo', last_name: 'Total', campus: 'etag-campus' } });
+    const afterWrite = await call({ 'If-None-Match': etag });
+    expect(afterWrite.status).toBe(200);
+    expect(afterWrite.headers.etag).not.toBe(etag);
+    const campusRename = await api.get<{ data: { id: string }[] }>('/v1/campuses?key=etag-campus', { token: church.token, tenant: church.slug });
+    const beforeRename = (await call()).headers.etag;
+    await api.patch(`/v1/campuses/${campusRename.body.data[0].id}`, { token: church.token, tenant: church.slug, body: { name: 'After' } });
+    expect((await call({ 'If-None-Match': beforeRename })).status).toBe(200);
+  });
+
+  it('total=false skips the total', async () => {
+    const res = await api.get<{ total: number | null; data: unknown[] }>('/v1/members?total=false&limit=5', { token: church.token, tenant: church.slug });
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBeNull();
+    expect(res.body.data).toHaveLength(5);
+    expect((await api.get('/v1/members?total=maybe', { token: church.token, tenant: church.slug })).status).toBe(400);
+  });
 });

@@ -1,5 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
+import { setCachingHeaders } from '../http/conditional-get';
+import { NotModified } from '../http/not-modified';
 import type { ApiRequest } from '../http/request';
 import { negotiateLanguage } from '../i18n/language';
 import { AppError } from './app-error';
@@ -14,6 +16,12 @@ export class ProblemFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const req = host.switchToHttp().getRequest<ApiRequest>();
     const res = host.switchToHttp().getResponse<Response>();
+    if (exception instanceof NotModified) {
+      res.setHeader('ETag', exception.etag);
+      setCachingHeaders(res);
+      res.status(304).end();
+      return;
+    }
     const error = this.toAppError(exception, req);
     if (error.status >= 500) {
       this.logger.error({ request_id: req.id, method: req.method, path: req.path, error: describe(exception) });

@@ -14,10 +14,10 @@ export function conditionalGet(req: Request, res: Response, next: NextFunction):
     if (res.statusCode < 200 || res.statusCode >= 300) return json(body);
     const r = req as ApiRequest;
     const text = JSON.stringify(body);
-    const tag = etagOf(text, r.principal?.tenantId ?? '-', r.lang);
+    // A handler that knows its version (member lists) sets the ETag itself; otherwise hash the body.
+    const tag = (res.getHeader('ETag') as string | undefined) ?? etagOf(text, r.principal?.tenantId ?? '-', r.lang);
     res.setHeader('ETag', tag);
-    res.setHeader('Cache-Control', 'private, no-cache');
-    res.vary('Authorization').vary('X-Tenant').vary('Accept-Language');
+    setCachingHeaders(res);
     if (matches(req.headers['if-none-match'], tag)) {
       res.status(304);
       res.removeHeader('Content-Type');
@@ -32,11 +32,21 @@ export function conditionalGet(req: Request, res: Response, next: NextFunction):
   next();
 }
 
+/** An ETag from what identifies a response without building it (a list's version and the request). */
+export function versionEtag(...parts: string[]): string {
+  return `"v${createHash('sha1').update(parts.join('\0')).digest('base64url')}"`;
+}
+
 export function etagOf(body: string, tenant: string, lang: string): string {
   return `"${createHash('sha1').update(tenant).update('\0').update(lang).update('\0').update(body).digest('base64url')}"`;
 }
 
-function matches(header: string | undefined, tag: string): boolean {
+export function setCachingHeaders(res: Response): void {
+  res.setHeader('Cache-Control', 'private, no-cache');
+  res.vary('Authorization').vary('X-Tenant').vary('Accept-Language');
+}
+
+export function matches(header: string | undefined, tag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === tag);

@@ -3,16 +3,16 @@ import { encodeCursor } from './cursor';
 import { ListSpec, Operator, SortDef } from './list-spec';
 import type { ListQuery } from './list-query';
 
-/** Where a list's total may be cached (see ListTotals); absent: count every time. */
-export interface TotalSlot {
-  get(): Promise<number | null>;
-  set(total: number): void;
+/** A total cached for this request (see ListTotals); absent: count every time. */
+export interface CachedTotal {
+  total: number | null;
+  store(total: number): void;
 }
 
 export interface Page<T> {
   rows: T[];
   nextCursor: string | null;
-  total: number;
+  total: number | null;
 }
 
 const SQL_OP: Record<Exclude<Operator, 'in'>, string> = { eq: '=', ne: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' };
@@ -30,7 +30,7 @@ interface Column {
  * `(tenant_id, <column>, id)`.
  */
 export interface PageOptions<T extends ObjectLiteral> {
-  totals?: TotalSlot;
+  totals?: CachedTotal;
   /** Adds to the page query only (not the count), e.g. a join that loads a related record. */
   decorate?: (qb: SelectQueryBuilder<T>) => void;
 }
@@ -65,10 +65,10 @@ export async function fetchPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<
   qb.limit(query.limit + 1);
 
   const rows = await qb.getMany();
-  let total = (await totals?.get()) ?? null;
-  if (total === null) {
+  let total = query.withTotal ? (totals?.total ?? null) : null;
+  if (total === null && query.withTotal) {
     total = (await countQb.getRawOne<{ total: number }>())?.total ?? 0;
-    totals?.set(total);
+    totals?.store(total);
   }
   const hasMore = rows.length > query.limit;
   if (hasMore) rows.pop();

@@ -7,7 +7,8 @@ import type { Page } from './keyset-page';
 export interface ListEnvelope<R> {
   data: R[];
   next_cursor: string | null;
-  total: number;
+  /** Null when the request asked `total=false`. */
+  total: number | null;
 }
 
 export function toEnvelope<T, R>(page: Page<T>, map: (row: T) => R): ListEnvelope<R> {
@@ -27,12 +28,13 @@ export function ApiList<T>(item: Type<unknown>, spec: ListSpec<T>) {
         properties: {
           data: { type: 'array', items: { $ref: getSchemaPath(item) } },
           next_cursor: { type: 'string', nullable: true, description: 'Pass as `cursor` for the next page; null at the end.' },
-          total: { type: 'integer', description: 'Number of records matching the filters.' },
+          total: { type: 'integer', nullable: true, description: 'Number of records matching the filters (exact); null with `total=false`.' },
         },
       },
     }),
     ApiQuery({ name: 'cursor', required: false, type: String, description: 'Opaque cursor from next_cursor. Valid only with the same sort.' }),
     ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } }),
+    ApiQuery({ name: 'total', required: false, schema: { type: 'boolean', default: true }, description: '`false` skips counting (the envelope then has `total: null`).' }),
     ApiQuery({
       name: 'sort',
       required: false,

@@ -19,9 +19,11 @@ export interface ListQuery {
   sortKey: string;
   cursor: Cursor | null;
   filters: FilterTerm[];
+  /** `total=false` skips the total (null in the envelope). */
+  withTotal: boolean;
 }
 
-const RESERVED = new Set(['cursor', 'limit', 'sort']);
+const RESERVED = new Set(['cursor', 'limit', 'sort', 'total']);
 const KEY = /^([a-z_][a-z0-9_]*)(?:\[([a-z]+)\])?$/;
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -34,6 +36,8 @@ export function parseListQuery<T>(query: Record<string, unknown>, spec: ListSpec
   const issues: FieldIssue[] = [];
   const limit = parseLimit(query.limit, issues);
   const sort = parseSort(query.sort, spec, issues);
+  const withTotal = query.total === undefined || query.total === 'true';
+  if (query.total !== undefined && query.total !== 'true' && query.total !== 'false') issues.push({ field: 'total', issue: 'invalid_format', params: { format: 'true or false' } });
   const filters: FilterTerm[] = [];
   for (const [key, raw] of Object.entries(query)) {
     if (RESERVED.has(key)) continue;
@@ -43,7 +47,7 @@ export function parseListQuery<T>(query: Record<string, unknown>, spec: ListSpec
   if (issues.length) throw new AppError('invalid_parameter', { parameter: issues.map((i) => i.field).join(', ') }, issues);
   const sortKey = sort.map((s) => (s.descending ? '-' : '') + s.field).join(',');
   const cursor = query.cursor === undefined || query.cursor === '' ? null : decodeCursor(single(query.cursor, 'cursor'), sortKey, sort.map((s) => spec.sorts[s.field].type));
-  return { limit, sort, sortKey, cursor, filters };
+  return { limit, sort, sortKey, cursor, filters, withTotal };
 }
 
 function single(raw: unknown, name: string): string {

@@ -9,6 +9,7 @@ import { CAMPUS_LIST } from './campuses.list';
 import { toCampusResponse } from './campuses.mapper';
 import { CampusesRepository } from './campuses.repository';
 import { EventsService } from '../../platform/webhooks/events.service';
+import { ListTotals } from '../../platform/list-totals/list-totals.service';
 import type { CreateCampusDto } from './dto/create-campus.dto';
 import type { CampusResponse } from './dto/campus.response';
 import type { UpdateCampusDto } from './dto/update-campus.dto';
@@ -18,6 +19,7 @@ export class CampusesService {
   constructor(
     private readonly campuses: CampusesRepository,
     private readonly events: EventsService,
+    private readonly totals: ListTotals,
   ) {}
 
   async create(dto: CreateCampusDto): Promise<CampusResponse> {
@@ -58,6 +60,7 @@ export class CampusesService {
     if (dto.name !== undefined) changes.name = dto.name.trim();
     if (dto.timezone !== undefined) changes.timezone = dto.timezone;
     await this.campuses.update(campus, changes);
+    this.totals.invalidate('members'); // member lists show the campus key and name
     return toCampusResponse(Object.assign(campus, changes));
   }
 

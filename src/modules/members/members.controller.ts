@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ParseIdPipe } from '../../common/ids/parse-id.pipe';
@@ -27,8 +27,10 @@ export class MembersController {
   @Auth({ scopes: ['read:members'] })
   @ApiOperation({ summary: 'List members', description: 'Keyset-paginated; filters by field name with `[op]` operators; `total` counts every match.' })
   @ApiList(MemberResponse, MEMBER_LIST)
-  list(@Query() query: Record<string, unknown>) {
-    return this.members.list(query);
+  async list(@Query() query: Record<string, unknown>, @Headers('if-none-match') ifNoneMatch: string | undefined, @Res({ passthrough: true }) res: Response) {
+    const { etag, body } = await this.members.list(query, ifNoneMatch);
+    if (etag) res.setHeader('ETag', etag);
+    return body;
   }
 
   @Post()

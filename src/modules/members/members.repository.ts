@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { IsNull } from 'typeorm';
 import { TenantContext } from '../../common/context/tenant-context';
-import { fetchPage, Page } from '../../common/lists/keyset-page';
+import { CachedTotal, fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { CampusEntity } from '../campuses/campus.entity';
 import { MemberEntity } from './member.entity';
@@ -53,11 +53,11 @@ export class MembersRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  list(query: ListQuery): Promise<Page<MemberEntity>> {
+  list(query: ListQuery, totals?: CachedTotal): Promise<Page<MemberEntity>> {
     const { repo, tenantId } = this.scope();
     const qb = repo.createQueryBuilder('m').where('m.tenant_id = :tenantId AND m.deleted_at IS NULL', { tenantId });
     return fetchPage(qb, query, MEMBER_LIST, {
-      totals: this.totals.slot('members', query),
+      totals,
       // The campus comes with the page (one query, not one more round trip).
       decorate: (page) => page.leftJoinAndMapOne('m.campus', CampusEntity, 'c', 'c.tenant_id = m.tenant_id AND c.id = m.campus_id'),
     });

@@ -15,6 +15,9 @@ import { MemberEntity } from './member.entity';
 import { MEMBER_LIST } from './members.list';
 import { toMemberResponse } from './members.mapper';
 import { MembersRepository } from './members.repository';
+import { matches, versionEtag } from '../../common/http/conditional-get';
+import { NotModified } from '../../common/http/not-modified';
+import { ListTotals } from '../../platform/list-totals/list-totals.service';
 
 const REQUIRED_ON_PATCH = ['first_name', 'last_name', 'status', 'active', 'custom_fields'] as const;
 
@@ -24,6 +27,7 @@ export class MembersService {
     private readonly members: MembersRepository,
     private readonly campuses: CampusesService,
     private readonly events: EventsService,
+    private readonly totals: ListTotals,
   ) {}
 
   async create(dto: CreateMemberDto): Promise<MemberResponse> {
@@ -63,11 +67,21 @@ export class MembersService {
     return this.respond(member, await this.campusesOf([member]));
   }
 
-  async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<MemberResponse>> {
-    const page = await this.members.list(parseListQuery(rawQuery, MEMBER_LIST));
+  /**
+   * A page of members. With Redis, the ETag comes from the church's list version and the request,
+   * so a matching If-None-Match is answered (304) before any query.
+   */
+  async list(rawQuery: Record<string, unknown>, ifNoneMatch?: string): Promise<{ etag: string | null; body: ListEnvelope<MemberResponse> }> {
+    const query = parseListQuery(rawQuery, MEMBER_LIST);
+    const { lang, tenantId } = TenantContext.current();
+    const state = await this.totals.open('members', query);
+    const etag = state
+      ? versionEtag(tenantId, 'members', state.version, new Date().toISOString().slice(0, 10), lang, String(query.limit), query.sortKey, JSON.stringify(query.cursor), JSON.stringify(query.filters), String(query.withTotal))
+      : null;
+    if (etag && matches(ifNoneMatch, etag)) throw new NotModified(etag);
+    const page = await this.members.list(query, state);
     const campuses = new Map(page.rows.filter((m) => m.campus).map((m) => [m.campus!.id, m.campus!]));
-    const { lang } = TenantContext.current();
-    return toEnvelope(page, (m) => toMemberResponse(m, campuses, lang));
+    return { etag, body: toEnvelope(page, (m) => toMemberResponse(m, campuses, lang)) };
   }
 
   async update(id: string, dto: UpdateMemberDto): Promise<MemberResponse> {

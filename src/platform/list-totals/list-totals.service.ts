@@ -2,7 +2,6 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { afterCommitOnce, TenantContext } from '../../common/context/tenant-context';
 import { newUuid } from '../../common/ids/id';
-import type { TotalSlot } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { REDIS } from '../redis/redis.module';
 
@@ -12,6 +11,13 @@ local version = redis.call('GET', KEYS[1]) or '0'
 return { version, redis.call('HGET', KEYS[2] .. version, ARGV[1]) }`;
 
 const TTL_MS = 600_000;
+
+/** A list's state for one request: its version (changes with every write) and the cached total, if any. */
+export interface ListState {
+  version: string;
+  total: number | null;
+  store(total: number): void;
+}
 
 /**
  * Exact list totals without a COUNT per request: a total is cached in Redis under the church's
@@ -27,33 +33,31 @@ export class ListTotals {
     this.redis?.defineCommand('listTotal', { numberOfKeys: 2, lua: LOOKUP });
   }
 
-  /** The slot of one list request; fetchPage asks it before counting and fills it after. */
-  slot(resource: string, query: ListQuery): TotalSlot | undefined {
+  /**
+   * The church's current version of a list and the total cached for this request's filters, in
+   * one round trip; undefined without Redis (or when it fails): then every request counts.
+   */
+  async open(resource: string, query: ListQuery): Promise<ListState | undefined> {
     const redis = this.redis;
     if (!redis) return undefined;
     const { tenantId } = TenantContext.current();
     // The UTC day is part of the key: filters such as age[gte] move with the date.
     const signature = `${new Date().toISOString().slice(0, 10)}|${JSON.stringify(query.filters)}`;
-    const versionKey = `totals:{${tenantId}}:${resource}:v`;
     const hashPrefix = `totals:{${tenantId}}:${resource}:`;
-    let version: string | null = null;
-    return {
-      get: async () => {
-        try {
-          const [v, total] = (await (redis as unknown as { listTotal(...a: string[]): Promise<[string, string | null]> }).listTotal(versionKey, hashPrefix, signature));
-          version = v;
-          return total === null ? null : Number(total);
-        } catch (error) {
-          this.warn(error);
-          return null;
-        }
-      },
-      set: (total: number) => {
-        if (version === null) return;
-        const key = hashPrefix + version;
-        redis.multi().hset(key, signature, String(total)).pexpire(key, TTL_MS).exec().catch((error: unknown) => this.warn(error));
-      },
-    };
+    try {
+      const [version, cached] = await (redis as unknown as { listTotal(...a: string[]): Promise<[string, string | null]> }).listTotal(`${hashPrefix}v`, hashPrefix, signature);
+      return {
+        version,
+        total: cached === null ? null : Number(cached),
+        store: (total: number) => {
+          const key = hashPrefix + version;
+          redis.multi().hset(key, signature, String(total)).pexpire(key, TTL_MS).exec().catch((error: unknown) => this.warn(error));
+        },
+      };
+    } catch (error) {
+      this.warn(error);
+      return undefined;
+    }
   }
 
   /** After the current transaction commits, the church's cached totals of `resource` are stale. */
