@@ -129,35 +129,22 @@ export class DeliveryRunner {
     const attempt = claimed.attempts + 1;
     const ok = result.error === null && result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const error = ok ? null : (result.error ?? `HTTP ${result.statusCode}`);
+    const delay = ok || result.statusCode === 410 ? null : nextDelay(this.schedule, attempt);
+    const status = ok ? 'succeeded' : delay === null ? 'failed' : 'pending';
+    // The attempt and the delivery's new state in one statement.
     await manager.query(
-      `INSERT INTO webhook_attempts (tenant_id, id, delivery_id, endpoint_id, event_id, attempt, status_code, duration_ms, error)
-       SELECT $1, $2, d.id, d.endpoint_id, d.event_id, $4, $5, $6, $7 FROM webhook_deliveries d WHERE d.tenant_id = $1 AND d.id = $3`,
-      [ref.tenantId, newUuid(), ref.deliveryId, attempt, result.statusCode, result.durationMs, error],
+      `WITH attempt AS (
+         INSERT INTO webhook_attempts (tenant_id, id, delivery_id, endpoint_id, event_id, attempt, status_code, duration_ms, error)
+         SELECT d.tenant_id, $3, d.id, d.endpoint_id, d.event_id, $4, $5, $6, $7 FROM webhook_deliveries d WHERE d.tenant_id = $1 AND d.id = $2)
+       UPDATE webhook_deliveries SET status = $8, attempts = $4, last_status_code = $5, last_error = $7, updated_at = now(),
+              next_attempt_at = CASE WHEN $8 = 'pending' THEN now() + make_interval(secs => $9::float8 / 1000) END
+        WHERE tenant_id = $1 AND id = $2`,
+      [ref.tenantId, ref.deliveryId, newUuid(), attempt, result.statusCode, result.durationMs, error, status, delay ?? 0],
     );
-    if (ok) {
-      await this.finish(ref, attempt, 'succeeded', result);
-      return { outcome: 'delivered' as const };
-    }
-    const delay = result.statusCode === 410 ? null : nextDelay(this.schedule, attempt);
-    if (delay !== null) {
-      await manager.query(
-        `UPDATE webhook_deliveries SET attempts = $3, next_attempt_at = now() + make_interval(secs => $4::float8 / 1000),
-                last_status_code = $5, last_error = $6, updated_at = now() WHERE tenant_id = $1 AND id = $2`,
-        [ref.tenantId, ref.deliveryId, attempt, delay, result.statusCode, error],
-      );
-      return { outcome: 'failed' as const, retry: { ref: { ...ref, attempt }, delayMs: delay } };
-    }
-    await this.finish(ref, attempt, 'failed', result, error);
+    if (ok) return { outcome: 'delivered' as const };
+    if (delay !== null) return { outcome: 'failed' as const, retry: { ref: { ...ref, attempt }, delayMs: delay } };
     await this.deactivate(ref.tenantId, claimed.endpoint_id, result.statusCode === 410 ? 'gone (HTTP 410)' : 'retries exhausted', claimed.url);
     return { outcome: 'failed' as const };
-  }
-
-  private async finish(ref: DeliveryRef, attempt: number, status: 'succeeded' | 'failed', result: PostResult, error: string | null = null): Promise<void> {
-    await TenantContext.current().manager.query(
-      `UPDATE webhook_deliveries SET status = $3, attempts = $4, next_attempt_at = NULL, last_status_code = $5, last_error = $6, updated_at = now()
-        WHERE tenant_id = $1 AND id = $2`,
-      [ref.tenantId, ref.deliveryId, status, attempt, result.statusCode, error],
-    );
   }
 
   /** Disables the endpoint; only the call that flips it mails the org_admins, so they get one mail. */

@@ -1,5 +1,5 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { guardedLookup, isAllowedAddress } from '../url-guard';
 
@@ -7,6 +7,24 @@ export interface PostResult {
   statusCode: number | null;
   durationMs: number;
   error: string | null;
+}
+
+const agents = new Map<string, HttpAgent>();
+
+/**
+ * One keep-alive agent per origin (and loopback policy), at most `maxSockets` connections to it:
+ * deliveries reuse connections instead of a TCP (and TLS) handshake each. The address check runs
+ * when a connection is opened.
+ */
+function agentFor(target: URL, allowLoopback: boolean, maxSockets: number): HttpAgent {
+  const key = `${target.origin}|${allowLoopback}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const options = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, timeout: 30_000, lookup: guardedLookup(allowLoopback) as never };
+    agent = target.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+    agents.set(key, agent);
+  }
+  return agent;
 }
 
 /**
@@ -37,8 +55,7 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
       {
         method,
         headers: method === 'POST' ? { ...headers, 'Content-Length': Buffer.byteLength(body) } : headers,
-        lookup: guardedLookup(allowLoopback) as never,
-        agent: false,
+        agent: agentFor(target, allowLoopback, 8),
       },
       (res) => {
         res.resume(); // the answer's body is not used; drain it so the socket closes
