@@ -7,11 +7,15 @@ import { toProblem } from '../../common/errors/problem';
 import { toFieldIssues } from '../../common/validation/validation-issues';
 import { BULK_LIMIT } from './dto/bulk-create-members.dto';
 import { CreateMemberDto } from './dto/create-member.dto';
+import { isValidMemberRow } from './dto/member-row.schema';
 import type { BulkCreateMembersResponse, BulkRowResult } from './dto/member.response';
 import { ID_PREFIX, toPublicId } from '../../common/ids/id';
 import { MembersService } from './members.service';
 
-/** POST /v1/members/bulk: each row validated alone; valid rows created in one statement (partial success). */
+/**
+ * POST /v1/members/bulk: each row validated alone (a compiled schema first, class-validator for the
+ * details of a refused row); valid rows created in one statement (partial success).
+ */
 @Injectable()
 export class MembersBulkService {
   constructor(private readonly members: MembersService) {}
@@ -25,6 +29,10 @@ export class MembersBulkService {
       rows.map(async (row, index) => {
         if (typeof row !== 'object' || row === null || Array.isArray(row)) {
           rejected.push({ index, errors: [{ field: '(row)', issue: 'invalid_type', params: { type: 'object' } }] });
+          return;
+        }
+        if (isValidMemberRow(row)) {
+          valid.push({ index, dto: row as unknown as CreateMemberDto });
           return;
         }
         const dto = plainToInstance(CreateMemberDto, row);
