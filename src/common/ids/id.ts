@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from 'uuid';
+import { randomFillSync } from 'node:crypto';
 import { AppError } from '../errors/app-error';
 
 /** Prefixes of public identifiers (CONTRACT §2). */
@@ -29,9 +29,27 @@ export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];
 
 const BODY = /^[0-9a-f]{32}$/;
 
-/** A new time-ordered UUID (v7), as stored in the database. */
+const POOL_SIZE = 4096;
+const pool = Buffer.alloc(POOL_SIZE);
+let poolOffset = POOL_SIZE;
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/**
+ * A new time-ordered UUID (RFC 9562 version 7): 48 bits of Unix milliseconds, then 74 random
+ * bits. Random bytes come from a pool refilled 4 KiB at a time (one syscall per ~400 ids).
+ */
 export function newUuid(): string {
-  return uuidv7();
+  if (poolOffset + 10 > POOL_SIZE) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const r = pool.subarray(poolOffset, (poolOffset += 10));
+  const ms = Date.now();
+  const b = [
+    Math.floor(ms / 2 ** 40) & 0xff, Math.floor(ms / 2 ** 32) & 0xff, (ms >>> 24) & 0xff, (ms >>> 16) & 0xff, (ms >>> 8) & 0xff, ms & 0xff,
+    0x70 | (r[0] & 0x0f), r[1], 0x80 | (r[2] & 0x3f), r[3], r[4], r[5], r[6], r[7], r[8], r[9],
+  ].map((byte) => HEX[byte]);
+  return `${b[0]}${b[1]}${b[2]}${b[3]}-${b[4]}${b[5]}-${b[6]}${b[7]}-${b[8]}${b[9]}-${b[10]}${b[11]}${b[12]}${b[13]}${b[14]}${b[15]}`;
 }
 
 /** uuid (database form) -> `mem_0192…` (public form). */

@@ -46,7 +46,7 @@ describe('parseListQuery', () => {
   describe('defaults', () => {
     it('uses limit 50, the spec default sort, no cursor and no filters', () => {
       const q = parseListQuery({}, SPEC);
-      expect(q).toEqual({ limit: DEFAULT_LIMIT, sort: [{ field: 'created_at', descending: true }], sortKey: '-created_at', cursor: null, filters: [] });
+      expect(q).toEqual({ limit: DEFAULT_LIMIT, sort: [{ field: 'created_at', descending: true }], sortKey: '-created_at', cursor: null, filters: [], withTotal: true });
       expect(DEFAULT_LIMIT).toBe(50);
       expect(MAX_LIMIT).toBe(250);
     });

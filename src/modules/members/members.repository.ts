@@ -18,24 +18,25 @@ export class MembersRepository {
     return { repo: manager.getRepository(MemberEntity), tenantId };
   }
 
-  /** Any number of members in one statement (unnest of one array per column). */
+  /**
+   * Any number of members in one statement: the rows travel as one JSON document that PostgreSQL
+   * unpacks (json_to_recordset), with no per-value array encoding on our side.
+   */
   async insert(members: MemberEntity[]): Promise<void> {
     if (!members.length) return;
     const { repo, tenantId } = this.scope();
-    const column = <K extends keyof MemberEntity>(key: K) => members.map((m) => m[key]);
+    const rows = members.map((m) => ({
+      id: m.id, first_name: m.firstName, last_name: m.lastName, email: m.email, phone: m.phone, birthdate: m.birthdate, gender: m.gender,
+      status: m.status, campus_id: m.campusId, active: m.active, household_id: m.householdId, address: m.address, custom_fields: m.customFields,
+      created_at: m.createdAt, updated_at: m.updatedAt,
+    }));
     await repo.manager.query(
       `INSERT INTO members (tenant_id, id, first_name, last_name, email, phone, birthdate, gender, status, campus_id, active,
                             household_id, address, custom_fields, created_at, updated_at)
-       SELECT $1, * FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::date[], $8::text[], $9::text[],
-                                $10::uuid[], $11::boolean[], $12::uuid[], $13::jsonb[], $14::jsonb[], $15::timestamptz[], $16::timestamptz[])`,
-      [
-        tenantId,
-        column('id'), column('firstName'), column('lastName'), column('email'), column('phone'), column('birthdate'), column('gender'),
-        column('status'), column('campusId'), column('active'), column('householdId'),
-        members.map((m) => (m.address ? JSON.stringify(m.address) : null)),
-        members.map((m) => JSON.stringify(m.customFields)),
-        column('createdAt'), column('updatedAt'),
-      ],
+       SELECT $1, r.* FROM json_to_recordset($2::json) AS r(id uuid, first_name text, last_name text, email text, phone text, birthdate date,
+              gender text, status text, campus_id uuid, active boolean, household_id uuid, address jsonb, custom_fields jsonb,
+              created_at timestamptz, updated_at timestamptz)`,
+      [tenantId, JSON.stringify(rows)],
     );
     this.totals.invalidate('members');
   }

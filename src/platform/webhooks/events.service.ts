@@ -34,10 +34,11 @@ export class EventsService {
       const payload: EventPayload = { id: toPublicId(ID_PREFIX.event, id), type, created: Math.floor(now.getTime() / 1000), tenant, api_version: API_VERSION, data: { object } };
       return { id, payload };
     });
+    // One JSON document for all the events: PostgreSQL splits it (no per-value array encoding here).
     await manager.query(
       `INSERT INTO webhook_events (tenant_id, id, type, payload, created_at)
-       SELECT $1, e.id, $3, e.payload, $4 FROM unnest($2::uuid[], $5::json[]) AS e(id, payload)`,
-      [tenantId, events.map((e) => e.id), type, now, events.map((e) => JSON.stringify(e.payload))],
+       SELECT $1, (e->>'id')::uuid, $2, e->'payload', $3 FROM json_array_elements($4::json) AS e`,
+      [tenantId, type, now, JSON.stringify(events)],
     );
     const endpoints: { id: string; filters: DeliveryFilter[] }[] = await manager.query(
       `SELECT id, filters FROM webhook_endpoints WHERE tenant_id = $1 AND status = 'enabled' AND events && ARRAY[$2, '*']::text[]`,
