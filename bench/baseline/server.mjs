@@ -20,7 +20,8 @@ import { fileURLToPath } from 'node:url';
 const repoRoot = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
 const require = createRequire(join(repoRoot, 'package.json'));
 const pg = require('pg');
-const { v7: uuidv7 } = require('uuid');
+// The same UUIDv7 generator as the API (from the bench build), so ids cost the same on both sides.
+const { newUuid: uuidv7 } = require(join(repoRoot, 'bench', '.build', 'dist', 'common', 'ids', 'id.js'));
 
 const PORT = Number(process.env.PORT ?? 3391);
 const POOL = Number(process.env.DB_POOL_SIZE ?? 16);

@@ -14,7 +14,8 @@ import { startScript, startWorker } from '../lib/servers.mjs';
 import { config, cpuDelta, cpuSample, log, median, percentile, requireFromDist, requireFromRepo, sleep } from '../lib/util.mjs';
 
 const { Client } = requireFromRepo('pg');
-const { v7: uuidv7 } = requireFromRepo('uuid');
+// Loaded on first use: the harness builds the API after this module is imported.
+const uuidv7 = () => requireFromDist('common/ids/id.js').newUuid();
 
 const ENDPOINTS = 20;
 const CONCURRENCY = 50;
