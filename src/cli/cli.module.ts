@@ -9,9 +9,11 @@ import { TenantQuotaCommand } from './commands/tenant-quota.command';
 import { TokenIssueCommand } from './commands/token-issue.command';
 import { TokenRevokeCommand } from './commands/token-revoke.command';
 import { UserCreateCommand } from './commands/user-create.command';
+import { WebhooksBackfillCommand } from './commands/webhooks-backfill.command';
+import { WebhooksResendCommand } from './commands/webhooks-resend.command';
 
 @Module({
   imports: [CoreModule],
-  providers: [CliSupport, TenantCreateCommand, TenantQuotaCommand, UserCreateCommand, TokenIssueCommand, TokenRevokeCommand, MigrationRunCommand, OpenApiExportCommand, SeedDemoCommand],
+  providers: [CliSupport, TenantCreateCommand, TenantQuotaCommand, UserCreateCommand, TokenIssueCommand, TokenRevokeCommand, MigrationRunCommand, OpenApiExportCommand, SeedDemoCommand, WebhooksResendCommand, WebhooksBackfillCommand],
 })
 export class CliModule {}
