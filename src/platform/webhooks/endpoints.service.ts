@@ -90,10 +90,10 @@ export class EndpointsService {
   /** A new secret; the previous one keeps signing (a second v1=) for 24 hours. */
   async rollSecret(id: string): Promise<RolledSecretResponse> {
     const endpoint = await this.require(id);
-    const sealed = await TenantContext.current().manager.query(`SELECT secret_sealed FROM webhook_endpoints WHERE tenant_id = $1 AND id = $2`, [endpoint.tenantId, id]);
+    const current = await this.webhooks.sealedSecret(endpoint.id);
     const secret = newSigningSecret();
     const expires = new Date(Date.now() + ROLL_OVERLAP_MS);
-    await this.webhooks.updateEndpoint(id, { secretSealed: this.secrets.seal(secret), previousSecretSealed: sealed[0].secret_sealed, previousSecretExpiresAt: expires, updatedAt: new Date() });
+    await this.webhooks.updateEndpoint(id, { secretSealed: this.secrets.seal(secret), previousSecretSealed: current, previousSecretExpiresAt: expires, updatedAt: new Date() });
     return { secret, previous_secret_expires_at: expires.toISOString() };
   }
 

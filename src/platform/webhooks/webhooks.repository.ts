@@ -24,6 +24,12 @@ export class WebhooksRepository {
     return manager.getRepository(WebhookEndpointEntity).findOneBy({ tenantId, id });
   }
 
+  async sealedSecret(id: string): Promise<Buffer> {
+    const { manager, tenantId } = this.scope();
+    const rows: { secret_sealed: Buffer }[] = await manager.query('SELECT secret_sealed FROM webhook_endpoints WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+    return rows[0].secret_sealed;
+  }
+
   async updateEndpoint(id: string, changes: Partial<WebhookEndpointEntity>): Promise<void> {
     const { manager, tenantId } = this.scope();
     await manager.getRepository(WebhookEndpointEntity).update({ tenantId, id }, changes);
