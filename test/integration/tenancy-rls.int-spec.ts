@@ -258,10 +258,10 @@ describe('tenancy and row-level security', () => {
 
   describe('Database.runInTenant', () => {
     it("MembersService.list sees only the tenant's members although another church has members", async () => {
-      const listA = await inTenant(api, a.id, () => api.app.get(MembersService).list({}));
+      const { body: listA } = await inTenant(api, a.id, () => api.app.get(MembersService).list({}));
       expect(listA.data.map((m) => m.id).sort()).toEqual([...aMembers].sort());
       expect(listA.total).toBe(aMembers.length);
-      const listB = await inTenant(api, b.id, () => api.app.get(MembersService).list({}));
+      const { body: listB } = await inTenant(api, b.id, () => api.app.get(MembersService).list({}));
       expect(listB.data.map((m) => m.id).sort()).toEqual([...bMembers].sort());
     });
 
