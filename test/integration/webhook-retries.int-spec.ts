@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { verifyWebhook } from '../../src/sdk/verify-webhook';
 import { TestApi } from '../support/api';
-import { newMembers, newTenant, TestTenant } from '../support/factories';
+import { cancelPendingDeliveries, newMembers, newTenant, TestTenant } from '../support/factories';
 import { TestReceiver } from '../support/receiver';
 import { TestSmtpServer } from '../support/smtp';
 
@@ -60,7 +60,7 @@ describe('webhook retries and deactivation (time-scaled)', () => {
 
   afterAll(async () => {
     if (api && churches.length) {
-      await api.db.platform.query(`UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL WHERE tenant_id = ANY($1::uuid[]) AND status = 'pending'`, [churches.map((c) => c.id)]);
+      await cancelPendingDeliveries(api, churches.map((c) => c.id));
     }
     await api?.close();
     await receiver?.close();

@@ -6,7 +6,7 @@ import { Queue } from 'bullmq';
 import { DELIVERY_QUEUE } from '../../src/platform/webhooks/delivery/delivery-queue';
 import { verifyWebhook } from '../../src/sdk/verify-webhook';
 import { TestApi } from '../support/api';
-import { newTenant, TestTenant } from '../support/factories';
+import { cancelPendingDeliveries, newTenant, TestTenant } from '../support/factories';
 import { cleanEnv, DIST_DIR, freePort, NODE_BIN, REPO_ROOT } from '../support/processes';
 import { TestReceiver } from '../support/receiver';
 
@@ -148,9 +148,7 @@ describe('webhook worker process (BullMQ on Redis)', () => {
 
   afterAll(async () => {
     if (api && churches.length) {
-      await api.db.platform
-        .query(`UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL WHERE tenant_id = ANY($1::uuid[]) AND status = 'pending'`, [churches.map((c) => c.id)])
-        .catch(() => undefined);
+      await cancelPendingDeliveries(api, churches.map((c) => c.id)).catch(() => undefined);
     }
     await worker?.stop('SIGTERM', 5_000);
     if (redis && !redis.running() && redisPort) redis = await startRedis(redisPort).catch(() => redis); // let the API's queue close cleanly

@@ -4,7 +4,7 @@ import { AppError } from '../../src/common/errors/app-error';
 import { assertWebhookUrl, guardedLookup } from '../../src/platform/webhooks/url-guard';
 import { verifyWebhook } from '../../src/sdk/verify-webhook';
 import { TestApi } from '../support/api';
-import { newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import { cancelPendingDeliveries, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { PING_PATH, TestReceiver } from '../support/receiver';
 
 /**
@@ -216,7 +216,7 @@ describe('webhooks (in-process delivery)', () => {
     afterAll(async () => {
       // Leave nothing pending for the suites that run after this one on the same database.
       if (api && churches.length) {
-        await api.db.platform.query(`UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL WHERE tenant_id = ANY($1::uuid[]) AND status = 'pending'`, [churches.map((c) => c.id)]);
+        await cancelPendingDeliveries(api, churches.map((c) => c.id));
       }
       await api?.close();
     });

@@ -54,3 +54,9 @@ export async function newMembers(api: TestApi, tenant: TestTenant, rows: Record<
   }
   return ids;
 }
+
+/** Cancels the churches' pending webhook deliveries, so that nothing is delivered into the suites that run next. */
+export async function cancelPendingDeliveries(api: TestApi, tenantIds: string[]): Promise<void> {
+  if (tenantIds.length === 0) return;
+  await api.db.platform.query(`UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL WHERE tenant_id = ANY($1::uuid[]) AND status = 'pending'`, [tenantIds]);
+}
