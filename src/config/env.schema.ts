@@ -14,7 +14,7 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(0) @Max(65535)
   PORT = 3000;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false })
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false, require_protocol: true })
   DATABASE_URL?: string;
 
   @Transform(toInt) @IsInt() @Min(1) @Max(200)
@@ -26,7 +26,7 @@ export class EnvironmentVariables {
   @IsString()
   PGLITE_DATA_DIR = './data/pglite';
 
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false })
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false, require_protocol: true })
   REDIS_URL?: string;
 
   @Matches(/^\s*\d+(ms|s|m|h|d)(\s*,\s*\d+(ms|s|m|h|d))*\s*$/, { message: 'must be a comma-separated list like 30s,5m,1h' })
@@ -47,26 +47,20 @@ export class EnvironmentVariables {
   @Matches(/^[a-z0-9_-]{1,40}$/)
   QUEUE_PREFIX = 'church';
 
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['smtp', 'smtps'], require_tld: false })
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['smtp', 'smtps'], require_tld: false, require_protocol: true })
   SMTP_URL?: string;
 
   @IsString()
   MAIL_FROM = 'Church API <no-reply@localhost>';
 
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_tld: false })
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
   PUSH_GATEWAY_URL?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_tld: false })
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
   PAYMENTS_API_URL?: string;
-
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_tld: false })
-  PUBLIC_BASE_URL?: string;
 
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
-
-  @Transform(toBool) @IsBoolean()
-  BENCH = false;
 
   /** Express "trust proxy": the number of proxies in front (audit IPs come from X-Forwarded-For), or false. */
   @Matches(/^(false|true|\d{1,2})$/)
