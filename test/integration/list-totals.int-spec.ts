@@ -1,7 +1,13 @@
 import Redis from 'ioredis';
-import { TestApi } from '../support/api';
+import { Call, TestApi } from '../support/api';
 import { newMembers, newTenant, TestTenant } from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
+
+interface CampusRef {
+  id: string;
+  key: string;
+  name: string;
+}
 
 /** Exact totals come from a Redis cache keyed by the church's list version; every write bumps it. */
 describe('list totals (cached, exact)', () => {
@@ -84,5 +90,47 @@ describe('list totals (cached, exact)', () => {
     expect(res.body.total).toBeNull();
     expect(res.body.data).toHaveLength(5);
     expect((await api.get('/v1/members?total=maybe', { token: church.token, tenant: church.slug })).status).toBe(400);
+  });
+
+  describe('campuses on member pages (cached per list version)', () => {
+    let other: TestTenant;
+    const as = (extra: Call = {}): Call => ({ token: other.token, tenant: other.slug, ...extra });
+    const createCampus = async (key: string, name: string): Promise<CampusRef> => {
+      const { id } = (await api.post<CampusRef>('/v1/campuses', as({ body: { key, name } }))).body;
+      return { id, key, name };
+    };
+    const createMember = async (body: Record<string, unknown>) => (await api.post<{ id: string }>('/v1/members', as({ body }))).body.id;
+    const campusesOnPage = async (headers: Record<string, string> = {}) => {
+      const res = await api.get<{ data: { id: string; campus: CampusRef | null }[] }>('/v1/members', as({ headers }));
+      return { status: res.status, etag: res.headers.etag as string, campusOf: Object.fromEntries((res.body.data ?? []).map((m) => [m.id, m.campus])) };
+    };
+
+    beforeEach(async () => {
+      other = await newTenant(api);
+    });
+
+    it('shows each member its campus or null, and a renamed campus on the next page with a new ETag', async () => {
+      const north = await createCampus('north', 'North');
+      const south = await createCampus('south', 'South');
+      const ana = await createMember({ first_name: 'Ana', last_name: 'Norte', campus: 'north' });
+      const beto = await createMember({ first_name: 'Beto', last_name: 'Sur', campus: 'south' });
+      const carla = await createMember({ first_name: 'Carla', last_name: 'Nadie' });
+      const before = await campusesOnPage();
+      expect(before.campusOf).toEqual({ [ana]: north, [beto]: south, [carla]: null });
+
+      expect((await api.patch(`/v1/campuses/${north.id}`, as({ body: { name: 'North Renamed' } }))).status).toBe(200);
+      const after = await campusesOnPage({ 'If-None-Match': before.etag });
+      expect(after.status).toBe(200);
+      expect(after.etag).not.toBe(before.etag);
+      expect(after.campusOf).toEqual({ [ana]: { ...north, name: 'North Renamed' }, [beto]: south, [carla]: null });
+    });
+
+    it('shows a campus created after a page was served, once a member joins it', async () => {
+      await createMember({ first_name: 'Ana', last_name: 'Ruiz' });
+      await campusesOnPage();
+      const later = await createCampus('later', 'Later');
+      const beto = await createMember({ first_name: 'Beto', last_name: 'Soto', campus: 'later' });
+      expect((await campusesOnPage()).campusOf[beto]).toEqual(later);
+    });
   });
 });

@@ -733,12 +733,13 @@ describe('members', () => {
   describe('GET /v1/members (filters)', () => {
     let church: TestTenant;
     let north: CampusRef;
+    let south: CampusRef;
     const m: Record<string, string> = {};
 
     beforeAll(async () => {
       church = await newTenant(api);
       north = await createCampus(api, church, 'north', 'North Campus');
-      await createCampus(api, church, 'south', 'South Campus');
+      south = await createCampus(api, church, 'south', 'South Campus');
       const rows: [string, Record<string, unknown>][] = [
         ['ana', { first_name: 'Ana', last_name: 'Ruiz', email: 'ana.ruiz@example.org', campus: 'north', status: 'member', birthdate: utcDate({ years: -30 }) }],
         ['beto', { first_name: 'Beto', last_name: 'Soto', email: 'beto@mail.example.net', campus: 'north', status: 'leader', birthdate: utcDate({ years: -30, days: 1 }) }],
@@ -756,6 +757,11 @@ describe('members', () => {
 
     it('lists everything without filters', async () => {
       await expectFilter({}, Object.values(m));
+    });
+
+    it('shows each member its own campus as {id, key, name}, and null without one', async () => {
+      const list = await listMembers(api, church);
+      expect(Object.fromEntries(list.data.map((member) => [member.id, member.campus]))).toEqual({ [m.ana]: north, [m.beto]: north, [m.carla]: south, [m.dario]: south, [m.elena]: null });
     });
 
     it('filters by campus key (and cmp_ id)', async () => {

@@ -29,14 +29,12 @@ interface Column {
  * the sort order, id as tie-breaker), the ORDER BY and LIMIT. Every sort has an index
  * `(tenant_id, <column>, id)`.
  */
-export interface PageOptions<T extends ObjectLiteral> {
+export interface PageOptions {
   totals?: CachedTotal;
-  /** Adds to the page query only (not the count), e.g. a join that loads a related record. */
-  decorate?: (qb: SelectQueryBuilder<T>) => void;
 }
 
-export async function fetchPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, query: ListQuery, spec: ListSpec<T>, options: PageOptions<T> = {}): Promise<Page<T>> {
-  const { totals, decorate } = options;
+export async function fetchPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, query: ListQuery, spec: ListSpec<T>, options: PageOptions = {}): Promise<Page<T>> {
+  const { totals } = options;
   const alias = qb.alias;
   let n = 0;
   const param = (value: unknown): string => {
@@ -59,7 +57,6 @@ export async function fetchPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<
   const idDesc = columns[columns.length - 1].desc;
   columns.push({ expr: `${alias}.id`, desc: idDesc, nullable: false });
 
-  decorate?.(qb);
   if (query.cursor) qb.andWhere(keysetCondition(columns, [...query.cursor.values, query.cursor.id], param));
   columns.forEach((c, i) => (i === 0 ? qb.orderBy(c.expr, c.desc ? 'DESC' : 'ASC') : qb.addOrderBy(c.expr, c.desc ? 'DESC' : 'ASC')));
   qb.limit(query.limit + 1);

@@ -28,6 +28,11 @@ export class CampusesRepository {
     return repo.findOneBy({ tenantId, key });
   }
 
+  async findAllForChurch(): Promise<CampusEntity[]> {
+    const { repo, tenantId } = this.scope();
+    return repo.findBy({ tenantId });
+  }
+
   async findManyByIds(ids: string[]): Promise<CampusEntity[]> {
     if (ids.length === 0) return [];
     const { repo, tenantId } = this.scope();

@@ -77,6 +77,10 @@ export class CampusesService {
     return byRef;
   }
 
+  findAllForChurch(): Promise<CampusEntity[]> {
+    return this.campuses.findAllForChurch();
+  }
+
   findManyByIds(ids: string[]): Promise<CampusEntity[]> {
     return this.campuses.findManyByIds(ids);
   }

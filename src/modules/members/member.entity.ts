@@ -1,6 +1,5 @@
 import { Column, Entity } from 'typeorm';
 import { TenantScopedEntity } from '../../common/database/tenant-scoped.entity';
-import type { CampusEntity } from '../campuses/campus.entity';
 
 export const GENDERS = ['male', 'female', 'unspecified'] as const;
 export const MEMBER_STATUSES = ['visitor', 'regular', 'member', 'leader'] as const;
@@ -36,6 +35,4 @@ export class MemberEntity extends TenantScopedEntity {
   @Column('timestamptz') createdAt: Date;
   @Column('timestamptz') updatedAt: Date;
   @Column('timestamptz', { nullable: true }) deletedAt: Date | null;
-  /** Loaded with list pages (not a column). */
-  campus?: CampusEntity | null;
 }

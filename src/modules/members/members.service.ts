@@ -7,6 +7,7 @@ import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { parseListQuery } from '../../common/lists/list-query';
 import type { CampusEntity } from '../campuses/campus.entity';
 import { CampusesService } from '../campuses/campuses.service';
+import { CampusDirectory } from './campus-directory';
 import { EventsService } from '../../platform/webhooks/events.service';
 import type { CreateMemberDto } from './dto/create-member.dto';
 import type { MemberResponse } from './dto/member.response';
@@ -26,6 +27,7 @@ export class MembersService {
   constructor(
     private readonly members: MembersRepository,
     private readonly campuses: CampusesService,
+    private readonly campusDirectory: CampusDirectory,
     private readonly events: EventsService,
     private readonly totals: ListTotals,
   ) {}
@@ -80,7 +82,7 @@ export class MembersService {
       : null;
     if (etag && matches(ifNoneMatch, etag)) throw new NotModified(etag);
     const page = await this.members.list(query, state);
-    const campuses = new Map(page.rows.filter((m) => m.campus).map((m) => [m.campus!.id, m.campus!]));
+    const campuses = state ? await this.campusDirectory.campusesOf(page.rows, state.version) : await this.campusesOf(page.rows);
     return { etag, body: toEnvelope(page, (m) => toMemberResponse(m, campuses, lang)) };
   }
 
