@@ -126,7 +126,7 @@ export class EndpointsService {
     const ids = eventIds.map(() => newUuid());
     await this.webhooks.insertDeliveries(endpointId, eventIds, ids);
     const scope = TenantContext.current();
-    scope.afterCommit.push(() => this.dispatcher.dispatch(ids.map((deliveryId) => ({ tenantId: scope.tenantId, deliveryId, attempt: 0 }))));
+    scope.afterCommit.push(() => this.dispatcher.dispatch(ids.map((deliveryId) => ({ tenantId: scope.tenantId, deliveryId, endpointId, attempt: 0 }))));
     return ids;
   }
 

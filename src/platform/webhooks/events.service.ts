@@ -56,7 +56,7 @@ export class EventsService {
        SELECT $1, d.id, d.endpoint_id, d.event_id, $5, $5, $5 FROM unnest($2::uuid[], $3::uuid[], $4::uuid[]) AS d(id, endpoint_id, event_id)`,
       [tenantId, deliveries.map((d) => d.id), deliveries.map((d) => d.endpointId), deliveries.map((d) => d.eventId), now],
     );
-    scope.afterCommit.push(() => this.dispatcher.dispatch(deliveries.map((d) => ({ tenantId, deliveryId: d.id, attempt: 0 }))));
+    scope.afterCommit.push(() => this.dispatcher.dispatch(deliveries.map((d) => ({ tenantId, deliveryId: d.id, endpointId: d.endpointId, attempt: 0 }))));
   }
 
   private async slugOf(tenantId: string): Promise<string> {

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { DeliveryDispatcher } from './delivery/delivery-dispatcher';
 import { DeliveryQueue } from './delivery/delivery-queue';
 import { DeliveryRunner } from './delivery/delivery-runner';
+import { DeliveryBook } from './delivery/delivery-book';
 import { DueDeliveries } from './delivery/due-deliveries';
 import { InProcessDeliveries } from './delivery/in-process-deliveries';
 import { EndpointsService } from './endpoints.service';
@@ -23,6 +24,7 @@ import { WebhooksRepository } from './webhooks.repository';
     DeliveryQueue,
     DeliveryDispatcher,
     DeliveryRunner,
+    DeliveryBook,
     DueDeliveries,
     InProcessDeliveries,
   ],

@@ -9,6 +9,8 @@ export const DELIVERY_QUEUE = 'webhook-deliveries';
 export interface DeliveryRef {
   tenantId: string;
   deliveryId: string;
+  /** Lets the worker see a busy endpoint before touching the database (absent in jobs of older versions). */
+  endpointId?: string;
   /** Attempts already made; the job performs attempt `attempt + 1`. */
   attempt: number;
 }
@@ -30,9 +32,14 @@ export class DeliveryQueue implements OnModuleDestroy {
    * jobs are removed, so the sweeper can re-add an attempt whose job failed.
    */
   async enqueue(refs: DeliveryRef[], delayMs = 0): Promise<void> {
-    if (!refs.length) return;
+    await this.enqueueEach(refs.map((ref) => ({ ref, delayMs })));
+  }
+
+  /** Several attempts, each with its own delay, in one round trip. */
+  async enqueueEach(items: { ref: DeliveryRef; delayMs: number }[]): Promise<void> {
+    if (!items.length) return;
     await this.open().addBulk(
-      refs.map((ref) => ({
+      items.map(({ ref, delayMs }) => ({
         name: 'deliver',
         data: ref,
         opts: { jobId: `${ref.deliveryId}-${ref.attempt}`, delay: delayMs, removeOnComplete: true, removeOnFail: true },

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { DelayedError, Job, Worker } from 'bullmq';
+import { Batcher } from '../../../common/batching/batcher';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { queueConnection } from '../../queue/queue-connection';
 import { DELIVERY_QUEUE, DeliveryQueue, DeliveryRef } from './delivery-queue';
@@ -12,6 +13,11 @@ const BUSY_DELAY_MS = 250;
 export class DeliveryProcessor implements OnApplicationShutdown {
   private readonly logger = new Logger('WebhookWorker');
   private worker?: Worker;
+  /** Retries of concurrent jobs are added together. */
+  private readonly retries = new Batcher<{ ref: DeliveryRef; delayMs: number }, void>(async (items) => {
+    await this.queue.enqueueEach(items);
+    return items.map(() => undefined);
+  });
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -44,7 +50,7 @@ export class DeliveryProcessor implements OnApplicationShutdown {
       await job.moveToDelayed(Date.now() + BUSY_DELAY_MS, token);
       throw new DelayedError();
     }
-    if (retry) await this.queue.enqueue([retry.ref], retry.delayMs);
+    if (retry) await this.retries.submit(retry);
     return outcome;
   }
 

@@ -10,17 +10,23 @@ export interface PostResult {
 }
 
 const agents = new Map<string, HttpAgent>();
+/**
+ * Connections to one origin. Many churches' endpoints can share an origin (an integration
+ * platform), so this is wider than the per-endpoint limit of the runner, which is what keeps one
+ * church from taking every slot.
+ */
+const PER_ORIGIN = 32;
 
 /**
- * One keep-alive agent per origin (and loopback policy), at most `maxSockets` connections to it:
+ * One keep-alive agent per origin (and loopback policy), at most PER_ORIGIN connections to it:
  * deliveries reuse connections instead of a TCP (and TLS) handshake each. The address check runs
  * when a connection is opened.
  */
-function agentFor(target: URL, allowLoopback: boolean, maxSockets: number): HttpAgent {
+function agentFor(target: URL, allowLoopback: boolean): HttpAgent {
   const key = `${target.origin}|${allowLoopback}`;
   let agent = agents.get(key);
   if (!agent) {
-    const options = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, timeout: 30_000, lookup: guardedLookup(allowLoopback) as never };
+    const options = { keepAlive: true, maxSockets: PER_ORIGIN, maxFreeSockets: PER_ORIGIN, timeout: 30_000, lookup: guardedLookup(allowLoopback) as never };
     agent = target.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
     agents.set(key, agent);
   }
@@ -55,7 +61,7 @@ export function postWebhook(url: string, body: string, headers: Record<string, s
       {
         method,
         headers: method === 'POST' ? { ...headers, 'Content-Length': Buffer.byteLength(body) } : headers,
-        agent: agentFor(target, allowLoopback, 8),
+        agent: agentFor(target, allowLoopback),
       },
       (res) => {
         res.resume(); // the answer's body is not used; drain it so the socket closes
