@@ -30,7 +30,7 @@ function cell(side, row) {
 
 function ratioCell(row) {
   if (row.ratio === null || row.ratio === undefined) return '—';
-  return row.target?.op === '>=' || row.metric.startsWith('req/s') ? `${num(row.ratio * 100)}%` : `${num(row.ratio, 2)}×`;
+  return row.target?.op === '>=' || row.metric.startsWith('req/s') || row.metric.endsWith('/s') ? `${num(row.ratio * 100)}%` : `${num(row.ratio, 2)}×`;
 }
 
 function targetCell(row) {

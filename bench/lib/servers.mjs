@@ -86,13 +86,15 @@ async function waitForHttp(proc, path, { timeoutMs = 60_000, ok = (s) => s < 500
   throw new Error(`${proc.name} not ready after ${timeoutMs} ms:\n${proc.output}`);
 }
 
+/** `--cpu-prof` arguments; profiles land in bench/results/profiles when the process stops. */
+function profileArgs() {
+  const dir = join(RESULTS_DIR, 'profiles');
+  mkdirSync(dir, { recursive: true });
+  return ['--cpu-prof', `--cpu-prof-dir=${dir}`];
+}
+
 export async function startApi({ cpuProf = config.cpuProf, port = config.apiPort } = {}) {
-  const args = [];
-  if (cpuProf) {
-    const dir = join(RESULTS_DIR, 'profiles');
-    mkdirSync(dir, { recursive: true });
-    args.push('--cpu-prof', `--cpu-prof-dir=${dir}`);
-  }
+  const args = cpuProf ? profileArgs() : [];
   args.push(join(DIST_DIR, 'main.js'));
   const child = spawn(nodeBin(), args, { cwd: REPO_ROOT, env: appEnv({ PORT: String(port) }), stdio: ['ignore', 'pipe', 'pipe'] });
   const proc = new ServerProcess('api', child, port, 'church-api');
@@ -112,8 +114,9 @@ export async function startBaseline({ port = config.baselinePort } = {}) {
 }
 
 /** `node dist/worker.js` with loopback deliveries allowed and a fast retry schedule. */
-export async function startWorker(extra = {}) {
-  const child = spawn(nodeBin(), [join(DIST_DIR, 'worker.js')], { cwd: REPO_ROOT, env: appEnv({ WEBHOOK_ALLOW_LOOPBACK: 'true', ...extra }), stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startWorker(extra = {}, { cpuProf = config.cpuProf } = {}) {
+  const args = cpuProf ? profileArgs() : [];
+  const child = spawn(nodeBin(), [...args, join(DIST_DIR, 'worker.js')], { cwd: REPO_ROOT, env: appEnv({ WEBHOOK_ALLOW_LOOPBACK: 'true', ...extra }), stdio: ['ignore', 'pipe', 'pipe'] });
   const proc = new ServerProcess('worker', child, 0, 'church-api');
   const deadline = Date.now() + 60_000;
   while (!/worker started/.test(proc.output)) {

@@ -14,9 +14,9 @@ export class BullmqQueue {
   async enqueue(refs) {
     for (let i = 0; i < refs.length; i += 1000) {
       await this.queue.addBulk(
-        refs.slice(i, i + 1000).map(({ tenantId, deliveryId, attempt, delayMs = 0 }) => ({
+        refs.slice(i, i + 1000).map(({ tenantId, deliveryId, endpointId, attempt, delayMs = 0 }) => ({
           name: 'deliver',
-          data: { tenantId, deliveryId, attempt },
+          data: { tenantId, deliveryId, endpointId, attempt },
           opts: { jobId: `${deliveryId}-${attempt}`, delay: Math.round(delayMs), removeOnComplete: true, removeOnFail: { count: 1000 } },
         })),
       );

@@ -10,7 +10,7 @@
 //   lost:       deliveries never answered 2xx, or not `succeeded` in the database. Target 0.
 import { BullmqQueue } from './webhooks-queue.mjs';
 import { HOOKS } from '../lib/seed.mjs';
-import { startScript, startWorker } from '../lib/servers.mjs';
+import { startScript, startWorker, writeServerLog } from '../lib/servers.mjs';
 import { config, cpuDelta, cpuSample, log, median, percentile, requireFromDist, requireFromRepo, sleep } from '../lib/util.mjs';
 
 const { Client } = requireFromRepo('pg');
@@ -19,7 +19,7 @@ const uuidv7 = () => requireFromDist('common/ids/id.js').newUuid();
 
 const ENDPOINTS = 20;
 const CONCURRENCY = 50;
-const RETRY_DELAY_MS = 1000;
+const RETRY_DELAY_MS = 100;
 const PROJECT_PREFIX = 'bench5';
 const NOOP_PREFIX = 'bench5noop';
 
@@ -147,7 +147,38 @@ function analyseHits(hits, events, dues) {
 }
 
 function jobsFor(events, attempt = 0) {
-  return events.map((e) => ({ tenantId: e.tenantId, deliveryId: e.delivery, attempt }));
+  return events.map((e) => ({ tenantId: e.tenantId, deliveryId: e.delivery, endpointId: e.endpoint, attempt }));
+}
+
+/** `config.runs` runs of a reference worker (webhooks/noop-worker.mjs) draining n jobs; returns [{rate, cpu}]. */
+async function referenceRuns(name, church, endpoints, queue, env) {
+  const n = config.webhooks;
+  const proc = startScript(name.replace(/\W+/g, '-'), 'webhooks/noop-worker.mjs', { REDIS_URL: config.redisUrl, QUEUE_PREFIX: NOOP_PREFIX, WEBHOOK_CONCURRENCY: String(CONCURRENCY), ...env });
+  await ask(proc, null, (m) => (m.ready ? true : undefined));
+  const rates = [];
+  try {
+    for (let r = 0; r < config.runs; r++) {
+      await ask(proc, { cmd: 'reset' }, (m) => (m.reset ? true : undefined));
+      const fake = Array.from({ length: n }, (_, i) => ({ tenantId: church.id, delivery: uuidv7(), endpoint: endpoints[i % endpoints.length] }));
+      const cpu0 = cpuSample([proc.pid]);
+      const start = performance.timeOrigin + performance.now();
+      await queue.enqueue(jobsFor(fake));
+      let report;
+      const deadline = Date.now() + 300_000;
+      do {
+        await sleep(100);
+        report = await ask(proc, { cmd: 'report' }, (m) => (m.completed !== undefined ? m : undefined));
+      } while (report.completed < n && Date.now() < deadline);
+      const rate = report.completed / ((report.last - start) / 1000);
+      const cpu = cpuDelta(cpu0, cpuSample([proc.pid])) / Math.max(1, report.completed);
+      rates.push({ rate, cpu });
+      log(`  ${name} run ${r + 1}/${config.runs}: ${report.completed} jobs, ${rate.toFixed(0)} jobs/s, ${cpu.toFixed(0)} µs CPU/job`);
+    }
+  } finally {
+    proc.child.send({ cmd: 'stop' });
+    await new Promise((r) => (proc.exited ? r() : proc.child.once('exit', r)));
+  }
+  return rates;
 }
 
 export async function scenario5(ctx) {
@@ -162,35 +193,13 @@ export async function scenario5(ctx) {
   await noopQueue.obliterate();
   const rows = [];
   try {
-    // ---- reference: the no-op worker -------------------------------------------------------------
-    const noop = startScript('noop-worker', 'webhooks/noop-worker.mjs', { REDIS_URL: config.redisUrl, QUEUE_PREFIX: NOOP_PREFIX, WEBHOOK_CONCURRENCY: String(CONCURRENCY) });
-    await ask(noop, null, (m) => (m.ready ? true : undefined));
-    const noopRates = [];
-    try {
-      for (let r = 0; r < config.runs; r++) {
-        await ask(noop, { cmd: 'reset' }, (m) => (m.reset ? true : undefined));
-        const fake = Array.from({ length: n }, () => ({ tenantId: church.id, delivery: uuidv7() }));
-        const cpu0 = cpuSample([noop.pid]);
-        const start = performance.timeOrigin + performance.now();
-        await noopQueue.enqueue(jobsFor(fake));
-        let report;
-        const deadline = Date.now() + 300_000;
-        do {
-          await sleep(100);
-          report = await ask(noop, { cmd: 'report' }, (m) => (m.completed !== undefined ? m : undefined));
-        } while (report.completed < n && Date.now() < deadline);
-        const rate = report.completed / ((report.last - start) / 1000);
-        const cpu = cpuDelta(cpu0, cpuSample([noop.pid])) / Math.max(1, report.completed);
-        noopRates.push({ rate, cpu });
-        log(`  no-op worker run ${r + 1}/${config.runs}: ${report.completed} jobs, ${rate.toFixed(0)} jobs/s, ${cpu.toFixed(0)} µs CPU/job`);
-      }
-    } finally {
-      noop.child.send({ cmd: 'stop' });
-      await new Promise((r) => (noop.exited ? r() : noop.child.once('exit', r)));
-    }
+    // ---- references: the no-op worker, and a worker that only POSTs to the receiver ------------------
+    const noopRates = await referenceRuns('no-op worker', church, endpoints, noopQueue, {});
+    const postRates = await referenceRuns('POST-only worker', church, endpoints, noopQueue, { POST_URL: `http://127.0.0.1:${port}` });
+    await ask(receiver, { cmd: 'reset' }, (m) => (m.reset ? true : undefined));
 
     // ---- the project's worker ----------------------------------------------------------------------
-    const worker = await startWorker({ QUEUE_PREFIX: PROJECT_PREFIX, WEBHOOK_RETRY_SCHEDULE: '1s,2s,5s,30s,1m', WEBHOOK_CONCURRENCY: String(CONCURRENCY), WEBHOOK_TIMEOUT_MS: '5000' });
+    const worker = await startWorker({ QUEUE_PREFIX: PROJECT_PREFIX, WEBHOOK_RETRY_SCHEDULE: `${RETRY_DELAY_MS}ms,2s,5s,30s,1m`, WEBHOOK_CONCURRENCY: String(CONCURRENCY), WEBHOOK_TIMEOUT_MS: '5000' });
     const throughput = [];
     let lost = 0;
     let duplicates = 0;
@@ -233,7 +242,7 @@ export async function scenario5(ctx) {
       await setDue(church, events, dues);
       log(`  lateness run: ${n} deliveries due at ${rate}/s over ${Math.round(n / rate)} s`);
       await projectQueue.enqueue(
-        events.map((e, i) => ({ tenantId: church.id, deliveryId: e.delivery, attempt: 0, delayMs: Math.max(0, dues[i] - (performance.timeOrigin + performance.now())) })),
+        events.map((e, i) => ({ tenantId: church.id, deliveryId: e.delivery, endpointId: e.endpoint, attempt: 0, delayMs: Math.max(0, dues[i] - (performance.timeOrigin + performance.now())) })),
       );
       const counts = await waitSettled(church, n, n * (1000 / rate) + 120_000);
       const hits = await ask(receiver, { cmd: 'report' }, (m) => m.hits);
@@ -253,6 +262,17 @@ export async function scenario5(ctx) {
         ratio: measured / noopRate,
         target: { op: '>=', value: 0.5 },
         pass: measured / noopRate >= 0.5,
+      });
+      const postRate = median(postRates.map((x) => x.rate));
+      rows.push({
+        id: '5',
+        title: 'the same against a worker that only POSTs to the receiver (info: the least a delivery costs here)',
+        metric: 'deliveries/s',
+        project: { rps: measured, cpu_us_per_req: median(throughput.map((t) => t.workerCpu)) },
+        baseline: { rps: postRate, cpu_us_per_req: median(postRates.map((x) => x.cpu)) },
+        ratio: measured / postRate,
+        target: null,
+        pass: null,
       });
       rows.push({
         id: '5',
@@ -276,6 +296,7 @@ export async function scenario5(ctx) {
       });
     } finally {
       await worker.stop();
+      writeServerLog(worker);
     }
   } finally {
     receiver.child.disconnect();
