@@ -38,7 +38,7 @@ export class MembersService {
     if (issues.length) throw AppError.validation(issues);
     const member = this.newMember(dto, campusByRef);
     await this.members.insert([member]);
-    await this.events.record('member.created', this.eventObject(member, campusByRef));
+    await this.events.record('member.created', toMemberResponse(member, byCampusId(campusByRef), DEFAULT_LANGUAGE));
     return this.respond(member, campusByRef);
   }
 
@@ -60,7 +60,9 @@ export class MembersService {
       created.push({ index, id: member.id });
     }
     await this.members.insert(entities);
-    await this.events.recordMany('member.created', entities.map((m) => this.eventObject(m, campusByRef)));
+    // Events carry the member as GET shows it, labels in the default language.
+    const campuses = byCampusId(campusByRef);
+    await this.events.recordMany('member.created', entities.map((m) => toMemberResponse(m, campuses, DEFAULT_LANGUAGE)));
     return { created, rejected };
   }
 
@@ -174,16 +176,14 @@ export class MembersService {
     return new Map((await this.campuses.findManyByIds(ids)).map((c) => [c.id, c]));
   }
 
-  /** `data.object` of member events: the member as GET returns it, labels in the default language. */
-  private eventObject(member: MemberEntity, campusByRef: Map<string, CampusEntity>): MemberResponse {
-    const byId = new Map([...campusByRef.values()].map((c) => [c.id, c]));
-    return toMemberResponse(member, byId, DEFAULT_LANGUAGE);
-  }
-
   private respond(member: MemberEntity, campusByRef: Map<string, CampusEntity>): MemberResponse {
-    const byId = new Map([...campusByRef.values()].map((c) => [c.id, c]));
-    return toMemberResponse(member, byId, TenantContext.current().lang);
+    return toMemberResponse(member, byCampusId(campusByRef), TenantContext.current().lang);
   }
+}
+
+/** Campuses resolved by reference (key or id), re-keyed by id for the mapper. */
+function byCampusId(campusByRef: Map<string, CampusEntity>): Map<string, CampusEntity> {
+  return new Map([...campusByRef.values()].map((c) => [c.id, c]));
 }
 
 function campusIssues(dto: { campus?: string | null }, campusByRef: Map<string, CampusEntity>): FieldIssue[] {
