@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { KeyedBatcher } from '../../../common/batching/batcher';
 import { Database } from '../../../database/database.service';
-import { jsonLiteral } from '../../../database/sql-literal';
+import { jsonLiteral, uuidArrayLiteral } from '../../../database/sql-literal';
 import type { DeliveryRef } from './delivery-queue';
 
 export interface Claimed {
@@ -96,8 +96,12 @@ export class DeliveryBook {
   }
 }
 
-/** Prepared once per connection; $1 is the church, $2 the batch as json. */
-const PREPARED: Record<string, string> = {
+/**
+ * Prepared once per connection; $1 is the church, $2 the batch as json, $3 the deliveries' ids:
+ * `id = ANY($3)` keeps the cached (generic) plan on the primary key, where a join on the json rows
+ * alone, estimated at 100, chose a scan of the whole table.
+ */
+export const PREPARED: Record<string, string> = {
   // A delivery whose endpoint is no longer enabled is canceled instead of leased.
   webhook_claim: `UPDATE webhook_deliveries d
       SET next_attempt_at = CASE WHEN ep.status = 'enabled' THEN now() + ${LEASE} END,
@@ -105,7 +109,7 @@ const PREPARED: Record<string, string> = {
           last_error = CASE WHEN ep.status = 'enabled' THEN d.last_error ELSE 'endpoint disabled' END,
           updated_at = now()
      FROM json_to_recordset($2::json) AS r(id uuid, attempts int), webhook_endpoints ep, webhook_events e
-    WHERE d.tenant_id = $1::uuid AND d.id = r.id AND d.status = 'pending' AND d.attempts = r.attempts
+    WHERE d.tenant_id = $1::uuid AND d.id = ANY($3::uuid[]) AND d.id = r.id AND d.status = 'pending' AND d.attempts = r.attempts
       AND d.next_attempt_at <= now() + interval '2 seconds'
       AND ep.tenant_id = d.tenant_id AND ep.id = d.endpoint_id AND e.tenant_id = d.tenant_id AND e.id = d.event_id
   RETURNING d.id, d.endpoint_id, d.attempts, ep.url, ep.status AS endpoint_status, ep.secret_sealed,
@@ -117,27 +121,27 @@ const PREPARED: Record<string, string> = {
     attempt AS (
       INSERT INTO webhook_attempts (tenant_id, id, delivery_id, endpoint_id, event_id, attempt, status_code, duration_ms, error)
       SELECT d.tenant_id, r.attempt_id, d.id, d.endpoint_id, d.event_id, r.attempt, r.status_code, r.duration_ms, r.error
-        FROM r JOIN webhook_deliveries d ON d.tenant_id = $1::uuid AND d.id = r.delivery_id)
+        FROM r JOIN webhook_deliveries d ON d.tenant_id = $1::uuid AND d.id = ANY($3::uuid[]) AND d.id = r.delivery_id)
     UPDATE webhook_deliveries d SET status = r.status, attempts = r.attempt, last_status_code = r.status_code, last_error = r.error, updated_at = now(),
            next_attempt_at = CASE WHEN r.status = 'pending' THEN now() + make_interval(secs => r.delay_ms / 1000) END
-      FROM r WHERE d.tenant_id = $1::uuid AND d.id = r.delivery_id`,
+      FROM r WHERE d.tenant_id = $1::uuid AND d.id = ANY($3::uuid[]) AND d.id = r.delivery_id`,
   // Only the statement that flips an endpoint returns it, so its org_admins get one mail.
   webhook_disable: `WITH flipped AS (
       UPDATE webhook_endpoints ep SET status = 'disabled', disabled_reason = x.reason, updated_at = now()
         FROM json_to_recordset($2::json) AS x(id uuid, reason text)
-       WHERE ep.tenant_id = $1::uuid AND ep.id = x.id AND ep.status = 'enabled'
+       WHERE ep.tenant_id = $1::uuid AND ep.id = ANY($3::uuid[]) AND ep.id = x.id AND ep.status = 'enabled'
       RETURNING ep.id, ep.url, ep.disabled_reason)
     SELECT f.id, f.url, f.disabled_reason AS reason,
            ARRAY(SELECT email FROM users WHERE tenant_id = $1::uuid AND role = 'org_admin' ORDER BY email) AS admins
       FROM flipped f`,
 };
 
-function execute(name: keyof typeof PREPARED, tenantId: string, rows: unknown[]): string {
-  return `EXECUTE ${name}('${tenantId}', ${jsonLiteral(rows)})`;
+function execute(name: keyof typeof PREPARED, tenantId: string, rows: unknown[], ids: string[]): string {
+  return `EXECUTE ${name}('${tenantId}', ${jsonLiteral(rows)}, ${uuidArrayLiteral(ids)})`;
 }
 
 function claimSql(tenantId: string, refs: DeliveryRef[]): string {
-  return execute('webhook_claim', tenantId, refs.map((r) => ({ id: r.deliveryId, attempts: r.attempt })));
+  return execute('webhook_claim', tenantId, refs.map((r) => ({ id: r.deliveryId, attempts: r.attempt })), refs.map((r) => r.deliveryId));
 }
 
 function recordSql(tenantId: string, records: AttemptRecord[]): string {
@@ -148,9 +152,10 @@ function recordSql(tenantId: string, records: AttemptRecord[]): string {
       delivery_id: r.deliveryId, attempt_id: r.attemptId, attempt: r.attempt, status_code: r.statusCode,
       duration_ms: r.durationMs, error: r.error, status: r.status, delay_ms: r.delayMs,
     })),
+    records.map((r) => r.deliveryId),
   );
 }
 
 function disableSql(tenantId: string, disables: { endpointId: string; reason: string }[]): string {
-  return execute('webhook_disable', tenantId, disables.map((d) => ({ id: d.endpointId, reason: d.reason })));
+  return execute('webhook_disable', tenantId, disables.map((d) => ({ id: d.endpointId, reason: d.reason })), disables.map((d) => d.endpointId));
 }
