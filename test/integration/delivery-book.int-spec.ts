@@ -7,7 +7,7 @@ import { newTenant, TestTenant } from '../support/factories';
 
 /**
  * The worker's booking statements are prepared once per connection and then run on their cached,
- * generic plan: that plan must find deliveries by primary key, not scan the table.
+ * generic plan: that plan must reach deliveries through an index, not scan the table.
  */
 describe('DeliveryBook statements', () => {
   let api: TestApi;
@@ -55,7 +55,9 @@ describe('DeliveryBook statements', () => {
         await m.query(`DEALLOCATE ${name}`);
       }
     });
+    // Which index depends on the statistics (the primary key, or the endpoint's index when the
+    // church has few deliveries per endpoint); a scan of the whole table is never acceptable.
     expect(plan).not.toMatch(/Seq Scan on webhook_(deliveries|events)/);
-    if (name !== 'webhook_disable') expect(plan).toMatch(/Index Scan using webhook_deliveries_pkey/);
+    if (name !== 'webhook_disable') expect(plan).toMatch(/Index Scan using webhook_deliveries_\w+ on webhook_deliveries/);
   });
 });
