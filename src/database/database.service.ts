@@ -7,9 +7,18 @@ import { DEFAULT_LANGUAGE, Language } from '../common/i18n/language';
 import { APP_ROLE } from './app-role';
 import { dataSourceOptions } from './data-source-options';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
+import { isUuid } from '../common/ids/id';
 
 const MIGRATION_LOCK = 7_262_019; // arbitrary advisory-lock key for "migrations running"
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Switches the open transaction to the RLS role and the tenant (and, if asked, to asynchronous
+ * commit). The values are a constant and a checked uuid, so inlining them is safe.
+ */
+function enterTenant(tenantId: string, asyncCommit = false): string {
+  const commit = asyncCommit ? `, set_config('synchronous_commit', 'off', true)` : '';
+  return `SELECT set_config('role', '${APP_ROLE}', true), set_config('app.tenant_id', '${tenantId}', true)${commit}`;
+}
 
 /** Tells TypeORM that the runner is inside the transaction we opened ourselves (see runInTenant). */
 function markTransactionStarted(runner: QueryRunner): void {
@@ -85,15 +94,14 @@ export class Database implements OnApplicationShutdown {
    * through TenantContext.
    */
   async runInTenant<T>(run: TenantRun, fn: () => Promise<T>): Promise<T> {
-    if (!UUID.test(run.tenantId)) throw new Error('runInTenant: tenant id is not a uuid');
+    if (!isUuid(run.tenantId)) throw new Error('runInTenant: tenant id is not a uuid');
     const afterCommit: (() => Promise<void> | void)[] = [];
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     let result: T;
     try {
-      // One round trip opens the transaction, switches to the RLS role and sets the tenant (the
-      // values are a constant and a checked uuid, so inlining them is safe).
-      await runner.query(`START TRANSACTION; SELECT set_config('role', '${APP_ROLE}', true), set_config('app.tenant_id', '${run.tenantId}', true)`);
+      // One round trip opens the transaction and enters the tenant.
+      await runner.query(`START TRANSACTION; ${enterTenant(run.tenantId)}`);
       markTransactionStarted(runner);
       result = await TenantContext.run(
         { tenantId: run.tenantId, manager: runner.manager, actor: run.actor, lang: run.lang ?? DEFAULT_LANGUAGE, requestId: run.requestId, afterCommit },
@@ -132,7 +140,7 @@ export class Database implements OnApplicationShutdown {
     statements: string[],
     options: { asyncCommit?: boolean; prepared?: Record<string, string> } = {},
   ): Promise<Record<string, unknown>[][]> {
-    if (!UUID.test(tenantId)) throw new Error('runScriptInTenant: tenant id is not a uuid');
+    if (!isUuid(tenantId)) throw new Error('runScriptInTenant: tenant id is not a uuid');
     const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
     const client = await pool.connect();
     let known = this.preparedOn.get(client);
@@ -140,7 +148,7 @@ export class Database implements OnApplicationShutdown {
     const missing = Object.entries(options.prepared ?? {}).filter(([name]) => !known.has(name));
     const head = [
       'START TRANSACTION',
-      `SELECT set_config('role', '${APP_ROLE}', true), set_config('app.tenant_id', '${tenantId}', true)${options.asyncCommit ? `, set_config('synchronous_commit', 'off', true)` : ''}`,
+      enterTenant(tenantId, options.asyncCommit),
       ...missing.map(([name, sql]) => `PREPARE ${name} AS ${sql}`),
     ];
     let broken: Error | undefined;

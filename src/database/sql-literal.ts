@@ -1,4 +1,5 @@
 import { escapeLiteral } from 'pg';
+import { isUuid } from '../common/ids/id';
 
 /**
  * A value as an inlined `json` literal, for statements sent without parameters (see
@@ -9,10 +10,8 @@ export function jsonLiteral(value: unknown): string {
   return `${escapeLiteral(JSON.stringify(value).replace(/\\u0000/g, ''))}::json`;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Ids as an inlined `uuid[]` literal; anything that is not a uuid is refused. */
 export function uuidArrayLiteral(ids: string[]): string {
-  for (const id of ids) if (!UUID.test(id)) throw new Error('uuidArrayLiteral: not a uuid');
+  for (const id of ids) if (!isUuid(id)) throw new Error('uuidArrayLiteral: not a uuid');
   return `'{${ids.join(',')}}'::uuid[]`;
 }

@@ -34,6 +34,13 @@ const pool = Buffer.alloc(POOL_SIZE);
 let poolOffset = POOL_SIZE;
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A uuid in the lowercase text form PostgreSQL and newUuid produce. */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
 /**
  * A new time-ordered UUID (RFC 9562 version 7): 48 bits of Unix milliseconds, then 74 random
  * bits. Random bytes come from a pool refilled 4 KiB at a time (one syscall per ~400 ids).

@@ -1,4 +1,5 @@
 import { AppError } from '../errors/app-error';
+import { isUuid } from '../ids/id';
 
 type CursorValue = string | number | null;
 
@@ -16,7 +17,6 @@ export function encodeCursor(cursor: Cursor): string {
 
 type CursorValueType = 'text' | 'timestamp' | 'date';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -44,7 +44,7 @@ export function decodeCursor(raw: string, sort: string, types: CursorValueType[]
     parsed[1].length !== types.length ||
     !parsed[1].every((v, i) => validValue(v, types[i])) ||
     typeof parsed[2] !== 'string' ||
-    !UUID.test(parsed[2])
+    !isUuid(parsed[2])
   ) {
     throw AppError.invalidParameter('cursor', 'invalid');
   }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SECRET_BOX } from '../../../common/crypto/crypto.module';
 import { SecretBox } from '../../../common/crypto/secret-box';
-import { newUuid } from '../../../common/ids/id';
+import { isUuid, newUuid } from '../../../common/ids/id';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { MailerService } from '../../mail/mailer.service';
 import { signatureHeader } from '../signature';
@@ -16,7 +16,6 @@ export type AttemptOutcome = 'delivered' | 'failed' | 'skipped' | 'busy';
 const PER_ENDPOINT = 4;
 /** Opened signing secrets kept in memory (never logged), so that a delivery does not decrypt one. */
 const OPENED_SECRETS = 1_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * One attempt of one delivery: claim it, sign, POST, record the attempt, then schedule the next
@@ -41,7 +40,7 @@ export class DeliveryRunner {
 
   /** Returns what happened and, when another try is due, the ref and delay to schedule it. */
   async attempt(ref: DeliveryRef): Promise<{ outcome: AttemptOutcome; retry?: { ref: DeliveryRef; delayMs: number } }> {
-    if (!UUID.test(ref.tenantId) || !UUID.test(ref.deliveryId)) return { outcome: 'skipped' };
+    if (!isUuid(ref.tenantId) || !isUuid(ref.deliveryId)) return { outcome: 'skipped' };
     // The endpoint's slots are checked before the claim, so a busy endpoint costs no database work.
     const slot = ref.endpointId ?? ref.deliveryId;
     const running = this.inFlight.get(slot) ?? 0;
