@@ -15,9 +15,9 @@ const MIGRATION_LOCK = 7_262_019; // arbitrary advisory-lock key for "migrations
  * Switches the open transaction to the RLS role and the tenant (and, if asked, to asynchronous
  * commit). The values are a constant and a checked uuid, so inlining them is safe.
  */
-function enterTenant(tenantId: string, asyncCommit = false): string {
-  const commit = asyncCommit ? `, set_config('synchronous_commit', 'off', true)` : '';
-  return `SELECT set_config('role', '${APP_ROLE}', true), set_config('app.tenant_id', '${tenantId}', true)${commit}`;
+function enterTenant(tenantId: string, settings: Record<string, string> = {}): string {
+  const more = Object.entries(settings).map(([name, value]) => `, set_config('${name}', '${value}', true)`);
+  return `SELECT set_config('role', '${APP_ROLE}', true), set_config('app.tenant_id', '${tenantId}', true)${more.join('')}`;
 }
 
 /** Tells TypeORM that the runner is inside the transaction we opened ourselves (see runInTenant). */
@@ -134,6 +134,9 @@ export class Database implements OnApplicationShutdown {
    * `asyncCommit` answers before the commit reaches the disk (synchronous_commit off): a crash of
    * PostgreSQL may then forget the last fraction of a second of such transactions, never corrupt
    * them. Only for bookkeeping that is safe to redo, such as a delivery attempt.
+   *
+   * Prepared statements run on their generic plan: the custom plans PostgreSQL tries first (and
+   * keeps when the batch is small) cost a planning each time, which is what preparing avoids.
    */
   async runScriptInTenant(
     tenantId: string,
@@ -148,7 +151,10 @@ export class Database implements OnApplicationShutdown {
     const missing = Object.entries(options.prepared ?? {}).filter(([name]) => !known.has(name));
     const head = [
       'START TRANSACTION',
-      enterTenant(tenantId, options.asyncCommit),
+      enterTenant(tenantId, {
+        ...(options.asyncCommit ? { synchronous_commit: 'off' } : {}),
+        ...(options.prepared ? { plan_cache_mode: 'force_generic_plan' } : {}),
+      }),
       ...missing.map(([name, sql]) => `PREPARE ${name} AS ${sql}`),
     ];
     let broken: Error | undefined;

@@ -49,6 +49,16 @@ describe('Database.runScriptInTenant', () => {
     expect(again).toEqual(Array.from({ length: 8 }, () => ['north']));
   });
 
+  it('runs prepared statements on their generic plan, never planning them per call', async () => {
+    // PostgreSQL would try custom plans for the first executions (and keep them for cheap ones).
+    const counts = async () =>
+      (await run(a, [`EXECUTE script_spec_campuses(${jsonLiteral(['north'])})`, `SELECT generic_plans::int AS g, custom_plans::int AS c FROM pg_prepared_statements WHERE name = 'script_spec_campuses'`]))[1][0];
+    let last = await counts();
+    for (let i = 0; i < 12; i++) last = await counts();
+    expect(last.c).toBe(0);
+    expect(last.g).toBeGreaterThan(0);
+  });
+
   it('carries any string through jsonLiteral unchanged', async () => {
     const nasty = `it's a \\ "test"; DROP TABLE campuses; -- ${randomUUID()} \u00e9\u4e2d`;
     const [rows] = await run(a, [`SELECT (${jsonLiteral({ s: nasty })})->>'s' AS s`]);

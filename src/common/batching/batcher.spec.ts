@@ -40,11 +40,38 @@ describe('Batcher', () => {
       batches.push(items);
       if (items.includes(2)) throw new Error('boom');
       return items;
-    }, 2);
+    }, { maxSize: 2 });
     const settled = await Promise.allSettled([1, 2, 3].map((i) => batcher.submit(i)));
     expect(batches).toEqual([[1, 2], [3]]);
     expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
     expect((settled[0] as PromiseRejectedResult).reason).toEqual(new Error('boom'));
+  });
+
+  it('runs up to `lanes` batches at once; later calls wait for a free lane and go together', async () => {
+    const gates = [deferred(), deferred()];
+    const batches: number[][] = [];
+    const batcher = new Batcher<number, number>(
+      async (items) => {
+        const n = batches.push(items);
+        if (n <= 2) await gates[n - 1].done;
+        return items;
+      },
+      { lanes: 2 },
+    );
+    const turn = () => new Promise((r) => setImmediate(r));
+    const first = batcher.submit(1);
+    await turn();
+    const second = batcher.submit(2);
+    await turn();
+    expect(batches).toEqual([[1], [2]]); // the second batch did not wait for the first
+    const later = [3, 4].map((i) => batcher.submit(i));
+    await turn();
+    expect(batches).toHaveLength(2); // both lanes busy
+    gates[1].release();
+    expect(await Promise.all([second, ...later])).toEqual([2, 3, 4]);
+    expect(batches).toEqual([[1], [2], [3, 4]]);
+    gates[0].release();
+    expect(await first).toBe(1);
   });
 });
 

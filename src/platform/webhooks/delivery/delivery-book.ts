@@ -43,6 +43,12 @@ export interface DisabledEndpoint {
 type Entry = { claim: DeliveryRef } | { record: AttemptRecord };
 type Outcome = Claimed | null | DisabledEndpoint[];
 
+/**
+ * Batches of one church in flight at once. One busy church must still use more than one
+ * PostgreSQL backend (core); claims and records of different deliveries do not conflict.
+ */
+const LANES = 2;
+
 /** A claimed delivery is not picked again for this long (longer than any attempt). */
 const LEASE = `interval '2 minutes'`;
 
@@ -53,7 +59,7 @@ const LEASE = `interval '2 minutes'`;
  */
 @Injectable()
 export class DeliveryBook {
-  private readonly batches = new KeyedBatcher<string, Entry, Outcome>((tenantId, entries) => this.run(tenantId, entries));
+  private readonly batches = new KeyedBatcher<string, Entry, Outcome>((tenantId, entries) => this.run(tenantId, entries), { lanes: LANES });
 
   constructor(private readonly db: Database) {}
 
