@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { BoundedMap } from '../../common/caching/bounded-map';
 import { TenantContext } from '../../common/context/tenant-context';
 import type { CampusEntity } from '../campuses/campus.entity';
 import { CampusesService } from '../campuses/campuses.service';
@@ -15,7 +16,7 @@ const MAX_CHURCHES = 1_000;
  */
 @Injectable()
 export class CampusDirectory {
-  private readonly byChurch = new Map<string, { version: string; campuses: Map<string, CampusEntity> }>();
+  private readonly byChurch = new BoundedMap<string, { version: string; campuses: Map<string, CampusEntity> }>(MAX_CHURCHES);
 
   constructor(private readonly campuses: CampusesService) {}
 
@@ -24,9 +25,7 @@ export class CampusDirectory {
     const entry = this.byChurch.get(tenantId);
     if (entry?.version === membersListVersion && members.every((m) => m.campusId === null || entry.campuses.has(m.campusId))) return entry.campuses;
     const campuses = new Map((await this.campuses.findAllForChurch()).map((c) => [c.id, c]));
-    this.byChurch.delete(tenantId);
     this.byChurch.set(tenantId, { version: membersListVersion, campuses });
-    if (this.byChurch.size > MAX_CHURCHES) this.byChurch.delete(this.byChurch.keys().next().value!);
     return campuses;
   }
 }

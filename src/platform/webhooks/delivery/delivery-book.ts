@@ -78,14 +78,16 @@ export class DeliveryBook {
     const records = entries.flatMap((e) => ('record' in e ? [e.record] : []));
     const disables = records.flatMap((r) => (r.disable ? [r.disable] : []));
     const statements: string[] = [];
-    if (records.length) statements.push(recordSql(tenantId, records));
-    if (disables.length) statements.push(disableSql(tenantId, disables));
-    if (claims.length) statements.push(claimSql(tenantId, claims));
+    const add = (sql: string) => statements.push(sql) - 1;
+    if (records.length) add(recordSql(tenantId, records));
+    const disableAt = disables.length ? add(disableSql(tenantId, disables)) : -1;
+    const claimAt = claims.length ? add(claimSql(tenantId, claims)) : -1;
     // Safe to lose in a database crash: a lost claim or record means the delivery is sent again
     // (receivers dedupe on Service-Webhook-Id); waiting for the disk would bound the throughput.
     const results = await this.db.runScriptInTenant(tenantId, statements, { asyncCommit: true, prepared: PREPARED });
-    const disabled = disables.length ? (results[1] as unknown as DisabledEndpoint[]) : [];
-    const claimedById = new Map(((claims.length ? results[results.length - 1] : []) as unknown as Claimed[]).map((row) => [row.id, row]));
+    const rowsAt = <T>(at: number) => (at < 0 ? [] : (results[at] as unknown as T[]));
+    const disabled = rowsAt<DisabledEndpoint>(disableAt);
+    const claimedById = new Map(rowsAt<Claimed>(claimAt).map((row) => [row.id, row]));
     let reported = false;
     return entries.map((entry) => {
       if ('record' in entry) {

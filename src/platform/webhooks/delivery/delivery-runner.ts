@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { BoundedMap } from '../../../common/caching/bounded-map';
 import { SECRET_BOX } from '../../../common/crypto/crypto.module';
 import { SecretBox } from '../../../common/crypto/secret-box';
 import { isUuid, newUuid } from '../../../common/ids/id';
@@ -27,7 +28,7 @@ export class DeliveryRunner {
   private readonly logger = new Logger('Webhooks');
   private readonly schedule: number[];
   private readonly inFlight = new Map<string, number>();
-  private readonly opened = new Map<string, string>();
+  private readonly opened = new BoundedMap<string, string>(OPENED_SECRETS);
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -77,7 +78,6 @@ export class DeliveryRunner {
     let secret = this.opened.get(key);
     if (secret === undefined) {
       secret = this.secrets.open(sealed);
-      if (this.opened.size >= OPENED_SECRETS) this.opened.delete(this.opened.keys().next().value!);
       this.opened.set(key, secret);
     }
     return secret;
