@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { BoundedMap } from '../../common/caching/bounded-map';
 import { Database } from '../../database/database.service';
 
 const CACHE_MS = 10_000;
+/** Origins asked about and churches looked up, kept at most (the oldest entries go first). */
+const CACHED_ORIGINS = 10_000;
+const CACHED_CHURCHES = 10_000;
 
 /**
  * Which browser origins may call the API: per church (Settings, API, CORS), refused by default.
@@ -9,8 +13,8 @@ const CACHE_MS = 10_000;
  */
 @Injectable()
 export class CorsPolicy {
-  private readonly anywhere = new Map<string, { allowed: boolean; at: number }>();
-  private readonly perTenant = new Map<string, { origins: string[]; at: number }>();
+  private readonly anywhere = new BoundedMap<string, { allowed: boolean; at: number }>(CACHED_ORIGINS);
+  private readonly perTenant = new BoundedMap<string, { origins: string[]; at: number }>(CACHED_CHURCHES);
 
   constructor(private readonly db: Database) {}
 
@@ -19,7 +23,6 @@ export class CorsPolicy {
     const hit = this.anywhere.get(origin);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.allowed;
     const rows: unknown[] = await this.db.platform.query('SELECT 1 FROM tenant_settings WHERE cors_allowed_origins @> ARRAY[$1]::text[] LIMIT 1', [origin]);
-    if (this.anywhere.size > 10_000) this.anywhere.clear();
     this.anywhere.set(origin, { allowed: rows.length > 0, at: Date.now() });
     return rows.length > 0;
   }
