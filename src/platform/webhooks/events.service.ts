@@ -34,11 +34,12 @@ export class EventsService {
       const payload: EventPayload = { id: toPublicId(ID_PREFIX.event, id), type, created: Math.floor(now.getTime() / 1000), tenant, api_version: API_VERSION, data: { object } };
       return { id, payload };
     });
-    // One JSON document for all the events: PostgreSQL splits it (no per-value array encoding here).
+    // The payloads as one JSON array, split by PostgreSQL and zipped with the ids (ROWS FROM): each
+    // payload is parsed once and stored as sent, with no per-value array encoding here.
     await manager.query(
       `INSERT INTO webhook_events (tenant_id, id, type, payload, created_at)
-       SELECT $1, (e->>'id')::uuid, $2, e->'payload', $3 FROM json_array_elements($4::json) AS e`,
-      [tenantId, type, now, JSON.stringify(events)],
+       SELECT $1, e.id, $2, e.payload, $3 FROM ROWS FROM (unnest($4::uuid[]), json_array_elements($5::json)) AS e(id, payload)`,
+      [tenantId, type, now, events.map((e) => e.id), JSON.stringify(events.map((e) => e.payload))],
     );
     const endpoints: { id: string; filters: DeliveryFilter[] }[] = await manager.query(
       `SELECT id, filters FROM webhook_endpoints WHERE tenant_id = $1 AND status = 'enabled' AND events && ARRAY[$2, '*']::text[]`,
