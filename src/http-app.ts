@@ -6,6 +6,7 @@ import { AppModule } from './app.module';
 import { ProblemFilter } from './common/errors/problem.filter';
 import { conditionalGet } from './common/http/conditional-get';
 import { expressErrorHandler, jsonBody, requestIdentity, requireJsonBody } from './common/http/http-pipeline';
+import { checkJsonBody } from './common/http/json-body-check';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import type { AppConfig } from './config/app-config';
 import { recordUsage } from './platform/rate-limit/record-usage';
@@ -41,6 +42,7 @@ export function configureHttpApp(app: NestExpressApplication): void {
   app.use(recordUsage(app.get(UsageMeter)));
   app.use(requireJsonBody);
   app.use(jsonBody);
+  app.use(checkJsonBody);
   app.use(expressErrorHandler);
   app.use(conditionalGet);
   app.useGlobalPipes(new AppValidationPipe());

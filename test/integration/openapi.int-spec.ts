@@ -73,6 +73,19 @@ describe('OpenAPI description', () => {
     expect(document.components.securitySchemes.bearer.bearerFormat).not.toBe('JWT');
   });
 
+  it('types every schema property: a `string | null` field is a nullable string, not a shapeless object', () => {
+    const shapeless: string[] = [];
+    for (const [name, schema] of Object.entries(document.components.schemas as Record<string, Json>)) {
+      for (const [property, definition] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) {
+        const typed = definition.type !== undefined || definition.$ref || definition.allOf || definition.oneOf || definition.enum;
+        const open = definition.type === 'object' && !definition.properties && !definition.additionalProperties && !definition.allOf;
+        if (!typed || open) shapeless.push(`${name}.${property}`);
+      }
+    }
+    expect(shapeless).toEqual([]);
+    expect(document.components.schemas.CreateMemberDto.properties.email).toMatchObject({ type: 'string', nullable: true });
+  });
+
   it('documents every member and campus operation with x-required-scopes', () => {
     const ops = [...operations(document, '/v1/members'), ...operations(document, '/v1/campuses')];
     const names = ops.map((o) => `${o.method.toUpperCase()} ${o.path}`);

@@ -19,8 +19,11 @@ export function translateDatabaseError(exception: unknown): AppError | null {
       return new AppError('conflict', { reason: `duplicate value (${err.constraint ?? 'unique'})` });
     case '23503':
       return new AppError('conflict', { reason: `referenced record missing (${err.constraint ?? 'foreign key'})` });
-    // Invalid text representation / datetime format or overflow: a client value PostgreSQL could not read.
+    // Invalid text representation / datetime format or overflow / a character the encoding cannot hold (NUL):
+    // a client value PostgreSQL could not read. (Request bodies and list filters refuse such text earlier, with the field named.)
     case '22P02':
+    case '22021':
+    case '22P05':
     case '22007':
     case '22008':
     case '22003':

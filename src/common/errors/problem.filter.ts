@@ -51,6 +51,8 @@ function fromHttpException(exception: HttpException, req: ApiRequest): AppError 
     case 401:
       return new AppError('unauthorized');
     case 400:
+      // Express could not percent-decode a path segment (`/v1/members/%ZZ`): name the path, not '?'.
+      if (exception.cause instanceof URIError) return AppError.invalidParameter('path', 'invalid_format', { format: 'percent-encoded UTF-8' });
       return new AppError('invalid_parameter', { parameter: '?' });
     default:
       return new AppError('internal_error');

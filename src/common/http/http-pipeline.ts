@@ -3,6 +3,7 @@ import { AppError } from '../errors/app-error';
 import { sendProblem } from '../errors/problem';
 import { ID_PREFIX, newPublicId } from '../ids/id';
 import { negotiateLanguage } from '../i18n/language';
+import { noteEscapes } from './json-body-check';
 import type { ApiRequest } from './request';
 
 export const BODY_LIMIT = '5mb';
@@ -25,7 +26,7 @@ export function requireJsonBody(req: Request, _res: Response, next: NextFunction
   next();
 }
 
-export const jsonBody = express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'], strict: true });
+export const jsonBody = express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'], strict: true, verify: noteEscapes });
 
 interface BodyParserError {
   type?: string;

@@ -1,5 +1,6 @@
 import { AppError } from '../errors/app-error';
 import { isUuid } from '../ids/id';
+import { isStorableText } from '../validation/text';
 
 type CursorValue = string | number | null;
 
@@ -23,9 +24,10 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 function validValue(value: unknown, type: CursorValueType): boolean {
   if (value === null) return true;
   if (typeof value !== 'string') return false;
-  if (type === 'timestamp') return ISO_UTC.test(value) && !Number.isNaN(Date.parse(value));
+  // Round trip: Date.parse reads 2024-02-30 as March 1, which PostgreSQL then refuses.
+  if (type === 'timestamp') return ISO_UTC.test(value) && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString() === value;
   if (type === 'date') return DATE.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
-  return value.length <= 1000;
+  return value.length <= 1000 && isStorableText(value);
 }
 
 /** Decodes and checks a cursor against the sort it must belong to and the types of its fields. */

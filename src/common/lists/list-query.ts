@@ -1,4 +1,5 @@
 import { AppError, FieldIssue } from '../errors/app-error';
+import { isStorableText } from '../validation/text';
 import { Cursor, decodeCursor } from './cursor';
 import { DEFAULT_LIMIT, FilterDef, FilterValue, ListSpec, MAX_LIMIT, Operator, OPERATORS } from './list-spec';
 
@@ -75,7 +76,8 @@ function parseSort<T>(raw: unknown, spec: ListSpec<T>, issues: FieldIssue[]): So
   for (const part of text.split(',')) {
     const descending = part.startsWith('-');
     const field = descending ? part.slice(1) : part;
-    if (!spec.sorts[field]) issues.push({ field: 'sort', issue: 'not_sortable', params: { values: Object.keys(spec.sorts).join(', ') } });
+    // Own keys only: `sort=constructor` must not find Object.prototype.constructor.
+    if (!Object.hasOwn(spec.sorts, field)) issues.push({ field: 'sort', issue: 'not_sortable', params: { values: Object.keys(spec.sorts).join(', ') } });
     else if (terms.some((t) => t.field === field)) issues.push({ field: 'sort', issue: 'invalid' });
     else terms.push({ field, descending });
   }
@@ -84,7 +86,7 @@ function parseSort<T>(raw: unknown, spec: ListSpec<T>, issues: FieldIssue[]): So
 
 function parseFilter<T>(key: string, raw: unknown, spec: ListSpec<T>, issues: FieldIssue[]): FilterTerm | null {
   const match = KEY.exec(key);
-  const def = match ? spec.filters[match[1]] : undefined;
+  const def = match && Object.hasOwn(spec.filters, match[1]) ? spec.filters[match[1]] : undefined;
   if (!match || !def) {
     issues.push({ field: key, issue: 'not_filterable' });
     return null;
@@ -119,7 +121,7 @@ function parseFilter<T>(key: string, raw: unknown, spec: ListSpec<T>, issues: Fi
 function parseValue(raw: string, def: FilterDef): FilterValue | undefined {
   switch (def.type) {
     case 'string':
-      return raw.length > 0 && raw.length <= 200 ? raw : undefined;
+      return raw.length > 0 && raw.length <= 200 && isStorableText(raw) ? raw : undefined;
     case 'enum':
       return def.values?.includes(raw) ? raw : undefined;
     case 'boolean':

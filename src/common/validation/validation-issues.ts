@@ -53,3 +53,8 @@ export function toFieldIssues(errors: ValidationError[], parent = ''): FieldIssu
   }
   return out;
 }
+
+/** PATCH: fields that cannot be cleared. Absent leaves them as they are; null is a `required` issue. */
+export function clearedRequiredFields(dto: object, fields: readonly string[]): FieldIssue[] {
+  return fields.filter((field) => (dto as Record<string, unknown>)[field] === null).map((field) => ({ field, issue: 'required' }));
+}

@@ -5,6 +5,7 @@ import { ID_PREFIX, newUuid, parsePublicId } from '../../common/ids/id';
 import { DEFAULT_LANGUAGE } from '../../common/i18n/language';
 import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { parseListQuery } from '../../common/lists/list-query';
+import { clearedRequiredFields } from '../../common/validation/validation-issues';
 import type { CampusEntity } from '../campuses/campus.entity';
 import { CampusesService } from '../campuses/campuses.service';
 import { CampusDirectory } from './campus-directory';
@@ -89,9 +90,8 @@ export class MembersService {
   }
 
   async update(id: string, dto: UpdateMemberDto): Promise<MemberResponse> {
-    const nulls = REQUIRED_ON_PATCH.filter((field) => (dto as Record<string, unknown>)[field] === null);
     const campusByRef = await this.campuses.resolveRefs(dto.campus ? [dto.campus] : []);
-    const issues = [...nulls.map((field) => ({ field, issue: 'required' })), ...campusIssues(dto, campusByRef)];
+    const issues = [...clearedRequiredFields(dto, REQUIRED_ON_PATCH), ...campusIssues(dto, campusByRef)];
     if (issues.length) throw AppError.validation(issues);
     const member = await this.require(id);
     const changes = this.changesFrom(dto, campusByRef);

@@ -5,6 +5,7 @@ import { AppError } from '../../common/errors/app-error';
 import { newUuid } from '../../common/ids/id';
 import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { parseListQuery } from '../../common/lists/list-query';
+import { clearedRequiredFields } from '../../common/validation/validation-issues';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { filterProblems, type DeliveryFilter } from './delivery-filters';
 import { DeliveryDispatcher } from './delivery/delivery-dispatcher';
@@ -22,6 +23,8 @@ import { WebhooksRepository } from './webhooks.repository';
 
 const ROLL_OVERLAP_MS = 24 * 3_600_000;
 const BACKFILL_LIMIT = 10_000;
+/** An endpoint always has a url, at least one event type and a status: PATCH cannot clear them. */
+const REQUIRED_ON_PATCH = ['url', 'events', 'status'] as const;
 
 @Injectable()
 export class EndpointsService {
@@ -65,6 +68,8 @@ export class EndpointsService {
   }
 
   async update(id: string, dto: UpdateEndpointDto): Promise<EndpointResponse> {
+    const cleared = clearedRequiredFields(dto, REQUIRED_ON_PATCH);
+    if (cleared.length) throw AppError.validation(cleared);
     const endpoint = await this.require(id);
     const changes: Partial<WebhookEndpointEntity> = { updatedAt: new Date() };
     if (dto.url !== undefined) {

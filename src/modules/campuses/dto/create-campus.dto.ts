@@ -11,7 +11,7 @@ export class CreateCampusDto {
   @IsDefined() @IsString() @MaxLen(120)
   name: string;
 
-  @ApiPropertyOptional({ example: 'America/Mexico_City', nullable: true, description: 'IANA time zone of the campus.' })
+  @ApiPropertyOptional({ type: String, example: 'America/Mexico_City', nullable: true, description: 'IANA time zone of the campus.' })
   @IsOptional() @IsString() @IsTimeZone()
   timezone?: string | null;
 }

@@ -7,7 +7,7 @@ export class CreateDeviceDto {
   @IsDefined() @IsString() @MinLen(1) @MaxLen(100)
   name: string;
 
-  @ApiPropertyOptional({ example: 'north', nullable: true, description: 'Campus key or cmp_ id where the kiosk stands.' })
+  @ApiPropertyOptional({ type: String, example: 'north', nullable: true, description: 'Campus key or cmp_ id where the kiosk stands.' })
   @IsOptional() @IsString() @MaxLen(64)
   campus?: string | null;
 }

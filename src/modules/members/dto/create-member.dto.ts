@@ -17,15 +17,15 @@ export class CreateMemberDto {
   @IsDefined() @IsString() @MinLen(1) @MaxLen(100)
   last_name: string;
 
-  @ApiPropertyOptional({ example: 'maria@example.org', nullable: true, format: 'email' })
+  @ApiPropertyOptional({ type: String, example: 'maria@example.org', nullable: true, format: 'email' })
   @IsOptional() @IsString() @IsEmail() @MaxLen(254)
   email?: string | null;
 
-  @ApiPropertyOptional({ example: '+5213312345678', nullable: true, description: 'E.164' })
+  @ApiPropertyOptional({ type: String, example: '+5213312345678', nullable: true, description: 'E.164' })
   @IsOptional() @IsString() @Format(E164, 'E.164, e.g. +5213312345678')
   phone?: string | null;
 
-  @ApiPropertyOptional({ example: '1988-04-17', nullable: true, format: 'date' })
+  @ApiPropertyOptional({ type: String, example: '1988-04-17', nullable: true, format: 'date' })
   @IsOptional() @IsString() @Format(DATE_ONLY, 'YYYY-MM-DD') @IsPastDate()
   birthdate?: string | null;
 
@@ -37,7 +37,7 @@ export class CreateMemberDto {
   @IsOptional() @OneOf(MEMBER_STATUSES)
   status?: (typeof MEMBER_STATUSES)[number];
 
-  @ApiPropertyOptional({ example: 'north', nullable: true, description: 'Campus key or cmp_ id.' })
+  @ApiPropertyOptional({ type: String, example: 'north', nullable: true, description: 'Campus key or cmp_ id.' })
   @IsOptional() @IsString() @MaxLen(64)
   campus?: string | null;
 
@@ -45,7 +45,7 @@ export class CreateMemberDto {
   @IsOptional() @IsBoolean()
   active?: boolean;
 
-  @ApiPropertyOptional({ example: 'hh_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'hh_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', nullable: true })
   @IsOptional() @IsString() @Format(/^hh_[0-9a-f]{32}$/, 'hh_ id')
   household_id?: string | null;
 
@@ -53,7 +53,10 @@ export class CreateMemberDto {
   @IsOptional() @IsObject() @ValidateNested() @Type(() => AddressDto)
   address?: AddressDto | null;
 
-  @ApiPropertyOptional({ example: { baptized: true, shirt_size: 'M' }, description: 'Up to 50 snake_case keys; values string (≤ 500), number, boolean or null.' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { oneOf: [{ type: 'string', maxLength: 500 }, { type: 'number' }, { type: 'boolean' }], nullable: true },
+    example: { baptized: true, shirt_size: 'M' }, description: 'Up to 50 snake_case keys; values string (≤ 500), number, boolean or null.' })
   @IsOptional() @IsCustomFields()
   custom_fields?: Record<string, string | number | boolean | null>;
 }

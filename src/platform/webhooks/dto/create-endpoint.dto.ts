@@ -28,7 +28,7 @@ export class CreateEndpointDto {
   @IsOptional() @IsArray()
   filters?: unknown[];
 
-  @ApiPropertyOptional({ example: 'Giving dashboard', nullable: true })
+  @ApiPropertyOptional({ type: String, example: 'Giving dashboard', nullable: true })
   @IsOptional() @IsString() @MaxLen(500)
   description?: string | null;
 }
