@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TenantContext } from '../../common/context/tenant-context';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
+import { RowLock, withLock } from '../../database/row-lock';
 import { DeviceEntity } from './device.entity';
 import { DEVICE_LIST } from './devices.list';
 
@@ -16,9 +17,10 @@ export class DevicesRepository {
     await this.scope().repo.insert(device);
   }
 
-  async findById(id: string): Promise<DeviceEntity | null> {
+  /** With `lock`, the row stays locked until the transaction ends (see RowLock). */
+  async findById(id: string, lock?: RowLock): Promise<DeviceEntity | null> {
     const { repo, tenantId } = this.scope();
-    return repo.findOneBy({ tenantId, id });
+    return repo.findOne({ where: { tenantId, id }, ...withLock(lock) });
   }
 
   async update(id: string, changes: Partial<DeviceEntity>): Promise<void> {

@@ -4,6 +4,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ID_PREFIX, newUuid, toPublicId } from '../../common/ids/id';
 import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { parseListQuery } from '../../common/lists/list-query';
+import type { RowLock } from '../../database/row-lock';
 import { ApiTokenEntity } from '../../platform/auth/api-token.entity';
 import type { Principal } from '../../platform/auth/principal';
 import { KIOSK_SCOPES } from '../../platform/auth/scopes';
@@ -55,7 +56,8 @@ export class DevicesService {
 
   /** A new key; the old one stops working at once. */
   async rotateKey(id: string, caller: Principal): Promise<DeviceWithKeyResponse> {
-    const device = await this.require(id);
+    // Locked: a concurrent rotation or removal waits, then revokes the key this one issues (or finds no device).
+    const device = await this.require(id, 'for_no_key_update');
     if (device.tokenId) await this.tokens.revoke(device.tokenId);
     const { entity, value } = await this.issueKey(device, caller);
     const updatedAt = new Date();
@@ -77,7 +79,7 @@ export class DevicesService {
 
   /** Revokes the key and removes the device. */
   async remove(id: string): Promise<void> {
-    const device = await this.require(id);
+    const device = await this.require(id, 'pessimistic_write');
     if (device.tokenId) await this.tokens.revoke(device.tokenId);
     await this.devices.delete(device.id);
   }
@@ -88,8 +90,8 @@ export class DevicesService {
     return this.tokens.issue({ type: 'kiosk', name: `kiosk: ${device.name}`, scopes: [...KIOSK_SCOPES], creator, deviceId: device.id });
   }
 
-  private async require(id: string): Promise<DeviceEntity> {
-    const device = await this.devices.findById(id);
+  private async require(id: string, lock?: RowLock): Promise<DeviceEntity> {
+    const device = await this.devices.findById(id, lock);
     if (!device) throw AppError.notFound('device');
     return device;
   }

@@ -45,6 +45,17 @@ export class MembersRepository {
     return repo.findOneBy({ tenantId, id, deletedAt: IsNull() });
   }
 
+  /**
+   * A live member, locked until the transaction ends (FOR NO KEY UPDATE: what the UPDATE takes
+   * anyway, taken before the read). Concurrent writes of one member then run one after the other,
+   * each reading what the previous one committed, so the event it records is the member as
+   * written; a write that waited for a delete finds nothing (404).
+   */
+  async lockLive(id: string): Promise<MemberEntity | null> {
+    const { repo, tenantId } = this.scope();
+    return repo.findOne({ where: { tenantId, id, deletedAt: IsNull() }, lock: { mode: 'for_no_key_update' } });
+  }
+
   /** Updates a live member; false when it does not exist (or was deleted meanwhile). */
   async update(id: string, changes: Partial<MemberEntity>): Promise<boolean> {
     const { repo, tenantId } = this.scope();

@@ -93,7 +93,7 @@ export class MembersService {
     const campusByRef = await this.campuses.resolveRefs(dto.campus ? [dto.campus] : []);
     const issues = [...clearedRequiredFields(dto, REQUIRED_ON_PATCH), ...campusIssues(dto, campusByRef)];
     if (issues.length) throw AppError.validation(issues);
-    const member = await this.require(id);
+    const member = await this.requireForWrite(id);
     const changes = this.changesFrom(dto, campusByRef);
     await this.save(id, changes);
     const updated = Object.assign(member, changes);
@@ -115,7 +115,7 @@ export class MembersService {
   }
 
   async remove(id: string): Promise<void> {
-    const member = await this.require(id);
+    const member = await this.requireForWrite(id);
     const now = new Date();
     if (!(await this.members.update(id, { deletedAt: now, updatedAt: now }))) throw AppError.notFound('member');
     await this.events.record('member.deleted', toMemberResponse(Object.assign(member, { updatedAt: now }), await this.campusesOf([member]), DEFAULT_LANGUAGE));
@@ -167,6 +167,13 @@ export class MembersService {
 
   private async require(id: string): Promise<MemberEntity> {
     const member = await this.members.findLive(id);
+    if (!member) throw AppError.notFound('member');
+    return member;
+  }
+
+  /** The member, locked for this transaction: the event a write records is the member as it wrote it. */
+  private async requireForWrite(id: string): Promise<MemberEntity> {
+    const member = await this.members.lockLive(id);
     if (!member) throw AppError.notFound('member');
     return member;
   }

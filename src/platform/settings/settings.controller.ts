@@ -29,7 +29,7 @@ export class SettingsController {
   async putCors(@Body() dto: CorsSettingsDto): Promise<CorsSettingsDto> {
     const origins = [...new Set(dto.allowed_origins)];
     await this.settings.setCorsOrigins(origins);
-    this.cors.forget(TenantContext.current().tenantId);
+    this.cors.forgetAfterCommit(TenantContext.current().tenantId);
     return { allowed_origins: origins };
   }
 }

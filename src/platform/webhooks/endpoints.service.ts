@@ -20,6 +20,7 @@ import { toAttemptResponse, toEndpointResponse } from './webhook-mappers';
 import { SECRET_BOX } from '../../common/crypto/crypto.module';
 import { newSigningSecret } from './webhook-secrets';
 import { WebhooksRepository } from './webhooks.repository';
+import type { RowLock } from '../../database/row-lock';
 
 const ROLL_OVERLAP_MS = 24 * 3_600_000;
 const BACKFILL_LIMIT = 10_000;
@@ -70,7 +71,7 @@ export class EndpointsService {
   async update(id: string, dto: UpdateEndpointDto): Promise<EndpointResponse> {
     const cleared = clearedRequiredFields(dto, REQUIRED_ON_PATCH);
     if (cleared.length) throw AppError.validation(cleared);
-    const endpoint = await this.require(id);
+    const endpoint = await this.require(id, 'for_no_key_update');
     const changes: Partial<WebhookEndpointEntity> = { updatedAt: new Date() };
     if (dto.url !== undefined) {
       await assertWebhookUrl(dto.url, this.config.WEBHOOK_ALLOW_LOOPBACK);
@@ -88,13 +89,14 @@ export class EndpointsService {
   }
 
   async remove(id: string): Promise<void> {
-    await this.require(id);
+    await this.require(id, 'pessimistic_write');
     await this.webhooks.deleteEndpoint(id);
   }
 
   /** A new secret; the previous one keeps signing (a second v1=) for 24 hours. */
   async rollSecret(id: string): Promise<RolledSecretResponse> {
-    const endpoint = await this.require(id);
+    // Locked: concurrent rolls run one after the other, so each keeps the secret the previous one set.
+    const endpoint = await this.require(id, 'for_no_key_update');
     const current = await this.webhooks.sealedSecret(endpoint.id);
     const secret = newSigningSecret();
     const expires = new Date(Date.now() + ROLL_OVERLAP_MS);
@@ -113,7 +115,7 @@ export class EndpointsService {
 
   /** Re-delivers every event of one type in [from, to) to this endpoint. */
   async backfill(id: string, dto: BackfillDto): Promise<{ enqueued: number }> {
-    const endpoint = await this.require(id);
+    const endpoint = await this.require(id, 'for_key_share');
     const [from, to] = [new Date(dto.from), new Date(dto.to)];
     if (!(from < to)) throw AppError.validation([{ field: 'to', issue: 'invalid', params: {} }]);
     const eventIds = await this.webhooks.eventIdsInRange(dto.type, from, to, BACKFILL_LIMIT);
@@ -135,8 +137,8 @@ export class EndpointsService {
     return ids;
   }
 
-  async require(id: string): Promise<WebhookEndpointEntity> {
-    const endpoint = await this.webhooks.findEndpoint(id);
+  async require(id: string, lock?: RowLock): Promise<WebhookEndpointEntity> {
+    const endpoint = await this.webhooks.findEndpoint(id, lock);
     if (!endpoint) throw AppError.notFound('webhook endpoint');
     return endpoint;
   }

@@ -41,8 +41,11 @@ export class EventsService {
        SELECT $1, e.id, $2, e.payload, $3 FROM ROWS FROM (unnest($4::uuid[]), json_array_elements($5::json)) AS e(id, payload)`,
       [tenantId, type, now, events.map((e) => e.id), JSON.stringify(events.map((e) => e.payload))],
     );
+    // FOR KEY SHARE: an endpoint being deleted meanwhile is waited for and then skipped (or waits
+    // for this commit and takes its deliveries along), instead of failing the change on the
+    // deliveries' foreign key. It does not wait for, nor block, PATCHes of the endpoint.
     const endpoints: { id: string; filters: DeliveryFilter[] }[] = await manager.query(
-      `SELECT id, filters FROM webhook_endpoints WHERE tenant_id = $1 AND status = 'enabled' AND events && ARRAY[$2, '*']::text[]`,
+      `SELECT id, filters FROM webhook_endpoints WHERE tenant_id = $1 AND status = 'enabled' AND events && ARRAY[$2, '*']::text[] FOR KEY SHARE`,
       [tenantId, type],
     );
     const deliveries: { id: string; endpointId: string; eventId: string }[] = [];

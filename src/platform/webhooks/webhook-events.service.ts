@@ -31,7 +31,7 @@ export class WebhookEventsService {
     const event = await this.webhooks.findEvent(id);
     if (!event) throw AppError.notFound('event');
     const endpointId = requirePublicId(ID_PREFIX.webhookEndpoint, endpointPublicId, 'webhook endpoint');
-    await this.endpoints.require(endpointId);
+    await this.endpoints.require(endpointId, 'for_key_share');
     const [deliveryId] = await this.endpoints.enqueueDeliveries(endpointId, [event.id]);
     return { delivery_id: toPublicId(ID_PREFIX.webhookDelivery, deliveryId) };
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TenantContext } from '../../common/context/tenant-context';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
+import { RowLock, withLock } from '../../database/row-lock';
 import { ATTEMPT_LIST, ENDPOINT_LIST, EVENT_LIST } from './lists';
 import { WebhookAttemptEntity } from './webhook-attempt.entity';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
@@ -19,9 +20,10 @@ export class WebhooksRepository {
     await this.scope().manager.getRepository(WebhookEndpointEntity).insert(endpoint);
   }
 
-  async findEndpoint(id: string): Promise<WebhookEndpointEntity | null> {
+  /** With `lock`, the row stays locked until the transaction ends (see RowLock). */
+  async findEndpoint(id: string, lock?: RowLock): Promise<WebhookEndpointEntity | null> {
     const { manager, tenantId } = this.scope();
-    return manager.getRepository(WebhookEndpointEntity).findOneBy({ tenantId, id });
+    return manager.getRepository(WebhookEndpointEntity).findOne({ where: { tenantId, id }, ...withLock(lock) });
   }
 
   async sealedSecret(id: string): Promise<Buffer> {

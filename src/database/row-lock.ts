@@ -1,0 +1,12 @@
+/**
+ * A row lock held until the transaction ends: `for_no_key_update` to change the row (writers run
+ * one after the other, each on what the previous one committed), `pessimistic_write` (FOR UPDATE)
+ * to delete it, `for_key_share` to point new rows at it (a concurrent delete waits, or has already
+ * happened and the row is not found).
+ */
+export type RowLock = 'for_no_key_update' | 'pessimistic_write' | 'for_key_share';
+
+/** TypeORM find options for the lock, if any. */
+export function withLock(lock?: RowLock): { lock?: { mode: RowLock } } {
+  return lock ? { lock: { mode: lock } } : {};
+}
