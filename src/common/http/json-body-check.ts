@@ -27,51 +27,40 @@ export function checkJsonBody(req: Request, _res: Response, next: NextFunction):
   const body: unknown = req.body;
   if (typeof body !== 'object' || body === null) return next();
   const checkText = (req as CheckedRequest)[MAY_HOLD_UNSTORABLE_TEXT] !== false;
-  next(isRefused(body, 1, checkText) ? AppError.validation(jsonBodyIssues(body)) : undefined);
+  // A quick pass without paths; only a refused body is walked again to name its fields.
+  if (!walk(body, 1, checkText)) return next();
+  const issues: FieldIssue[] = [];
+  walk(body, 1, checkText, issues);
+  next(AppError.validation(issues));
 }
 
-/** The quick pass (no paths, no copies); recursion is bounded by MAX_JSON_DEPTH. */
-function isRefused(value: unknown, depth: number, checkText: boolean): boolean {
-  if (typeof value === 'string') return checkText && !isStorableText(value);
+/**
+ * Whether the value holds something refused. Without `issues` it stops at the first; with them it
+ * collects up to MAX_BODY_ISSUES, each with its field path. Recursion never goes past MAX_JSON_DEPTH.
+ */
+function walk(value: unknown, depth: number, checkText: boolean, issues?: FieldIssue[], path = ''): boolean {
+  if (typeof value === 'string') return checkText && !isStorableText(value) && refuse(issues, path, STORABLE_TEXT_FORMAT);
   if (typeof value !== 'object' || value === null) return false;
-  if (depth > MAX_JSON_DEPTH) return true;
+  if (depth > MAX_JSON_DEPTH) return refuse(issues, path, `JSON nested at most ${MAX_JSON_DEPTH} levels`);
+  let refused = false;
   if (Array.isArray(value)) {
-    for (const item of value) if (isRefused(item, depth + 1, checkText)) return true;
-    return false;
+    for (let i = 0; i < value.length && !(refused && enough(issues)); i++) {
+      if (walk(value[i], depth + 1, checkText, issues, issues ? `${path}[${i}]` : '')) refused = true;
+    }
+    return refused;
   }
   for (const key in value) {
-    if (checkText && !isStorableText(key)) return true;
-    if (isRefused((value as Record<string, unknown>)[key], depth + 1, checkText)) return true;
+    if (refused && enough(issues)) break;
+    const field = issues ? (path ? `${path}.${printableText(key)}` : printableText(key)) : '';
+    const child = checkText && !isStorableText(key) ? refuse(issues, field, STORABLE_TEXT_FORMAT) : walk((value as Record<string, unknown>)[key], depth + 1, checkText, issues, field);
+    if (child) refused = true;
   }
-  return false;
+  return refused;
 }
 
-/** The issues of a refused body, with each field's path (iterative: the body may be nested arbitrarily deep). */
-export function jsonBodyIssues(body: object): FieldIssue[] {
-  const issues: FieldIssue[] = [];
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value: body, path: '', depth: 1 }];
-  while (stack.length && issues.length < MAX_BODY_ISSUES) {
-    const { value, path, depth } = stack.pop()!;
-    if (typeof value === 'string') {
-      if (!isStorableText(value)) issues.push({ field: path || '(body)', issue: 'invalid_format', params: { format: STORABLE_TEXT_FORMAT } });
-      continue;
-    }
-    if (typeof value !== 'object' || value === null) continue;
-    if (depth > MAX_JSON_DEPTH) {
-      issues.push({ field: path || '(body)', issue: 'invalid_format', params: { format: `JSON nested at most ${MAX_JSON_DEPTH} levels` } });
-      continue;
-    }
-    if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: `${path}[${i}]`, depth: depth + 1 });
-      continue;
-    }
-    const entries = Object.entries(value);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, child] = entries[i];
-      const field = path ? `${path}.${printableText(key)}` : printableText(key);
-      if (!isStorableText(key)) issues.push({ field, issue: 'invalid_format', params: { format: STORABLE_TEXT_FORMAT } });
-      else stack.push({ value: child, path: field, depth: depth + 1 });
-    }
-  }
-  return issues;
+function refuse(issues: FieldIssue[] | undefined, path: string, format: string): true {
+  issues?.push({ field: path || '(body)', issue: 'invalid_format', params: { format } });
+  return true;
 }
+
+const enough = (issues?: FieldIssue[]) => !issues || issues.length >= MAX_BODY_ISSUES;

@@ -3,6 +3,7 @@ import { IsNull } from 'typeorm';
 import { TenantContext } from '../../common/context/tenant-context';
 import { CachedTotal, fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
+import { RowLock, withLock } from '../../database/row-lock';
 import { MemberEntity } from './member.entity';
 import { MEMBER_LIST } from './members.list';
 import { ListTotals } from '../../platform/list-totals/list-totals.service';
@@ -40,21 +41,12 @@ export class MembersRepository {
     this.totals.invalidate('members');
   }
 
-  async findLive(id: string): Promise<MemberEntity | null> {
+  /** With `lock`, the row stays locked until the transaction ends (see RowLock). */
+  async findLive(id: string, lock?: RowLock): Promise<MemberEntity | null> {
     const { repo, tenantId } = this.scope();
-    return repo.findOneBy({ tenantId, id, deletedAt: IsNull() });
+    return repo.findOne({ where: { tenantId, id, deletedAt: IsNull() }, ...withLock(lock) });
   }
 
-  /**
-   * A live member, locked until the transaction ends (FOR NO KEY UPDATE: what the UPDATE takes
-   * anyway, taken before the read). Concurrent writes of one member then run one after the other,
-   * each reading what the previous one committed, so the event it records is the member as
-   * written; a write that waited for a delete finds nothing (404).
-   */
-  async lockLive(id: string): Promise<MemberEntity | null> {
-    const { repo, tenantId } = this.scope();
-    return repo.findOne({ where: { tenantId, id, deletedAt: IsNull() }, lock: { mode: 'for_no_key_update' } });
-  }
 
   /** Updates a live member; false when it does not exist (or was deleted meanwhile). */
   async update(id: string, changes: Partial<MemberEntity>): Promise<boolean> {

@@ -6,6 +6,7 @@ import { DEFAULT_LANGUAGE } from '../../common/i18n/language';
 import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { parseListQuery } from '../../common/lists/list-query';
 import { clearedRequiredFields } from '../../common/validation/validation-issues';
+import type { RowLock } from '../../database/row-lock';
 import type { CampusEntity } from '../campuses/campus.entity';
 import { CampusesService } from '../campuses/campuses.service';
 import { CampusDirectory } from './campus-directory';
@@ -93,7 +94,7 @@ export class MembersService {
     const campusByRef = await this.campuses.resolveRefs(dto.campus ? [dto.campus] : []);
     const issues = [...clearedRequiredFields(dto, REQUIRED_ON_PATCH), ...campusIssues(dto, campusByRef)];
     if (issues.length) throw AppError.validation(issues);
-    const member = await this.requireForWrite(id);
+    const member = await this.require(id, 'for_no_key_update');
     const changes = this.changesFrom(dto, campusByRef);
     await this.save(id, changes);
     const updated = Object.assign(member, changes);
@@ -115,7 +116,7 @@ export class MembersService {
   }
 
   async remove(id: string): Promise<void> {
-    const member = await this.requireForWrite(id);
+    const member = await this.require(id, 'for_no_key_update');
     const now = new Date();
     if (!(await this.members.update(id, { deletedAt: now, updatedAt: now }))) throw AppError.notFound('member');
     await this.events.record('member.deleted', toMemberResponse(Object.assign(member, { updatedAt: now }), await this.campusesOf([member]), DEFAULT_LANGUAGE));
@@ -165,15 +166,14 @@ export class MembersService {
     if (!(await this.members.update(id, changes))) throw AppError.notFound('member');
   }
 
-  private async require(id: string): Promise<MemberEntity> {
-    const member = await this.members.findLive(id);
-    if (!member) throw AppError.notFound('member');
-    return member;
-  }
-
-  /** The member, locked for this transaction: the event a write records is the member as it wrote it. */
-  private async requireForWrite(id: string): Promise<MemberEntity> {
-    const member = await this.members.lockLive(id);
+  /**
+   * Writes lock the member before reading it (FOR NO KEY UPDATE, what their UPDATE takes anyway):
+   * concurrent writes of one member run one after the other, each on what the previous one
+   * committed, so the event it records is the member as written; one that waited for a delete
+   * finds nothing (404).
+   */
+  private async require(id: string, lock?: RowLock): Promise<MemberEntity> {
+    const member = await this.members.findLive(id, lock);
     if (!member) throw AppError.notFound('member');
     return member;
   }

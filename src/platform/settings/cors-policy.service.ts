@@ -57,7 +57,7 @@ export class CorsPolicy {
     afterCommitOnce(`cors:${tenantId}`, () => this.forget(tenantId));
   }
 
-  forget(tenantId: string): void {
+  private forget(tenantId: string): void {
     this.generation++;
     this.perTenant.delete(tenantId);
     this.anywhere.clear();
