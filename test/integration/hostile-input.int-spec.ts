@@ -672,7 +672,7 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       for (const [path, field] of cases) expect({ path, ...outline(await ask('GET', path)) }).toEqual({ path, ...problem(400, 'invalid_parameter', [[field, 'invalid_format']]) });
     });
 
-    it('a cursor holding NUL in a text value, or an impossible timestamp, is a 400 on `cursor`', async () => {
+    it('a cursor holding NUL in a text value, or an impossible timestamp or date, is a 400 on `cursor`', async () => {
       const [sort, values, id] = await cursorOf('/v1/members?sort=last_name&limit=1');
       const nul = Buffer.from(JSON.stringify([sort, values.map(() => 'Ruiz\u0000'), id])).toString('base64url');
       expect(outline(await ask('GET', `/v1/members?sort=last_name&cursor=${nul}`))).toEqual(problem(400, 'invalid_parameter', [['cursor', 'invalid']]));
@@ -680,6 +680,10 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       // Date.parse reads Feb 30 as March 1; PostgreSQL refused it (a 400 on a parameter named `value`).
       const feb30 = Buffer.from(JSON.stringify([sort2, ['2024-02-30T00:00:00.000Z'], id2])).toString('base64url');
       expect(outline(await ask('GET', `/v1/members?cursor=${feb30}`))).toEqual(problem(400, 'invalid_parameter', [['cursor', 'invalid']]));
+      // A date field (age sorts on birthdate): month 99 made toISOString throw (RangeError, a 500).
+      const [sort3, , id3] = await cursorOf('/v1/members?sort=age&limit=1');
+      const month99 = Buffer.from(JSON.stringify([sort3, ['2024-99-01'], id3])).toString('base64url');
+      expect(outline(await ask('GET', `/v1/members?sort=age&cursor=${month99}`))).toEqual(problem(400, 'invalid_parameter', [['cursor', 'invalid']]));
     });
 
     it('NUL or an unpaired surrogate in a JSON body is a 422 naming each field (a driver error, or isEmail throwing URIError)', async () => {

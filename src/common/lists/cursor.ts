@@ -24,10 +24,16 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 function validValue(value: unknown, type: CursorValueType): boolean {
   if (value === null) return true;
   if (typeof value !== 'string') return false;
-  // Round trip: Date.parse reads 2024-02-30 as March 1, which PostgreSQL then refuses.
-  if (type === 'timestamp') return ISO_UTC.test(value) && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString() === value;
-  if (type === 'date') return DATE.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+  // Round trips: Date.parse reads 2024-02-30 as March 1 (PostgreSQL refuses it) and 2024-99-01 as NaN.
+  if (type === 'timestamp') return ISO_UTC.test(value) && isRoundTrip(value);
+  if (type === 'date') return DATE.test(value) && isRoundTrip(`${value}T00:00:00.000Z`);
   return value.length <= 1000 && isStorableText(value);
+}
+
+/** The timestamp reads back as itself (NaN, an invalid date, fails too). */
+function isRoundTrip(value: string): boolean {
+  const time = Date.parse(value);
+  return !Number.isNaN(time) && new Date(time).toISOString() === value;
 }
 
 /** Decodes and checks a cursor against the sort it must belong to and the types of its fields. */
