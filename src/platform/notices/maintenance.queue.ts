@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { JobsOptions, Queue } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { queueConnection } from '../queue/queue-connection';
@@ -18,7 +18,7 @@ const SCHEDULED_JOB_OPTIONS: JobsOptions = {
 
 /** The 'maintenance' queue (daily platform chores), created on first use; null without REDIS_URL. */
 @Injectable()
-export class MaintenanceQueue implements OnModuleDestroy {
+export class MaintenanceQueue implements OnApplicationShutdown {
   private readonly logger = new Logger('MaintenanceQueue');
   private queue?: Queue;
 
@@ -40,7 +40,7 @@ export class MaintenanceQueue implements OnModuleDestroy {
     await queue.upsertJobScheduler(TOKEN_EXPIRY_SCHEDULER, { pattern: DAILY_PATTERN, tz: 'UTC' }, { name: TOKEN_EXPIRY_JOB, data: {}, opts: SCHEDULED_JOB_OPTIONS });
   }
 
-  async onModuleDestroy(): Promise<void> {
+  async onApplicationShutdown(): Promise<void> {
     await this.queue?.close();
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { queueConnection } from '../../queue/queue-connection';
@@ -17,7 +17,7 @@ export interface DeliveryRef {
 
 /** The BullMQ queue of delivery attempts (producer side); absent without REDIS_URL. */
 @Injectable()
-export class DeliveryQueue implements OnModuleDestroy {
+export class DeliveryQueue implements OnApplicationShutdown {
   private readonly logger = new Logger('DeliveryQueue');
   private queue?: Queue;
 
@@ -56,7 +56,7 @@ export class DeliveryQueue implements OnModuleDestroy {
     return this.queue;
   }
 
-  async onModuleDestroy(): Promise<void> {
+  async onApplicationShutdown(): Promise<void> {
     await this.queue?.close().catch(() => undefined);
   }
 }

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { DeliveryQueue } from './delivery-queue';
 import { DueDeliveries } from './due-deliveries';
 
@@ -8,10 +8,10 @@ const OVERDUE_MS = 10_000;
 
 /** In the worker: re-enqueues deliveries left pending. Job ids make a re-enqueue of a live job a no-op. */
 @Injectable()
-export class DeliverySweeper implements OnApplicationShutdown {
+export class DeliverySweeper implements OnModuleDestroy {
   private readonly logger = new Logger('WebhookSweeper');
   private timer?: NodeJS.Timeout;
-  private busy = false;
+  private running?: Promise<number>;
 
   constructor(
     private readonly due: DueDeliveries,
@@ -24,8 +24,12 @@ export class DeliverySweeper implements OnApplicationShutdown {
   }
 
   async sweep(): Promise<number> {
-    if (this.busy) return 0;
-    this.busy = true;
+    if (this.running) return 0;
+    this.running = this.sweepOnce().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async sweepOnce(): Promise<number> {
     try {
       const refs = await this.due.find(OVERDUE_MS, 1000);
       if (refs.length) await this.queue.enqueue(refs);
@@ -34,12 +38,12 @@ export class DeliverySweeper implements OnApplicationShutdown {
     } catch (error) {
       this.logger.warn(`sweep failed (will retry): ${String(error)}`);
       return 0;
-    } finally {
-      this.busy = false;
     }
   }
 
-  onApplicationShutdown(): void {
+  /** Before the queue and the database close (onApplicationShutdown): lets a running sweep finish. */
+  async onModuleDestroy(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    await this.running;
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { DelayedError, Job, Worker } from 'bullmq';
 import { Batcher } from '../../../common/batching/batcher';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
@@ -10,7 +10,7 @@ const BUSY_DELAY_MS = 250;
 
 /** The BullMQ consumer of delivery attempts; registered in the worker process only. */
 @Injectable()
-export class DeliveryProcessor implements OnApplicationShutdown {
+export class DeliveryProcessor implements OnModuleDestroy {
   private readonly logger = new Logger('WebhookWorker');
   private worker?: Worker;
   /** Retries of concurrent jobs are added together. */
@@ -54,7 +54,8 @@ export class DeliveryProcessor implements OnApplicationShutdown {
     return outcome;
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the queue and the database close (onApplicationShutdown): lets active jobs finish. */
+  async onModuleDestroy(): Promise<void> {
     await this.worker?.close();
   }
 }

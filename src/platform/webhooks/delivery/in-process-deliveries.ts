@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { DeliveryRunner } from './delivery-runner';
 import { DueDeliveries } from './due-deliveries';
@@ -10,10 +10,10 @@ const TICK_MS = 500;
  * only the scheduler differs. Due rows are polled every half second (and right after a commit).
  */
 @Injectable()
-export class InProcessDeliveries implements OnApplicationShutdown {
+export class InProcessDeliveries implements OnModuleDestroy {
   private readonly logger = new Logger('Webhooks');
   private timer?: NodeJS.Timeout;
-  private running = false;
+  private running?: Promise<void>;
   private rerun = false;
   private stopped = false;
   private readonly active = new Set<Promise<unknown>>();
@@ -41,11 +41,10 @@ export class InProcessDeliveries implements OnApplicationShutdown {
       this.rerun = true;
       return;
     }
-    this.running = true;
-    this.drain()
+    this.running = this.drain()
       .catch((error: unknown) => this.logger.warn(`in-process deliveries: ${String(error)}`))
       .finally(() => {
-        this.running = false;
+        this.running = undefined;
         if (this.rerun) {
           this.rerun = false;
           this.kick();
@@ -68,9 +67,10 @@ export class InProcessDeliveries implements OnApplicationShutdown {
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the database closes (onApplicationShutdown): lets the running poll and attempts finish. */
+  async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    await Promise.allSettled([...this.active]);
+    await Promise.allSettled([this.running, ...this.active]);
   }
 }

@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { INestApplicationContext, Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Queue } from 'bullmq';
+import { Client } from 'pg';
+import { Database } from '../../src/database/database.service';
+import { DeliveryProcessor } from '../../src/platform/webhooks/delivery/delivery.processor';
+import { DELIVERY_QUEUE } from '../../src/platform/webhooks/delivery/delivery-queue';
+import { DeliverySweeper } from '../../src/platform/webhooks/delivery/delivery-sweeper';
+import { InProcessDeliveries } from '../../src/platform/webhooks/delivery/in-process-deliveries';
+import { TestApi } from '../support/api';
+import { newTenant } from '../support/factories';
+import { TestReceiver } from '../support/receiver';
+import { TEST_REDIS_URL } from '../support/test-env';
+import { WorkerModule } from '../../src/worker.module';
+
+/**
+ * Closing the app while background work is inside a query: the work finishes before the database
+ * closes. A second connection holds an ACCESS EXCLUSIVE lock on webhook_deliveries so that the
+ * work is provably mid-query when close() starts; the lock is released a moment later.
+ */
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('shutdown waits for background work in flight', () => {
+  let locker: Client;
+  let warn: jest.SpyInstance;
+
+  beforeEach(async () => {
+    locker = new Client({ connectionString: process.env.DATABASE_URL });
+    await locker.connect();
+    warn = jest.spyOn(Logger.prototype, 'warn');
+  });
+
+  afterEach(async () => {
+    warn.mockRestore();
+    await locker.query('ROLLBACK').catch(() => undefined);
+    await locker.end();
+  });
+
+  async function lockDeliveries(): Promise<void> {
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE webhook_deliveries IN ACCESS EXCLUSIVE MODE');
+  }
+
+  /** Resolves once another backend waits for the lock on webhook_deliveries. */
+  async function someoneWaits(): Promise<void> {
+    for (let i = 0; i < 200; i++) {
+      const { rows } = await locker.query(
+        `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+          WHERE NOT l.granted AND c.relname = 'webhook_deliveries' AND l.pid <> pg_backend_pid()`,
+      );
+      if (rows[0].n > 0) return;
+      await sleep(25);
+    }
+    throw new Error('no query waited for webhook_deliveries');
+  }
+
+  /** The worker process's module graph, in this process (REDIS_URL and QUEUE_PREFIX from the env). */
+  async function startWorker(): Promise<INestApplicationContext> {
+    const worker = await NestFactory.createApplicationContext(WorkerModule, { logger: ['error'] });
+    await worker.get(Database).connect();
+    return worker;
+  }
+
+  /** Starts close(), releases the lock 300 ms later, and reports whether close() waited for it. */
+  async function closeWhileLocked(app: { close(): Promise<void> }): Promise<{ closedBeforeRelease: boolean }> {
+    let released = false;
+    let closedBeforeRelease = false;
+    const closing = app.close().then(() => (closedBeforeRelease = !released));
+    await sleep(300);
+    released = true;
+    await locker.query('COMMIT');
+    await closing;
+    return { closedBeforeRelease };
+  }
+
+  const warnings = () => warn.mock.calls.map((args) => String(args[0]));
+
+  it('the API process (no Redis): the running outbox poll finishes before the database closes', async () => {
+    delete process.env.REDIS_URL;
+    const api = await TestApi.start();
+    await lockDeliveries();
+    api.app.get(InProcessDeliveries).kick();
+    await someoneWaits();
+
+    const { closedBeforeRelease } = await closeWhileLocked(api);
+
+    expect(closedBeforeRelease).toBe(false);
+    expect(warnings().filter((w) => w.includes('in-process deliveries'))).toEqual([]);
+  });
+
+  it('the worker: a running sweep finishes before the database closes', async () => {
+    Object.assign(process.env, { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: `shut-${randomBytes(3).toString('hex')}` });
+    const worker = await startWorker();
+    await lockDeliveries();
+    const sweep = worker.get(DeliverySweeper).sweep();
+    await someoneWaits();
+
+    const { closedBeforeRelease } = await closeWhileLocked(worker);
+
+    expect(closedBeforeRelease).toBe(false);
+    await expect(sweep).resolves.toBe(0);
+    expect(warnings().filter((w) => w.includes('sweep failed'))).toEqual([]);
+  });
+
+  it('the worker: an active delivery job finishes, records its attempt and enqueues its retry before the queue and database close', async () => {
+    const receiver = await TestReceiver.start();
+    receiver.answer('/shutdown', { status: 500 });
+    const prefix = `shut-${randomBytes(3).toString('hex')}`;
+    const api = await TestApi.start({ REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, WEBHOOK_ALLOW_LOOPBACK: 'true' });
+    const queue = new Queue(DELIVERY_QUEUE, { connection: { url: TEST_REDIS_URL }, prefix });
+    try {
+      const church = await newTenant(api);
+      const endpoint = await api.post('/v1/webhook-endpoints', { token: church.token, tenant: church.slug, body: { url: receiver.url('/shutdown'), events: ['member.created'] } });
+      expect(endpoint.status).toBe(201);
+      const member = await api.post('/v1/members', { token: church.token, tenant: church.slug, body: { first_name: 'Ada', last_name: 'Shutdown' } });
+      expect(member.status).toBe(201);
+
+      const worker = await startWorker();
+      await lockDeliveries();
+      worker.get(DeliveryProcessor).start();
+      await someoneWaits();
+
+      const { closedBeforeRelease } = await closeWhileLocked(worker);
+
+      expect(closedBeforeRelease).toBe(false);
+      expect(receiver.at('/shutdown')).toHaveLength(1);
+      const { rows } = await locker.query(`SELECT id, status, attempts FROM webhook_deliveries WHERE tenant_id = $1`, [church.id]);
+      expect(rows).toEqual([{ id: expect.any(String), status: 'pending', attempts: 1 }]);
+      const retry = await queue.getJob(`${rows[0].id}-1`);
+      expect(await retry?.getState()).toBe('delayed');
+      expect(warnings().filter((w) => w.includes('errored') || w.includes('connection'))).toEqual([]);
+    } finally {
+      await queue.obliterate({ force: true });
+      await queue.close();
+      await api.close();
+      await receiver.close();
+    }
+  });
+});
