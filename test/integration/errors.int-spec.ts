@@ -5,6 +5,7 @@ import { TenantsService } from '../../src/platform/tenancy/tenants.service';
 import { TestApi } from '../support/api';
 import { inTenant, newTenant, newToken, TestTenant, uniqueSlug } from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
+import { FORMAT_CATALOG } from '../../src/common/errors/catalog';
 
 const TYPE_BASE = 'https://docs.example.org/errors/';
 /** What must never reach a client: stack frames, file paths, driver and SQL text. */
@@ -281,6 +282,16 @@ describe('errors (RFC 9457)', () => {
       expect(new Set([es.detail, en.detail, pt.detail]).size).toBe(3);
       // The code and the issues are stable English whatever the language.
       expect(new Set([es, en, pt].map((p) => JSON.stringify(p.errors!.map((e) => [e.field, e.issue])))).size).toBe(1);
+    });
+
+    it('the expected format named in a field message is in the language too; technical names stay as they are', async () => {
+      const call = (lang: string) => api.post('/v1/members', { ...as(church), lang, body: { first_name: 'Ana', last_name: 'Ruiz', phone: '3312345678', birthdate: '17/04/1988' } });
+      const messages = async (lang: string) => expectProblem(await call(lang), 422, 'validation_failed').errors!.map((e) => e.message);
+      expect(await messages('en')).toEqual(['This value does not have the expected format (E.164, e.g. +5213312345678).', 'This value does not have the expected format (YYYY-MM-DD).']);
+      expect(await messages('es')).toEqual(['Este valor no tiene el formato esperado (E.164, p. ej. +5213312345678).', 'Este valor no tiene el formato esperado (YYYY-MM-DD).']);
+      expect(await messages('pt')).toEqual(['Este valor não tem o formato esperado (E.164, ex.: +5213312345678).', 'Este valor não tem o formato esperado (YYYY-MM-DD).']);
+      // Every described format has both translations.
+      expect(Object.keys(FORMAT_CATALOG.pt).sort()).toEqual(Object.keys(FORMAT_CATALOG.es).sort());
     });
 
     it("an unsupported language ('fr') falls back to es", async () => {

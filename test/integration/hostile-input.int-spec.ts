@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent, IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { FORMAT_CATALOG } from '../../src/common/errors/catalog';
 import { SCOPES } from '../../src/platform/auth/scopes';
 import { TestApi } from '../support/api';
 import { cancelPendingDeliveries, newTenant, newToken, TestTenant, uniqueSlug } from '../support/factories';
@@ -50,6 +51,10 @@ const deep = (depth: number, leaf = '1') => '{"a":'.repeat(depth) + leaf + '}'.r
 const deepArray = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 const enc = encodeURIComponent;
 
+/** Format names that read the same in every language (errors[].message's {format}). */
+const TECHNICAL_FORMATS = new Set(['email', 'UUID', 'URL', 'ISO 8601', 'YYYY-MM-DD', 'ISO 3166-1 alpha-2', 'slug']);
+const SPANISH_FORMATS = new Set(Object.values(FORMAT_CATALOG.es));
+
 describe('hostile input on every operation of the OpenAPI document', () => {
   let api: TestApi;
   let server: Server;
@@ -91,7 +96,7 @@ describe('hostile input on every operation of the OpenAPI document', () => {
   /** Sends with the all-scopes token; a 429 of a per-token endpoint quota (tokens: 10 an hour) is retried once with a new token. */
   async function call(method: string, path: string, variation: Variation): Promise<Answer | { error: string }> {
     const build = () => {
-      const headers: Record<string, string> = { Authorization: `Bearer ${token}`, 'X-Tenant': church.slug, 'Accept-Language': 'en', ...variation.headers };
+      const headers: Record<string, string> = { Authorization: `Bearer ${token}`, 'X-Tenant': church.slug, 'Accept-Language': 'es', ...variation.headers };
       if (variation.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
       for (const [k, v] of Object.entries(headers)) if (v === '\u0001omit') delete headers[k];
       return headers;
@@ -103,6 +108,12 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       answer = await send(method, url, build(), variation.body);
     }
     return answer;
+  }
+
+  /** The formats named in Spanish `invalid_format` messages that are neither translated nor a technical name. */
+  function untranslatedFormats(body: { errors?: { issue?: string; message?: string }[] }): string[] {
+    const formats = (body.errors ?? []).filter((e) => e.issue === 'invalid_format').map((e) => /^Este valor no tiene el formato esperado \((.*)\)\.$/.exec(e.message ?? '')?.[1] ?? `message ${e.message}`);
+    return formats.filter((f) => !SPANISH_FORMATS.has(f) && !TECHNICAL_FORMATS.has(f));
   }
 
   /** What is wrong with an answer, or null. */
@@ -130,6 +141,10 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     }
     if (typeof body.code !== 'string' || !/^[a-z_]+$/.test(body.code)) return 'problem without a string code';
     if (body.status !== answer.status) return `problem status ${String(body.status)} differs from HTTP ${answer.status}`;
+    if (answer.headers['content-language'] === 'es') {
+      const untranslated = untranslatedFormats(body);
+      if (untranslated.length) return `Spanish message names a format in English: ${untranslated.join('; ')}`;
+    }
     const problems = api.openapi.check(method, url, answer.status, type, body);
     return problems.length ? `problem not as documented: ${problems.join('; ')}` : null;
   }

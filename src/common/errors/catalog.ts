@@ -151,3 +151,45 @@ export const ISSUE_CATALOG: Record<Language, Record<string, string>> = {
     in_future: 'Esta data não pode estar no futuro.',
   },
 };
+
+/**
+ * The expected formats that `invalid_format` messages name, in Spanish and Portuguese, keyed by the
+ * English text the code passes as `params.format`. Technical names (email, UUID, URL, ISO 8601,
+ * YYYY-MM-DD, ISO 3166-1 alpha-2, slug) read the same in every language and are not listed.
+ */
+export const FORMAT_CATALOG: Record<Exclude<Language, 'en'>, Record<string, string>> = {
+  es: {
+    'lowercase letters, digits and dashes': 'letras minúsculas, dígitos y guiones',
+    'scheme://host[:port], lowercase, no path': 'esquema://host[:puerto], en minúsculas, sin ruta',
+    'dotted path, e.g. data.object.amount': 'ruta con puntos, p. ej. data.object.amount',
+    'https URL': 'URL https',
+    'up to 50 snake_case keys with string (≤ 500), number, boolean or null values': 'hasta 50 claves snake_case con valores de texto (≤ 500), número, booleano o null',
+    'true or false': 'true o false',
+    'percent-encoded UTF-8': 'UTF-8 codificado con porcentajes',
+    'Unicode text without NUL (U+0000) or unpaired surrogate characters': 'texto Unicode sin NUL (U+0000) ni sustitutos sin pareja',
+    'JSON nested at most 32 levels': 'JSON anidado a 32 niveles como máximo',
+    'E.164, e.g. +5213312345678': 'E.164, p. ej. +5213312345678',
+    'hh_ id': 'id hh_',
+    'IANA time zone': 'zona horaria IANA',
+    text: 'texto',
+    'one of the listed values': 'uno de los valores indicados',
+    integer: 'número entero',
+  },
+  pt: {
+    'lowercase letters, digits and dashes': 'letras minúsculas, dígitos e hífens',
+    'scheme://host[:port], lowercase, no path': 'esquema://host[:porta], em minúsculas, sem caminho',
+    'dotted path, e.g. data.object.amount': 'caminho com pontos, ex.: data.object.amount',
+    'https URL': 'URL https',
+    'up to 50 snake_case keys with string (≤ 500), number, boolean or null values': 'até 50 chaves snake_case com valores de texto (≤ 500), número, booleano ou null',
+    'true or false': 'true ou false',
+    'percent-encoded UTF-8': 'UTF-8 codificado com porcentagem',
+    'Unicode text without NUL (U+0000) or unpaired surrogate characters': 'texto Unicode sem NUL (U+0000) nem substitutos sem par',
+    'JSON nested at most 32 levels': 'JSON aninhado em no máximo 32 níveis',
+    'E.164, e.g. +5213312345678': 'E.164, ex.: +5213312345678',
+    'hh_ id': 'id hh_',
+    'IANA time zone': 'fuso horário IANA',
+    text: 'texto',
+    'one of the listed values': 'um dos valores indicados',
+    integer: 'número inteiro',
+  },
+};

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { interpolate, Language } from '../i18n/language';
 import { AppError } from './app-error';
-import { ERROR_CATALOG, ISSUE_CATALOG } from './catalog';
+import { ERROR_CATALOG, FORMAT_CATALOG, ISSUE_CATALOG } from './catalog';
 
 export const PROBLEM_TYPE_BASE = 'https://docs.example.org/errors/';
 
@@ -30,10 +30,16 @@ export function toProblem(error: AppError, lang: Language, requestId: string): P
     body.errors = error.errors.map((e) => ({
       field: e.field,
       issue: e.issue,
-      message: interpolate(issues[e.issue] ?? issues.invalid, e.params),
+      message: interpolate(issues[e.issue] ?? issues.invalid, localizedFormat(e.params, lang)),
     }));
   }
   return body;
+}
+
+/** `params` with its `format` in the answer's language, where the catalog has it. */
+function localizedFormat(params: Record<string, string | number> | undefined, lang: Language): Record<string, string | number> | undefined {
+  const format = lang === 'en' || typeof params?.format !== 'string' ? undefined : FORMAT_CATALOG[lang][params.format];
+  return format === undefined ? params : { ...params, format };
 }
 
 /** Writes an RFC 9457 answer. Used by the Nest exception filter and by the Express-level error handler. */
