@@ -48,7 +48,6 @@ export class MembersRepository {
     return repo.findOne({ where: { tenantId, id, deletedAt: IsNull() }, ...withLock(lock) });
   }
 
-
   /** Updates a live member; false when it does not exist (or was deleted meanwhile). */
   async update(id: string, changes: Partial<MemberEntity>): Promise<boolean> {
     const { repo, tenantId } = this.scope();
