@@ -5,6 +5,27 @@ import { AppError } from '../../common/errors/app-error';
 
 const lookupAll = promisify(dnsLookup);
 
+/** Resolves a host to its addresses; the real one is getaddrinfo, which waits for the resolver's own time-outs. */
+export type HostLookup = (host: string) => Promise<string[]>;
+
+const systemLookup: HostLookup = (host) => lookupAll(host, { all: true }).then((list: LookupAddress[]) => list.map((a) => a.address));
+
+/** How long saving an endpoint waits for DNS before refusing the URL. */
+export const LOOKUP_TIMEOUT_MS = 3_000;
+
+const TIMED_OUT = Symbol('timed out');
+
+/** The host's addresses ([] if it does not resolve), or TIMED_OUT when the resolver does not answer within `timeoutMs`. */
+async function resolveWithin(host: string, lookup: HostLookup, timeoutMs: number): Promise<string[] | typeof TIMED_OUT> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(resolve, timeoutMs, TIMED_OUT)));
+  try {
+    return await Promise.race([lookup(host).catch(() => [] as string[]), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const PRIVATE = new BlockList();
 for (const [net, prefix] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
@@ -27,8 +48,14 @@ export function isAllowedAddress(address: string, allowLoopback: boolean): boole
 /**
  * Checks a webhook URL when an endpoint is saved: https (http only to loopback in tests), no
  * credentials, and every address its host resolves to is public. 422 invalid_webhook_url otherwise.
+ * The DNS lookup is bounded (3 s), so unreachable resolvers cannot hold the request; `lookup` and
+ * `timeoutMs` are replaceable for tests.
  */
-export async function assertWebhookUrl(raw: string, allowLoopback: boolean): Promise<URL> {
+export async function assertWebhookUrl(
+  raw: string,
+  allowLoopback: boolean,
+  { lookup = systemLookup, timeoutMs = LOOKUP_TIMEOUT_MS }: { lookup?: HostLookup; timeoutMs?: number } = {},
+): Promise<URL> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -38,7 +65,8 @@ export async function assertWebhookUrl(raw: string, allowLoopback: boolean): Pro
   const refuse = (reason: string) => new AppError('invalid_webhook_url', { reason }, [{ field: 'url', issue: 'invalid', params: {} }]);
   if (url.username || url.password) throw refuse('credentials in the URL');
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [host] : await lookupAll(host, { all: true }).then((list: LookupAddress[]) => list.map((a) => a.address)).catch(() => [] as string[]);
+  const addresses = isIP(host) ? [host] : await resolveWithin(host, lookup, timeoutMs);
+  if (addresses === TIMED_OUT) throw refuse('host did not resolve in time');
   if (addresses.length === 0) throw refuse('host does not resolve');
   const loopbackOnly = addresses.every((a) => isLoopback(a));
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowLoopback && loopbackOnly)) throw refuse('https required');
