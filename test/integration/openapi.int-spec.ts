@@ -2,6 +2,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { load } from 'js-yaml';
 import request from 'supertest';
+import { EVENT_TYPES } from '../../src/platform/webhooks/event-types';
 import { TestApi } from '../support/api';
 
 /** The published description: GET /v1/openapi.json, /v1/openapi.yaml and the /docs UI. */
@@ -43,7 +44,7 @@ describe('OpenAPI description', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.headers['x-request-id']).toMatch(/^req_/);
-    expect(res.body.openapi).toMatch(/^3\.0\.\d+$/);
+    expect(res.body.openapi).toMatch(/^3\.1\.\d+$/);
     expect(res.body.info).toEqual(expect.objectContaining({ title: expect.any(String), version: expect.any(String) }));
     expect(res.body.info.title.length).toBeGreaterThan(0);
     expect(res.body.info.description).toMatch(/X-Tenant/);
@@ -73,17 +74,65 @@ describe('OpenAPI description', () => {
     expect(document.components.securitySchemes.bearer.bearerFormat).not.toBe('JWT');
   });
 
-  it('types every schema property: a `string | null` field is a nullable string, not a shapeless object', () => {
+  it('types every schema property: a `string | null` field is `type: [string, null]`, not a shapeless object', () => {
     const shapeless: string[] = [];
     for (const [name, schema] of Object.entries(document.components.schemas as Record<string, Json>)) {
       for (const [property, definition] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) {
-        const typed = definition.type !== undefined || definition.$ref || definition.allOf || definition.oneOf || definition.enum;
+        const typed = definition.type !== undefined || definition.$ref || definition.allOf || definition.anyOf || definition.oneOf || definition.enum;
         const open = definition.type === 'object' && !definition.properties && !definition.additionalProperties && !definition.allOf;
         if (!typed || open) shapeless.push(`${name}.${property}`);
       }
     }
     expect(shapeless).toEqual([]);
-    expect(document.components.schemas.CreateMemberDto.properties.email).toMatchObject({ type: 'string', nullable: true });
+    expect(document.components.schemas.CreateMemberDto.properties.email).toMatchObject({ type: ['string', 'null'] });
+  });
+
+  it('says null the OpenAPI 3.1 way: no `nullable` keyword anywhere, a nullable $ref is anyOf [$ref, null]', () => {
+    const nullable: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (Array.isArray(node)) node.forEach((item, i) => walk(item, `${at}/${i}`));
+      else if (node && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) {
+          if (key === 'nullable') nullable.push(at);
+          else if (!key.startsWith('x-') && key !== 'example') walk(value, `${at}/${key}`);
+        }
+      }
+    };
+    walk(document, '#');
+    expect(nullable).toEqual([]);
+    expect(document.components.schemas.CreateMemberDto.properties.address).toMatchObject({ anyOf: [{ $ref: '#/components/schemas/AddressDto' }, { type: 'null' }] });
+  });
+
+  it('describes every webhook event as a signed POST of its WebhookEvent_<type> schema', () => {
+    const types = Object.keys(document.webhooks ?? {});
+    expect(types).toEqual([...EVENT_TYPES]);
+    expect(document['x-webhooks']).toBeUndefined();
+    for (const type of types) {
+      const operation = document.webhooks[type].post;
+      const name = `WebhookEvent_${type.replace('.', '_')}`;
+      expect({ type, body: operation?.requestBody }).toEqual({ type, body: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } } });
+      const headers = Object.fromEntries((operation.parameters as Json[]).filter((p) => p.in === 'header').map((p) => [p.name, p.required]));
+      expect({ type, headers }).toEqual({ type, headers: { 'Service-Signature': true, 'Service-Webhook-Id': true } });
+      expect({ type, success: Object.keys(operation.responses).some((status) => /^2(\d\d|XX)$/.test(status)) }).toEqual({ type, success: true });
+      const event = document.components.schemas[name];
+      expect(event.required).toEqual(['id', 'type', 'created', 'tenant', 'api_version', 'data']);
+      expect(event.properties.type.enum).toEqual([type]);
+    }
+    const signature = document.webhooks['member.created'].post.parameters.find((p: Json) => p.name === 'Service-Signature');
+    expect(signature.description).toMatch(/HMAC-SHA256/);
+    expect(new RegExp(signature.schema.pattern).test(signature.schema.example)).toBe(true);
+    expect(document.components.schemas.WebhookEvent_member_created.properties.data.properties.object.allOf).toEqual([{ $ref: '#/components/schemas/MemberResponse' }]);
+  });
+
+  it('lists every error code with its HTTP status under x-error-codes', () => {
+    const codes = document['x-error-codes'];
+    expect(Object.keys(codes).sort()).toEqual([...document.components.schemas.Problem.properties.code.enum].sort());
+    expect(codes).toMatchObject({ missing_tenant: 400, unauthorized: 401, scope_insufficient: 403, resource_not_found: 404, validation_failed: 422, rate_limited: 429 });
+  });
+
+  it('public operations say so with an empty security requirement', () => {
+    expect(document.paths['/healthz'].get.security).toEqual([]);
+    expect(document.paths['/healthz'].get['x-required-scopes']).toBeUndefined();
   });
 
   it('documents every member and campus operation with x-required-scopes', () => {
@@ -205,8 +254,8 @@ describe('OpenAPI description', () => {
     expect(res.text).toMatch(/swagger/i);
   });
 
-  it('validates against the OpenAPI 3.0 structure (Ajv, structural subset)', () => {
-    // A compact schema of the parts of OpenAPI 3.0 the API uses; it catches malformed operations,
+  it('validates against the OpenAPI 3.1 structure (Ajv, structural subset)', () => {
+    // A compact schema of the parts of OpenAPI 3.1 the API uses; it catches malformed operations,
     // parameters and responses without a network fetch of the official schema.
     const ajv = new Ajv({ strict: false, allErrors: true });
     addFormats(ajv);
@@ -243,22 +292,20 @@ describe('OpenAPI description', () => {
         security: { type: 'array', items: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } },
       },
     };
+    const pathItem = {
+      type: 'object',
+      propertyNames: { pattern: '^(get|put|post|delete|options|head|patch|trace|parameters|summary|description|servers|x-.*)$' },
+      properties: Object.fromEntries([...METHODS, 'options', 'head', 'trace'].map((m) => [m, operation])),
+    };
     const openapi = {
       type: 'object',
       required: ['openapi', 'info', 'paths'],
       properties: {
-        openapi: { type: 'string', pattern: '^3\\.0\\.\\d+$' },
+        openapi: { type: 'string', pattern: '^3\\.1\\.\\d+$' },
         info: { type: 'object', required: ['title', 'version'], properties: { title: { type: 'string' }, version: { type: 'string' } } },
         servers: { type: 'array', items: { type: 'object', required: ['url'] } },
-        paths: {
-          type: 'object',
-          propertyNames: { pattern: '^/' },
-          additionalProperties: {
-            type: 'object',
-            propertyNames: { pattern: '^(get|put|post|delete|options|head|patch|trace|parameters|summary|description|servers|x-.*)$' },
-            properties: Object.fromEntries([...METHODS, 'options', 'head', 'trace'].map((m) => [m, operation])),
-          },
-        },
+        paths: { type: 'object', propertyNames: { pattern: '^/' }, additionalProperties: pathItem },
+        webhooks: { type: 'object', minProperties: 1, additionalProperties: pathItem },
         components: {
           type: 'object',
           properties: {

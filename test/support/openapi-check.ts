@@ -1,4 +1,4 @@
-import Ajv, { ValidateFunction } from 'ajv';
+import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { OpenAPIObject } from '@nestjs/swagger';
 
@@ -9,16 +9,19 @@ interface Operation {
 /**
  * Checks a response against the OpenAPI description: the route and method exist, a 2xx status is
  * documented, and the body matches the documented schema (problem+json bodies match Problem).
+ * OpenAPI 3.1 schemas are JSON Schema 2020-12 (null is `type: [X, 'null']`), hence Ajv's 2020 build;
+ * unknown keywords such as `example` are ignored (strict: false).
  */
 export class OpenApiCheck {
-  private readonly ajv: Ajv;
+  private readonly ajv: Ajv2020;
   private readonly routes: { regex: RegExp; template: string }[];
   private readonly cache = new Map<string, ValidateFunction>();
 
   constructor(private readonly document: OpenAPIObject) {
-    this.ajv = new Ajv({ strict: false, allErrors: true });
+    if (!/^3\.1\.\d+$/.test(document.openapi)) throw new Error(`OpenApiCheck reads OpenAPI 3.1 schemas; the document is ${document.openapi}`);
+    this.ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(this.ajv);
-    this.ajv.addSchema({ ...(toJsonSchema(document) as object), $id: 'openapi' });
+    this.ajv.addSchema({ ...(toAjvRefs(document) as object), $id: 'openapi' });
     this.routes = Object.keys(document.paths).map((template) => ({
       template,
       regex: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
@@ -43,7 +46,7 @@ export class OpenApiCheck {
     const pointer = `${route.template}|${method}|${status}`;
     let validate = this.cache.get(pointer);
     if (!validate) {
-      validate = this.ajv.compile(toJsonSchema(schema) as object);
+      validate = this.ajv.compile(toAjvRefs(schema) as object);
       this.cache.set(pointer, validate);
     }
     return validate(body) ? [] : (validate.errors ?? []).map((e) => `${method} ${path} ${status}: ${e.instancePath} ${e.message}`);
@@ -56,16 +59,9 @@ export class OpenApiCheck {
   }
 }
 
-/**
- * OpenAPI 3.0 schema -> JSON Schema for Ajv: `$ref`s point into the registered document, and
- * `nullable: true` (which OpenAPI applies to enums and allOf-wrapped refs too) becomes `anyOf [.., null]`.
- */
-function toJsonSchema(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(toJsonSchema);
+/** Local `$ref`s (`#/components/...`) pointed into the document registered as `openapi`. */
+function toAjvRefs(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(toAjvRefs);
   if (!schema || typeof schema !== 'object') return schema;
-  const { nullable, ...rest } = schema as Record<string, unknown>;
-  const converted = Object.fromEntries(
-    Object.entries(rest).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `openapi${v}` : toJsonSchema(v)]),
-  );
-  return nullable === true ? { anyOf: [converted, { type: 'null' }] } : converted;
+  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `openapi${v}` : toAjvRefs(v)]));
 }

@@ -36,6 +36,6 @@ and the minute.
 **Idempotency.** Creating POSTs accept \`Idempotency-Key\` (UUID v4): a retry within 24 hours returns
 the first answer with \`Idempotent-Replayed: true\`.
 
-**Webhooks.** Subscribe with \`/v1/webhook-endpoints\`; payloads are listed under \`x-webhooks\`. Each
+**Webhooks.** Subscribe with \`/v1/webhook-endpoints\`; each event type is described under \`webhooks\`. Each
 delivery carries \`Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">\`.
 `.trim();

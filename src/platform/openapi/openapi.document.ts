@@ -4,13 +4,18 @@ import { API_VERSION } from '../../common/api-version';
 import { ERROR_CODES, statusOf } from '../../common/errors/error-codes';
 import { PROBLEM_TYPE_BASE } from '../../common/errors/problem';
 import { SCOPES } from '../auth/scopes';
-import { EVENT_OBJECTS, EVENT_TYPES } from '../webhooks/event-types';
 import { API_DESCRIPTION } from './openapi.description';
+import { addWebhooks } from './openapi.webhooks';
 
-
-/** Builds the OpenAPI description from the controllers' decorators. Needs no database. */
+/**
+ * Builds the OpenAPI 3.1 description from the controllers' decorators. Needs no database.
+ * For 3.1, SwaggerModule itself rewrites the decorators' `nullable: true` as `type: [X, 'null']`
+ * (or `anyOf [.., {type: 'null'}]` around a $ref/allOf); what is added here after it is written
+ * in 3.1 terms directly.
+ */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
     .setTitle('Church Management API')
     .setVersion(`v1 (${API_VERSION})`)
     .setDescription(API_DESCRIPTION)
@@ -42,36 +47,21 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       },
     },
   };
-  addWebhookEvents(document);
+  markPublicOperations(document);
+  addWebhooks(document);
   (document as unknown as Record<string, unknown>)['x-error-codes'] = Object.fromEntries(ERROR_CODES.map((code) => [code, statusOf(code)]));
   return document;
 }
 
 /**
- * The payload of every event type, as components `WebhookEvent_<type>` and the map `x-webhooks`
- * (type -> schema). Deliveries are POSTed with `Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`.
+ * @Auth() puts `security` on every operation that needs a token; the others are @Public() (the
+ * guard fails closed on a route with neither), so they say so with an empty requirement.
  */
-function addWebhookEvents(document: OpenAPIObject): void {
-  const schemas = document.components!.schemas!;
-  const map: Record<string, { $ref: string }> = {};
-  for (const type of EVENT_TYPES) {
-    const { schema, description } = EVENT_OBJECTS[type];
-    const name = `WebhookEvent_${type.replace('.', '_')}`;
-    const object = schema && schemas[schema] ? { description, allOf: [{ $ref: `#/components/schemas/${schema}` }] } : { type: 'object', description, additionalProperties: true };
-    schemas[name] = {
-      type: 'object',
-      description: `The \`${type}\` event.`,
-      required: ['id', 'type', 'created', 'tenant', 'api_version', 'data'],
-      properties: {
-        id: { type: 'string', example: 'evt_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', description: 'Unique per event: de-duplicate on it.' },
-        type: { type: 'string', enum: [type] },
-        created: { type: 'integer', example: 1767225600, description: 'Unix time in seconds.' },
-        tenant: { type: 'string', example: 'grace', description: 'The church key.' },
-        api_version: { type: 'string', example: API_VERSION },
-        data: { type: 'object', required: ['object'], properties: { object } },
-      },
-    } as never;
-    map[type] = { $ref: `#/components/schemas/${name}` };
+function markPublicOperations(document: OpenAPIObject): void {
+  for (const item of Object.values(document.paths)) {
+    for (const method of ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const) {
+      const operation = item[method];
+      if (operation && !operation.security) operation.security = [];
+    }
   }
-  (document as unknown as Record<string, unknown>)['x-webhooks'] = map;
 }
