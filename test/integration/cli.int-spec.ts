@@ -370,7 +370,7 @@ describe('CLI (node dist/cli.js)', () => {
       const result = await runCli(['openapi:export'], { env: offline });
       expect(result.code).toBe(0);
       const document = JSON.parse(result.stdout) as { openapi: string; paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
-      expect(document.openapi).toMatch(/^3\.0\.\d+$/);
+      expect(document.openapi).toMatch(/^3\.1\.\d+$/);
       expect(document.paths).toHaveProperty(['/v1/members']);
       expect(document.paths).toHaveProperty(['/v1/campuses']);
       expect(document.components.schemas).toHaveProperty('Problem');

@@ -142,7 +142,7 @@ describe('embedded database (DATABASE_URL unset)', () => {
   it('serves the OpenAPI description and the docs', async () => {
     const json = await http('/v1/openapi.json');
     expect(json.status).toBe(200);
-    expect(json.json.openapi).toMatch(/^3\.0\./);
+    expect(json.json.openapi).toMatch(/^3\.1\./);
     expect(json.json.paths).toHaveProperty(['/v1/members']);
     const docs = await http('/docs');
     expect(docs.status).toBe(200);
