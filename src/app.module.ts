@@ -1,5 +1,6 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import type { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { DevicesModule } from './modules/devices/devices.module';
 import { AccessGuard } from './platform/auth/access.guard';
@@ -14,6 +15,7 @@ import { RateLimitGuard } from './platform/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './platform/rate-limit/rate-limit.module';
 import { SettingsModule } from './platform/settings/settings.module';
 import { TenantTransactionInterceptor } from './platform/tenancy/tenant-transaction.interceptor';
+import { JobsModule } from './platform/jobs/jobs.module';
 import { NoticesModule } from './platform/notices/notices.module';
 import { WebhooksApiModule } from './platform/webhooks/webhooks-api.module';
 
@@ -32,4 +34,9 @@ import { WebhooksApiModule } from './platform/webhooks/webhooks-api.module';
     { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
   ],
 })
-export class AppModule {}
+export class AppModule {
+  /** The configuration decides what the graph holds (BullMQ only with REDIS_URL). */
+  static forRoot(config: AppConfig): DynamicModule {
+    return { module: AppModule, imports: [JobsModule.forRoot(config)] };
+  }
+}

@@ -1,24 +1,29 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { loadConfig } from './config/app-config';
-import { MaintenanceProcessor } from './platform/notices/maintenance.processor';
-import { DeliveryProcessor } from './platform/webhooks/delivery/delivery.processor';
+import { InProcessJobs } from './platform/jobs/in-process-jobs';
+import { JobSweeper } from './platform/jobs/job-sweeper';
+import { QueueWorkers } from './platform/jobs/queue-workers';
+import { TokenExpirySchedule } from './platform/notices/token-expiry.schedule';
 import { DeliverySweeper } from './platform/webhooks/delivery/delivery-sweeper';
 import { InProcessDeliveries } from './platform/webhooks/delivery/in-process-deliveries';
 
 /**
  * Background work, started once the database is connected. With REDIS_URL the worker process runs
- * the BullMQ consumers and the sweeper; without it, the API process runs the same work in-process.
+ * the BullMQ consumers, the sweepers and the daily schedule; without it, the API process runs the
+ * same work in-process from the database tables.
  */
-export async function startBackground(app: INestApplicationContext, role: 'api' | 'worker'): Promise<void> {
+export function startBackground(app: INestApplicationContext, role: 'api' | 'worker'): void {
   const redis = loadConfig().REDIS_URL !== undefined;
   if (!redis) {
     app.get(InProcessDeliveries).start();
-    await app.get(MaintenanceProcessor).start();
+    app.get(InProcessJobs).start();
+    app.get(TokenExpirySchedule).start();
     return;
   }
   if (role === 'worker') {
-    app.get(DeliveryProcessor).start();
+    app.get(QueueWorkers).start();
     app.get(DeliverySweeper).start();
-    await app.get(MaintenanceProcessor).start();
+    app.get(JobSweeper).start();
+    app.get(TokenExpirySchedule).start();
   }
 }

@@ -6,12 +6,12 @@ import { StderrLogger } from './cli/stderr-logger';
 import { ConfigError, loadConfig } from './config/app-config';
 
 async function main(): Promise<void> {
-  loadConfig();
+  const config = loadConfig();
   const fail = (error: unknown) => {
     process.stderr.write(`error: ${describeCliError(error)}\n`);
     process.exitCode = 1;
   };
-  await CommandFactory.run(CliModule, {
+  await CommandFactory.run(CliModule.forRoot(config), {
     logger: new StderrLogger('cli', { logLevels: ['fatal', 'error', 'warn'] }),
     cliName: 'npm run cli --',
     errorHandler: (error) => {

@@ -24,7 +24,7 @@ export function logLevels(level: AppConfig['LOG_LEVEL']): LogLevel[] {
 
 /** Creates the HTTP application with the whole pipeline; shared by main.ts, the tests and openapi:export. */
 export async function createHttpApp(config: AppConfig, options: { logger?: LogLevel[] | false } = {}): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
     logger: options.logger ?? logLevels(config.LOG_LEVEL),
   });

@@ -8,7 +8,7 @@ async function bootstrap(): Promise<void> {
   const config = loadConfig();
   const app = await createHttpApp(config);
   await app.get(Database).connect();
-  await startBackground(app, 'api');
+  startBackground(app, 'api');
   await app.listen(config.PORT);
   app.getHttpServer().keepAliveTimeout = 65_000;
   console.error(`church-api listening on http://localhost:${config.PORT} (docs at /docs)`);

@@ -1,8 +1,20 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
+import type { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
+import { JobsModule } from './platform/jobs/jobs.module';
+import { MailProcessor } from './platform/mail/mail.processor';
 import { NoticesModule } from './platform/notices/notices.module';
-import { WebhooksWorkerModule } from './platform/webhooks/webhooks-worker.module';
+import { TokenExpiryProcessor } from './platform/notices/token-expiry.processor';
+import { DeliveryProcessor } from './platform/webhooks/delivery/delivery.processor';
+import { DeliverySweeper } from './platform/webhooks/delivery/delivery-sweeper';
 
-/** The BullMQ worker's module graph: the shared modules plus the queue processors. */
-@Module({ imports: [CoreModule, NoticesModule, WebhooksWorkerModule] })
-export class WorkerModule {}
+/** The worker's module graph: the shared modules plus every queue's processor (registered here only). */
+@Module({
+  imports: [CoreModule, NoticesModule],
+  providers: [DeliveryProcessor, DeliverySweeper, TokenExpiryProcessor, MailProcessor],
+})
+export class WorkerModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return { module: WorkerModule, imports: [JobsModule.forRoot(config)] };
+  }
+}

@@ -13,10 +13,10 @@ import { WorkerModule } from './worker.module';
  */
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
-  const app = await NestFactory.createApplicationContext(WorkerModule, { logger: logLevels(config.LOG_LEVEL) });
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: logLevels(config.LOG_LEVEL) });
   app.enableShutdownHooks();
   await app.get(Database).connect();
-  await startBackground(app, 'worker');
+  startBackground(app, 'worker');
   console.error('church-api worker started');
 }
 

@@ -1,5 +1,7 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
+import type { AppConfig } from '../config/app-config';
 import { CoreModule } from '../core.module';
+import { JobsModule } from '../platform/jobs/jobs.module';
 import { CliSupport } from './cli-support';
 import { MigrationRunCommand } from './commands/migration-run.command';
 import { OpenApiExportCommand } from './commands/openapi-export.command';
@@ -16,4 +18,8 @@ import { WebhooksResendCommand } from './commands/webhooks-resend.command';
   imports: [CoreModule],
   providers: [CliSupport, TenantCreateCommand, TenantQuotaCommand, UserCreateCommand, TokenIssueCommand, TokenRevokeCommand, MigrationRunCommand, OpenApiExportCommand, SeedDemoCommand, WebhooksResendCommand, WebhooksBackfillCommand],
 })
-export class CliModule {}
+export class CliModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return { module: CliModule, imports: [JobsModule.forRoot(config)] };
+  }
+}

@@ -47,6 +47,10 @@ export class EnvironmentVariables {
   @Matches(/^[a-z0-9_-]{1,40}$/)
   QUEUE_PREFIX = 'church';
 
+  /** First retry delay of a failed background job (mail, notices…); each later retry waits twice as long. */
+  @Transform(toInt) @IsInt() @Min(10) @Max(86_400_000)
+  JOB_RETRY_BASE_MS = 30_000;
+
   @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['smtp', 'smtps'], require_tld: false, require_protocol: true })
   SMTP_URL?: string;
 

@@ -3,8 +3,9 @@ import { INestApplicationContext, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Queue } from 'bullmq';
 import { Client } from 'pg';
+import { loadConfig } from '../../src/config/app-config';
 import { Database } from '../../src/database/database.service';
-import { DeliveryProcessor } from '../../src/platform/webhooks/delivery/delivery.processor';
+import { QueueWorkers } from '../../src/platform/jobs/queue-workers';
 import { DELIVERY_QUEUE } from '../../src/platform/webhooks/delivery/delivery-queue';
 import { DeliverySweeper } from '../../src/platform/webhooks/delivery/delivery-sweeper';
 import { InProcessDeliveries } from '../../src/platform/webhooks/delivery/in-process-deliveries';
@@ -58,7 +59,7 @@ describe('shutdown waits for background work in flight', () => {
 
   /** The worker process's module graph, in this process (REDIS_URL and QUEUE_PREFIX from the env). */
   async function startWorker(): Promise<INestApplicationContext> {
-    const worker = await NestFactory.createApplicationContext(WorkerModule, { logger: ['error'] });
+    const worker = await NestFactory.createApplicationContext(WorkerModule.forRoot(loadConfig()), { logger: ['error'] });
     await worker.get(Database).connect();
     return worker;
   }
@@ -119,7 +120,7 @@ describe('shutdown waits for background work in flight', () => {
 
       const worker = await startWorker();
       await lockDeliveries();
-      worker.get(DeliveryProcessor).start();
+      worker.get(QueueWorkers).start();
       await someoneWaits();
 
       const { closedBeforeRelease } = await closeWhileLocked(worker);

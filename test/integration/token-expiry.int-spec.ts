@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Queue, QueueEvents } from 'bullmq';
+import { QueueEvents } from 'bullmq';
+import { loadConfig } from '../../src/config/app-config';
 import { ID_PREFIX, toPublicId } from '../../src/common/ids/id';
 import { Database } from '../../src/database/database.service';
-import { MaintenanceProcessor } from '../../src/platform/notices/maintenance.processor';
-import { MAINTENANCE_QUEUE, TOKEN_EXPIRY_JOB, TOKEN_EXPIRY_SCHEDULER } from '../../src/platform/notices/maintenance.queue';
+import { JobSweeper } from '../../src/platform/jobs/job-sweeper';
+import { JobsService } from '../../src/platform/jobs/jobs.service';
+import { QUEUES } from '../../src/platform/jobs/queues';
 import { TokenExpiryNotifier } from '../../src/platform/notices/token-expiry.notifier';
+import { startBackground } from '../../src/background';
 import { WorkerModule } from '../../src/worker.module';
 import { TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
@@ -15,59 +18,88 @@ import { TestSmtpServer } from '../support/smtp';
 import { TEST_REDIS_URL } from '../support/test-env';
 
 type IssuedToken = Awaited<ReturnType<typeof newToken>>;
+interface JobRow {
+  status: string;
+  attempts: number;
+  total: number | null;
+  done: number;
+  result: { notified: number } | null;
+  last_error: string | null;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `check` every 50 ms until it is truthy (or fails after `ms`). */
+async function eventually<T>(check: () => Promise<T> | T, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value || Date.now() > deadline) return value;
+    await sleep(50);
+  }
+}
 
 /** The worker process as src/worker.ts starts it, configured by `env` on top of the test environment. */
 async function startWorker(env: Record<string, string> = {}): Promise<INestApplicationContext> {
   const saved = { ...process.env };
   Object.assign(process.env, env);
   try {
-    const worker = await NestFactory.createApplicationContext(WorkerModule, { logger: ['error'] });
+    const worker = await NestFactory.createApplicationContext(WorkerModule.forRoot(loadConfig()), { logger: ['error'] });
     await worker.get(Database).connect();
-    await worker.get(MaintenanceProcessor).start();
+    startBackground(worker, 'worker');
     return worker;
   } finally {
     process.env = saved;
   }
 }
 
-describe('token expiry notices', () => {
-  // Own BullMQ keys on the shared Redis, so that other runs' jobs and schedulers never meet these.
+describe('token expiry notices (a background job: BullMQ with Redis, in-process without)', () => {
+  // Own BullMQ keys on the shared Redis, so that other runs' jobs never meet these.
   const prefix = `test-${Date.now()}-${randomBytes(3).toString('hex')}`;
   let smtp: TestSmtpServer;
   let push: FakePushGateway;
   let api: TestApi;
   let worker: INestApplicationContext;
-  let queue: Queue;
   let events: QueueEvents;
   let church: TestTenant;
+  const progress: { jobId: string; data: unknown }[] = [];
 
   beforeAll(async () => {
     smtp = await TestSmtpServer.start();
     push = await FakePushGateway.start();
-    const env = { SMTP_URL: smtp.url, PUSH_GATEWAY_URL: push.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, MAIL_FROM: 'Church API <no-reply@church.test>' };
+    const env = { SMTP_URL: smtp.url, PUSH_GATEWAY_URL: push.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, MAIL_FROM: 'Church API <no-reply@church.test>', JOB_RETRY_BASE_MS: '200' };
     api = await TestApi.start(env);
-    worker = await startWorker(env);
-    queue = new Queue(MAINTENANCE_QUEUE, { connection: { url: TEST_REDIS_URL }, prefix });
-    events = new QueueEvents(MAINTENANCE_QUEUE, { connection: { url: TEST_REDIS_URL }, prefix });
+    events = new QueueEvents(QUEUES.tokenExpiry, { connection: { url: TEST_REDIS_URL }, prefix });
+    events.on('progress', ({ jobId, data }) => progress.push({ jobId, data }));
     await events.waitUntilReady();
+    worker = await startWorker(env);
     church = await newTenant(api);
   });
 
   afterAll(async () => {
-    await queue?.obliterate({ force: true }).catch(() => undefined);
     await events?.close();
-    await queue?.close();
     await worker?.close();
     await api?.close();
     await push?.close();
     await smtp?.close();
   });
 
-  /** Adds a token-expiry job to the real queue and waits until the worker has finished it. */
-  async function runJob(): Promise<{ notified: number }> {
-    const job = await queue.add(TOKEN_EXPIRY_JOB, {});
-    return job.waitUntilFinished(events, 30_000);
+  const jobRow = async (id: string): Promise<JobRow> =>
+    (await api.db.platform.query<JobRow[]>('SELECT status, attempts, total, done, result, last_error FROM background_jobs WHERE id = $1', [id]))[0];
+
+  /** Asks for a token-expiry job as any process would, and waits until the worker has finished it. */
+  async function runJob(): Promise<JobRow & { id: string }> {
+    const id = (await api.app.get(JobsService).enqueue(QUEUES.tokenExpiry, {}))!;
+    const row = await eventually(async () => {
+      const r = await jobRow(id);
+      return r.status === 'done' || (r.status === 'queued' && r.attempts > 0) || r.status === 'failed' ? r : null;
+    });
+    if (!row) throw new Error(`token-expiry job ${id} did not finish`);
+    return { id, ...row };
   }
+
+  /** Every mail to `address`, once the mail outbox has had time to send `count` of them. */
+  const mailsTo = (address: string, count = 1) => eventually(() => (smtp.to(address).length >= count ? smtp.to(address) : null)).then(() => smtp.to(address));
 
   async function token(expiresIn: string | null, options: { name?: string; type?: 'pat' | 'service' | 'kiosk'; revoked?: boolean } = {}): Promise<IssuedToken & { expiresAt: Date | null }> {
     const type = options.type ?? 'pat';
@@ -90,14 +122,13 @@ describe('token expiry notices', () => {
   const topicOf = (t: IssuedToken) => `user_${toPublicId(ID_PREFIX.user, t.user.id)}`;
   const longDate = (d: Date, lang = 'es') => new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(d);
 
-  it('registers the daily job scheduler on the maintenance queue', async () => {
-    const scheduler = await queue.getJobScheduler(TOKEN_EXPIRY_SCHEDULER);
-    expect(scheduler).toMatchObject({ key: TOKEN_EXPIRY_SCHEDULER, name: TOKEN_EXPIRY_JOB, pattern: '0 8 * * *', tz: 'UTC' });
-    const next = new Date(scheduler!.next!);
-    expect(next.getTime()).toBeGreaterThan(Date.now());
-    expect(next.getTime() - Date.now()).toBeLessThanOrEqual(86_400_000);
-    expect([next.getUTCHours(), next.getUTCMinutes(), next.getUTCSeconds()]).toEqual([8, 0, 0]);
-    expect(await queue.getJobSchedulers()).toHaveLength(1);
+  it("asks for one job per UTC day at the worker's start, however many workers start", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const daily = () => api.db.platform.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM background_jobs WHERE kind = 'token-expiry' AND dedupe_key = $1`, [today]);
+    expect(await eventually(async () => (await daily())[0].n === 1)).toBe(true);
+    const second = await startWorker({ REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix });
+    await second.close();
+    expect(await daily()).toEqual([{ n: 1 }]);
   });
 
   it('mails and pushes the owner of each PAT and service token that expires within 14 days, once', async () => {
@@ -109,10 +140,15 @@ describe('token expiry notices', () => {
     const service = await token('5 days', { name: 'Nightly export', type: 'service' });
     expect(kiosk.expiresAt).toBeNull();
 
-    const result = await runJob();
-    expect(result.notified).toBeGreaterThanOrEqual(2);
+    const job = await runJob();
+    expect(job).toMatchObject({ status: 'done', attempts: 1, last_error: null });
+    expect(job.result!.notified).toBeGreaterThanOrEqual(2);
+    // Progress is on the row and went through BullMQ's job.updateProgress: all due tokens notified.
+    expect(job.done).toBe(job.result!.notified);
+    expect(job.total).toBe(job.done);
+    expect(await eventually(() => progress.some((p) => p.jobId === job.id && JSON.stringify(p.data) === JSON.stringify({ done: job.done, total: job.total })))).toBe(true);
 
-    const [mail] = smtp.to(soon.user.email);
+    const [mail] = await mailsTo(soon.user.email);
     expect(smtp.to(soon.user.email)).toHaveLength(1);
     expect(mail.from).toBe('no-reply@church.test');
     expect(mail.headers.from).toContain('no-reply@church.test');
@@ -123,7 +159,7 @@ describe('token expiry notices', () => {
     expect(mail.text).toContain('Test Church');
     expect(mail.raw).not.toContain(soon.token);
 
-    const [serviceMail] = smtp.to(service.user.email);
+    const [serviceMail] = await mailsTo(service.user.email);
     expect(smtp.to(service.user.email)).toHaveLength(1);
     expect(serviceMail.subject).toContain('«Nightly export»');
     expect(serviceMail.text).toContain('token de servicio');
@@ -153,7 +189,8 @@ describe('token expiry notices', () => {
     // The daily job runs again: nothing more for these tokens.
     const mails = smtp.messages.length;
     const pushed = push.requests.length;
-    await runJob();
+    expect((await runJob()).result).toEqual({ notified: 0 });
+    await sleep(300);
     expect(smtp.messages.length).toBe(mails);
     expect(push.requests.length).toBe(pushed);
   });
@@ -162,25 +199,31 @@ describe('token expiry notices', () => {
     const t = await token('3 days', { name: 'Overlap' });
     const notifier = worker.get(TokenExpiryNotifier);
     await Promise.all([notifier.run(), notifier.run(), runJob(), runJob()]);
+    await mailsTo(t.user.email);
+    await sleep(300);
     expect(smtp.to(t.user.email)).toHaveLength(1);
     expect(push.toTopic(topicOf(t))).toHaveLength(1);
   });
 
-  it('releases the claim when the mail is refused, fails the job, and notifies on the next run', async () => {
+  it('a mail the SMTP server refuses stays in the mail outbox and its job retries it until it is delivered', async () => {
     const t = await token('7 days', { name: 'Bounced' });
-    smtp.rejectRecipient = (address) => address === t.user.email;
+    let refusals = 0;
+    smtp.rejectRecipient = (address) => address === t.user.email && refusals++ < 2;
     try {
-      await expect(runJob()).rejects.toThrow(/1 token expiry notice\(s\) failed and will be retried/);
-      expect(await notifiedAt(t)).toBeNull();
-      expect(smtp.to(t.user.email)).toEqual([]);
-      expect(push.toTopic(topicOf(t))).toEqual([]);
+      expect(await runJob()).toMatchObject({ status: 'done' });
+      expect(await notifiedAt(t)).toBeInstanceOf(Date); // the notice is queued: the claim stands
+      const [mail] = await mailsTo(t.user.email);
+      expect(mail.subject).toContain('«Bounced»');
+      expect(refusals).toBe(3);
+      const [job] = await api.db.platform.query<{ status: string; attempts: number; sent_at: Date | null; transport: string }[]>(
+        `SELECT j.status, j.attempts, m.sent_at, m.transport FROM mail_outbox m JOIN background_jobs j ON j.kind = 'mail' AND j.data->>'mailId' = m.id::text WHERE m.recipient = $1`,
+        [t.user.email],
+      );
+      expect(job).toEqual({ status: 'done', attempts: 3, sent_at: expect.any(Date), transport: 'smtp' });
     } finally {
       smtp.rejectRecipient = () => false;
     }
-    await runJob();
-    expect(smtp.to(t.user.email)).toHaveLength(1);
     expect(push.toTopic(topicOf(t))).toHaveLength(1);
-    expect(await notifiedAt(t)).toBeInstanceOf(Date);
   });
 
   it('releases the claim when the push gateway fails', async () => {
@@ -195,17 +238,39 @@ describe('token expiry notices', () => {
     await runJob();
     expect(await notifiedAt(t)).toBeInstanceOf(Date);
     expect(push.toTopic(topicOf(t)).length).toBeGreaterThanOrEqual(1);
-    // The mail went out before the push failed; the retry sends it again (at-least-once on failure).
-    expect(smtp.to(t.user.email)).toHaveLength(2);
+    // The mail was queued before the push failed; the retry queues it again (at-least-once on failure).
+    expect(await mailsTo(t.user.email, 2)).toHaveLength(2);
   });
 
-  it('without REDIS_URL, SMTP_URL and PUSH_GATEWAY_URL: runs in-process at start, logs instead of sending', async () => {
+  it('a job that never reached Redis (down at commit, a crash) is handed to its queue by the worker\'s sweeper', async () => {
+    const to = `lost-${randomBytes(3).toString('hex')}@example.org`;
+    // A mail and its job written as MailerService.enqueue does, but never handed over, and overdue.
+    const [{ id: mailId }] = await api.db.platform.query<{ id: string }[]>(`INSERT INTO mail_outbox (id, recipient, subject, body) VALUES (gen_random_uuid(), $1, 'Lost', 'Found') RETURNING id`, [to]);
+    const job = await api.app.get(JobsService).create(QUEUES.mail, { mailId }, { runAt: new Date(Date.now() - 60_000) });
+    await sleep(200);
+    expect(smtp.to(to)).toEqual([]);
+    expect(await worker.get(JobSweeper).sweep()).toBeGreaterThanOrEqual(1);
+    const [mail] = await mailsTo(to);
+    expect(mail.subject).toBe('Lost');
+    expect(await eventually(async () => (await jobRow(job!.id)).status === 'done')).toBe(true);
+  });
+
+  it('without REDIS_URL, SMTP_URL and PUSH_GATEWAY_URL: the same job runs in-process from the table, and mails are logged', async () => {
     const t = await token('2 days', { name: 'Embedded' });
+    await api.db.platform.query(`DELETE FROM background_jobs WHERE kind = 'token-expiry'`); // today's run is due again
     const local = await startWorker({ REDIS_URL: '', SMTP_URL: '', PUSH_GATEWAY_URL: '' });
     try {
-      const deadline = Date.now() + 15_000;
-      while (!(await notifiedAt(t)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      expect(await notifiedAt(t)).toBeInstanceOf(Date);
+      expect(await eventually(() => notifiedAt(t))).toBeInstanceOf(Date);
+      const daily = await eventually(async () => {
+        const rows = await api.db.platform.query<JobRow[]>(`SELECT status, attempts, total, done FROM background_jobs WHERE kind = 'token-expiry'`);
+        return rows.length === 1 && rows[0].status === 'done' ? rows[0] : null;
+      });
+      expect(daily).toMatchObject({ status: 'done', attempts: 1, done: 1, total: 1 });
+      const logged = await eventually(async () => {
+        const rows = await api.db.platform.query<{ transport: string | null }[]>('SELECT transport FROM mail_outbox WHERE recipient = $1', [t.user.email]);
+        return rows[0]?.transport ? rows : null;
+      });
+      expect(logged).toEqual([{ transport: 'log' }]);
       expect(smtp.to(t.user.email)).toEqual([]);
       expect(push.toTopic(topicOf(t))).toEqual([]);
     } finally {

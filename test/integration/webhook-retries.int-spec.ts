@@ -55,6 +55,7 @@ describe('webhook retries and deactivation (time-scaled)', () => {
       MAIL_FROM: 'Church API <no-reply@church.test>',
       ENCRYPTION_KEY,
       QUEUE_PREFIX: `whr-${randomBytes(3).toString('hex')}`,
+      JOB_RETRY_BASE_MS: '200',
     });
   });
 
@@ -213,6 +214,32 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     await sleep(SCHEDULE_MS[0] * 1.1 + SCHEDULING_SLACK_MS + 300);
     expect(receiver.at(p)).toHaveLength(1);
     expect(await attempts(c, endpoint.id)).toEqual([expect.objectContaining({ attempt: 1, status_code: 410, error: 'HTTP 410', succeeded: false })]);
+  });
+
+  it('a deactivation mail the SMTP server first refuses is retried by the mail outbox and delivered', async () => {
+    const c = await church();
+    const p = path('gone-mail');
+    receiver.answer(p, { status: 410 });
+    let refusals = 0;
+    smtp.rejectRecipient = (address) => address === c.admin.email && refusals++ < 1;
+    try {
+      const endpoint = await endpointFor(c, p);
+      await createMember(c);
+      await until('the endpoint to be disabled', () => getEndpoint(c, endpoint.id), (e) => e.status === 'disabled', 5_000);
+      const [mail] = await until('the deactivation mail', async () => smtp.to(c.admin.email), (mails) => mails.length >= 1, 10_000);
+      expect(mail.subject).toMatch(/desactivado|disabled/i);
+      expect(mail.text).toContain(endpoint.url);
+      expect(refusals).toBe(2); // refused once, accepted on the retry
+      const [job] = await api.db.platform.query<{ status: string; attempts: number; transport: string }[]>(
+        `SELECT j.status, j.attempts, m.transport FROM mail_outbox m JOIN background_jobs j ON j.kind = 'mail' AND j.data->>'mailId' = m.id::text WHERE m.recipient = $1`,
+        [c.admin.email],
+      );
+      expect(job).toEqual({ status: 'done', attempts: 2, transport: 'smtp' });
+      await sleep(300);
+      expect(smtp.to(c.admin.email)).toHaveLength(1);
+    } finally {
+      smtp.rejectRecipient = () => false;
+    }
   });
 
   it('a 302 redirect is a failure and is not followed', async () => {

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
+import { MailDeliveryJob } from './mail-delivery.job';
 import { MailerService } from './mailer.service';
 
 @Global()
-@Module({ providers: [MailerService], exports: [MailerService] })
+@Module({ providers: [MailerService, MailDeliveryJob], exports: [MailerService] })
 export class MailModule {}

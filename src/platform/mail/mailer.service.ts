@@ -1,8 +1,8 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { createTransport, type Transporter } from 'nodemailer';
+import { Injectable, Logger } from '@nestjs/common';
 import { newUuid } from '../../common/ids/id';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { Database } from '../../database/database.service';
+import { JobsService } from '../jobs/jobs.service';
+import { QUEUES } from '../jobs/queues';
 
 export interface MailMessage {
   to: string;
@@ -11,39 +11,28 @@ export interface MailMessage {
 }
 
 /**
- * Sends mail over SMTP_URL from MAIL_FROM. With SMTP_URL unset the mail is logged (recipient and
- * subject only: a body may carry a link that must not reach the logs) and kept in mail_outbox.
+ * Every mail goes through the mail outbox: `enqueue` writes it to mail_outbox with its `mail` job
+ * in one transaction, and the job (MailDeliveryJob) sends it, retrying with backoff when the SMTP
+ * server refuses or is away.
  */
 @Injectable()
-export class MailerService implements OnApplicationShutdown {
+export class MailerService {
   private readonly logger = new Logger('Mailer');
-  private transport?: Transporter;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly db: Database,
+    private readonly jobs: JobsService,
   ) {}
 
-  get enabled(): boolean {
-    return this.config.SMTP_URL !== undefined;
-  }
-
-  async send(message: MailMessage): Promise<void> {
-    if (!this.config.SMTP_URL) {
-      this.logger.log(`SMTP_URL unset, mail kept in mail_outbox: to=${message.to} subject=${JSON.stringify(message.subject)}`);
-      await this.db.platform.query('INSERT INTO mail_outbox (id, recipient, subject, body) VALUES ($1, $2, $3, $4)', [newUuid(), message.to, message.subject, message.text]);
-      return;
-    }
-    this.transport ??= createTransport({
-      url: this.config.SMTP_URL,
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 30_000,
+  /** The mail's outbox id. */
+  async enqueue(message: MailMessage): Promise<string> {
+    const id = newUuid();
+    const job = await this.db.platform.transaction(async (manager) => {
+      await manager.query('INSERT INTO mail_outbox (id, recipient, subject, body) VALUES ($1, $2, $3, $4)', [id, message.to, message.subject, message.text]);
+      return this.jobs.create(QUEUES.mail, { mailId: id }, {}, manager);
     });
-    await this.transport.sendMail({ from: this.config.MAIL_FROM, to: message.to, subject: message.subject, text: message.text });
-  }
-
-  onApplicationShutdown(): void {
-    this.transport?.close();
+    if (job) await this.jobs.dispatch([job]);
+    this.logger.debug(`mail ${id} queued for ${message.to}`);
+    return id;
   }
 }

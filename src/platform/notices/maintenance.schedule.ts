@@ -1,6 +1,5 @@
-/** Daily maintenance runs at this hour, UTC (the BullMQ scheduler and the in-process timer alike). */
+/** Daily chores (token-expiry notices) are asked for at this hour, UTC. */
 export const DAILY_HOUR_UTC = 8;
-export const DAILY_PATTERN = `0 ${DAILY_HOUR_UTC} * * *`;
 
 /** The next daily run strictly after `now`. */
 export function nextDailyRun(now: Date): Date {

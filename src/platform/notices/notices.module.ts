@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
-import { MaintenanceProcessor } from './maintenance.processor';
-import { MaintenanceQueue } from './maintenance.queue';
 import { TokenExpiryNotifier } from './token-expiry.notifier';
+import { TokenExpirySchedule } from './token-expiry.schedule';
 
-/** Token expiry notices and the daily 'maintenance' queue; imported by the worker only. */
+/** Token expiry notices: the `token-expiry` job and its daily schedule. */
 @Module({
-  providers: [TokenExpiryNotifier, MaintenanceQueue, MaintenanceProcessor],
-  exports: [TokenExpiryNotifier, MaintenanceQueue, MaintenanceProcessor],
+  providers: [TokenExpiryNotifier, TokenExpirySchedule],
+  exports: [TokenExpiryNotifier, TokenExpirySchedule],
 })
 export class NoticesModule {}

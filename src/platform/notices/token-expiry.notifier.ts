@@ -2,6 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DEFAULT_LANGUAGE } from '../../common/i18n/language';
 import { ID_PREFIX, toPublicId } from '../../common/ids/id';
 import { Database } from '../../database/database.service';
+import { BackgroundJob, JobContext, JobHandler } from '../jobs/background-job';
+import { QUEUES } from '../jobs/queues';
 import { MailerService } from '../mail/mailer.service';
 import { TokenExpiryNotice, tokenExpiryMail, tokenExpiryPush } from '../mail/templates/token-expiry.template';
 import { PushService, userTopic } from '../push/push.service';
@@ -51,19 +53,28 @@ const CLAIM_SQL = `
   RETURNING t.tenant_id, t.id, t.type, t.name, t.token_prefix, t.last4, t.expires_at, due.owner_id, u.email,
             c.name AS church_name, c.slug AS church_slug`;
 
+const COUNT_DUE_SQL = `
+  SELECT count(*)::int AS due FROM api_tokens
+  WHERE type IN ('pat', 'service') AND revoked_at IS NULL AND expiry_notified_at IS NULL
+    AND expires_at > now() AND expires_at <= now() + make_interval(days => $1)
+    AND coalesce(user_id, created_by) IS NOT NULL`;
+
 const RELEASE_SQL = `
   UPDATE api_tokens SET expiry_notified_at = NULL
   WHERE (tenant_id, id) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[]))`;
 
 /**
- * Tells the owner of every PAT and service token that expires within 14 days, once per token, by
- * e-mail and push. Works across all churches, on the pool's own role (platform_access policies).
+ * The `token-expiry` job (daily, see TokenExpirySchedule): tells the owner of every PAT and service
+ * token that expires within 14 days, once per token, by e-mail (through the mail outbox) and push.
+ * A platform job: it works across all churches, on the pool's own role (platform_access policies).
  *
- * A token is claimed before its notice is sent; when sending fails the claim is released so that
- * the next run retries, and the run throws so that the job fails visibly.
+ * A token is claimed before its notice goes out; when that fails the claim is released and the run
+ * throws, so that the job fails visibly and its retry notifies the rest. Progress: tokens notified
+ * of those due when the run started.
  */
+@BackgroundJob({ kind: QUEUES.tokenExpiry, maxAttempts: 3 })
 @Injectable()
-export class TokenExpiryNotifier {
+export class TokenExpiryNotifier implements JobHandler<Record<string, never>> {
   private readonly logger = new Logger('TokenExpiryNotifier');
 
   constructor(
@@ -72,8 +83,10 @@ export class TokenExpiryNotifier {
     private readonly push: PushService,
   ) {}
 
-  async run(): Promise<{ notified: number }> {
+  async run(context?: Pick<JobContext<unknown>, 'progress'>): Promise<{ notified: number }> {
     let notified = 0;
+    const [{ due }] = await this.db.platform.query<{ due: number }[]>(COUNT_DUE_SQL, [EXPIRY_NOTICE_DAYS]);
+    await context?.progress(0, due);
     for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
       const claimed = await this.claim();
       const failures: { token: ClaimedToken; error: unknown }[] = [];
@@ -85,6 +98,7 @@ export class TokenExpiryNotifier {
           failures.push({ token, error });
         }
       }
+      await context?.progress(notified, Math.max(due, notified));
       if (failures.length) {
         await this.release(failures.map((f) => f.token));
         const detail = failures
@@ -109,7 +123,7 @@ export class TokenExpiryNotifier {
     await this.db.platform.query(RELEASE_SQL, [tokens.map((t) => t.tenant_id), tokens.map((t) => t.id)]);
   }
 
-  /** Mail first: it is the notice of record. A push failure after it re-sends the mail on the retry. */
+  /** Mail first: it is the notice of record. A push failure after it queues the mail again on the retry. */
   private async notify(token: ClaimedToken): Promise<void> {
     const notice: TokenExpiryNotice = {
       tokenName: token.name,
@@ -119,7 +133,7 @@ export class TokenExpiryNotifier {
       expiresAt: new Date(token.expires_at),
     };
     const lang = DEFAULT_LANGUAGE; // staff users have no language preference yet
-    await this.mailer.send({ to: token.email, ...tokenExpiryMail(notice, lang) });
+    await this.mailer.enqueue({ to: token.email, ...tokenExpiryMail(notice, lang) });
     const owner = toPublicId(ID_PREFIX.user, token.owner_id);
     await this.push.send({
       target: { topic: userTopic(owner) },

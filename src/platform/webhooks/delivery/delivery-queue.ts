@@ -1,9 +1,10 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { Queue } from 'bullmq';
+import { InjectQueue } from '@nestjs/bullmq';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { Queue } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
-import { queueConnection } from '../../queue/queue-connection';
+import { QUEUES } from '../../jobs/queues';
 
-export const DELIVERY_QUEUE = 'webhook-deliveries';
+export const DELIVERY_QUEUE = QUEUES.webhookDeliveries;
 
 /** A job names a delivery attempt by ids only: never a secret, never the payload. */
 export interface DeliveryRef {
@@ -17,11 +18,11 @@ export interface DeliveryRef {
 
 /** The BullMQ queue of delivery attempts (producer side); absent without REDIS_URL. */
 @Injectable()
-export class DeliveryQueue implements OnApplicationShutdown {
-  private readonly logger = new Logger('DeliveryQueue');
-  private queue?: Queue;
-
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+export class DeliveryQueue {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() @InjectQueue(DELIVERY_QUEUE) private readonly queue?: Queue<DeliveryRef>,
+  ) {}
 
   get enabled(): boolean {
     return this.config.REDIS_URL !== undefined;
@@ -38,25 +39,13 @@ export class DeliveryQueue implements OnApplicationShutdown {
   /** Several attempts, each with its own delay, in one round trip. */
   async enqueueEach(items: { ref: DeliveryRef; delayMs: number }[]): Promise<void> {
     if (!items.length) return;
-    await this.open().addBulk(
+    if (!this.queue) throw new Error('DeliveryQueue used without REDIS_URL');
+    await this.queue.addBulk(
       items.map(({ ref, delayMs }) => ({
         name: 'deliver',
         data: ref,
         opts: { jobId: `${ref.deliveryId}-${ref.attempt}`, delay: delayMs, removeOnComplete: true, removeOnFail: true },
       })),
     );
-  }
-
-  private open(): Queue {
-    if (!this.config.REDIS_URL) throw new Error('DeliveryQueue used without REDIS_URL');
-    if (!this.queue) {
-      this.queue = new Queue(DELIVERY_QUEUE, { connection: queueConnection(this.config.REDIS_URL, `${DELIVERY_QUEUE}-producer`, 'producer'), prefix: this.config.QUEUE_PREFIX });
-      this.queue.on('error', (error) => this.logger.warn(`queue connection: ${error.message}`));
-    }
-    return this.queue;
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.queue?.close().catch(() => undefined);
   }
 }

@@ -106,12 +106,12 @@ export class DeliveryRunner {
     return { outcome: 'failed' as const };
   }
 
-  /** After the commit that disabled the endpoint: one mail to each org_admin of the church. */
+  /** After the commit that disabled the endpoint: one mail to each org_admin of the church, through the mail outbox (retried there). */
   private async tellAdmins({ id, url, reason, admins }: DisabledEndpoint): Promise<void> {
     this.logger.warn(`webhook endpoint ${id} disabled: ${reason}`);
     for (const email of admins) {
       try {
-        await this.mailer.send({
+        await this.mailer.enqueue({
           to: email,
           subject: 'Webhook endpoint disabled / Endpoint de webhook desactivado',
           text:
@@ -119,7 +119,7 @@ export class DeliveryRunner {
             `Su endpoint de webhook ${url} fue desactivado (${reason}). Reactívelo con PATCH /v1/webhook-endpoints/{id} {"status": "enabled"} cuando responda 2xx.`,
         });
       } catch (error) {
-        this.logger.warn(`mail about disabled endpoint ${id} failed: ${String(error)}`);
+        this.logger.error(`mail about disabled endpoint ${id} could not be queued: ${String(error)}`);
       }
     }
   }

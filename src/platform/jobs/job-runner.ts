@@ -1,0 +1,66 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { Database } from '../../database/database.service';
+import type { JobContext } from './background-job';
+import { jobBackoffMs } from './job-backoff';
+import { JobRegistry } from './job-registry';
+import { JobsRepository } from './jobs.repository';
+
+/** How long a run holds its job before another process may take it over (its process died). */
+const LEASE_MS = 10 * 60_000;
+
+export type JobProgress = { done: number; total: number | null };
+
+/**
+ * One run of one background job, the same under BullMQ and in-process: claim the row, run its
+ * handler (in the church's context when it has one), record progress, then done, or the failure
+ * and the time of the next try. A failure is thrown again: nothing is swallowed.
+ */
+@Injectable()
+export class JobRunner {
+  private readonly logger = new Logger('Jobs');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly db: Database,
+    private readonly repository: JobsRepository,
+    private readonly registry: JobRegistry,
+  ) {}
+
+  /** 'skipped' when the job is finished, unknown, or running elsewhere. `report` mirrors progress (BullMQ's job.updateProgress). */
+  async run(jobId: string, report?: (progress: JobProgress) => Promise<void>): Promise<'done' | 'skipped'> {
+    const job = await this.repository.claim(jobId, LEASE_MS);
+    if (!job) return 'skipped';
+    const registered = this.registry.get(job.kind);
+    if (!registered) {
+      await this.repository.fail(job.id, `no handler for job kind '${job.kind}'`, null);
+      throw new Error(`no handler for job kind '${job.kind}'`);
+    }
+    const tenantId = job.tenant_id;
+    const context: JobContext<never> = {
+      id: job.id,
+      tenantId,
+      data: job.data as never,
+      attempt: job.attempts,
+      progress: async (done, total) => {
+        await this.repository.progress(job.id, done, total ?? null);
+        await report?.({ done, total: total ?? job.total });
+      },
+      inTenant: (fn) => {
+        if (!tenantId) throw new Error(`job ${job.id} (${job.kind}) belongs to no church`);
+        return this.db.runInTenant({ tenantId, actor: { kind: 'worker' } }, fn);
+      },
+    };
+    try {
+      const result = await registered.handler.run(context);
+      await this.repository.complete(job.id, result);
+      return 'done';
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const retry = job.attempts < job.max_attempts ? new Date(Date.now() + jobBackoffMs(this.config.JOB_RETRY_BASE_MS, job.attempts)) : null;
+      await this.repository.fail(job.id, message, retry);
+      this.logger.warn(`job ${job.kind} ${job.id} run ${job.attempts}/${job.max_attempts} failed${retry ? `, retried at ${retry.toISOString()}` : ', giving up'}: ${message}`);
+      throw error;
+    }
+  }
+}
