@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
+import { QUEUES } from '../../src/platform/jobs/queues';
 import { DELIVERY_QUEUE } from '../../src/platform/webhooks/delivery/delivery-queue';
 import { verifyWebhook } from '../../src/sdk/verify-webhook';
 import { TestApi } from '../support/api';
@@ -210,6 +211,11 @@ describe('webhook worker process (BullMQ on Redis)', () => {
 
   const path = (label: string) => `/hooks/${label}-${randomBytes(3).toString('hex')}`;
   const uniqueIds = (p: string) => new Set(receiver.webhookIds(p));
+
+  it('npm run start:worker consumes every queue through @nestjs/bullmq processors', () => {
+    const line = worker.output().match(/processing queues: (.*)/)?.[1] ?? '';
+    expect(line.split(', ').sort()).toEqual(Object.values(QUEUES).sort());
+  });
 
   it('events created through the API are delivered by the worker process', async () => {
     const c = await church();

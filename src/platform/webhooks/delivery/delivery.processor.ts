@@ -1,6 +1,6 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Inject, Logger, OnModuleInit } from '@nestjs/common';
-import { DelayedError, Job } from 'bullmq';
+import { DelayedError, type Job } from 'bullmq';
 import { Batcher } from '../../../common/batching/batcher';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { DELIVERY_QUEUE, DeliveryQueue, DeliveryRef } from './delivery-queue';
