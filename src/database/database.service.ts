@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { Pool, PoolClient, QueryResult } from 'pg';
-import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { DataSource, EntityManager, QueryRunner, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Actor, TenantContext } from '../common/context/tenant-context';
 import { DEFAULT_LANGUAGE, Language } from '../common/i18n/language';
@@ -8,6 +8,7 @@ import { APP_ROLE } from './app-role';
 import { dataSourceOptions } from './data-source-options';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
 import { isUuid } from '../common/ids/id';
+import { isConnectionLoss } from '../common/errors/database-errors';
 
 const MIGRATION_LOCK = 7_262_019; // arbitrary advisory-lock key for "migrations running"
 
@@ -25,6 +26,20 @@ function markTransactionStarted(runner: QueryRunner): void {
   const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
   state.isTransactionActive = true;
   state.transactionDepth = 1;
+}
+
+/** What TypeORM throws for a statement on a runner it released, e.g. because its connection failed. */
+function isReleasedRunnerError(error: unknown): boolean {
+  return error instanceof QueryRunnerAlreadyReleasedError || error instanceof QueryRunnerProviderAlreadyReleasedError;
+}
+
+/**
+ * Returns the runner's connection to the pool, or, when `broken` is given, closes it so that it is
+ * never handed out again (pg-pool notices a dead socket, not one the server has just ended).
+ */
+function release(runner: QueryRunner, broken?: Error): Promise<void> {
+  if (!broken) return runner.release();
+  return (runner as unknown as { releasePostgresConnection(error: Error): Promise<void> }).releasePostgresConnection(broken);
 }
 
 export interface TenantRun {
@@ -97,7 +112,13 @@ export class Database implements OnApplicationShutdown {
     if (!isUuid(run.tenantId)) throw new Error('runInTenant: tenant id is not a uuid');
     const afterCommit: (() => Promise<void> | void)[] = [];
     const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
+    const connection = (await runner.connect()) as PoolClient;
+    // TypeORM releases the runner as soon as its connection fails, and the statements that follow
+    // then only say "already released": keep what failed, to answer with it (a 503, not a 500).
+    let lost: Error | undefined;
+    const onConnectionError = (error: Error) => (lost ??= error);
+    connection.on('error', onConnectionError);
+    let broken: Error | undefined;
     let result: T;
     try {
       // One round trip opens the transaction and enters the tenant.
@@ -109,10 +130,15 @@ export class Database implements OnApplicationShutdown {
       );
       await runner.commitTransaction();
     } catch (error) {
-      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-      throw error;
+      const failure = lost && isReleasedRunnerError(error) ? lost : error;
+      if (isConnectionLoss(failure)) broken = failure as Error;
+      // A lost connection is closed, not rolled back (the server rolls back a session that ends). A
+      // ROLLBACK that fails must not hide the first error, and its connection is not reused either.
+      else if (runner.isTransactionActive && !runner.isReleased) await runner.rollbackTransaction().catch((e: Error) => (broken = e));
+      throw failure;
     } finally {
-      await runner.release();
+      connection.removeListener('error', onConnectionError);
+      await release(runner, broken ?? lost);
     }
     for (const task of afterCommit) {
       try {
@@ -146,6 +172,10 @@ export class Database implements OnApplicationShutdown {
     if (!isUuid(tenantId)) throw new Error('runScriptInTenant: tenant id is not a uuid');
     const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
     const client = await pool.connect();
+    // A checked-out client without an 'error' listener takes the process down when its connection dies.
+    let broken: Error | undefined;
+    const onConnectionError = (error: Error) => (broken ??= error);
+    client.on('error', onConnectionError);
     let known = this.preparedOn.get(client);
     if (!known) this.preparedOn.set(client, (known = new Set()));
     const missing = Object.entries(options.prepared ?? {}).filter(([name]) => !known.has(name));
@@ -157,7 +187,6 @@ export class Database implements OnApplicationShutdown {
       }),
       ...missing.map(([name, sql]) => `PREPARE ${name} AS ${sql}`),
     ];
-    let broken: Error | undefined;
     try {
       const results = (await client.query([...head, ...statements, 'COMMIT'].join(';\n'))) as unknown as QueryResult[];
       for (const [name] of missing) known.add(name);
@@ -165,10 +194,12 @@ export class Database implements OnApplicationShutdown {
     } catch (error) {
       // A failed statement leaves the transaction aborted: roll back (and forget what this script
       // prepared) before the connection is reused.
-      await client.query('ROLLBACK; DEALLOCATE ALL').catch((e: Error) => (broken = e));
+      if (isConnectionLoss(error)) broken ??= error as Error;
+      else await client.query('ROLLBACK; DEALLOCATE ALL').catch((e: Error) => (broken ??= e));
       known.clear();
       throw error;
     } finally {
+      client.removeListener('error', onConnectionError);
       client.release(broken);
     }
   }

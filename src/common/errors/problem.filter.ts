@@ -23,9 +23,9 @@ export class ProblemFilter implements ExceptionFilter {
       return;
     }
     const error = this.toAppError(exception, req);
-    if (error.status >= 500) {
-      this.logger.error({ request_id: req.id, method: req.method, path: req.path, error: describe(exception) });
-    }
+    // A 503 is the database (or another dependency) out of reach, not a bug: one line, no stack.
+    if (error.status === 503) this.logger.warn({ request_id: req.id, method: req.method, path: req.path, error: exception instanceof Error ? exception.message : String(exception) });
+    else if (error.status >= 500) this.logger.error({ request_id: req.id, method: req.method, path: req.path, error: describe(exception) });
     sendProblem(res, error, req.lang ?? negotiateLanguage(req.headers['accept-language']), req.id ?? 'req_unknown');
   }
 
