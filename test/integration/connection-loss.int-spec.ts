@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Agent, IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -297,6 +297,23 @@ describe('connection loss: 503 with Retry-After, never a 500, nothing half-writt
     const retried = await create(key, name);
     expect({ status: retried.status, replayed: retried.headers['idempotent-replayed'], id: retried.body?.id }).toEqual({ status: 201, replayed: 'true', id: event.id });
     expect((await stored()).members.filter((m) => m.last_name === name)).toHaveLength(1);
+  });
+
+  it('a CORS preflight while the database refuses connections: 503 service_unavailable, then answered again', async () => {
+    const origin = `https://app-${randomBytes(3).toString('hex')}.example.org`; // never cached: the preflight must ask the database
+    const preflight = () => send('OPTIONS', '/v1/members', undefined, { Origin: origin, 'Access-Control-Request-Method': 'GET' });
+    cut('close');
+    proxy.refuse();
+    let during: Answer;
+    try {
+      during = await preflight();
+    } finally {
+      await proxy.accept();
+    }
+    expect({ status: during.status, code: during.body?.code, retryAfter: during.headers['retry-after'] }).toEqual({ status: 503, code: 'service_unavailable', retryAfter: '5' });
+    let after = await preflight();
+    for (let i = 0; i < 20 && after.status === 503; i++) after = await preflight();
+    expect(after.status).toBe(403); // the origin is on no allowlist: refused, as before the outage
   });
 
   it('a tenant script (webhook bookkeeping, on a raw pool client) whose connection is cut fails with the loss, and the process and the pool carry on', async () => {

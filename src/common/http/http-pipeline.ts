@@ -1,5 +1,6 @@
 import express, { NextFunction, Request, Response } from 'express';
 import { AppError } from '../errors/app-error';
+import { translateDatabaseError } from '../errors/database-errors';
 import { sendProblem } from '../errors/problem';
 import { ID_PREFIX, newPublicId } from '../ids/id';
 import { negotiateLanguage } from '../i18n/language';
@@ -45,7 +46,7 @@ export function expressErrorHandler(err: unknown, req: Request, res: Response, n
     else if (type === 'entity.parse.failed') error = new AppError('invalid_json');
     else if (type === 'encoding.unsupported' || type === 'charset.unsupported') error = new AppError('unsupported_media_type');
     else if ((err as BodyParserError).status === 400) error = new AppError('invalid_json');
-    else error = new AppError('internal_error');
+    else error = translateDatabaseError(err) ?? new AppError('internal_error');
   }
   sendProblem(res, error, r.lang ?? negotiateLanguage(req.headers['accept-language']), r.id ?? 'req_unknown');
 }
