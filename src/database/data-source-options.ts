@@ -1,15 +1,21 @@
+import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
-import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 import { SnakeNamingStrategy } from './naming-strategy';
 import { QueryLogger } from './query-logger';
+
+/**
+ * Every `*.entity` file of the app, found by TypeORM at start-up: the database layer names no
+ * module above it. `.js` from dist/ (node, the TypeORM CLI), `.ts` from src/ (jest).
+ */
+export const ENTITY_FILES = [join(__dirname, '..', '**', '*.entity.{js,ts}')];
 
 /** The single description of the database connection, shared by the app, the CLI and the TypeORM CLI. */
 export function dataSourceOptions(url: string, poolSize: number): DataSourceOptions {
   return {
     type: 'postgres',
     url,
-    entities: ENTITIES,
+    entities: ENTITY_FILES,
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
     synchronize: false,

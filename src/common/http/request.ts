@@ -1,10 +1,14 @@
 import type { Request } from 'express';
 import type { Language } from '../i18n/language';
-import type { Principal } from '../../platform/auth/principal';
+
+/** What the common layer needs of the caller; the platform's Principal is one (and says much more). */
+export interface RequestPrincipal {
+  tenantId: string;
+}
 
 /** What the pipeline learns about a request, kept on the request object (not in request-scoped providers). */
-export interface ApiRequest extends Request {
+export interface ApiRequest<P extends RequestPrincipal = RequestPrincipal> extends Request {
   id: string;
   lang: Language;
-  principal?: Principal;
+  principal?: P;
 }

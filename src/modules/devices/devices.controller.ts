@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import type { ApiRequest } from '../../common/http/request';
 import { ParseIdPipe } from '../../common/ids/parse-id.pipe';
 import { ApiList } from '../../common/lists/list-envelope';
 import { Auth } from '../../platform/auth/auth.decorator';
+import type { AuthRequest } from '../../platform/auth/principal';
 import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
 import { DEVICE_LIST } from './devices.list';
 import { DevicesService } from './devices.service';
@@ -21,9 +21,12 @@ export class DevicesController {
   @Post()
   @Idempotent()
   @Auth({ scopes: ['admin:*'] })
-  @ApiOperation({ summary: 'Register a kiosk device', description: 'Returns the kiosk API key once (scopes read:events, read:members, write:attendance; no expiry). Raises `device.registered`.' })
+  @ApiOperation({
+    summary: 'Register a kiosk device',
+    description: 'Returns the kiosk API key once (scopes read:events, read:members, write:attendance; no expiry). Raises `device.registered`.',
+  })
   @ApiCreatedResponse({ type: DeviceWithKeyResponse })
-  async register(@Body() dto: CreateDeviceDto, @Req() req: ApiRequest, @Res({ passthrough: true }) res: Response): Promise<DeviceWithKeyResponse> {
+  async register(@Body() dto: CreateDeviceDto, @Req() req: AuthRequest, @Res({ passthrough: true }) res: Response): Promise<DeviceWithKeyResponse> {
     const device = await this.devices.register(dto, req.principal!);
     res.location(`/v1/devices/${device.id}`);
     res.setHeader('Cache-Control', 'no-store');
@@ -51,7 +54,7 @@ export class DevicesController {
   @Auth({ scopes: ['admin:*'] })
   @ApiOperation({ summary: "Rotate a kiosk's API key", description: 'Returns the new key once; the old key stops working at once.' })
   @ApiOkResponse({ type: DeviceWithKeyResponse })
-  rotateKey(@Param('id', DeviceId) id: string, @Req() req: ApiRequest, @Res({ passthrough: true }) res: Response): Promise<DeviceWithKeyResponse> {
+  rotateKey(@Param('id', DeviceId) id: string, @Req() req: AuthRequest, @Res({ passthrough: true }) res: Response): Promise<DeviceWithKeyResponse> {
     res.setHeader('Cache-Control', 'no-store');
     return this.devices.rotateKey(id, req.principal!);
   }

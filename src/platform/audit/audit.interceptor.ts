@@ -2,7 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import { from, lastValueFrom, Observable } from 'rxjs';
-import type { ApiRequest } from '../../common/http/request';
+import type { AuthRequest } from '../auth/principal';
 import { AuditLog } from './audit-log.service';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -18,8 +18,8 @@ export class AuditInterceptor implements NestInterceptor {
     private readonly reflector: Reflector,
   ) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const req = context.switchToHttp().getRequest<ApiRequest>();
+  intercept(context: ExecutionContext, next: CallHandler<unknown>): Observable<unknown> {
+    const req = context.switchToHttp().getRequest<AuthRequest>();
     if (!req.principal || !WRITES.has(req.method)) return next.handle();
     const controller = context.getClass().name.replace(/Controller$/, '');
     const action = `${snake(controller)}.${snake(context.getHandler().name)}`;

@@ -2,13 +2,12 @@ import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { AppError } from '../../common/errors/app-error';
-import type { ApiRequest } from '../../common/http/request';
 import type { Response } from 'express';
 import { AnonymousLimiter } from '../rate-limit/anonymous-limiter';
 import { AUTH_METADATA, RouteAccess } from './auth.decorator';
 import { AUTHENTICATOR } from './bearer.strategy';
 import { TokenAuthenticator } from './token-authenticator';
-import type { Principal } from './principal';
+import type { AuthRequest, Principal } from './principal';
 
 /**
  * First global guard: tenant header, then the bearer token (passport). The rate limiter runs next,
@@ -29,7 +28,7 @@ export class AccessGuard extends AuthGuard('bearer') {
     const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(AUTH_METADATA, [context.getHandler(), context.getClass()]);
     if (access === 'public') return true;
     if (!access) throw new AppError('internal_error');
-    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const req = context.switchToHttp().getRequest<AuthRequest>();
     try {
       await this.authenticate(context, req);
     } catch (error) {
@@ -40,18 +39,18 @@ export class AccessGuard extends AuthGuard('bearer') {
     return true;
   }
 
-  private async authenticate(context: ExecutionContext, req: ApiRequest): Promise<void> {
+  private async authenticate(context: ExecutionContext, req: AuthRequest): Promise<void> {
     const tenant = req.headers['x-tenant'];
     if (typeof tenant !== 'string' || tenant.trim() === '') throw new AppError('missing_tenant');
     // Only the Authorization header: passport-http-bearer would also read ?access_token= (which leaks into logs).
     if (!/^Bearer\s+\S+$/i.test(req.headers.authorization ?? '')) throw new AppError('unauthorized');
-    (req as ApiRequest & { [AUTHENTICATOR]?: TokenAuthenticator })[AUTHENTICATOR] = this.authenticator;
+    (req as AuthRequest & { [AUTHENTICATOR]?: TokenAuthenticator })[AUTHENTICATOR] = this.authenticator;
     await super.canActivate(context);
     req.principal = req.user as Principal;
   }
 
   override handleRequest<T>(err: unknown, user: T): T {
-    if (err) throw err;
+    if (err) throw err as Error; // passport hands on the strategy's error (an AppError) or its own
     if (!user) throw new AppError('unauthorized');
     return user;
   }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';
-import type { ApiRequest } from '../../common/http/request';
-import type { Principal } from './principal';
+import type { AuthRequest, Principal } from './principal';
 import { TokenAuthenticator } from './token-authenticator';
 
 /**
@@ -17,7 +16,7 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
     super({ passReqToCallback: true });
   }
 
-  validate(req: ApiRequest & { [AUTHENTICATOR]?: TokenAuthenticator }, token: string): Promise<Principal> {
+  validate(req: AuthRequest & { [AUTHENTICATOR]?: TokenAuthenticator }, token: string): Promise<Principal> {
     return (req[AUTHENTICATOR] ?? this.authenticator).authenticate(token, String(req.headers['x-tenant']));
   }
 }

@@ -2,10 +2,10 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { AppError } from '../../common/errors/app-error';
-import type { ApiRequest } from '../../common/http/request';
 import { applyCors } from '../settings/cors';
 import { CorsPolicy } from '../settings/cors-policy.service';
 import { AUTH_METADATA, RouteAccess } from './auth.decorator';
+import type { AuthRequest } from './principal';
 import { hasScope } from './scopes';
 
 /** Last global guard: a browser Origin must be on the church's allowlist, and the token must hold every scope of the route. */
@@ -18,7 +18,7 @@ export class PermissionGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(AUTH_METADATA, [context.getHandler(), context.getClass()]);
-    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const req = context.switchToHttp().getRequest<AuthRequest>();
     if (!access || access === 'public' || !req.principal) return true;
     await applyCors(this.cors, req.principal.tenantId, req, context.switchToHttp().getResponse<Response>());
     const missing = access.scopes.find((scope) => !hasScope(req.principal!.scopes, scope));

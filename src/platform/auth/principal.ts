@@ -1,3 +1,4 @@
+import type { ApiRequest } from '../../common/http/request';
 import type { QuotaOverride } from '../rate-limit/quotas';
 import type { Plan } from '../tenancy/tenant.entity';
 import type { Role } from './scopes';
@@ -19,3 +20,6 @@ export interface Principal {
   /** A temporary quota raise set by `tenant:quota`, if any. */
   quotaOverride: QuotaOverride | null;
 }
+
+/** A request as the platform and the modules see it: its principal, once authenticated, is the full Principal. */
+export type AuthRequest = ApiRequest<Principal>;

@@ -4,8 +4,8 @@ import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { AppError } from '../../common/errors/app-error';
-import type { ApiRequest } from '../../common/http/request';
-import { IdempotencyStore } from './idempotency.store';
+import type { AuthRequest } from '../auth/principal';
+import { IdempotencyStore, type IdempotentRequest } from './idempotency.store';
 import { IDEMPOTENT_METADATA } from './idempotent.decorator';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -22,7 +22,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const req = context.switchToHttp().getRequest<AuthRequest>();
     const raw = req.headers['idempotency-key'];
     if (raw === undefined || !req.principal || !this.reflector.get<boolean>(IDEMPOTENT_METADATA, context.getHandler())) return next.handle();
     if (typeof raw !== 'string' || !UUID_V4.test(raw)) throw new AppError('invalid_idempotency_key');
@@ -31,8 +31,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return from(this.run(req, res, raw.toLowerCase(), status, () => lastValueFrom(next.handle(), { defaultValue: undefined })));
   }
 
-  private async run(req: ApiRequest, res: Response, key: string, status: number, handle: () => Promise<unknown>): Promise<unknown> {
-    const request = { tokenId: req.principal!.tokenId, key, method: req.method, path: req.path, body: req.body };
+  private async run(req: AuthRequest, res: Response, key: string, status: number, handle: () => Promise<unknown>): Promise<unknown> {
+    const request: IdempotentRequest = { tokenId: req.principal!.tokenId, key, method: req.method, path: req.path, body: req.body };
     const prior = await this.store.begin(request);
     if (prior) {
       res.setHeader('Idempotent-Replayed', 'true');

@@ -3,8 +3,8 @@ import { Reflector } from '@nestjs/core';
 import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { AppError } from '../../common/errors/app-error';
-import type { ApiRequest } from '../../common/http/request';
 import { AUTH_METADATA, RouteAccess } from '../auth/auth.decorator';
+import type { AuthRequest } from '../auth/principal';
 import { BucketSpec, RateLimitStore, windowIndex } from './buckets';
 import { RATE_LIMIT_STORE, throttlerPlan } from './rate-limit.options';
 import { setRateLimitHeaders } from './rate-limit.headers';
@@ -27,7 +27,7 @@ export class RateLimitGuard extends ThrottlerGuard {
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(AUTH_METADATA, [context.getHandler(), context.getClass()]);
-    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const req = context.switchToHttp().getRequest<AuthRequest>();
     if (!access || access === 'public' || !req.principal) return true;
     const now = Date.now();
     const buckets: BucketSpec[] = [];

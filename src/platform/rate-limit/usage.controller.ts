@@ -1,7 +1,7 @@
 import { Controller, Get, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { ApiRequest } from '../../common/http/request';
 import { Auth } from '../auth/auth.decorator';
+import type { AuthRequest } from '../auth/principal';
 import { effectiveQuota } from './quotas';
 import { UsageMeter } from './usage-meter';
 
@@ -38,7 +38,7 @@ export class UsageController {
       },
     },
   })
-  async get(@Req() req: ApiRequest) {
+  async get(@Req() req: AuthRequest) {
     const principal = req.principal!;
     const quota = effectiveQuota(principal.tenantPlan, principal.quotaOverride);
     const { day, minute } = await this.usage.read(principal.tenantId);

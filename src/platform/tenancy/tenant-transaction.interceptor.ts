@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { from, lastValueFrom, Observable } from 'rxjs';
-import type { ApiRequest } from '../../common/http/request';
 import { Database } from '../../database/database.service';
+import type { AuthRequest } from '../auth/principal';
 
 /**
  * Runs an authenticated handler inside one tenant transaction (RLS role + app.tenant_id). The
@@ -12,7 +12,7 @@ export class TenantTransactionInterceptor implements NestInterceptor {
   constructor(private readonly db: Database) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const req = context.switchToHttp().getRequest<ApiRequest>();
+    const req = context.switchToHttp().getRequest<AuthRequest>();
     const principal = req.principal;
     if (!principal) return next.handle();
     return from(
