@@ -45,7 +45,7 @@ async function preflight() {
     await c.connect();
     await c.end();
   } catch (error) {
-    throw new Error(`PostgreSQL is not reachable at ${config.adminUrl} (${error.message}); set BENCH_PG_ADMIN_URL`);
+    throw new Error(`PostgreSQL is not reachable at ${config.adminUrl} (${error.message}); set BENCH_PG_ADMIN_URL`, { cause: error });
   }
   const Redis = requireFromRepo('ioredis');
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true, retryStrategy: () => null });
@@ -54,7 +54,7 @@ async function preflight() {
     await redis.connect();
     await redis.ping();
   } catch (error) {
-    throw new Error(`Redis is not reachable at ${config.redisUrl} (${error.message}); set BENCH_REDIS_URL`);
+    throw new Error(`Redis is not reachable at ${config.redisUrl} (${error.message}); set BENCH_REDIS_URL`, { cause: error });
   } finally {
     redis.disconnect();
   }

@@ -140,7 +140,7 @@ function analyseHits(hits, events, dues) {
     const ok = list.filter(([, s]) => s === 200);
     if (ok.length === 0) lost++;
     if (ok.length > 1) duplicates += ok.length - 1;
-    for (const [t, s] of ok) lastSuccess = Math.max(lastSuccess, t);
+    for (const [t] of ok) lastSuccess = Math.max(lastSuccess, t);
     if (dues) {
       let due = dues[i];
       for (const [t, s] of list) {

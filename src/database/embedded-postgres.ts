@@ -20,7 +20,7 @@ export interface EmbeddedPostgres {
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
   const addressFile = join(dirname(dataDir), `${basename(dataDir)}.address.json`);
   const running = readRunning(addressFile);
-  if (running) return { url: running, stop: async () => undefined };
+  if (running) return { url: running, stop: () => Promise.resolve() };
 
   mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create({ dataDir });

@@ -18,6 +18,10 @@ export class OpenApiExportCommand extends CommandRunner {
     } else process.stdout.write(text);
   }
 
-  @Option({ flags: '--yaml', description: 'YAML instead of JSON' }) yaml() { return true; }
-  @Option({ flags: '--out <file>', description: 'file to write (default stdout)' }) out(v: string) { return v; }
+  @Option({ flags: '--yaml', description: 'YAML instead of JSON' }) yaml() {
+    return true;
+  }
+  @Option({ flags: '--out <file>', description: 'file to write (default stdout)' }) out(v: string) {
+    return v;
+  }
 }

@@ -37,10 +37,23 @@ export class SeedDemoCommand extends CommandRunner {
         const last = pick(LAST_NAMES);
         const year = 1945 + Math.floor(rand() * 70);
         const birthdate = `${year}-${String(1 + Math.floor(rand() * 12)).padStart(2, '0')}-${String(1 + Math.floor(rand() * 28)).padStart(2, '0')}`;
-        const email = `${first}.${last}.${created + i}@example.org`.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+        const email = `${first}.${last}.${created + i}@example.org`
+          .normalize('NFD')
+          .replace(/[\u0300-\u036f]/g, '')
+          .toLowerCase();
         rows.push({
           index: i,
-          dto: { first_name: first, last_name: last, email, gender, birthdate, status: pick(MEMBER_STATUSES), campus: pick(keys), active: rand() > 0.1, phone: `+52133${String(10000000 + Math.floor(rand() * 89999999))}` },
+          dto: {
+            first_name: first,
+            last_name: last,
+            email,
+            gender,
+            birthdate,
+            status: pick(MEMBER_STATUSES),
+            campus: pick(keys),
+            active: rand() > 0.1,
+            phone: `+52133${String(10000000 + Math.floor(rand() * 89999999))}`,
+          },
         });
       }
       await this.cli.inTenant(slug, () => this.memberService.createMany(rows));
@@ -57,7 +70,13 @@ export class SeedDemoCommand extends CommandRunner {
     process.stderr.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} members`);
   }
 
-  @Option({ flags: '--tenant <slug>' }) tenant(v: string) { return v; }
-  @Option({ flags: "--members <n>", description: "how many members (default 200)" }) count(v: string) { return v; }
-  @Option({ flags: '--json' }) json() { return true; }
+  @Option({ flags: '--tenant <slug>' }) tenant(v: string) {
+    return v;
+  }
+  @Option({ flags: '--members <n>', description: 'how many members (default 200)' }) count(v: string) {
+    return v;
+  }
+  @Option({ flags: '--json' }) json() {
+    return true;
+  }
 }

@@ -25,8 +25,16 @@ export class TenantCreateCommand extends CommandRunner {
     this.cli.out({ slug: tenant.slug, name: tenant.name, plan: tenant.plan, status: tenant.status }, Boolean(options.json), tenant.slug);
   }
 
-  @Option({ flags: '--slug <slug>', description: 'church key (lowercase letters, digits, dashes)' }) slug(v: string) { return v; }
-  @Option({ flags: '--name <name>', description: 'display name' }) name(v: string) { return v; }
-  @Option({ flags: '--plan <plan>', description: 'starter | growth | business | enterprise' }) plan(v: string) { return v; }
-  @Option({ flags: '--json', description: 'print JSON' }) json() { return true; }
+  @Option({ flags: '--slug <slug>', description: 'church key (lowercase letters, digits, dashes)' }) slug(v: string) {
+    return v;
+  }
+  @Option({ flags: '--name <name>', description: 'display name' }) name(v: string) {
+    return v;
+  }
+  @Option({ flags: '--plan <plan>', description: 'starter | growth | business | enterprise' }) plan(v: string) {
+    return v;
+  }
+  @Option({ flags: '--json', description: 'print JSON' }) json() {
+    return true;
+  }
 }

@@ -52,15 +52,35 @@ export class TenantQuotaCommand extends CommandRunner {
     const override = { rpm: tenant.quotaRpm, perDay: tenant.quotaPerDay, burst: tenant.quotaBurst, until: tenant.quotaUntil };
     const quota = effectiveQuota(tenant.plan, override);
     const result = { slug, plan: tenant.plan, requests_per_minute: quota.rpm, requests_per_day: quota.perDay, burst: quota.burst, raised_until: tenant.quotaUntil?.toISOString() ?? null };
-    this.cli.out(result, Boolean(options.json), `${slug}: ${tenant.plan}, ${quota.rpm}/min, ${quota.perDay}/day, burst ${quota.burst}${result.raised_until ? ` until ${result.raised_until}` : ''}`);
+    this.cli.out(
+      result,
+      Boolean(options.json),
+      `${slug}: ${tenant.plan}, ${quota.rpm}/min, ${quota.perDay}/day, burst ${quota.burst}${result.raised_until ? ` until ${result.raised_until}` : ''}`,
+    );
   }
 
-  @Option({ flags: '--slug <slug>' }) slug(v: string) { return v; }
-  @Option({ flags: '--plan <plan>', description: 'starter | growth | business | enterprise' }) plan(v: string) { return v; }
-  @Option({ flags: '--rpm <n>', description: 'requests per minute while raised' }) rpm(v: string) { return v; }
-  @Option({ flags: '--per-day <n>', description: 'requests per day while raised' }) perDay(v: string) { return v; }
-  @Option({ flags: '--burst <n>', description: 'burst while raised' }) burst(v: string) { return v; }
-  @Option({ flags: '--until <date>', description: 'end of the raise (required with --rpm/--per-day/--burst)' }) until(v: string) { return v; }
-  @Option({ flags: '--clear', description: 'end a raise now' }) clear() { return true; }
-  @Option({ flags: '--json' }) json() { return true; }
+  @Option({ flags: '--slug <slug>' }) slug(v: string) {
+    return v;
+  }
+  @Option({ flags: '--plan <plan>', description: 'starter | growth | business | enterprise' }) plan(v: string) {
+    return v;
+  }
+  @Option({ flags: '--rpm <n>', description: 'requests per minute while raised' }) rpm(v: string) {
+    return v;
+  }
+  @Option({ flags: '--per-day <n>', description: 'requests per day while raised' }) perDay(v: string) {
+    return v;
+  }
+  @Option({ flags: '--burst <n>', description: 'burst while raised' }) burst(v: string) {
+    return v;
+  }
+  @Option({ flags: '--until <date>', description: 'end of the raise (required with --rpm/--per-day/--burst)' }) until(v: string) {
+    return v;
+  }
+  @Option({ flags: '--clear', description: 'end a raise now' }) clear() {
+    return true;
+  }
+  @Option({ flags: '--json' }) json() {
+    return true;
+  }
 }

@@ -28,7 +28,10 @@ export class TokenIssueCommand extends CommandRunner {
   async run(_args: string[], options: Options): Promise<void> {
     const type = (options.type ?? 'pat') as (typeof TYPES)[number];
     if (!TYPES.includes(type)) throw new CliError(`--type must be one of ${TYPES.join(', ')}`);
-    const scopes = (options.scopes ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const scopes = (options.scopes ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const [slug, email, name] = [requireOption(options.tenant, 'tenant'), requireOption(options.user, 'user'), requireOption(options.name, 'name')];
     const issued = await this.cli.inTenant(slug, async () => {
       const creator = await this.users.requireByEmail(email);
@@ -42,10 +45,22 @@ export class TokenIssueCommand extends CommandRunner {
     );
   }
 
-  @Option({ flags: '--tenant <slug>' }) tenant(v: string) { return v; }
-  @Option({ flags: '--user <email>', description: 'the staff user who issues (and, for a PAT, owns) the token' }) user(v: string) { return v; }
-  @Option({ flags: '--type <type>', description: 'pat | service | kiosk (default pat)' }) type(v: string) { return v; }
-  @Option({ flags: '--name <name>' }) name(v: string) { return v; }
-  @Option({ flags: '--scopes <list>', description: 'comma-separated, e.g. read:members,write:members' }) scopes(v: string) { return v; }
-  @Option({ flags: '--json', description: 'print {id, token, type, scopes, expires_at}' }) json() { return true; }
+  @Option({ flags: '--tenant <slug>' }) tenant(v: string) {
+    return v;
+  }
+  @Option({ flags: '--user <email>', description: 'the staff user who issues (and, for a PAT, owns) the token' }) user(v: string) {
+    return v;
+  }
+  @Option({ flags: '--type <type>', description: 'pat | service | kiosk (default pat)' }) type(v: string) {
+    return v;
+  }
+  @Option({ flags: '--name <name>' }) name(v: string) {
+    return v;
+  }
+  @Option({ flags: '--scopes <list>', description: 'comma-separated, e.g. read:members,write:members' }) scopes(v: string) {
+    return v;
+  }
+  @Option({ flags: '--json', description: 'print {id, token, type, scopes, expires_at}' }) json() {
+    return true;
+  }
 }

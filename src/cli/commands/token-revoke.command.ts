@@ -19,7 +19,13 @@ export class TokenRevokeCommand extends CommandRunner {
     this.cli.out({ id, revoked_at: token.revokedAt?.toISOString() }, Boolean(options.json), `revoked ${id}`);
   }
 
-  @Option({ flags: '--tenant <slug>' }) tenant(v: string) { return v; }
-  @Option({ flags: '--id <tok_id>' }) id(v: string) { return v; }
-  @Option({ flags: '--json' }) json() { return true; }
+  @Option({ flags: '--tenant <slug>' }) tenant(v: string) {
+    return v;
+  }
+  @Option({ flags: '--id <tok_id>' }) id(v: string) {
+    return v;
+  }
+  @Option({ flags: '--json' }) json() {
+    return true;
+  }
 }

@@ -16,7 +16,9 @@ interface Options {
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 @Command({ name: 'user:create', description: 'Create a staff user of a church' })
@@ -37,10 +39,22 @@ export class UserCreateCommand extends CommandRunner {
     this.cli.out({ id, email: user.email, role: user.role }, Boolean(options.json), id);
   }
 
-  @Option({ flags: '--tenant <slug>' }) tenant(v: string) { return v; }
-  @Option({ flags: '--email <email>' }) email(v: string) { return v; }
-  @Option({ flags: '--role <role>', description: 'org_admin | staff | finance | group_leader | volunteer' }) role(v: string) { return v; }
-  @Option({ flags: '--name <name>' }) name(v: string) { return v; }
-  @Option({ flags: '--password-stdin', description: 'read the password from standard input' }) passwordStdin() { return true; }
-  @Option({ flags: '--json' }) json() { return true; }
+  @Option({ flags: '--tenant <slug>' }) tenant(v: string) {
+    return v;
+  }
+  @Option({ flags: '--email <email>' }) email(v: string) {
+    return v;
+  }
+  @Option({ flags: '--role <role>', description: 'org_admin | staff | finance | group_leader | volunteer' }) role(v: string) {
+    return v;
+  }
+  @Option({ flags: '--name <name>' }) name(v: string) {
+    return v;
+  }
+  @Option({ flags: '--password-stdin', description: 'read the password from standard input' }) passwordStdin() {
+    return true;
+  }
+  @Option({ flags: '--json' }) json() {
+    return true;
+  }
 }

@@ -33,10 +33,22 @@ export class WebhooksBackfillCommand extends CommandRunner {
     this.cli.out(result, Boolean(options.json), `enqueued ${result.enqueued} deliveries`);
   }
 
-  @Option({ flags: '--tenant <slug>' }) tenant(v: string) { return v; }
-  @Option({ flags: '--endpoint <whe_id>' }) endpoint(v: string) { return v; }
-  @Option({ flags: '--type <event type>' }) type(v: string) { return v; }
-  @Option({ flags: '--from <date>' }) from(v: string) { return v; }
-  @Option({ flags: '--to <date>' }) to(v: string) { return v; }
-  @Option({ flags: '--json' }) json() { return true; }
+  @Option({ flags: '--tenant <slug>' }) tenant(v: string) {
+    return v;
+  }
+  @Option({ flags: '--endpoint <whe_id>' }) endpoint(v: string) {
+    return v;
+  }
+  @Option({ flags: '--type <event type>' }) type(v: string) {
+    return v;
+  }
+  @Option({ flags: '--from <date>' }) from(v: string) {
+    return v;
+  }
+  @Option({ flags: '--to <date>' }) to(v: string) {
+    return v;
+  }
+  @Option({ flags: '--json' }) json() {
+    return true;
+  }
 }

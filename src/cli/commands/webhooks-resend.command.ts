@@ -19,8 +19,16 @@ export class WebhooksResendCommand extends CommandRunner {
     this.cli.out(result, Boolean(options.json), result.delivery_id);
   }
 
-  @Option({ flags: '--tenant <slug>' }) tenant(v: string) { return v; }
-  @Option({ flags: '--event <evt_id>' }) event(v: string) { return v; }
-  @Option({ flags: '--endpoint <whe_id>' }) endpoint(v: string) { return v; }
-  @Option({ flags: '--json' }) json() { return true; }
+  @Option({ flags: '--tenant <slug>' }) tenant(v: string) {
+    return v;
+  }
+  @Option({ flags: '--event <evt_id>' }) event(v: string) {
+    return v;
+  }
+  @Option({ flags: '--endpoint <whe_id>' }) endpoint(v: string) {
+    return v;
+  }
+  @Option({ flags: '--json' }) json() {
+    return true;
+  }
 }

@@ -53,8 +53,22 @@ export function newUuid(): string {
   const r = pool.subarray(poolOffset, (poolOffset += 10));
   const ms = Date.now();
   const b = [
-    Math.floor(ms / 2 ** 40) & 0xff, Math.floor(ms / 2 ** 32) & 0xff, (ms >>> 24) & 0xff, (ms >>> 16) & 0xff, (ms >>> 8) & 0xff, ms & 0xff,
-    0x70 | (r[0] & 0x0f), r[1], 0x80 | (r[2] & 0x3f), r[3], r[4], r[5], r[6], r[7], r[8], r[9],
+    Math.floor(ms / 2 ** 40) & 0xff,
+    Math.floor(ms / 2 ** 32) & 0xff,
+    (ms >>> 24) & 0xff,
+    (ms >>> 16) & 0xff,
+    (ms >>> 8) & 0xff,
+    ms & 0xff,
+    0x70 | (r[0] & 0x0f),
+    r[1],
+    0x80 | (r[2] & 0x3f),
+    r[3],
+    r[4],
+    r[5],
+    r[6],
+    r[7],
+    r[8],
+    r[9],
   ].map((byte) => HEX[byte]);
   return `${b[0]}${b[1]}${b[2]}${b[3]}-${b[4]}${b[5]}-${b[6]}${b[7]}-${b[8]}${b[9]}-${b[10]}${b[11]}${b[12]}${b[13]}${b[14]}${b[15]}`;
 }

@@ -70,10 +70,7 @@ export async function fetchPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<
   const hasMore = rows.length > query.limit;
   if (hasMore) rows.pop();
   const last = rows[rows.length - 1];
-  const nextCursor =
-    hasMore && last
-      ? encodeCursor({ sort: query.sortKey, values: query.sort.map((t) => spec.sorts[t.field].value(last)), id: last.id as string })
-      : null;
+  const nextCursor = hasMore && last ? encodeCursor({ sort: query.sortKey, values: query.sort.map((t) => spec.sorts[t.field].value(last)), id: last.id as string }) : null;
   return { rows, nextCursor, total };
 }
 

@@ -47,7 +47,14 @@ export function parseListQuery<T>(query: Record<string, unknown>, spec: ListSpec
   }
   if (issues.length) throw new AppError('invalid_parameter', { parameter: issues.map((i) => i.field).join(', ') }, issues);
   const sortKey = sort.map((s) => (s.descending ? '-' : '') + s.field).join(',');
-  const cursor = query.cursor === undefined || query.cursor === '' ? null : decodeCursor(single(query.cursor, 'cursor'), sortKey, sort.map((s) => spec.sorts[s.field].type));
+  const cursor =
+    query.cursor === undefined || query.cursor === ''
+      ? null
+      : decodeCursor(
+          single(query.cursor, 'cursor'),
+          sortKey,
+          sort.map((s) => spec.sorts[s.field].type),
+        );
   return { limit, sort, sortKey, cursor, filters, withTotal };
 }
 

@@ -21,7 +21,7 @@ export class AppValidationPipe extends ValidationPipe {
       transform: true,
       stopAtFirstError: true,
       validationError: { target: false, value: false },
-      exceptionFactory: (errors) => new ValidationErrors(errors as ValidationError[]),
+      exceptionFactory: (errors) => new ValidationErrors(errors),
     });
   }
 

@@ -2,6 +2,7 @@
  * Text the database can hold: PostgreSQL `text` and `jsonb` refuse U+0000, and an unpaired UTF-16
  * surrogate has no UTF-8 form (some validators even throw on it). Neither is accepted from a client.
  */
+// eslint-disable-next-line no-control-regex -- U+0000 is one of the characters this exists to find.
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
 

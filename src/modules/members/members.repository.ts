@@ -26,10 +26,22 @@ export class MembersRepository {
     if (!members.length) return;
     const { repo, tenantId } = this.scope();
     const rows = members.map((m) => ({
-      id: m.id, first_name: m.firstName, last_name: m.lastName, email: m.email, phone: m.phone, birthdate: m.birthdate, gender: m.gender,
-      status: m.status, campus_id: m.campusId, active: m.active, household_id: m.householdId, address: m.address, custom_fields: m.customFields,
+      id: m.id,
+      first_name: m.firstName,
+      last_name: m.lastName,
+      email: m.email,
+      phone: m.phone,
+      birthdate: m.birthdate,
+      gender: m.gender,
+      status: m.status,
+      campus_id: m.campusId,
+      active: m.active,
+      household_id: m.householdId,
+      address: m.address,
+      custom_fields: m.customFields,
       // As text: JSON.stringify reaching a Date through toJSON costs ~1 µs more per value (0.5 ms per 500 rows).
-      created_at: m.createdAt.toISOString(), updated_at: m.updatedAt.toISOString(),
+      created_at: m.createdAt.toISOString(),
+      updated_at: m.updatedAt.toISOString(),
     }));
     await repo.manager.query(
       `INSERT INTO members (tenant_id, id, first_name, last_name, email, phone, birthdate, gender, status, campus_id, active,

@@ -64,7 +64,10 @@ export class MembersService {
     await this.members.insert(entities);
     // Events carry the member as GET shows it, labels in the default language.
     const campuses = byCampusId(campusByRef);
-    await this.events.recordMany('member.created', entities.map((m) => toMemberResponse(m, campuses, DEFAULT_LANGUAGE)));
+    await this.events.recordMany(
+      'member.created',
+      entities.map((m) => toMemberResponse(m, campuses, DEFAULT_LANGUAGE)),
+    );
     return { created, rejected };
   }
 
@@ -82,7 +85,18 @@ export class MembersService {
     const { lang, tenantId } = TenantContext.current();
     const state = await this.totals.open('members', query);
     const etag = state
-      ? versionEtag(tenantId, 'members', state.version, new Date().toISOString().slice(0, 10), lang, String(query.limit), query.sortKey, JSON.stringify(query.cursor), JSON.stringify(query.filters), String(query.withTotal))
+      ? versionEtag(
+          tenantId,
+          'members',
+          state.version,
+          new Date().toISOString().slice(0, 10),
+          lang,
+          String(query.limit),
+          query.sortKey,
+          JSON.stringify(query.cursor),
+          JSON.stringify(query.filters),
+          String(query.withTotal),
+        )
       : null;
     if (etag && matches(ifNoneMatch, etag)) throw new NotModified(etag);
     const page = await this.members.list(query, state);
@@ -108,8 +122,16 @@ export class MembersService {
     // DTO instances carry every declared field (undefined when absent): only sent values override the defaults.
     const sent = Object.fromEntries(Object.entries(dto).filter(([, value]) => value !== undefined));
     const full: UpdateMemberDto = {
-      email: null, phone: null, birthdate: null, gender: null, status: 'visitor', campus: null,
-      active: true, household_id: null, address: null, custom_fields: {},
+      email: null,
+      phone: null,
+      birthdate: null,
+      gender: null,
+      status: 'visitor',
+      campus: null,
+      active: true,
+      household_id: null,
+      address: null,
+      custom_fields: {},
       ...sent,
     };
     return this.update(id, full);

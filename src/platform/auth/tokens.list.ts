@@ -7,6 +7,11 @@ export const TOKEN_LIST: ListSpec<ApiTokenEntity> = {
   sorts: { created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() } },
   filters: {
     type: { type: 'enum', values: ['pat', 'service', 'kiosk', 'oauth'], ops: ['in'], column: 'type', description: 'Token type.' },
-    revoked: { type: 'boolean', ops: [], sql: (a, _o, v) => (v ? `${a}.revoked_at IS NOT NULL` : `${a}.revoked_at IS NULL`), description: 'true: only revoked tokens; false: only live ones.' },
+    revoked: {
+      type: 'boolean',
+      ops: [],
+      sql: (a, _o, v) => (v ? `${a}.revoked_at IS NOT NULL` : `${a}.revoked_at IS NULL`),
+      description: 'true: only revoked tokens; false: only live ones.',
+    },
   },
 };

@@ -41,7 +41,7 @@ export class IdempotencyStore {
    */
   async begin(request: IdempotentRequest): Promise<StoredResponse | null> {
     const { manager, tenantId } = TenantContext.current();
-    const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked`, [
+    const [{ locked }]: { locked: boolean }[] = await manager.query(`SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked`, [
       `idem:${tenantId}:${request.tokenId}:${request.key}`,
     ]);
     if (!locked) throw new AppError('idempotency_in_progress', {}, [], { 'Retry-After': '1' });
@@ -73,13 +73,18 @@ export class IdempotencyStore {
 
 /** The same JSON with its keys in another order is the same request. */
 function fingerprint(body: unknown): Buffer {
-  return createHash('sha256').update(canonicalJson(body ?? null)).digest();
+  return createHash('sha256')
+    .update(canonicalJson(body ?? null))
+    .digest();
 }
 
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }

@@ -51,7 +51,12 @@ export class ListTotals {
         total: cached === null ? null : Number(cached),
         store: (total: number) => {
           const key = hashPrefix + version;
-          redis.multi().hset(key, signature, String(total)).pexpire(key, TTL_MS).exec().catch((error: unknown) => this.warn(error));
+          redis
+            .multi()
+            .hset(key, signature, String(total))
+            .pexpire(key, TTL_MS)
+            .exec()
+            .catch((error: unknown) => this.warn(error));
         },
       };
     } catch (error) {

@@ -36,7 +36,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private readonly windows = new Map<string, { count: number; endsAt: number }>();
   private readonly tokenBuckets = new Map<string, { tokens: number; at: number }>();
 
-  async take(buckets: BucketSpec[], now: number): Promise<TakeResult> {
+  take(buckets: BucketSpec[], now: number): Promise<TakeResult> {
     this.evict(now);
     const current = buckets.map((b) => {
       if (b.kind === 'window') {
@@ -58,9 +58,15 @@ export class MemoryRateLimitStore implements RateLimitStore {
       const tokens = current[i] - (allowed ? 1 : 0);
       if (allowed) this.tokenBuckets.set(b.key, { tokens, at: now });
       const rate = b.limit / b.windowMs;
-      return { name: b.name, limit: b.limit, remaining: Math.max(0, Math.floor(tokens)), resetMs: Math.ceil((b.limit - tokens) / rate), retryMs: tokens >= 1 ? 0 : Math.ceil((1 - tokens) / rate) };
+      return {
+        name: b.name,
+        limit: b.limit,
+        remaining: Math.max(0, Math.floor(tokens)),
+        resetMs: Math.ceil((b.limit - tokens) / rate),
+        retryMs: tokens >= 1 ? 0 : Math.ceil((1 - tokens) / rate),
+      };
     });
-    return { allowed, states };
+    return Promise.resolve({ allowed, states });
   }
 
   private evict(now: number): void {

@@ -70,11 +70,11 @@ export class RedisRateLimitStore implements RateLimitStore {
     try {
       const args: (string | number)[] = [now];
       for (const b of buckets) args.push(b.kind === 'window' ? 'w' : 'b', b.limit, b.windowMs, windowEnd(now, b.windowMs));
-      const raw = (await (this.redis as unknown as { takeBuckets(n: number, ...a: (string | number)[]): Promise<number[]> }).takeBuckets(
+      const raw = await (this.redis as unknown as { takeBuckets(n: number, ...a: (string | number)[]): Promise<number[]> }).takeBuckets(
         buckets.length,
         ...buckets.map((b) => b.key),
         ...args,
-      )) as number[];
+      );
       return {
         allowed: raw[0] === 1,
         states: buckets.map((b, i) => ({ name: b.name, limit: b.limit, remaining: raw[1 + i * 3], resetMs: raw[2 + i * 3], retryMs: raw[3 + i * 3] })),

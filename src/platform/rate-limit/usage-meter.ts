@@ -3,7 +3,6 @@ import type Redis from 'ioredis';
 import { windowEnd, windowIndex } from './buckets';
 import { REDIS } from '../redis/redis.module';
 
-
 export interface UsageWindow {
   requests: number;
   response_bytes: number;
@@ -28,7 +27,10 @@ export class UsageMeter {
       const pipeline = this.redis.pipeline();
       for (const [name, ms] of Object.entries(WINDOWS)) {
         const key = `usage:{${tenantId}}:${name}:${windowIndex(now, ms)}`;
-        pipeline.hincrby(key, 'requests', 1).hincrby(key, 'bytes', bytes).pexpireat(key, windowEnd(now, ms) + ms);
+        pipeline
+          .hincrby(key, 'requests', 1)
+          .hincrby(key, 'bytes', bytes)
+          .pexpireat(key, windowEnd(now, ms) + ms);
       }
       pipeline.exec().catch(() => undefined);
       return;
@@ -47,10 +49,10 @@ export class UsageMeter {
     const out = {} as Record<keyof typeof WINDOWS, UsageWindow>;
     for (const [name, ms] of Object.entries(WINDOWS) as [keyof typeof WINDOWS, number][]) {
       const index = windowIndex(now, ms);
-      let requests = 0;
-      let bytes = 0;
+      let requests: number;
+      let bytes: number;
       if (this.redis) {
-        const hash = await this.redis.hgetall(`usage:{${tenantId}}:${name}:${index}`).catch(() => ({}) as Record<string, string>);
+        const hash = await this.redis.hgetall(`usage:{${tenantId}}:${name}:${index}`).catch((): Record<string, string> => ({}));
         requests = Number(hash.requests ?? 0);
         bytes = Number(hash.bytes ?? 0);
       } else {

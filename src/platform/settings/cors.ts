@@ -4,8 +4,18 @@ import type { CorsPolicy } from './cors-policy.service';
 
 export const CORS_ALLOWED_HEADERS = ['Authorization', 'X-Tenant', 'Content-Type', 'Idempotency-Key', 'If-None-Match', 'Accept-Language', 'Accept'];
 export const CORS_EXPOSED_HEADERS = [
-  'ETag', 'Location', 'Retry-After', 'X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset',
-  'X-RateLimit-Bucket', 'RateLimit', 'RateLimit-Policy', 'Idempotent-Replayed', 'Content-Language',
+  'ETag',
+  'Location',
+  'Retry-After',
+  'X-Request-Id',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-RateLimit-Bucket',
+  'RateLimit',
+  'RateLimit-Policy',
+  'Idempotent-Replayed',
+  'Content-Language',
 ];
 const METHODS = 'GET, POST, PUT, PATCH, DELETE';
 

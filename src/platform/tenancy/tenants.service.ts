@@ -20,8 +20,17 @@ export class TenantsService {
     if (await repo.findOneBy({ slug: input.slug })) throw new AppError('conflict', { reason: `a church with slug ${input.slug} exists` });
     const now = new Date();
     const tenant = repo.create({
-      id: newUuid(), slug: input.slug, name: input.name.trim(), plan: input.plan ?? 'starter', status: 'active',
-      quotaRpm: null, quotaPerDay: null, quotaBurst: null, quotaUntil: null, createdAt: now, updatedAt: now,
+      id: newUuid(),
+      slug: input.slug,
+      name: input.name.trim(),
+      plan: input.plan ?? 'starter',
+      status: 'active',
+      quotaRpm: null,
+      quotaPerDay: null,
+      quotaBurst: null,
+      quotaUntil: null,
+      createdAt: now,
+      updatedAt: now,
     });
     await repo.insert(tenant);
     return tenant;

@@ -45,7 +45,7 @@ export function matchesFilters(payload: unknown, filters: DeliveryFilter[]): boo
         return (value as Scalar[]).includes(actual as Scalar);
       default: {
         if (typeof actual !== typeof value || (typeof actual !== 'number' && typeof actual !== 'string')) return false;
-        const [a, b] = [actual as number | string, value as number | string];
+        const [a, b] = [actual, value as number | string];
         return op === 'gt' ? a > b : op === 'gte' ? a >= b : op === 'lt' ? a < b : a <= b;
       }
     }

@@ -23,7 +23,8 @@ export class EndpointsController {
   @Auth({ scopes: ['admin:*'] })
   @ApiOperation({
     summary: 'Subscribe an endpoint to events',
-    description: 'https only; private, loopback and link-local targets are refused (422 `invalid_webhook_url`), at save time and at each delivery. The `whsec_` signing secret is returned once.',
+    description:
+      'https only; private, loopback and link-local targets are refused (422 `invalid_webhook_url`), at save time and at each delivery. The `whsec_` signing secret is returned once.',
   })
   @ApiCreatedResponse({ type: EndpointWithSecretResponse })
   async create(@Body() dto: CreateEndpointDto, @Res({ passthrough: true }) res: Response): Promise<EndpointWithSecretResponse> {

@@ -11,7 +11,7 @@ export function toEndpointResponse(endpoint: WebhookEndpointEntity): EndpointRes
     url: endpoint.url,
     description: endpoint.description,
     events: endpoint.events,
-    filters: endpoint.filters as EndpointResponse['filters'],
+    filters: endpoint.filters,
     status: endpoint.status,
     disabled_reason: endpoint.disabledReason,
     created_at: endpoint.createdAt.toISOString(),
@@ -20,7 +20,7 @@ export function toEndpointResponse(endpoint: WebhookEndpointEntity): EndpointRes
 }
 
 export function toEventResponse(event: WebhookEventEntity): WebhookEventResponse {
-  return event.payload as WebhookEventResponse;
+  return event.payload;
 }
 
 export function toAttemptResponse(attempt: WebhookAttemptEntity): AttemptResponse {
