@@ -31,6 +31,10 @@ export default defineConfig(
       globals: globals.node,
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
+    rules: {
+      // `_arg`: a parameter an interface requires; `{ secret: _secret, ...rest }`: a field left out of `rest`.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
   },
 
   // Specs are outside tsconfig.json (the build); tsconfig.test.json covers them and the rest of the tree.
