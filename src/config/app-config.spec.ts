@@ -4,7 +4,14 @@ import { ConfigError, validateEnvironment } from './app-config';
 describe('configuration', () => {
   it('applies the documented defaults', () => {
     const config = validateEnvironment({});
-    expect(config).toMatchObject({ PORT: 3000, DB_POOL_SIZE: 10, DB_MIGRATE_ON_START: true, WEBHOOK_RETRY_SCHEDULE: '30s,5m,1h,6h,24h', WEBHOOK_TIMEOUT_MS: 3000, WEBHOOK_ALLOW_LOOPBACK: false });
+    expect(config).toMatchObject({
+      PORT: 3000,
+      DB_POOL_SIZE: 10,
+      DB_MIGRATE_ON_START: true,
+      WEBHOOK_RETRY_SCHEDULE: '30s,5m,1h,6h,24h',
+      WEBHOOK_TIMEOUT_MS: 3000,
+      WEBHOOK_ALLOW_LOOPBACK: false,
+    });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.REDIS_URL).toBeUndefined();
   });

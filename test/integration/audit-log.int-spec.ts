@@ -1,5 +1,5 @@
 import { ID_PREFIX, toPublicId } from '../../src/common/ids/id';
-import { TestApi } from '../support/api';
+import { JsonValue, TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
@@ -45,7 +45,7 @@ describe('audit log', () => {
   });
   afterAll(() => api.close());
 
-  const as = (token: string, body?: unknown) => ({ token, tenant: church.slug, body });
+  const as = (token: string, body?: JsonValue) => ({ token, tenant: church.slug, body });
   const audit = async (query = '', token = church.token, tenant = church) => {
     const res = await api.get<List<Entry>>(`/v1/audit-log${query}`, { token, tenant: tenant.slug });
     expect(res.status).toBe(200);

@@ -12,9 +12,10 @@ const DAY_SECONDS = 86_400;
 
 /** Asserts an RFC 9457 answer with the given status and code; returns the body. */
 function expectProblem(res: Response, status: number, code: string): Problem {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
+  const body = res.body as Problem;
+  expect({ status: res.status, code: body?.code }).toEqual({ status, code });
   expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-  return res.body as Problem;
+  return body;
 }
 
 interface TokenRow {
@@ -145,7 +146,7 @@ describe('auth', () => {
   });
 
   describe('church of the token', () => {
-    it("a token of church A with X-Tenant of church B is 403 tenant_forbidden", async () => {
+    it('a token of church A with X-Tenant of church B is 403 tenant_forbidden', async () => {
       const res = await api.get('/v1/members', { tenant: other.slug, token: church.token });
       expectProblem(res, 403, 'tenant_forbidden');
     });
@@ -291,7 +292,7 @@ describe('auth', () => {
       expect(Buffer.from(row.token_hash).equals(createHash('sha256').update(issued.token).digest())).toBe(true);
       expect(row.last4).toBe(issued.token.slice(-4));
 
-      const [{ text }] = (await api.db.platform.query('SELECT row_to_json(t)::text AS text FROM api_tokens t WHERE id = $1', [issued.uuid])) as { text: string }[];
+      const [{ text }] = await api.db.platform.query<{ text: string }[]>('SELECT row_to_json(t)::text AS text FROM api_tokens t WHERE id = $1', [issued.uuid]);
       expect(text).not.toContain(issued.token);
       expect(text).not.toContain(issued.token.slice(4)); // the secret body without its prefix
       expect(text).not.toContain(issued.token.slice(4, 20));
@@ -300,14 +301,12 @@ describe('auth', () => {
 
     it('the value appears in no column of any table', async () => {
       const issued = await newToken(api, church, ['read:members']);
-      const tables: { table_name: string }[] = await api.db.platform.query(
-        `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
-      );
+      const tables: { table_name: string }[] = await api.db.platform.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`);
       expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(['api_tokens', 'users', 'tenants']));
       for (const { table_name } of tables) {
-        const [{ n }] = (await api.db.platform.query(`SELECT count(*)::int AS n FROM "${table_name}" t WHERE strpos(row_to_json(t)::text, $1) > 0`, [
+        const [{ n }] = await api.db.platform.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM "${table_name}" t WHERE strpos(row_to_json(t)::text, $1) > 0`, [
           issued.token.slice(4, 20),
-        ])) as { n: number }[];
+        ]);
         expect({ table: table_name, n }).toEqual({ table: table_name, n: 0 });
       }
     });

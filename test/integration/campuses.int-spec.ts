@@ -1,4 +1,4 @@
-import { Call, TestApi } from '../support/api';
+import { Call, JsonObject, TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
@@ -24,7 +24,7 @@ const qs = (params: Record<string, string>): string => `?${new URLSearchParams(p
 const issuesOf = (body: Problem) => (body.errors ?? []).map(({ field, issue }) => ({ field, issue }));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function createCampus(api: TestApi, church: TestTenant, body: Record<string, unknown>): Promise<Campus> {
+async function createCampus(api: TestApi, church: TestTenant, body: JsonObject): Promise<Campus> {
   const res = await api.post<Campus>('/v1/campuses', as(church, { body }));
   if (res.status !== 201) throw new Error(`create campus failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
@@ -315,7 +315,7 @@ describe('campuses', () => {
       expect(cleared.status).toBe(200);
       expect(cleared.body.timezone).toBeNull();
 
-      const cases: [Record<string, unknown>, { field: string; issue: string }][] = [
+      const cases: [JsonObject, { field: string; issue: string }][] = [
         [{ key: 'Bad Key' }, { field: 'key', issue: 'invalid_format' }],
         [{ timezone: 'Nowhere/Land' }, { field: 'timezone', issue: 'invalid_format' }],
         [{ name: null }, { field: 'name', issue: 'required' }],

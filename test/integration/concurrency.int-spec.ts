@@ -23,13 +23,18 @@ import { TEST_REDIS_URL } from '../support/test-env';
  * Redis is on (list totals, rate limits and the delivery queue under a prefix of this file only).
  */
 
-interface Answer {
+/** An answer; `T` is what the test expects its JSON body to be (parsed, not checked, beyond the OpenAPI check). */
+interface Answer<T = unknown> {
   status: number;
   headers: IncomingHttpHeaders;
   text: string;
-  body: any;
+  body: T;
 }
-type Outcome = Answer | { error: string };
+type Outcome<T = unknown> = Answer<T> | { error: string };
+interface ProblemBody {
+  code?: unknown;
+  status?: unknown;
+}
 /** Allowed statuses and, for errors, the code each must carry. */
 type Allowed = Record<number, string | null>;
 interface Request {
@@ -77,7 +82,7 @@ describe('concurrency: races end in clean answers and whole states', () => {
   // Transport and judgement
   // ------------------------------------------------------------------------------------------
 
-  function send(church: TestTenant, req: Request): Promise<Outcome> {
+  function send<T = unknown>(church: TestTenant, req: Request): Promise<Outcome<T>> {
     const headers: Record<string, string> = { Authorization: `Bearer ${req.token ?? church.token}`, 'X-Tenant': church.slug, ...req.headers };
     const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
     if (payload !== undefined) headers['Content-Type'] = 'application/json';
@@ -87,13 +92,13 @@ describe('concurrency: races end in clean answers and whole states', () => {
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          let body: unknown = undefined;
+          let body: unknown;
           try {
             body = text ? JSON.parse(text) : undefined;
           } catch {
             body = undefined;
           }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: body as T });
         });
         res.on('error', (e) => resolve({ error: `response error ${e.message}` }));
       });
@@ -107,14 +112,15 @@ describe('concurrency: races end in clean answers and whole states', () => {
   function judge(req: Request, outcome: Outcome, allowed: Allowed): string | null {
     if ('error' in outcome) return `no answer: ${outcome.error}`;
     const { status, headers, body } = outcome;
+    const problem = body as ProblemBody | undefined;
     if (status >= 500) return `status ${status}`;
     if (!(status in allowed)) return `status ${status} not among ${Object.keys(allowed).join('/')}`;
     const type = String(headers['content-type'] ?? '');
     const path = req.path.split('?')[0];
     if (status >= 400) {
       if (!type.startsWith('application/problem+json')) return `error without problem+json (${type || 'no content-type'})`;
-      if (body?.code !== allowed[status]) return `code ${String(body?.code)}, expected ${String(allowed[status])}`;
-      if (body.status !== status) return `problem status ${String(body.status)} differs from HTTP ${status}`;
+      if (problem?.code !== allowed[status]) return `code ${String(problem?.code)}, expected ${String(allowed[status])}`;
+      if (problem?.status !== status) return `problem status ${String(problem?.status)} differs from HTTP ${status}`;
     }
     if (status === 204 || status === 304) return null;
     const problems = api.openapi.check(req.method, path, status, type, body);
@@ -122,8 +128,8 @@ describe('concurrency: races end in clean answers and whole states', () => {
   }
 
   /** Fires every request at once; fails with every wrong answer listed. */
-  async function race(church: TestTenant, requests: Call[]): Promise<Answer[]> {
-    const outcomes = await Promise.all(requests.map((req) => send(church, req)));
+  async function race<T = unknown>(church: TestTenant, requests: Call[]): Promise<Answer<T>[]> {
+    const outcomes = await Promise.all(requests.map((req) => send<T>(church, req)));
     const failures = outcomes
       .map((o, i) => {
         const wrong = judge(requests[i], o, requests[i].allowed);
@@ -131,12 +137,12 @@ describe('concurrency: races end in clean answers and whole states', () => {
       })
       .filter((f): f is string => f !== null);
     if (failures.length) throw new Error(`${failures.length} of ${requests.length} answers are wrong:\n${failures.join('\n')}`);
-    return outcomes as Answer[];
+    return outcomes as Answer<T>[];
   }
 
   /** One request that must succeed with `status`. */
-  async function ok(church: TestTenant, req: Request, status = 200): Promise<Answer> {
-    const [answer] = await race(church, [{ ...req, allowed: { [status]: null } }]);
+  async function ok<T = unknown>(church: TestTenant, req: Request, status = 200): Promise<Answer<T>> {
+    const [answer] = await race<T>(church, [{ ...req, allowed: { [status]: null } }]);
     return answer;
   }
 
@@ -151,8 +157,11 @@ describe('concurrency: races end in clean answers and whole states', () => {
     const all: EventPayload<T>[] = [];
     let cursor: string | null = null;
     do {
-      const res: Answer = await ok(c, { method: 'GET', path: `/v1/webhook-events?type=${type}&limit=250${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}` });
-      all.push(...(res.body.data as EventPayload<T>[]));
+      const res: Answer<{ data: EventPayload<T>[]; next_cursor: string | null }> = await ok(c, {
+        method: 'GET',
+        path: `/v1/webhook-events?type=${type}&limit=250${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      });
+      all.push(...res.body.data);
       cursor = res.body.next_cursor;
     } while (cursor);
     return all;
@@ -165,7 +174,7 @@ describe('concurrency: races end in clean answers and whole states', () => {
     // TypeORM logs each refused statement (the unique index settling a race) to console.log.
     jest.spyOn(console, 'log').mockImplementation(() => undefined);
     api = await TestApi.start({ REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX, WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_TIMEOUT_MS: '1000' });
-    server = api.app.getHttpServer() as Server;
+    server = api.app.getHttpServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
     agent = new Agent({ keepAlive: true, maxSockets: PARALLEL });
@@ -174,7 +183,11 @@ describe('concurrency: races end in clean answers and whole states', () => {
   });
 
   afterAll(async () => {
-    if (api && churches.length) await cancelPendingDeliveries(api, churches.map((c) => c.id)).catch(() => undefined);
+    if (api && churches.length)
+      await cancelPendingDeliveries(
+        api,
+        churches.map((c) => c.id),
+      ).catch(() => undefined);
     const queue = new Queue(DELIVERY_QUEUE, { connection: { url: TEST_REDIS_URL }, prefix: QUEUE_PREFIX });
     await queue.obliterate({ force: true }).catch(() => undefined);
     await queue.close();
@@ -201,7 +214,7 @@ describe('concurrency: races end in clean answers and whole states', () => {
     expect(count(answers, 201)).toBe(1);
     expect(count(answers, 409)).toBe(19);
     const created = answers.find((a) => a.status === 201)!;
-    const list = await ok(c, { method: 'GET', path: '/v1/campuses?limit=250' });
+    const list = await ok<{ data: unknown[] }>(c, { method: 'GET', path: '/v1/campuses?limit=250' });
     expect(list.body.data).toEqual([created.body]);
     expect(await sql(`SELECT count(*)::int AS n FROM campuses WHERE tenant_id = $1`, [c.id])).toEqual([{ n: 1 }]);
     const events = await eventsOf(c, 'campus.created');
@@ -211,7 +224,7 @@ describe('concurrency: races end in clean answers and whole states', () => {
   it('10 PATCHes renaming different campuses to one key: one 200, nine 409 conflict, the key held once', async () => {
     const c = await church();
     const ids: string[] = [];
-    for (const i of range(10)) ids.push((await ok(c, { method: 'POST', path: '/v1/campuses', body: { key: `campus-${i}`, name: `Campus ${i}` } }, 201)).body.id);
+    for (const i of range(10)) ids.push((await ok<{ id: string }>(c, { method: 'POST', path: '/v1/campuses', body: { key: `campus-${i}`, name: `Campus ${i}` } }, 201)).body.id);
     const answers = await race(
       c,
       ids.map((id) => ({ method: 'PATCH', path: `/v1/campuses/${id}`, body: { key: 'wanted' }, allowed: { 200: null, 409: 'conflict' } })),
@@ -219,7 +232,7 @@ describe('concurrency: races end in clean answers and whole states', () => {
     expect(count(answers, 200)).toBe(1);
     expect(await sql(`SELECT count(*)::int AS n FROM campuses WHERE tenant_id = $1 AND key = 'wanted'`, [c.id])).toEqual([{ n: 1 }]);
     const winner = ids[answers.findIndex((a) => a.status === 200)];
-    expect((await ok(c, { method: 'GET', path: `/v1/campuses/${winner}` })).body.key).toBe('wanted');
+    expect((await ok<{ key: string }>(c, { method: 'GET', path: `/v1/campuses/${winner}` })).body.key).toBe('wanted');
   });
 
   // ------------------------------------------------------------------------------------------
@@ -228,17 +241,15 @@ describe('concurrency: races end in clean answers and whole states', () => {
 
   it('20 PATCHes of one member (two groups of fields): each group is one request’s values, and the last member.updated carries the final state', async () => {
     const c = await church();
-    const member = (await ok(c, { method: 'POST', path: '/v1/members', body: { first_name: 'Orig', last_name: 'Inal', email: 'orig@example.org' } }, 201)).body as Member;
+    const member = (await ok<Member>(c, { method: 'POST', path: '/v1/members', body: { first_name: 'Orig', last_name: 'Inal', email: 'orig@example.org' } }, 201)).body;
     const statuses = ['regular', 'member', 'leader'];
     // Even: the name and email together; odd: the status and the custom fields together.
-    const bodies = range(20).map((i) =>
-      i % 2 === 0 ? { first_name: `F${i}`, last_name: `L${i}`, email: `m${i}@example.org` } : { status: statuses[i % 3], custom_fields: { round: i } },
-    );
+    const bodies = range(20).map((i) => (i % 2 === 0 ? { first_name: `F${i}`, last_name: `L${i}`, email: `m${i}@example.org` } : { status: statuses[i % 3], custom_fields: { round: i } }));
     const answers = await race(
       c,
       bodies.map((body) => ({ method: 'PATCH', path: `/v1/members/${member.id}`, body, allowed: { 200: null } })),
     );
-    const final = (await ok(c, { method: 'GET', path: `/v1/members/${member.id}` })).body as Member;
+    const final = (await ok<Member>(c, { method: 'GET', path: `/v1/members/${member.id}` })).body;
     const nameGroups = bodies.filter((_, i) => i % 2 === 0).map((b) => JSON.stringify(b));
     const statusGroups = bodies.filter((_, i) => i % 2 === 1).map((b) => JSON.stringify(b));
     expect(nameGroups).toContain(JSON.stringify({ first_name: final.first_name, last_name: final.last_name, email: final.email }));
@@ -255,11 +266,16 @@ describe('concurrency: races end in clean answers and whole states', () => {
 
   it('PATCHes mixed with three DELETEs of one member: one 204, PATCHes 200 or 404, events exactly for the committed changes', async () => {
     const c = await church();
-    const member = (await ok(c, { method: 'POST', path: '/v1/members', body: { first_name: 'Del', last_name: 'Eted' } }, 201)).body as Member;
+    const member = (await ok<Member>(c, { method: 'POST', path: '/v1/members', body: { first_name: 'Del', last_name: 'Eted' } }, 201)).body;
     const requests = range(20).map((i): Call =>
       i === 5 || i === 10 || i === 15
         ? { method: 'DELETE', path: `/v1/members/${member.id}`, allowed: { 204: null, 404: 'resource_not_found' } }
-        : { method: 'PATCH', path: `/v1/members/${member.id}`, body: { first_name: `F${i}`, last_name: `L${i}`, email: `d${i}@example.org` }, allowed: { 200: null, 404: 'resource_not_found' } },
+        : {
+            method: 'PATCH',
+            path: `/v1/members/${member.id}`,
+            body: { first_name: `F${i}`, last_name: `L${i}`, email: `d${i}@example.org` },
+            allowed: { 200: null, 404: 'resource_not_found' },
+          },
     );
     const answers = await race(c, requests);
     const deletes = answers.filter((_, i) => requests[i].method === 'DELETE');
@@ -274,10 +290,10 @@ describe('concurrency: races end in clean answers and whole states', () => {
     expect(updated).toHaveLength(count(patches, 200));
     expect(deleted).toHaveLength(1);
     // The deletion announces the member as it was deleted: the row's last values, not a copy read before a PATCH committed.
-    const [row] = await sql<{ first_name: string; last_name: string; email: string | null }>(
-      `SELECT first_name, last_name, email FROM members WHERE tenant_id = $1 AND id = $2`,
-      [c.id, uuidOf(member.id)],
-    );
+    const [row] = await sql<{ first_name: string; last_name: string; email: string | null }>(`SELECT first_name, last_name, email FROM members WHERE tenant_id = $1 AND id = $2`, [
+      c.id,
+      uuidOf(member.id),
+    ]);
     const object = deleted[0].data.object;
     expect({ first_name: object.first_name, last_name: object.last_name, email: object.email }).toEqual(row);
   });
@@ -291,7 +307,16 @@ describe('concurrency: races end in clean answers and whole states', () => {
     for (const [path, body, table] of [
       ['/v1/campuses', { key: 'idem', name: 'Idem' }, 'campuses'],
       ['/v1/members', { first_name: 'Idem', last_name: 'Potent' }, 'members'],
-      ['/v1/members/bulk', { members: [{ first_name: 'Bulk', last_name: 'One' }, { first_name: 'Bulk', last_name: 'Two' }] }, 'members'],
+      [
+        '/v1/members/bulk',
+        {
+          members: [
+            { first_name: 'Bulk', last_name: 'One' },
+            { first_name: 'Bulk', last_name: 'Two' },
+          ],
+        },
+        'members',
+      ],
     ] as const) {
       const key = randomUUID();
       const status = path.endsWith('bulk') ? 200 : 201;
@@ -314,7 +339,7 @@ describe('concurrency: races end in clean answers and whole states', () => {
   it('one Idempotency-Key with 12 different bodies at once: at most one creation, the others 409 or 422', async () => {
     const c = await church();
     const key = randomUUID();
-    const answers = await race(
+    const answers = await race<{ id: string }>(
       c,
       range(12).map((i) => ({
         method: 'POST',
@@ -345,18 +370,19 @@ describe('concurrency: races end in clean answers and whole states', () => {
     const listAll = { method: 'GET', path: '/v1/members?limit=1', allowed: { 200: null } };
     const listLeaders = { method: 'GET', path: '/v1/members?limit=1&status=leader', allowed: { 200: null } };
     const requests = range(30).map((i) => (i % 5 === 0 ? bulk(i) : i % 2 ? listAll : listLeaders));
-    const answers = await race(c, requests);
+    const answers = await race<{ total: number }>(c, requests);
     answers.forEach((a, i) => {
       if (requests[i].path.endsWith('bulk')) expect(a.body).toMatchObject({ created: 200, failed: 0 });
-      else if (requests[i] === listAll) expect(a.body.total % 200).toBe(0); // a bulk is seen whole or not at all
+      else if (requests[i] === listAll)
+        expect(a.body.total % 200).toBe(0); // a bulk is seen whole or not at all
       else expect(a.body.total % 100).toBe(0);
     });
     const [{ n }] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM members WHERE tenant_id = $1 AND deleted_at IS NULL`, [c.id]);
     expect(n).toBe(1200);
     for (let again = 0; again < 2; again++) {
       // The first read after the race may count; the second is served from the cache: both exact.
-      expect((await ok(c, { method: 'GET', path: '/v1/members?limit=1' })).body.total).toBe(1200);
-      expect((await ok(c, { method: 'GET', path: '/v1/members?limit=1&status=leader' })).body.total).toBe(600);
+      expect((await ok<{ total: number }>(c, { method: 'GET', path: '/v1/members?limit=1' })).body.total).toBe(1200);
+      expect((await ok<{ total: number }>(c, { method: 'GET', path: '/v1/members?limit=1&status=leader' })).body.total).toBe(600);
     }
     expect(await eventsOf(c, 'member.created')).toHaveLength(1200);
   });
@@ -367,7 +393,7 @@ describe('concurrency: races end in clean answers and whole states', () => {
 
   it('12 token creations at once from one token: exactly its quota of 10 created, 2 rate_limited', async () => {
     const c = await church();
-    const answers = await race(
+    const answers = await race<{ id: string }>(
       c,
       range(12).map((i) => ({ method: 'POST', path: '/v1/auth/tokens', body: { name: `parallel ${i}`, scopes: ['read:members'] }, allowed: { 201: null, 429: 'rate_limited' } })),
     );
@@ -379,26 +405,26 @@ describe('concurrency: races end in clean answers and whole states', () => {
 
   it('revoking one token 10 times while it is in use, and a token revoking itself 10 times: 204 or 401, then token_revoked', async () => {
     const c = await church();
-    const made = await ok(c, { method: 'POST', path: '/v1/auth/tokens', body: { name: 'doomed', scopes: ['read:members'] } }, 201);
-    const { id, token } = made.body as { id: string; token: string };
+    const made = await ok<{ id: string; token: string }>(c, { method: 'POST', path: '/v1/auth/tokens', body: { name: 'doomed', scopes: ['read:members'] } }, 201);
+    const { id, token } = made.body;
     await race(c, [
       ...range(10).map(() => ({ method: 'DELETE', path: `/v1/auth/tokens/${id}`, allowed: { 204: null } })),
       ...range(10).map(() => ({ method: 'GET', path: '/v1/members?limit=1', token, allowed: { 200: null, 401: 'token_revoked' } })),
     ]);
-    const refused = await send(c, { method: 'GET', path: '/v1/members?limit=1', token });
+    const refused = await send<ProblemBody>(c, { method: 'GET', path: '/v1/members?limit=1', token });
     expect('status' in refused && [refused.status, refused.body.code]).toEqual([401, 'token_revoked']);
-    const revokedAt = (await ok(c, { method: 'GET', path: `/v1/auth/tokens/${id}` })).body.revoked_at;
+    const revokedAt = (await ok<{ revoked_at: string | null }>(c, { method: 'GET', path: `/v1/auth/tokens/${id}` })).body.revoked_at;
     expect(revokedAt).toEqual(expect.any(String));
     await ok(c, { method: 'DELETE', path: `/v1/auth/tokens/${id}` }, 204);
-    expect((await ok(c, { method: 'GET', path: `/v1/auth/tokens/${id}` })).body.revoked_at).toBe(revokedAt);
+    expect((await ok<{ revoked_at: string | null }>(c, { method: 'GET', path: `/v1/auth/tokens/${id}` })).body.revoked_at).toBe(revokedAt);
 
-    const self = (await ok(c, { method: 'POST', path: '/v1/auth/tokens', body: { name: 'self', scopes: ['admin:*'] } }, 201)).body as { id: string; token: string };
+    const self = (await ok<{ id: string; token: string }>(c, { method: 'POST', path: '/v1/auth/tokens', body: { name: 'self', scopes: ['admin:*'] } }, 201)).body;
     const answers = await race(
       c,
       range(10).map(() => ({ method: 'DELETE', path: `/v1/auth/tokens/${self.id}`, token: self.token, allowed: { 204: null, 401: 'token_revoked' } })),
     );
     expect(count(answers, 204)).toBeGreaterThanOrEqual(1);
-    const after = await send(c, { method: 'GET', path: `/v1/auth/tokens/${self.id}`, token: self.token });
+    const after = await send<ProblemBody>(c, { method: 'GET', path: `/v1/auth/tokens/${self.id}`, token: self.token });
     expect('status' in after && [after.status, after.body.code]).toEqual([401, 'token_revoked']);
   });
 
@@ -410,7 +436,7 @@ describe('concurrency: races end in clean answers and whole states', () => {
     const c = await church();
     const box = api.app.get<SecretBox>(SECRET_BOX);
     for (let round = 0; round < 4; round++) {
-      const created = (await ok(c, { method: 'POST', path: '/v1/webhook-endpoints', body: { url: LOOPBACK_URL, events: ['member.created'] } }, 201)).body as { id: string; secret: string };
+      const created = (await ok<{ id: string; secret: string }>(c, { method: 'POST', path: '/v1/webhook-endpoints', body: { url: LOOPBACK_URL, events: ['member.created'] } }, 201)).body;
       const patches = range(8).map((i) => ({ status: i % 2 ? 'disabled' : 'enabled', description: `description ${round}.${i}` }));
       // A roll, a PATCH, a roll, a PATCH, ...
       let next = 0;
@@ -420,7 +446,7 @@ describe('concurrency: races end in clean answers and whole states', () => {
           : { method: 'PATCH', path: `/v1/webhook-endpoints/${created.id}`, body: patches[next++], allowed: { 200: null } },
       );
       const answers = await race(c, requests);
-      const endpoint = (await ok(c, { method: 'GET', path: `/v1/webhook-endpoints/${created.id}` })).body as { status: string; description: string; disabled_reason: string | null };
+      const endpoint = (await ok<{ status: string; description: string; disabled_reason: string | null }>(c, { method: 'GET', path: `/v1/webhook-endpoints/${created.id}` })).body;
       expect(patches).toContainEqual({ status: endpoint.status, description: endpoint.description });
       expect(endpoint.disabled_reason === null).toBe(endpoint.status === 'enabled');
 
@@ -443,7 +469,7 @@ describe('concurrency: races end in clean answers and whole states', () => {
   it('secret rolls and PATCHes racing a DELETE of the endpoint (10 rounds): 200 or 404 resource_not_found, never a 500', async () => {
     const c = await church();
     for (let round = 0; round < 10; round++) {
-      const endpoint = (await ok(c, { method: 'POST', path: '/v1/webhook-endpoints', body: { url: LOOPBACK_URL, events: ['member.created'] } }, 201)).body as { id: string };
+      const endpoint = (await ok<{ id: string }>(c, { method: 'POST', path: '/v1/webhook-endpoints', body: { url: LOOPBACK_URL, events: ['member.created'] } }, 201)).body;
       const path = `/v1/webhook-endpoints/${endpoint.id}`;
       const requests = range(16).map((i): Call => {
         if (i === 4) return { method: 'DELETE', path, allowed: { 204: null } };
@@ -459,7 +485,7 @@ describe('concurrency: races end in clean answers and whole states', () => {
     const c = await church();
     let members = 0;
     for (let round = 0; round < 3; round++) {
-      const endpoint = (await ok(c, { method: 'POST', path: '/v1/webhook-endpoints', body: { url: LOOPBACK_URL, events: ['member.created'] } }, 201)).body as { id: string };
+      const endpoint = (await ok<{ id: string }>(c, { method: 'POST', path: '/v1/webhook-endpoints', body: { url: LOOPBACK_URL, events: ['member.created'] } }, 201)).body;
       const path = `/v1/webhook-endpoints/${endpoint.id}`;
       const gone = 'resource_not_found';
       const backfill = { type: 'member.created', from: '2000-01-01T00:00:00Z', to: '2100-01-01T00:00:00Z' };
@@ -471,7 +497,12 @@ describe('concurrency: races end in clean answers and whole states', () => {
         return { method: 'POST', path: '/v1/members', body: { first_name: `Ev${round}.${i}`, last_name: 'Ent' }, allowed: { 201: null } };
       });
       const answers = await race(c, requests);
-      expect(count(answers.filter((_, i) => requests[i].method === 'DELETE'), 204)).toBe(1);
+      expect(
+        count(
+          answers.filter((_, i) => requests[i].method === 'DELETE'),
+          204,
+        ),
+      ).toBe(1);
       members += answers.filter((_, i) => requests[i].path === '/v1/members').length;
       const gets = await send(c, { method: 'GET', path });
       expect('status' in gets && gets.status).toBe(404);
@@ -486,7 +517,7 @@ describe('concurrency: races end in clean answers and whole states', () => {
   // ------------------------------------------------------------------------------------------
 
   const kioskWorks = async (c: TestTenant, key: string) => {
-    const res = await send(c, { method: 'GET', path: '/v1/members?limit=1', token: key });
+    const res = await send<ProblemBody | undefined>(c, { method: 'GET', path: '/v1/members?limit=1', token: key });
     if (!('status' in res)) throw new Error(res.error);
     if (res.status !== 200 && res.body?.code !== 'token_revoked') throw new Error(`kiosk key answered ${res.status} ${res.text}`);
     return res.status === 200;
@@ -494,31 +525,36 @@ describe('concurrency: races end in clean answers and whole states', () => {
 
   it('8 key rotations of one kiosk at once: exactly one key works afterwards, the one the device shows', async () => {
     const c = await church();
-    const device = (await ok(c, { method: 'POST', path: '/v1/devices', body: { name: 'Lobby kiosk' } }, 201)).body as { id: string; key: string };
-    const answers = await race(
+    const device = (await ok<{ id: string; key: string }>(c, { method: 'POST', path: '/v1/devices', body: { name: 'Lobby kiosk' } }, 201)).body;
+    const answers = await race<{ key: string }>(
       c,
       range(8).map(() => ({ method: 'POST', path: `/v1/devices/${device.id}/rotate-key`, allowed: { 200: null } })),
     );
-    const keys = [device.key, ...answers.map((a) => a.body.key as string)];
+    const keys = [device.key, ...answers.map((a) => a.body.key)];
     const working: string[] = [];
     for (const key of keys) if (await kioskWorks(c, key)) working.push(key);
     expect(working).toHaveLength(1);
-    const shown = (await ok(c, { method: 'GET', path: `/v1/devices/${device.id}` })).body.key_display as string;
+    const shown = (await ok<{ key_display: string }>(c, { method: 'GET', path: `/v1/devices/${device.id}` })).body.key_display;
     expect(shown.endsWith(working[0].slice(-4))).toBe(true);
     expect(await sql(`SELECT count(*)::int AS n FROM api_tokens WHERE tenant_id = $1 AND device_id = $2 AND revoked_at IS NULL`, [c.id, uuidOf(device.id)])).toEqual([{ n: 1 }]);
   });
 
   it('a kiosk removed while its key is rotated: one 204, rotations 200 or 404, and no key of it works afterwards', async () => {
     const c = await church();
-    const device = (await ok(c, { method: 'POST', path: '/v1/devices', body: { name: 'Doomed kiosk' } }, 201)).body as { id: string; key: string };
+    const device = (await ok<{ id: string; key: string }>(c, { method: 'POST', path: '/v1/devices', body: { name: 'Doomed kiosk' } }, 201)).body;
     const requests = range(10).map((i): Call =>
       i === 3 || i === 7
         ? { method: 'DELETE', path: `/v1/devices/${device.id}`, allowed: { 204: null, 404: 'resource_not_found' } }
         : { method: 'POST', path: `/v1/devices/${device.id}/rotate-key`, allowed: { 200: null, 404: 'resource_not_found' } },
     );
-    const answers = await race(c, requests);
-    expect(count(answers.filter((_, i) => requests[i].method === 'DELETE'), 204)).toBe(1);
-    const keys = [device.key, ...answers.filter((a) => a.status === 200).map((a) => a.body.key as string)];
+    const answers = await race<{ key: string }>(c, requests);
+    expect(
+      count(
+        answers.filter((_, i) => requests[i].method === 'DELETE'),
+        204,
+      ),
+    ).toBe(1);
+    const keys = [device.key, ...answers.filter((a) => a.status === 200).map((a) => a.body.key)];
     for (const key of keys) expect({ key, works: await kioskWorks(c, key) }).toEqual({ key, works: false });
     expect(await sql(`SELECT count(*)::int AS n FROM api_tokens WHERE tenant_id = $1 AND device_id = $2 AND revoked_at IS NULL`, [c.id, uuidOf(device.id)])).toEqual([{ n: 0 }]);
   });
@@ -547,8 +583,11 @@ describe('concurrency: races end in clean answers and whole states', () => {
     }
     // Parallel replacements: one whole list wins.
     const lists = range(10).map((i) => [origin(100 + i), origin(200 + i)]);
-    await race(c, lists.map((l) => ({ method: 'PUT', path: '/v1/settings/cors', body: { allowed_origins: l }, allowed: { 200: null } })));
-    const final = (await ok(c, { method: 'GET', path: '/v1/settings/cors' })).body.allowed_origins as string[];
+    await race(
+      c,
+      lists.map((l) => ({ method: 'PUT', path: '/v1/settings/cors', body: { allowed_origins: l }, allowed: { 200: null } })),
+    );
+    const final = (await ok<{ allowed_origins: string[] }>(c, { method: 'GET', path: '/v1/settings/cors' })).body.allowed_origins;
     expect(lists).toContainEqual(final);
   });
 });

@@ -24,7 +24,10 @@ describe('Database.runScriptInTenant', () => {
 
   it('runs prepared statements in the church only (row-level security), and commits them together', async () => {
     const [inserted, seen] = await run(a, [
-      `EXECUTE script_spec_add('${a.id}', ${jsonLiteral([{ key: 'north', name: 'North' }, { key: 'south', name: 'South' }])})`,
+      `EXECUTE script_spec_add('${a.id}', ${jsonLiteral([
+        { key: 'north', name: 'North' },
+        { key: 'south', name: 'South' },
+      ])})`,
       `EXECUTE script_spec_campuses(${jsonLiteral(['north', 'south'])})`,
     ]);
     expect(inserted.map((r) => r.key).sort()).toEqual(['north', 'south']);
@@ -52,7 +55,12 @@ describe('Database.runScriptInTenant', () => {
   it('runs prepared statements on their generic plan, never planning them per call', async () => {
     // PostgreSQL would try custom plans for the first executions (and keep them for cheap ones).
     const counts = async () =>
-      (await run(a, [`EXECUTE script_spec_campuses(${jsonLiteral(['north'])})`, `SELECT generic_plans::int AS g, custom_plans::int AS c FROM pg_prepared_statements WHERE name = 'script_spec_campuses'`]))[1][0];
+      (
+        await run(a, [
+          `EXECUTE script_spec_campuses(${jsonLiteral(['north'])})`,
+          `SELECT generic_plans::int AS g, custom_plans::int AS c FROM pg_prepared_statements WHERE name = 'script_spec_campuses'`,
+        ])
+      )[1][0];
     let last = await counts();
     for (let i = 0; i < 12; i++) last = await counts();
     expect(last.c).toBe(0);

@@ -19,8 +19,14 @@ describe('DeliveryBook statements', () => {
     api = await TestApi.start();
     church = await newTenant(api);
     const q = (sql: string, params: unknown[]) => api.db.platform.query(sql, params);
-    await q(`INSERT INTO webhook_endpoints (tenant_id, id, url, description, events, secret_sealed) VALUES ($1, $2, 'https://example.org/hook', 'plan', '{member.created}', '\\x01')`, [church.id, endpointId]);
-    await q(`INSERT INTO webhook_events (tenant_id, id, type, payload) SELECT $1, e, 'member.created', '{"id":"evt_x"}' FROM unnest($2::uuid[]) e`, [church.id, deliveries.map((d) => d.event)]);
+    await q(`INSERT INTO webhook_endpoints (tenant_id, id, url, description, events, secret_sealed) VALUES ($1, $2, 'https://example.org/hook', 'plan', '{member.created}', '\\x01')`, [
+      church.id,
+      endpointId,
+    ]);
+    await q(`INSERT INTO webhook_events (tenant_id, id, type, payload) SELECT $1, e, 'member.created', '{"id":"evt_x"}' FROM unnest($2::uuid[]) e`, [
+      church.id,
+      deliveries.map((d) => d.event),
+    ]);
     await q(
       `INSERT INTO webhook_deliveries (tenant_id, id, endpoint_id, event_id, next_attempt_at) SELECT $1, d.id, $2, d.event, now() FROM unnest($3::uuid[], $4::uuid[]) AS d(id, event)`,
       [church.id, endpointId, deliveries.map((d) => d.id), deliveries.map((d) => d.event)],

@@ -44,7 +44,7 @@ describe('embedded database (DATABASE_URL unset)', () => {
     rmSync(root, { recursive: true, force: true });
   }, 30_000);
 
-  const http = async (path: string, init: { method?: string; token?: string; body?: unknown } = {}) => {
+  const http = async <T = Record<string, unknown>>(path: string, init: { method?: string; token?: string; body?: unknown } = {}) => {
     const headers: Record<string, string> = { 'Accept-Language': 'en' };
     if (init.token) Object.assign(headers, { Authorization: `Bearer ${init.token}`, 'X-Tenant': slug });
     if (init.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -61,7 +61,7 @@ describe('embedded database (DATABASE_URL unset)', () => {
     } catch {
       json = undefined;
     }
-    return { status: res.status, headers: res.headers, text, json: json as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    return { status: res.status, headers: res.headers, text, json: json as T };
   };
 
   it(
@@ -95,49 +95,45 @@ describe('embedded database (DATABASE_URL unset)', () => {
     PGLITE_START_MS + 30_000,
   );
 
-  it(
-    'issues a token with the CLI while the server runs, then creates and lists a member over HTTP',
-    async () => {
-      expect(server?.isRunning()).toBe(true);
-      const issued = await runCli(
-        ['token:issue', '--tenant', slug, '--user', admin, '--type', 'pat', '--name', 'smoke', '--scopes', 'read:members,write:members,read:campuses,write:campuses', '--json'],
-        { env, timeoutMs: 60_000 },
-      );
-      expect({ code: issued.code, stderr: issued.code === 0 ? '' : issued.stderr }).toEqual({ code: 0, stderr: '' });
-      const { token } = JSON.parse(issued.stdout) as { token: string };
-      expect(token).toMatch(/^chp_/);
-      expect(server!.isRunning()).toBe(true);
+  it('issues a token with the CLI while the server runs, then creates and lists a member over HTTP', async () => {
+    expect(server?.isRunning()).toBe(true);
+    const issued = await runCli(
+      ['token:issue', '--tenant', slug, '--user', admin, '--type', 'pat', '--name', 'smoke', '--scopes', 'read:members,write:members,read:campuses,write:campuses', '--json'],
+      { env, timeoutMs: 60_000 },
+    );
+    expect({ code: issued.code, stderr: issued.code === 0 ? '' : issued.stderr }).toEqual({ code: 0, stderr: '' });
+    const { token } = JSON.parse(issued.stdout) as { token: string };
+    expect(token).toMatch(/^chp_/);
+    expect(server!.isRunning()).toBe(true);
 
-      const campus = await http('/v1/campuses', { method: 'POST', token, body: { key: 'central', name: 'Campus Central' } });
-      expect(campus.status).toBe(201);
+    const campus = await http('/v1/campuses', { method: 'POST', token, body: { key: 'central', name: 'Campus Central' } });
+    expect(campus.status).toBe(201);
 
-      const created = await http('/v1/members', {
-        method: 'POST',
-        token,
-        body: { first_name: 'Guadalupe', last_name: 'Núñez', email: 'lupe@example.org', birthdate: '1990-05-17', campus: 'central', status: 'member' },
-      });
-      expect(created.status).toBe(201);
-      expect(created.json.id).toMatch(/^mem_[0-9a-f]{32}$/);
-      expect(created.headers.get('location')).toBe(`/v1/members/${created.json.id}`);
-      expect(created.json).toMatchObject({ first_name: 'Guadalupe', last_name: 'Núñez', campus: { key: 'central' } });
+    const created = await http<{ id: string }>('/v1/members', {
+      method: 'POST',
+      token,
+      body: { first_name: 'Guadalupe', last_name: 'Núñez', email: 'lupe@example.org', birthdate: '1990-05-17', campus: 'central', status: 'member' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.json.id).toMatch(/^mem_[0-9a-f]{32}$/);
+    expect(created.headers.get('location')).toBe(`/v1/members/${created.json.id}`);
+    expect(created.json).toMatchObject({ first_name: 'Guadalupe', last_name: 'Núñez', campus: { key: 'central' } });
 
-      const list = await http('/v1/members', { token });
-      expect(list.status).toBe(200);
-      expect(list.json.total).toBe(1);
-      expect(list.json.data.map((m: { id: string }) => m.id)).toEqual([created.json.id]);
+    const list = await http<{ total: number; data: { id: string }[] }>('/v1/members', { token });
+    expect(list.status).toBe(200);
+    expect(list.json.total).toBe(1);
+    expect(list.json.data.map((m) => m.id)).toEqual([created.json.id]);
 
-      const filtered = await http('/v1/members?age[gte]=18&campus=central', { token });
-      expect(filtered.status).toBe(200);
-      expect(filtered.json.data.map((m: { id: string }) => m.id)).toEqual([created.json.id]);
+    const filtered = await http<{ data: { id: string }[] }>('/v1/members?age[gte]=18&campus=central', { token });
+    expect(filtered.status).toBe(200);
+    expect(filtered.json.data.map((m) => m.id)).toEqual([created.json.id]);
 
-      // errors are problem details on the embedded database too
-      const missing = await http(`/v1/members/mem_${'0'.repeat(32)}`, { token });
-      expect(missing.status).toBe(404);
-      expect(missing.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-      expect(missing.json.code).toBe('resource_not_found');
-    },
-    90_000,
-  );
+    // errors are problem details on the embedded database too
+    const missing = await http(`/v1/members/mem_${'0'.repeat(32)}`, { token });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(missing.json.code).toBe('resource_not_found');
+  }, 90_000);
 
   it('serves the OpenAPI description and the docs', async () => {
     const json = await http('/v1/openapi.json');

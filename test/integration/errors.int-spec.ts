@@ -9,16 +9,17 @@ import { FORMAT_CATALOG } from '../../src/common/errors/catalog';
 
 const TYPE_BASE = 'https://docs.example.org/errors/';
 /** What must never reach a client: stack frames, file paths, driver and SQL text. */
-const LEAK = /(\n\s*at\s|\bat\s+\S+\s+\(|node_modules|\/src\/|\.ts:\d+|\.js:\d+|QueryFailedError|TypeORM|SELECT\s|INSERT\s+INTO|DELETE\s+FROM|UPDATE\s+\w+\s+SET|syntax error|violates|duplicate key|SQLSTATE|stack)/i;
+const LEAK =
+  /(\n\s*at\s|\bat\s+\S+\s+\(|node_modules|\/src\/|\.ts:\d+|\.js:\d+|QueryFailedError|TypeORM|SELECT\s|INSERT\s+INTO|DELETE\s+FROM|UPDATE\s+\w+\s+SET|syntax error|violates|duplicate key|SQLSTATE|stack)/i;
 
 /**
  * Every error is RFC 9457 problem JSON: status and code, the problem content type, a type URL
  * ending with the code, a request id equal to X-Request-Id, localized text, and nothing internal.
  */
 function expectProblem(res: Response, status: number, code: string): Problem {
-  expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
-  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
   const body = res.body as Problem;
+  expect({ status: res.status, code: body?.code }).toEqual({ status, code });
+  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
   expect(body.status).toBe(status);
   expect(body.type).toBe(TYPE_BASE + code);
   expect(body.type.endsWith(`/${code}`)).toBe(true);
@@ -302,7 +303,7 @@ describe('errors (RFC 9457)', () => {
 
     it('a region tag and q-values are honoured', async () => {
       const ptBr = await api.get('/v1/members', { token: church.token, lang: 'pt-BR' });
-      expect(expectProblem(ptBr, 400, 'missing_tenant').title).toBe((await api.get('/v1/members', { token: church.token, lang: 'pt' })).body.title);
+      expect(expectProblem(ptBr, 400, 'missing_tenant').title).toBe((await api.get<Problem>('/v1/members', { token: church.token, lang: 'pt' })).body.title);
       expect(ptBr.headers['content-language']).toBe('pt');
       const ranked = await api.get('/v1/members', { token: church.token, lang: 'fr;q=1, en;q=0.8, es;q=0.5' });
       expect(expectProblem(ranked, 400, 'missing_tenant').title).toBe('Missing X-Tenant');
@@ -338,10 +339,10 @@ describe('errors (RFC 9457)', () => {
 
     it('error answers carry X-Request-Id equal to the body request_id and no X-Powered-By', async () => {
       const answers = [
-        await api.get('/v1/members'),
-        await api.get('/v1/members', { tenant: church.slug }),
-        await api.get('/v1/nowhere'),
-        await api.post('/v1/members', { ...as(church), body: 'x', raw: { contentType: 'text/plain' } }),
+        await api.get<Problem>('/v1/members'),
+        await api.get<Problem>('/v1/members', { tenant: church.slug }),
+        await api.get<Problem>('/v1/nowhere'),
+        await api.post<Problem>('/v1/members', { ...as(church), body: 'x', raw: { contentType: 'text/plain' } }),
       ];
       for (const res of answers) {
         expectRequestId(res);

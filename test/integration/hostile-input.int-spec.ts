@@ -112,7 +112,9 @@ describe('hostile input on every operation of the OpenAPI document', () => {
 
   /** The formats named in Spanish `invalid_format` messages that are neither translated nor a technical name. */
   function untranslatedFormats(body: { errors?: { issue?: string; message?: string }[] }): string[] {
-    const formats = (body.errors ?? []).filter((e) => e.issue === 'invalid_format').map((e) => /^Este valor no tiene el formato esperado \((.*)\)\.$/.exec(e.message ?? '')?.[1] ?? `message ${e.message}`);
+    const formats = (body.errors ?? [])
+      .filter((e) => e.issue === 'invalid_format')
+      .map((e) => /^Este valor no tiene el formato esperado \((.*)\)\.$/.exec(e.message ?? '')?.[1] ?? `message ${e.message}`);
     return formats.filter((f) => !SPANISH_FORMATS.has(f) && !TECHNICAL_FORMATS.has(f));
   }
 
@@ -133,7 +135,7 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       return problems.length ? `answer not as documented: ${problems.join('; ')}` : null;
     }
     if (!type.startsWith('application/problem+json')) return `error without problem+json (content-type ${type || 'none'})`;
-    let body: { code?: unknown; status?: unknown };
+    let body: { code?: unknown; status?: unknown; errors?: { issue?: string; message?: string }[] };
     try {
       body = JSON.parse(answer.text);
     } catch {
@@ -173,10 +175,10 @@ describe('hostile input on every operation of the OpenAPI document', () => {
 
   function resolve(schema: Schema | undefined): Schema {
     let s = schema ?? {};
-    for (let i = 0; i < 10 && typeof s.$ref === 'string'; i++) s = document.components.schemas[(s.$ref as string).split('/').pop()!] ?? {};
+    for (let i = 0; i < 10 && typeof s.$ref === 'string'; i++) s = document.components.schemas[s.$ref.split('/').pop()!] ?? {};
     if (Array.isArray(s.allOf)) {
       const { allOf, ...rest } = s;
-      return { ...Object.assign({}, ...(allOf as Schema[]).map(resolve)), ...rest };
+      return { ...(Object.assign({}, ...(allOf as Schema[]).map(resolve)) as Schema), ...rest };
     }
     return s;
   }
@@ -186,7 +188,7 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     const s = resolve(schema);
     if (Array.isArray(s.enum)) return typeof s.enum[0] === 'number' ? 'number' : 'string';
     if (s.type === 'integer' || s.type === 'number') return 'number';
-    if (s.type === 'string' || s.type === 'boolean' || s.type === 'array') return s.type as Kind;
+    if (s.type === 'string' || s.type === 'boolean' || s.type === 'array') return s.type;
     if (s.type === 'object' || s.properties) return 'object';
     return 'any';
   }
@@ -233,7 +235,14 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     return props.flatMap(([name, child]) => {
       const here = [...path, name];
       const r = resolve(child);
-      const nested = depth >= 1 ? [] : r.properties ? slots(r, here, depth + 1) : r.type === 'array' && resolve(r.items as Schema).properties ? slots(resolve(r.items as Schema), [...here, 0], depth + 1) : [];
+      const nested =
+        depth >= 1
+          ? []
+          : r.properties
+            ? slots(r, here, depth + 1)
+            : r.type === 'array' && resolve(r.items as Schema).properties
+              ? slots(resolve(r.items as Schema), [...here, 0], depth + 1)
+              : [];
       return [{ path: here, schema: child }, ...nested];
     });
   }
@@ -272,7 +281,10 @@ describe('hostile input on every operation of the OpenAPI document', () => {
         const collection = path.slice(0, path.indexOf(`{${name}}`) - 1);
         if (!realIds.has(collection)) {
           const res = await send('GET', `${collection}?limit=250`, { Authorization: `Bearer ${token}`, 'X-Tenant': church.slug });
-          const ids = 'text' in res && res.status === 200 ? ((JSON.parse(res.text) as { data?: { id?: string }[] }).data ?? []).map((r) => r.id).filter((id): id is string => typeof id === 'string') : [];
+          const ids =
+            'text' in res && res.status === 200
+              ? ((JSON.parse(res.text) as { data?: { id?: string }[] }).data ?? []).map((r) => r.id).filter((id): id is string => typeof id === 'string')
+              : [];
           realIds.set(collection, ids.find((id) => created.has(id)) ?? ids[0] ?? null);
         }
         path = path.replace(`{${name}}`, realIds.get(collection) ?? 'none');
@@ -329,7 +341,11 @@ describe('hostile input on every operation of the OpenAPI document', () => {
   function queryVariations(op: Operation): Variation[] {
     const body = op.body ? JSON.stringify(baseBody(op)) : undefined;
     const sort = op.parameters.find((p) => p.in === 'query' && p.name === 'sort');
-    const sortable = /Sortable: ([a-z_, ]+)/.exec(sort?.description ?? '')?.[1].split(',').map((s) => s.trim()) ?? [];
+    const sortable =
+      /Sortable: ([a-z_, ]+)/
+        .exec(sort?.description ?? '')?.[1]
+        .split(',')
+        .map((s) => s.trim()) ?? [];
     const filters = op.parameters.filter((p) => p.in === 'query' && !['cursor', 'limit', 'sort', 'total'].includes(p.name));
     const uuid = randomUUID();
     const queries: [string, string][] = [
@@ -386,14 +402,43 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     ];
     for (const field of sortable) {
       queries.push([`sort=${field},${field}`, `sort=${field},-${field}`]);
-      for (const cursor of cursors.get(op.template)?.filter((c) => c.startsWith(`${field}:`)).map((c) => c.slice(field.length + 1)) ?? []) {
+      for (const cursor of cursors
+        .get(op.template)
+        ?.filter((c) => c.startsWith(`${field}:`))
+        .map((c) => c.slice(field.length + 1)) ?? []) {
         queries.push(...tamperedCursors(cursor).map(([label, raw]): [string, string] => [`sort=${field} with ${label}`, `sort=${enc(field)}&cursor=${raw}`]));
       }
     }
-    for (const cursor of cursors.get(op.template)?.filter((c) => c.startsWith(':')).map((c) => c.slice(1)) ?? []) queries.push(...tamperedCursors(cursor));
+    for (const cursor of cursors
+      .get(op.template)
+      ?.filter((c) => c.startsWith(':'))
+      .map((c) => c.slice(1)) ?? [])
+      queries.push(...tamperedCursors(cursor));
     for (const p of filters) {
       const name = p.name.replace('[', '%5B').replace(']', '%5D');
-      const values = ['%00', 'a%00b', '%ZZ', '', 'x'.repeat(5000), '-1', '1e999', '99999999999', '-99999999999', '1.5', 'true', 'null', '2024-02-30', '0000-01-01', '9999-12-31T23:59:59Z', '%2B275760-09-13', `${'a,'.repeat(500)}a`, ',', '*', enc("' OR 1=1 --"), enc('%_\\')];
+      const values = [
+        '%00',
+        'a%00b',
+        '%ZZ',
+        '',
+        'x'.repeat(5000),
+        '-1',
+        '1e999',
+        '99999999999',
+        '-99999999999',
+        '1.5',
+        'true',
+        'null',
+        '2024-02-30',
+        '0000-01-01',
+        '9999-12-31T23:59:59Z',
+        '%2B275760-09-13',
+        `${'a,'.repeat(500)}a`,
+        ',',
+        '*',
+        enc("' OR 1=1 --"),
+        enc('%_\\'),
+      ];
       for (const value of values) queries.push([`${p.name}=${value.length > 40 ? `${value.slice(0, 20)}…(${value.length})` : value}`, `${name}=${value}`]);
       queries.push([`${p.name} twice`, `${name}=a&${name}=b`]);
       queries.push([`${p.name}[foo]=1 (unknown operator)`, `${name}%5Bfoo%5D=1`]);
@@ -444,7 +489,14 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     raw('JSON null', 'null');
     raw('JSON string', '"hello"');
     raw('JSON true', 'true');
-    raw('duplicate keys', `{${Object.keys(base).map((k) => `"${k}": 1, "${k}": ${json(base[k])}`).join(',') || '"a":1,"a":2'}}`);
+    raw(
+      'duplicate keys',
+      `{${
+        Object.keys(base)
+          .map((k) => `"${k}": 1, "${k}": ${json(base[k])}`)
+          .join(',') || '"a":1,"a":2'
+      }}`,
+    );
     raw('unknown extra field', json({ ...base, zz_unknown_field: 1 }));
     raw('__proto__ key', `{"__proto__": {"polluted": true}${Object.keys(base).length ? `, ${json(base).slice(1, -1)}` : ''}}`);
     raw('constructor key', json({ ...base, constructor: { prototype: { polluted: true } } }));
@@ -470,7 +522,10 @@ describe('hostile input on every operation of the OpenAPI document', () => {
 
     for (const slot of slots(op.body)) {
       const kind = kindOf(slot.schema);
-      const name = slot.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('').slice(1);
+      const name = slot.path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`))
+        .join('')
+        .slice(1);
       const wrong: [string, string][] = [];
       const add = (label: string, value: unknown) => wrong.push([label, json(setAt(base, slot.path, value))]);
       /** For values JSON.stringify cannot write (1e309, depth 5000): a placeholder replaced in the text. */
@@ -504,7 +559,10 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       if (kind === 'array' || kind === 'any') {
         add('"x"', 'x');
         add('{}', {});
-        add('10,000 items', Array.from({ length: 10_000 }, () => exampleOf((resolve(slot.schema).items as Schema) ?? {}) ?? 'x'));
+        add(
+          '10,000 items',
+          Array.from({ length: 10_000 }, () => exampleOf((resolve(slot.schema).items as Schema) ?? {}) ?? 'x'),
+        );
         add('array of nulls', [null, null]);
         add('array of arrays', [[[]]]);
         add('array with NUL strings', ['\u0000']);
@@ -570,7 +628,7 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     // TypeORM logs each refused statement (e.g. the unique index settling concurrent creates of one campus key) to console.log.
     jest.spyOn(console, 'log').mockImplementation(() => undefined);
     api = await TestApi.start({ WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_TIMEOUT_MS: '1000' });
-    server = api.app.getHttpServer() as Server;
+    server = api.app.getHttpServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
     agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
@@ -608,7 +666,11 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     // Real next_cursors of every list (limit=1), for the default sort and each sortable field.
     for (const op of operations.filter((o) => o.method === 'get' && o.parameters.some((p) => p.name === 'cursor'))) {
       const sort = op.parameters.find((p) => p.name === 'sort');
-      const sortable = /Sortable: ([a-z_, ]+)/.exec(sort?.description ?? '')?.[1].split(',').map((x) => x.trim()) ?? [];
+      const sortable =
+        /Sortable: ([a-z_, ]+)/
+          .exec(sort?.description ?? '')?.[1]
+          .split(',')
+          .map((x) => x.trim()) ?? [];
       const found: string[] = [];
       for (const field of ['', ...sortable]) {
         const res = await send('GET', `${fillPath(op)}?limit=1${field ? `&sort=${field}` : ''}`, { Authorization: `Bearer ${token}`, 'X-Tenant': church.slug });
@@ -644,8 +706,17 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       code?: string;
       errors?: { field: string; issue: string; message: string }[];
     }
-    async function ask(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; type: string; body: Problem & Record<string, unknown> }> {
-      const answer = await call(method, path, { label: 'focused', body: body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body), headers });
+    async function ask(
+      method: string,
+      path: string,
+      body?: unknown,
+      headers: Record<string, string> = {},
+    ): Promise<{ status: number; type: string; body: Problem & Record<string, unknown> }> {
+      const answer = await call(method, path, {
+        label: 'focused',
+        body: body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
+        headers,
+      });
       if (!('status' in answer)) throw new Error(`${method} ${path}: ${answer.error}`);
       return { status: answer.status, type: String(answer.headers['content-type']), body: answer.text ? JSON.parse(answer.text) : {} };
     }
@@ -704,10 +775,28 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     it('NUL or an unpaired surrogate in a JSON body is a 422 naming each field (a driver error, or isEmail throwing URIError)', async () => {
       const cases: [string, string, unknown, [string, string][]][] = [
         ['POST', '/v1/members', { first_name: 'Ana\u0000', last_name: 'Ruiz' }, [['first_name', 'invalid_format']]],
-        ['POST', '/v1/members', { first_name: 'Ana', last_name: 'Ruiz', address: { city: '\u0000' }, custom_fields: { note: 'x\u0000' } }, [['address.city', 'invalid_format'], ['custom_fields.note', 'invalid_format']]],
+        [
+          'POST',
+          '/v1/members',
+          { first_name: 'Ana', last_name: 'Ruiz', address: { city: '\u0000' }, custom_fields: { note: 'x\u0000' } },
+          [
+            ['address.city', 'invalid_format'],
+            ['custom_fields.note', 'invalid_format'],
+          ],
+        ],
         ['POST', '/v1/members', { first_name: 'Ana', last_name: 'Ruiz', email: 'a\ud800@example.org' }, [['email', 'invalid_format']]],
         ['POST', '/v1/members', { first_name: 'Ana', last_name: 'Ruiz', 'x\u0000': 1 }, [['x\ufffd', 'invalid_format']]],
-        ['POST', '/v1/members/bulk', { members: [{ first_name: 'A', last_name: 'B' }, { first_name: 'C\u0000', last_name: 'D' }] }, [['members[1].first_name', 'invalid_format']]],
+        [
+          'POST',
+          '/v1/members/bulk',
+          {
+            members: [
+              { first_name: 'A', last_name: 'B' },
+              { first_name: 'C\u0000', last_name: 'D' },
+            ],
+          },
+          [['members[1].first_name', 'invalid_format']],
+        ],
         ['POST', '/v1/devices', { name: '\u0000' }, [['name', 'invalid_format']]],
         ['POST', '/v1/auth/tokens', { name: 'n\u0000', scopes: ['read:members'] }, [['name', 'invalid_format']]],
         ['POST', '/v1/webhook-endpoints', { url: LOOPBACK_URL, events: ['member.created'], description: 'x\u0000' }, [['description', 'invalid_format']]],
@@ -729,7 +818,7 @@ describe('hostile input on every operation of the OpenAPI document', () => {
 
     it('a JSON body nested deeper than 32 levels is a 422, with or without Idempotency-Key (class-transformer overflowed the stack: RangeError)', async () => {
       // The field is the dotted path down to the first level past the limit.
-      const tooDeep = (top: string) => problem(422, 'validation_failed', [[expect.stringMatching(new RegExp(`^${top}(\\.a){31}$`)) as unknown as string, 'invalid_format']]);
+      const tooDeep = (top: string) => problem(422, 'validation_failed', [[expect.stringMatching(new RegExp(`^${top}(\\.a){31}$`)), 'invalid_format']]);
       expect(outline(await ask('POST', '/v1/campuses', `{"deep": ${deep(5000)}}`))).toEqual(tooDeep('deep'));
       expect(outline(await ask('PATCH', `/v1/members/${realIds.get('/v1/members')}`, `{"address": ${deep(40)}}`))).toEqual(tooDeep('address'));
       const idem = await ask('POST', '/v1/members', deepArray(100_000), { 'Idempotency-Key': randomUUID() });
@@ -744,7 +833,12 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       expect(created.status).toBe(201);
       const path = `/v1/webhook-endpoints/${created.body.id as string}`;
       expect(outline(await ask('PATCH', path, { status: null }))).toEqual(problem(422, 'validation_failed', [['status', 'required']]));
-      expect(outline(await ask('PATCH', path, { url: null, events: null }))).toEqual(problem(422, 'validation_failed', [['url', 'required'], ['events', 'required']]));
+      expect(outline(await ask('PATCH', path, { url: null, events: null }))).toEqual(
+        problem(422, 'validation_failed', [
+          ['url', 'required'],
+          ['events', 'required'],
+        ]),
+      );
       expect((await ask('PATCH', path, { status: 'disabled' })).body.status).toBe('disabled');
       expect((await ask('PATCH', path, { description: 'still editable' })).body.status).toBe('disabled');
     });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { TestApi } from '../support/api';
+import { JsonValue, TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 
@@ -24,7 +24,7 @@ describe('idempotency keys', () => {
   });
   afterAll(() => api.close());
 
-  const withKey = (key: string, body: unknown, token = church.token) => ({ token, tenant: church.slug, headers: { 'Idempotency-Key': key }, body });
+  const withKey = (key: string, body: JsonValue, token = church.token) => ({ token, tenant: church.slug, headers: { 'Idempotency-Key': key }, body });
   const total = async (path: string) => {
     const res = await api.get<List<unknown>>(`${path}?limit=1`, { token: church.token, tenant: church.slug });
     expect(res.status).toBe(200);
@@ -174,7 +174,13 @@ describe('idempotency keys', () => {
 
   it('replays POST /v1/members/bulk (200) without creating the rows again', async () => {
     const key = randomUUID();
-    const body = { members: [{ first_name: 'Uno', last_name: 'Bulk' }, { first_name: 'Dos', last_name: 'Bulk' }, { first_name: '', last_name: 'Bad' }] };
+    const body = {
+      members: [
+        { first_name: 'Uno', last_name: 'Bulk' },
+        { first_name: 'Dos', last_name: 'Bulk' },
+        { first_name: '', last_name: 'Bad' },
+      ],
+    };
     const before = await members();
     const first = await api.post<{ created: number; failed: number; results: { index: number; id?: string }[] }>('/v1/members/bulk', withKey(key, body));
     expect(first.status).toBe(200);

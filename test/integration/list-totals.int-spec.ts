@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { Call, TestApi } from '../support/api';
+import { Call, JsonObject, TestApi } from '../support/api';
 import { newMembers, newTenant, TestTenant } from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
 
@@ -14,14 +14,17 @@ describe('list totals (cached, exact)', () => {
   let api: TestApi;
   let church: TestTenant;
   let redis: Redis;
-  const list = async (query = '') =>
-    (await api.get<{ total: number }>(`/v1/members${query}`, { token: church.token, tenant: church.slug })).body.total;
+  const list = async (query = '') => (await api.get<{ total: number }>(`/v1/members${query}`, { token: church.token, tenant: church.slug })).body.total;
 
   beforeAll(async () => {
     api = await TestApi.start({ REDIS_URL: TEST_REDIS_URL });
     church = await newTenant(api);
     redis = new Redis(TEST_REDIS_URL);
-    await newMembers(api, church, Array.from({ length: 30 }, (_, i) => ({ first_name: `M${i}`, last_name: 'Total', status: i % 3 === 0 ? 'leader' : 'member' })));
+    await newMembers(
+      api,
+      church,
+      Array.from({ length: 30 }, (_, i) => ({ first_name: `M${i}`, last_name: 'Total', status: i % 3 === 0 ? 'leader' : 'member' })),
+    );
   });
   afterAll(async () => {
     redis.disconnect();
@@ -99,10 +102,10 @@ describe('list totals (cached, exact)', () => {
       const { id } = (await api.post<CampusRef>('/v1/campuses', as({ body: { key, name } }))).body;
       return { id, key, name };
     };
-    const createMember = async (body: Record<string, unknown>) => (await api.post<{ id: string }>('/v1/members', as({ body }))).body.id;
+    const createMember = async (body: JsonObject) => (await api.post<{ id: string }>('/v1/members', as({ body }))).body.id;
     const campusesOnPage = async (headers: Record<string, string> = {}) => {
       const res = await api.get<{ data: { id: string; campus: CampusRef | null }[] }>('/v1/members', as({ headers }));
-      return { status: res.status, etag: res.headers.etag as string, campusOf: Object.fromEntries((res.body.data ?? []).map((m) => [m.id, m.campus])) };
+      return { status: res.status, etag: res.headers.etag, campusOf: Object.fromEntries((res.body.data ?? []).map((m) => [m.id, m.campus])) };
     };
 
     beforeEach(async () => {

@@ -1,7 +1,7 @@
 import { TenantContext } from '../../src/common/context/tenant-context';
 import { parsePublicId } from '../../src/common/ids/id';
 import { BearerStrategy } from '../../src/platform/auth/bearer.strategy';
-import { Call, TestApi } from '../support/api';
+import { Call, JsonObject, JsonValue, TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
@@ -88,7 +88,7 @@ function varyOf(header: string | undefined): string[] {
   return (header ?? '').split(',').map((v) => v.trim().toLowerCase());
 }
 
-async function createMember(api: TestApi, church: TestTenant, body: Record<string, unknown>, lang?: string): Promise<Member> {
+async function createMember(api: TestApi, church: TestTenant, body: JsonObject, lang?: string): Promise<Member> {
   const res = await api.post<Member>('/v1/members', as(church, { body, lang }));
   if (res.status !== 201) throw new Error(`create member failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
@@ -325,7 +325,12 @@ describe('members', () => {
     it('requires first_name and last_name', async () => {
       const res = await api.post<Problem>('/v1/members', as(church, { body: { email: 'x@example.org' } }));
       expect(res.status).toBe(422);
-      expect(sortIssues(issuesOf(res.body))).toEqual(sortIssues([{ field: 'first_name', issue: 'required' }, { field: 'last_name', issue: 'required' }]));
+      expect(sortIssues(issuesOf(res.body))).toEqual(
+        sortIssues([
+          { field: 'first_name', issue: 'required' },
+          { field: 'last_name', issue: 'required' },
+        ]),
+      );
     });
 
     it('refuses impossible dates and a non-object body', async () => {
@@ -512,7 +517,12 @@ describe('members', () => {
       const original = await createMember(api, church, full());
       const res = await api.patch<Problem>(`/v1/members/${original.id}`, as(church, { body: { email: 'nope', status: 'boss', campus: 'west' } }));
       expect(res.status).toBe(422);
-      expect(sortIssues(issuesOf(res.body))).toEqual(sortIssues([{ field: 'email', issue: 'invalid_format' }, { field: 'status', issue: 'one_of' }]));
+      expect(sortIssues(issuesOf(res.body))).toEqual(
+        sortIssues([
+          { field: 'email', issue: 'invalid_format' },
+          { field: 'status', issue: 'one_of' },
+        ]),
+      );
 
       const campusRes = await api.patch<Problem>(`/v1/members/${original.id}`, as(church, { body: { campus: 'west' } }));
       expect(campusRes.status).toBe(422);
@@ -642,7 +652,7 @@ describe('members', () => {
     });
 
     it('creates the valid rows and reports the invalid ones, in index order', async () => {
-      const rows: unknown[] = [
+      const rows: JsonValue[] = [
         { first_name: 'Row', last_name: 'Zero', email: 'zero@example.org' },
         { first_name: 'Row' },
         { first_name: 'Row', last_name: 'Two', campus: 'south', status: 'leader' },
@@ -670,7 +680,12 @@ describe('members', () => {
         for (const e of bad.error!.errors) expect(e.message.length).toBeGreaterThan(0);
       }
       expect(issuesOf(r1.error as Problem)).toEqual([{ field: 'last_name', issue: 'required' }]);
-      expect(sortIssues(issuesOf(r3.error as Problem))).toEqual(sortIssues([{ field: 'email', issue: 'invalid_format' }, { field: 'phone', issue: 'invalid_format' }]));
+      expect(sortIssues(issuesOf(r3.error as Problem))).toEqual(
+        sortIssues([
+          { field: 'email', issue: 'invalid_format' },
+          { field: 'phone', issue: 'invalid_format' },
+        ]),
+      );
       expect(r4.error!.errors.map((e) => e.issue)).toEqual(['invalid_type']);
       expect(issuesOf(r5.error as Problem)).toEqual([{ field: 'campus', issue: 'not_found' }]);
       expect(issuesOf(r6.error as Problem)).toEqual([{ field: 'shoe_size', issue: 'unknown_field' }]);
@@ -740,7 +755,7 @@ describe('members', () => {
       church = await newTenant(api);
       north = await createCampus(api, church, 'north', 'North Campus');
       south = await createCampus(api, church, 'south', 'South Campus');
-      const rows: [string, Record<string, unknown>][] = [
+      const rows: [string, JsonObject][] = [
         ['ana', { first_name: 'Ana', last_name: 'Ruiz', email: 'ana.ruiz@example.org', campus: 'north', status: 'member', birthdate: utcDate({ years: -30 }) }],
         ['beto', { first_name: 'Beto', last_name: 'Soto', email: 'beto@mail.example.net', campus: 'north', status: 'leader', birthdate: utcDate({ years: -30, days: 1 }) }],
         ['carla', { first_name: 'Carla', last_name: 'Núñez', email: 'carla@example.org', campus: 'south', status: 'visitor', active: false, birthdate: utcDate({ years: -40, days: 1 }) }],
@@ -785,19 +800,33 @@ describe('members', () => {
     });
 
     it('filters by age; members without birthdate never match', async () => {
-      const withAge = (pred: (age: number) => boolean) =>
-        (['ana', 'beto', 'carla', 'dario'] as const).filter((k) => pred(expectedAge(birthdateOf[k]))).map((k) => m[k]);
+      const withAge = (pred: (age: number) => boolean) => (['ana', 'beto', 'carla', 'dario'] as const).filter((k) => pred(expectedAge(birthdateOf[k]))).map((k) => m[k]);
       const birthdateOf = {
         ana: utcDate({ years: -30 }),
         beto: utcDate({ years: -30, days: 1 }),
         carla: utcDate({ years: -40, days: 1 }),
         dario: utcDate({ years: -40 }),
       };
-      await expectFilter({ 'age[gte]': '30', 'age[lt]': '40' }, withAge((a) => a >= 30 && a < 40));
-      await expectFilter({ 'age[gt]': '29', 'age[lte]': '39' }, withAge((a) => a > 29 && a <= 39));
-      await expectFilter({ age: '29' }, withAge((a) => a === 29));
-      await expectFilter({ 'age[ne]': '29' }, withAge((a) => a !== 29));
-      await expectFilter({ 'age[lt]': '200' }, withAge(() => true));
+      await expectFilter(
+        { 'age[gte]': '30', 'age[lt]': '40' },
+        withAge((a) => a >= 30 && a < 40),
+      );
+      await expectFilter(
+        { 'age[gt]': '29', 'age[lte]': '39' },
+        withAge((a) => a > 29 && a <= 39),
+      );
+      await expectFilter(
+        { age: '29' },
+        withAge((a) => a === 29),
+      );
+      await expectFilter(
+        { 'age[ne]': '29' },
+        withAge((a) => a !== 29),
+      );
+      await expectFilter(
+        { 'age[lt]': '200' },
+        withAge(() => true),
+      );
       if (!utcDate({ years: -30 }).endsWith('-03-01') && !utcDate({ years: -40 }).endsWith('-03-01')) {
         // Exact boundaries (birthday today counts, birthday tomorrow does not).
         await expectFilter({ 'age[gte]': '30', 'age[lt]': '40' }, [m.ana, m.carla]);
@@ -899,7 +928,7 @@ describe('members', () => {
       const previous = process.env.DATABASE_URL!;
       const shifted = await TestApi.start({ DATABASE_URL: url.toString() });
       try {
-        const probe = await inTenant(shifted, church.id, () => TenantContext.current().manager.query('SHOW TimeZone'));
+        const probe = await inTenant(shifted, church.id, () => TenantContext.current().manager.query<{ TimeZone: string }[]>('SHOW TimeZone'));
         expect(probe[0].TimeZone).toBe('America/Mexico_City');
         for (const [params, expected] of [
           [{ created_after: '2020-01-01' }, [m.early, m.onTime, m.jan2, m.now]],
@@ -912,7 +941,7 @@ describe('members', () => {
         await shifted.close();
         process.env.DATABASE_URL = previous;
         // Passport keeps one strategy per name per process: hand "bearer" back to the main app.
-        const strategy = api.app.get(BearerStrategy) as BearerStrategy & { getPassportInstance(): { use(name: string, strategy: unknown): void } };
+        const strategy = api.app.get<BearerStrategy, BearerStrategy & { getPassportInstance(): { use(name: string, strategy: unknown): void } }>(BearerStrategy);
         strategy.getPassportInstance().use('bearer', strategy);
       }
     });

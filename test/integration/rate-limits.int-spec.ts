@@ -40,12 +40,12 @@ function expectRateLimitHeaders(res: Response, church: TestTenant, sentAt: numbe
   expect(Number.isInteger(reset)).toBe(true);
   expect(reset * 1000).toBeGreaterThan(sentAt); // unix seconds, in the future
   expect(reset * 1000).toBeLessThan(sentAt + 2 * 86_400_000);
-  const policy = res.headers['ratelimit-policy'] as string;
+  const policy = res.headers['ratelimit-policy'];
   expect(policy).toContain('"minute"');
   expect(policy).toContain('"day"');
   expect(res.headers.ratelimit).toMatch(/"minute";r=\d+;t=\d+/);
   for (const header of ['ratelimit-policy', 'ratelimit', 'x-ratelimit-bucket']) {
-    const value = (res.headers[header] as string).toLowerCase();
+    const value = res.headers[header].toLowerCase();
     expect(value).not.toContain(church.id);
     expect(value).not.toContain(church.id.replace(/-/g, ''));
     expect(value).not.toContain(church.slug);
@@ -268,10 +268,14 @@ describe('rate limits', () => {
     const business = await newTenant(api, { plan: 'business' });
     const start = Date.now();
     // Interleaved: both churches are called in the same batches.
-    const responses = await fire(240, (() => {
-      let i = 0;
-      return () => (i++ % 2 === 0 ? list(api, starter.token, starter)() : list(api, business.token, business)());
-    })(), 60);
+    const responses = await fire(
+      240,
+      (() => {
+        let i = 0;
+        return () => (i++ % 2 === 0 ? list(api, starter.token, starter)() : list(api, business.token, business)());
+      })(),
+      60,
+    );
     const elapsed = Date.now() - start;
     const forStarter = tally(responses.filter((_r, i) => i % 2 === 0));
     const forBusiness = tally(responses.filter((_r, i) => i % 2 === 1));

@@ -17,7 +17,10 @@ function walkthroughScript(port: number, slug: string): string {
   if (!section) throw new Error('README.md has no "## Walk-through" section before "## API conventions"');
   const blocks = [...section.matchAll(/```bash\n([\s\S]*?)```/g)].map((m) => m[1]);
   if (blocks.length < 3) throw new Error(`expected the walk-through's bash blocks, found ${blocks.length}`);
-  return blocks.join('\n').replaceAll('localhost:3000', `127.0.0.1:${port}`).replace(/\bgrace\b/g, slug);
+  return blocks
+    .join('\n')
+    .replaceAll('localhost:3000', `127.0.0.1:${port}`)
+    .replace(/\bgrace\b/g, slug);
 }
 
 function runBash(script: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {

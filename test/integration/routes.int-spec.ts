@@ -5,6 +5,7 @@ import { MetadataScanner, ModulesContainer, NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { AppModule } from '../../src/app.module';
+import { loadConfig } from '../../src/config/app-config';
 import { Database } from '../../src/database/database.service';
 import { configureHttpApp } from '../../src/http-app';
 import { Auth, AUTH_METADATA, Public, RouteAccess } from '../../src/platform/auth/auth.decorator';
@@ -42,8 +43,9 @@ function walkRoutes(modules: ModulesContainer): Route[] {
       if (!controller || seen.has(controller)) continue;
       seen.add(controller);
       const prefixes = asArray(Reflect.getMetadata(PATH_METADATA, controller));
-      for (const name of scanner.getAllMethodNames(controller.prototype)) {
-        const handler = controller.prototype[name] as object;
+      const prototype = controller.prototype as Record<string, object>;
+      for (const name of scanner.getAllMethodNames(prototype)) {
+        const handler = prototype[name];
         const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
         if (method === undefined) continue; // not a route handler
         const access = (Reflect.getMetadata(AUTH_METADATA, handler) ?? Reflect.getMetadata(AUTH_METADATA, controller)) as RouteAccess | undefined;
@@ -79,7 +81,9 @@ describe('route inventory', () => {
 
   it('finds the routes of the foundation (the walker works)', () => {
     const keys = routes.map((r) => `${r.method} ${r.path}`);
-    expect(keys).toEqual(expect.arrayContaining(['GET /v1/members', 'POST /v1/members', 'POST /v1/members/bulk', 'GET /v1/members/:id', 'DELETE /v1/members/:id', 'POST /v1/campuses', 'GET /healthz']));
+    expect(keys).toEqual(
+      expect.arrayContaining(['GET /v1/members', 'POST /v1/members', 'POST /v1/members/bulk', 'GET /v1/members/:id', 'DELETE /v1/members/:id', 'POST /v1/campuses', 'GET /healthz']),
+    );
     expect(new Set(keys).size).toBe(keys.length);
   });
 
@@ -113,8 +117,8 @@ describe('route inventory', () => {
       const label = `${route.method} ${route.path}`;
       const operation = paths[toOpenApiPath(route.path)]?.[route.method.toLowerCase()];
       expect({ label, documented: operation !== undefined }).toEqual({ label, documented: true });
-      expect({ label, scopes: operation!['x-required-scopes'] }).toEqual({ label, scopes: route.access.scopes });
-      const schemes = (operation!.security ?? []).flatMap((s) => Object.keys(s));
+      expect({ label, scopes: operation['x-required-scopes'] }).toEqual({ label, scopes: route.access.scopes });
+      const schemes = (operation.security ?? []).flatMap((s) => Object.keys(s));
       expect({ label, schemes }).toEqual({ label, schemes: expect.arrayContaining(['bearer', 'tenant']) });
     }
   });
@@ -154,7 +158,7 @@ describe('the access guard fails closed', () => {
     }
   }
 
-  @Module({ imports: [AppModule], controllers: [ProbeController] })
+  @Module({ imports: [AppModule.forRoot(loadConfig())], controllers: [ProbeController] })
   class ProbeAppModule {}
 
   let app: NestExpressApplication;
@@ -177,7 +181,7 @@ describe('the access guard fails closed', () => {
   it('a route with neither @Auth nor @Public is refused even with a valid admin token, never served', async () => {
     const res = await request(app.getHttpServer()).get('/probe/naked').set('X-Tenant', church.slug).set('Authorization', `Bearer ${church.token}`);
     expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(res.body.reached).toBeUndefined();
+    expect((res.body as { reached?: boolean }).reached).toBeUndefined();
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
   });
 
@@ -193,6 +197,6 @@ describe('the access guard fails closed', () => {
     expect(ok.body).toEqual({ reached: true });
     const res = await request(app.getHttpServer()).get('/probe/guarded').set('Authorization', `Bearer ${church.token}`);
     expect(res.status).toBe(400);
-    expect(res.body.code).toBe('missing_tenant');
+    expect((res.body as { code: string }).code).toBe('missing_tenant');
   });
 });

@@ -65,7 +65,7 @@ describe('tenancy and row-level security', () => {
     });
 
   const count = async (m: EntityManager, table: string): Promise<number> => {
-    const [{ n }] = (await m.query(`SELECT count(*)::int AS n FROM ${table}`)) as { n: number }[];
+    const [{ n }] = await m.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${table}`);
     return n;
   };
 
@@ -91,12 +91,12 @@ describe('tenancy and row-level security', () => {
 
   describe('raw queries under the application role', () => {
     it('the application role does not bypass RLS and is not a superuser', async () => {
-      const [role] = (await api.db.platform.query('SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = $1', [APP_ROLE])) as { rolsuper: boolean; rolbypassrls: boolean }[];
+      const [role] = await api.db.platform.query<{ rolsuper: boolean; rolbypassrls: boolean }[]>('SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = $1', [APP_ROLE]);
       expect(role).toEqual({ rolsuper: false, rolbypassrls: false });
     });
 
     it('members exist (seen by the owner connection)', async () => {
-      const [{ n }] = (await api.db.platform.query('SELECT count(*)::int AS n FROM members WHERE tenant_id = ANY($1)', [[a.id, b.id]])) as { n: number }[];
+      const [{ n }] = await api.db.platform.query<{ n: number }[]>('SELECT count(*)::int AS n FROM members WHERE tenant_id = ANY($1)', [[a.id, b.id]]);
       expect(n).toBe(aMembers.length + bMembers.length);
     });
 
@@ -115,22 +115,21 @@ describe('tenancy and row-level security', () => {
     });
 
     it.each(TENANT_TABLES)("%s: with app.tenant_id = A only A's rows are visible", async (table) => {
-      const tenants = await asAppRole(a.id, async (m) => ((await m.query(`SELECT DISTINCT tenant_id FROM ${table}`)) as { tenant_id: string }[]).map((r) => r.tenant_id));
+      const tenants = await asAppRole(a.id, async (m) => (await m.query<{ tenant_id: string }[]>(`SELECT DISTINCT tenant_id FROM ${table}`)).map((r) => r.tenant_id));
       expect(tenants).toEqual([a.id]);
-      const [{ n: owned }] = (await api.db.platform.query(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1`, [a.id])) as { n: number }[];
+      const [{ n: owned }] = await api.db.platform.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1`, [a.id]);
       expect(await asAppRole(a.id, (m) => count(m, table))).toBe(owned);
     });
 
     it("members: A's setting shows exactly A's members, B's setting exactly B's", async () => {
-      const ids = (tenantId: string) =>
-        asAppRole(tenantId, async (m) => ((await m.query('SELECT id FROM members ORDER BY id')) as { id: string }[]).map((r) => r.id));
+      const ids = (tenantId: string) => asAppRole(tenantId, async (m) => (await m.query<{ id: string }[]>('SELECT id FROM members ORDER BY id')).map((r) => r.id));
       expect(await ids(a.id)).toEqual(aMembers.map((id) => parsePublicId('mem', id)).sort());
       expect(await ids(b.id)).toEqual(bMembers.map((id) => parsePublicId('mem', id)).sort());
     });
 
     it("members: a query naming B's rows explicitly under A's setting finds nothing", async () => {
       const n = await asAppRole(a.id, async (m) => {
-        const [{ n }] = (await m.query('SELECT count(*)::int AS n FROM members WHERE tenant_id = $1', [b.id])) as { n: number }[];
+        const [{ n }] = await m.query<{ n: number }[]>('SELECT count(*)::int AS n FROM members WHERE tenant_id = $1', [b.id]);
         return n;
       });
       expect(n).toBe(0);
@@ -139,12 +138,12 @@ describe('tenancy and row-level security', () => {
     it("members: an UPDATE or DELETE aimed at B's rows under A's setting touches nothing", async () => {
       const bId = parsePublicId('mem', bMembers[0]);
       const affected = await asAppRole(a.id, async (m) => {
-        const updated = (await m.query(`UPDATE members SET first_name = 'Hacked' WHERE id = $1`, [bId])) as [unknown[], number];
-        const deleted = (await m.query('DELETE FROM members WHERE id = $1', [bId])) as [unknown[], number];
+        const updated = await m.query<[unknown[], number]>(`UPDATE members SET first_name = 'Hacked' WHERE id = $1`, [bId]);
+        const deleted = await m.query<[unknown[], number]>('DELETE FROM members WHERE id = $1', [bId]);
         return [updated[1], deleted[1]];
       });
       expect(affected).toEqual([0, 0]);
-      const [row] = (await api.db.platform.query('SELECT first_name FROM members WHERE id = $1', [bId])) as { first_name: string }[];
+      const [row] = await api.db.platform.query<{ first_name: string }[]>('SELECT first_name FROM members WHERE id = $1', [bId]);
       expect(row.first_name).toBe('Beto');
     });
 
@@ -240,7 +239,7 @@ describe('tenancy and row-level security', () => {
     });
 
     it('the application role sees only its own church in tenants', async () => {
-      const ids = await asAppRole(a.id, async (m) => ((await m.query('SELECT id FROM tenants')) as { id: string }[]).map((r) => r.id));
+      const ids = await asAppRole(a.id, async (m) => (await m.query<{ id: string }[]>('SELECT id FROM tenants')).map((r) => r.id));
       expect(ids).toEqual([a.id]);
       expect(await asAppRole(null, (m) => count(m, 'tenants'))).toBe(0);
     });
@@ -268,8 +267,8 @@ describe('tenancy and row-level security', () => {
     it('runs as the application role with app.tenant_id set, so a raw query is confined too', async () => {
       const seen = await inTenant(api, a.id, async () => {
         const { manager } = TenantContext.current();
-        const [who] = (await manager.query(`SELECT current_user AS role, current_setting('app.tenant_id', true) AS tenant`)) as { role: string; tenant: string }[];
-        const tenants = ((await manager.query('SELECT DISTINCT tenant_id FROM members')) as { tenant_id: string }[]).map((r) => r.tenant_id);
+        const [who] = await manager.query<{ role: string; tenant: string }[]>(`SELECT current_user AS role, current_setting('app.tenant_id', true) AS tenant`);
+        const tenants = (await manager.query<{ tenant_id: string }[]>('SELECT DISTINCT tenant_id FROM members')).map((r) => r.tenant_id);
         return { ...who, tenants };
       });
       expect(seen).toEqual({ role: APP_ROLE, tenant: a.id, tenants: [a.id] });
@@ -279,10 +278,10 @@ describe('tenancy and row-level security', () => {
       await inTenant(api, a.id, async () => undefined);
       const rows = await api.db.dataSource.transaction(async (m) => {
         await m.query(`SET LOCAL ROLE ${APP_ROLE}`);
-        return (await m.query(`SELECT nullif(current_setting('app.tenant_id', true), '') AS tenant, current_user AS role`)) as { tenant: string | null; role: string }[];
+        return await m.query<{ tenant: string | null; role: string }[]>(`SELECT nullif(current_setting('app.tenant_id', true), '') AS tenant, current_user AS role`);
       });
       expect(rows[0]).toEqual({ tenant: null, role: APP_ROLE });
-      const [outside] = (await api.db.platform.query('SELECT current_user AS role')) as { role: string }[];
+      const [outside] = await api.db.platform.query<{ role: string }[]>('SELECT current_user AS role');
       expect(outside.role).not.toBe(APP_ROLE);
     });
 

@@ -1,5 +1,5 @@
 import { ID_PREFIX, toPublicId } from '../../src/common/ids/id';
-import { TestApi } from '../support/api';
+import { JsonValue, TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
@@ -21,7 +21,6 @@ interface TokenBody {
 }
 
 const TOKEN_ID = /^tok_[0-9a-f]{32}$/;
-const USER_ID = /^usr_[0-9a-f]{32}$/;
 
 describe('tokens API', () => {
   let api: TestApi;
@@ -33,7 +32,7 @@ describe('tokens API', () => {
   });
   afterAll(() => api.close());
 
-  const as = (token: string, extra: { body?: unknown; headers?: Record<string, string> } = {}) => ({ token, tenant: church.slug, lang: 'en', ...extra });
+  const as = (token: string, extra: { body?: JsonValue; headers?: Record<string, string> } = {}) => ({ token, tenant: church.slug, lang: 'en', ...extra });
 
   describe('POST /v1/auth/tokens', () => {
     it('creates a PAT: 201, the value once, metadata, Location and Cache-Control: no-store; the token works at once', async () => {
@@ -260,7 +259,12 @@ describe('tokens API', () => {
 
       // The refused request created nothing.
       const batch = await api.get<List<TokenBody>>('/v1/auth/tokens?limit=250', as(church.token));
-      expect(batch.body.data.filter((t) => t.name.startsWith('Batch ')).map((t) => t.name).sort()).toHaveLength(10);
+      expect(
+        batch.body.data
+          .filter((t) => t.name.startsWith('Batch '))
+          .map((t) => t.name)
+          .sort(),
+      ).toHaveLength(10);
       expect(batch.body.data.some((t) => t.name === 'Batch 11')).toBe(false);
 
       // The quota is per token: another token of the same church still creates, and the first still reads.

@@ -31,7 +31,7 @@ describe('CLI webhooks:resend and webhooks:backfill', () => {
 
     const resend = await runCli(['webhooks:resend', '--tenant', church.slug, '--event', events.body.data[0].id, '--endpoint', endpointId, '--json'], { env: env() });
     expect(resend.code).toBe(0);
-    expect(JSON.parse(resend.stdout).delivery_id).toMatch(/^whd_[0-9a-f]{32}$/);
+    expect((JSON.parse(resend.stdout) as { delivery_id: string }).delivery_id).toMatch(/^whd_[0-9a-f]{32}$/);
     const afterResend = await receiver.waitForCount('/cli', 3);
     expect(afterResend[2].headers['service-webhook-id']).toBe(events.body.data[0].id);
 

@@ -3,7 +3,7 @@ import supertest from 'supertest';
 import { AppError } from '../../src/common/errors/app-error';
 import { assertWebhookUrl, guardedLookup } from '../../src/platform/webhooks/url-guard';
 import { verifyWebhook } from '../../src/sdk/verify-webhook';
-import { TestApi } from '../support/api';
+import { JsonObject, TestApi } from '../support/api';
 import { cancelPendingDeliveries, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { PING_PATH, TestReceiver } from '../support/receiver';
 
@@ -216,7 +216,10 @@ describe('webhooks (in-process delivery)', () => {
     afterAll(async () => {
       // Leave nothing pending for the suites that run after this one on the same database.
       if (api && churches.length) {
-        await cancelPendingDeliveries(api, churches.map((c) => c.id));
+        await cancelPendingDeliveries(
+          api,
+          churches.map((c) => c.id),
+        );
       }
       await api?.close();
     });
@@ -227,7 +230,7 @@ describe('webhooks (in-process delivery)', () => {
       return c;
     }
 
-    async function createEndpoint(c: TestTenant, body: Record<string, unknown>): Promise<Endpoint & { secret: string }> {
+    async function createEndpoint(c: TestTenant, body: JsonObject): Promise<Endpoint & { secret: string }> {
       // With filters, skip TestApi's OpenAPI check here: the conformance of `filters` in responses is
       // asserted by the 'creates an endpoint' test, and these tests are about delivery.
       const res = body.filters
@@ -237,7 +240,7 @@ describe('webhooks (in-process delivery)', () => {
       return res.body as Endpoint & { secret: string };
     }
 
-    async function createMember(c: TestTenant, body: Record<string, unknown> = {}): Promise<Record<string, unknown> & { id: string }> {
+    async function createMember(c: TestTenant, body: JsonObject = {}): Promise<Record<string, unknown> & { id: string }> {
       const res = await api.post<Record<string, unknown> & { id: string }>('/v1/members', { token: c.token, tenant: c.slug, body: { first_name: 'Ana', last_name: 'Ruiz', ...body } });
       expect(res.status).toBe(201);
       return res.body;
@@ -271,7 +274,12 @@ describe('webhooks (in-process delivery)', () => {
         const res = await api.post<Endpoint>('/v1/webhook-endpoints', {
           token: c.token,
           tenant: c.slug,
-          body: { url, events: ['member.created', 'donation.created', 'member.created'], filters: [{ path: 'data.object.amount', op: 'gte', value: 10000 }], description: 'Giving dashboard' },
+          body: {
+            url,
+            events: ['member.created', 'donation.created', 'member.created'],
+            filters: [{ path: 'data.object.amount', op: 'gte', value: 10000 }],
+            description: 'Giving dashboard',
+          },
         });
         expect(res.status).toBe(201);
         expect(res.headers.location).toBe(`/v1/webhook-endpoints/${res.body.id}`);
@@ -337,7 +345,7 @@ describe('webhooks (in-process delivery)', () => {
       it('refuses an unknown event type and bad filters with 422 validation_failed', async () => {
         const c = await church();
         const url = receiver.url(uniquePath('bad'));
-        const post = (body: Record<string, unknown>) => api.post<Problem>('/v1/webhook-endpoints', { token: c.token, tenant: c.slug, body });
+        const post = (body: JsonObject) => api.post<Problem>('/v1/webhook-endpoints', { token: c.token, tenant: c.slug, body });
 
         const badType = await post({ url, events: ['member.created', 'member.exploded'] });
         expect(badType.status).toBe(422);
@@ -570,9 +578,17 @@ describe('webhooks (in-process delivery)', () => {
         await sleep(800); // more than a polling tick: anything wrongly queued would have arrived
 
         expect(receiver.at(all)).toHaveLength(5);
-        expect(envelopes(leaders).map((e) => e.data.object.id).sort()).toEqual([ids[0], ids[2]].sort());
+        expect(
+          envelopes(leaders)
+            .map((e) => e.data.object.id)
+            .sort(),
+        ).toEqual([ids[0], ids[2]].sort());
         expect(envelopes(leaders).every((e) => e.data.object.status === 'leader')).toBe(true);
-        expect(envelopes(twoFilters).map((e) => e.data.object.first_name).sort()).toEqual(['Marta', 'Nora']);
+        expect(
+          envelopes(twoFilters)
+            .map((e) => e.data.object.first_name)
+            .sort(),
+        ).toEqual(['Marta', 'Nora']);
         expect(envelopes(campusOnly).map((e) => e.type)).toEqual(['campus.created']);
         expect(envelopes(campusOnly)[0].data.object.id).toBe(campus.body.id);
         expect(receiver.at(disabled)).toEqual([]);
@@ -616,14 +632,20 @@ describe('webhooks (in-process delivery)', () => {
         const c = await church();
         const endpoint = await createEndpoint(c, { url: receiver.url(uniquePath('validate')), events: ['member.created'] });
         const pings = receiver.at(PING_PATH, 'GET').length;
-        const ok = await api.post<{ ok: boolean; url: string; status_code: number | null; duration_ms: number; error: string | null }>(`/v1/webhook-endpoints/${endpoint.id}/validate`, { token: c.token, tenant: c.slug });
+        const ok = await api.post<{ ok: boolean; url: string; status_code: number | null; duration_ms: number; error: string | null }>(`/v1/webhook-endpoints/${endpoint.id}/validate`, {
+          token: c.token,
+          tenant: c.slug,
+        });
         expect(ok.status).toBe(200);
         expect(ok.body).toEqual({ ok: true, url: receiver.url(PING_PATH), status_code: 200, duration_ms: expect.any(Number), error: null });
         expect(receiver.at(PING_PATH, 'GET')).toHaveLength(pings + 1);
 
         receiver.answer(PING_PATH, { status: 500 });
         try {
-          const failed = await api.post<{ ok: boolean; status_code: number | null; error: string | null }>(`/v1/webhook-endpoints/${endpoint.id}/validate`, { token: c.token, tenant: c.slug });
+          const failed = await api.post<{ ok: boolean; status_code: number | null; error: string | null }>(`/v1/webhook-endpoints/${endpoint.id}/validate`, {
+            token: c.token,
+            tenant: c.slug,
+          });
           expect(failed.status).toBe(200);
           expect(failed.body).toMatchObject({ ok: false, status_code: 500, error: expect.stringContaining('500') });
 
@@ -730,7 +752,11 @@ describe('webhooks (in-process delivery)', () => {
       it('backfill delivers every event of one type in [from, to) to one endpoint (202 {enqueued})', async () => {
         const c = await church();
         const from = new Date(Date.now() - 1000);
-        const earlyIds = await newMembers(api, c, Array.from({ length: 4 }, (_, i) => ({ first_name: `Early${i}`, last_name: 'Member' })));
+        const earlyIds = await newMembers(
+          api,
+          c,
+          Array.from({ length: 4 }, (_, i) => ({ first_name: `Early${i}`, last_name: 'Member' })),
+        );
         await api.post('/v1/campuses', { token: c.token, tenant: c.slug, body: { key: 'este', name: 'Este' } });
         await sleep(30);
         const to = new Date();
@@ -752,16 +778,32 @@ describe('webhooks (in-process delivery)', () => {
         await receiver.waitForCount(path, 4);
         await sleep(600);
         expect(receiver.at(path)).toHaveLength(4);
-        expect(envelopes(path).map((e) => e.data.object.id).sort()).toEqual([...earlyIds].sort());
+        expect(
+          envelopes(path)
+            .map((e) => e.data.object.id)
+            .sort(),
+        ).toEqual([...earlyIds].sort());
         expect(new Set(receiver.webhookIds(path)).size).toBe(4);
         const logged = await api.get<List<Envelope>>(`/v1/webhook-events?type=member.created&created_at[lt]=${to.toISOString()}`, { token: c.token, tenant: c.slug });
         expect(logged.body.data.map((e: Envelope) => e.id).sort()).toEqual(receiver.webhookIds(path).sort());
 
-        const empty = await api.post<{ enqueued: number }>(`/v1/webhook-endpoints/${endpoint.id}/backfill`, { token: c.token, tenant: c.slug, body: { type: 'donation.created', from: from.toISOString(), to: to.toISOString() } });
+        const empty = await api.post<{ enqueued: number }>(`/v1/webhook-endpoints/${endpoint.id}/backfill`, {
+          token: c.token,
+          tenant: c.slug,
+          body: { type: 'donation.created', from: from.toISOString(), to: to.toISOString() },
+        });
         expect(empty.body).toEqual({ enqueued: 0 });
-        const backwards = await api.post<Problem>(`/v1/webhook-endpoints/${endpoint.id}/backfill`, { token: c.token, tenant: c.slug, body: { type: 'member.created', from: to.toISOString(), to: from.toISOString() } });
+        const backwards = await api.post<Problem>(`/v1/webhook-endpoints/${endpoint.id}/backfill`, {
+          token: c.token,
+          tenant: c.slug,
+          body: { type: 'member.created', from: to.toISOString(), to: from.toISOString() },
+        });
         expect(backwards.status).toBe(422);
-        const badType = await api.post<Problem>(`/v1/webhook-endpoints/${endpoint.id}/backfill`, { token: c.token, tenant: c.slug, body: { type: 'member.exploded', from: from.toISOString(), to: to.toISOString() } });
+        const badType = await api.post<Problem>(`/v1/webhook-endpoints/${endpoint.id}/backfill`, {
+          token: c.token,
+          tenant: c.slug,
+          body: { type: 'member.exploded', from: from.toISOString(), to: to.toISOString() },
+        });
         expect(badType.status).toBe(422);
       });
 
@@ -776,8 +818,26 @@ describe('webhooks (in-process delivery)', () => {
         const eventId = receiver.webhookIds(path)[0];
         expect(receiver.webhookIds(path)).toEqual([eventId, eventId]);
         expect(list).toEqual([
-          { delivery_id: list[1].delivery_id, event_id: eventId, attempt: 2, status_code: 204, duration_ms: expect.any(Number), error: null, succeeded: true, created_at: expect.any(String) },
-          { delivery_id: expect.stringMatching(/^whd_/), event_id: eventId, attempt: 1, status_code: 503, duration_ms: expect.any(Number), error: 'HTTP 503', succeeded: false, created_at: expect.any(String) },
+          {
+            delivery_id: list[1].delivery_id,
+            event_id: eventId,
+            attempt: 2,
+            status_code: 204,
+            duration_ms: expect.any(Number),
+            error: null,
+            succeeded: true,
+            created_at: expect.any(String),
+          },
+          {
+            delivery_id: expect.stringMatching(/^whd_/),
+            event_id: eventId,
+            attempt: 1,
+            status_code: 503,
+            duration_ms: expect.any(Number),
+            error: 'HTTP 503',
+            succeeded: false,
+            created_at: expect.any(String),
+          },
         ]);
         for (const a of list) expect(a.duration_ms).toBeGreaterThanOrEqual(0);
         const ok = await api.get<List<Attempt>>(`/v1/webhook-endpoints/${endpoint.id}/deliveries?succeeded=true`, { token: c.token, tenant: c.slug });
@@ -789,4 +849,3 @@ describe('webhooks (in-process delivery)', () => {
     });
   });
 });
-

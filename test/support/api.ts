@@ -8,12 +8,16 @@ import { createHttpApp } from '../../src/http-app';
 import { OPENAPI_DOCUMENT, OpenApiDocumentHolder } from '../../src/platform/openapi/openapi.controller';
 import { OpenApiCheck } from './openapi-check';
 
+/** A request body as JSON: anything JSON cannot carry (a Date, a Map, a function) fails to compile. */
+export type JsonValue = string | number | boolean | null | readonly JsonValue[] | JsonObject;
+export type JsonObject = { readonly [key: string]: JsonValue | undefined };
+
 export interface Call {
   token?: string;
   tenant?: string;
   lang?: string;
   headers?: Record<string, string>;
-  body?: unknown;
+  body?: JsonValue;
   /** Send `body` as-is (a string) with this content type. */
   raw?: { contentType: string };
 }
@@ -34,7 +38,7 @@ export class TestApi {
     const app = await createHttpApp(loadConfig(), { logger: ['error'] });
     await app.get(Database).connect();
     await app.init();
-    await startBackground(app, 'api');
+    startBackground(app, 'api');
     return new TestApi(app);
   }
 
@@ -58,7 +62,7 @@ export class TestApi {
     return this.send<T>('DELETE', path, call);
   }
 
-  async send<T>(method: string, path: string, call: Call): Promise<Response & { body: T }> {
+  async send<T>(method: string, path: string, call: Call): Promise<TypedResponse<T>> {
     let req = request(this.app.getHttpServer())[method.toLowerCase() as 'get'](path);
     if (call.token) req = req.set('Authorization', `Bearer ${call.token}`);
     if (call.tenant) req = req.set('X-Tenant', call.tenant);
@@ -69,10 +73,13 @@ export class TestApi {
     const res = await req;
     const problems = this.openapi.check(method, path, res.status, res.headers['content-type'], res.body);
     if (problems.length) throw new Error(`Response does not match the OpenAPI description:\n${problems.join('\n')}\n${JSON.stringify(res.body).slice(0, 500)}`);
-    return res as Response & { body: T };
+    return res;
   }
 
   async close(): Promise<void> {
     await this.app.close();
   }
 }
+
+/** supertest's Response with `body` as `T` (its own `body` is `any`, which would swallow `T` in an intersection). */
+export type TypedResponse<T> = Omit<Response, 'body'> & { body: T };

@@ -6,7 +6,7 @@ import type { Plan } from '../../src/platform/tenancy/tenant.entity';
 import { TenantsService } from '../../src/platform/tenancy/tenants.service';
 import type { UserEntity } from '../../src/platform/users/user.entity';
 import { UsersService } from '../../src/platform/users/users.service';
-import type { TestApi } from './api';
+import type { JsonObject, TestApi } from './api';
 
 export interface TestTenant {
   id: string;
@@ -45,7 +45,7 @@ export function inTenant<T>(api: TestApi, tenantId: string, fn: () => Promise<T>
 }
 
 /** Creates members through the API (validated path); returns their ids. */
-export async function newMembers(api: TestApi, tenant: TestTenant, rows: Record<string, unknown>[]): Promise<string[]> {
+export async function newMembers(api: TestApi, tenant: TestTenant, rows: JsonObject[]): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < rows.length; i += 500) {
     const res = await api.post<{ results: { id?: string }[] }>('/v1/members/bulk', { token: tenant.token, tenant: tenant.slug, body: { members: rows.slice(i, i + 500) } });

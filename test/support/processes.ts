@@ -62,7 +62,7 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
       },
       (error, stdout, stderr) => {
         if (error && typeof (error as { code?: unknown }).code !== 'number' && !(error as { signal?: unknown }).signal) {
-          reject(Object.assign(error, { stdout, stderr }));
+          reject(Object.assign(error as Error, { stdout, stderr }));
           return;
         }
         const failure = error as (Error & { code?: number; signal?: NodeJS.Signals | null }) | null;
@@ -145,8 +145,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
     output += chunk.toString('utf8');
     if (output.length > 1_000_000) output = output.slice(-500_000);
   };
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => {
     child.once('exit', (code, signal) => {
       running.delete(child);

@@ -23,7 +23,6 @@ export class FakePushGateway {
   ) {}
 
   static async start(): Promise<FakePushGateway> {
-    let self: FakePushGateway | undefined;
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -35,10 +34,10 @@ export class FakePushGateway {
         } catch {
           // kept as text: the test will see the shape is wrong
         }
-        self!.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
-        const ok = self!.status >= 200 && self!.status < 300;
-        res.writeHead(self!.status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(ok ? { name: `projects/test/messages/${self!.requests.length}` } : { error: { code: self!.status, status: 'UNAVAILABLE' } }));
+        self.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+        const ok = self.status >= 200 && self.status < 300;
+        res.writeHead(self.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(ok ? { name: `projects/test/messages/${self.requests.length}` } : { error: { code: self.status, status: 'UNAVAILABLE' } }));
       });
     });
     const port = await new Promise<number>((resolve, reject) => {
@@ -48,7 +47,7 @@ export class FakePushGateway {
         resolve(typeof address === 'object' && address ? address.port : 0);
       });
     });
-    self = new FakePushGateway(server, port);
+    const self = new FakePushGateway(server, port);
     return self;
   }
 

@@ -49,11 +49,10 @@ export class TestReceiver {
   ) {}
 
   static async start(): Promise<TestReceiver> {
-    let self: TestReceiver | undefined;
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => self!.handle(req.method ?? '', req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), res));
+      req.on('end', () => self.handle(req.method ?? '', req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), res));
       req.on('error', () => undefined);
     });
     server.keepAliveTimeout = 1_000;
@@ -64,7 +63,7 @@ export class TestReceiver {
         resolve(typeof address === 'object' && address ? address.port : 0);
       });
     });
-    self = new TestReceiver(server, port);
+    const self = new TestReceiver(server, port);
     return self;
   }
 
@@ -100,7 +99,11 @@ export class TestReceiver {
 
   /** Waits until `count` POSTs reached `path`; fails with what arrived when `timeoutMs` passes. */
   async waitForCount(path: string, count: number, timeoutMs = 10_000): Promise<ReceivedRequest[]> {
-    await this.waitFor(() => this.at(path).length >= count, timeoutMs, () => `${count} request(s) to ${path}; got ${this.at(path).length}`);
+    await this.waitFor(
+      () => this.at(path).length >= count,
+      timeoutMs,
+      () => `${count} request(s) to ${path}; got ${this.at(path).length}`,
+    );
     return this.at(path);
   }
 

@@ -25,13 +25,12 @@ export class TestSmtpServer {
   ) {}
 
   static async start(): Promise<TestSmtpServer> {
-    let self: TestSmtpServer | undefined;
     const server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['AUTH', 'STARTTLS'],
       logger: false,
       onRcptTo(address, _session, callback) {
-        if (self?.rejectRecipient(address.address)) callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
+        if (self.rejectRecipient(address.address)) callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
         else callback();
       },
       onData(stream, session, callback) {
@@ -40,7 +39,7 @@ export class TestSmtpServer {
         stream.on('end', () => {
           const raw = Buffer.concat(chunks).toString('utf8');
           const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-          self!.messages.push({ from, to: session.envelope.rcptTo.map((r) => r.address), ...parseMessage(raw), raw });
+          self.messages.push({ from, to: session.envelope.rcptTo.map((r) => r.address), ...parseMessage(raw), raw });
           callback();
         });
       },
@@ -52,7 +51,7 @@ export class TestSmtpServer {
         resolve(typeof address === 'object' && address ? address.port : 0);
       });
     });
-    self = new TestSmtpServer(server, port);
+    const self = new TestSmtpServer(server, port);
     return self;
   }
 
@@ -81,12 +80,7 @@ function parseMessage(raw: string): { headers: Record<string, string>; subject: 
   }
   if ((headers['content-type'] ?? '').startsWith('multipart/')) throw new Error('multipart mail: not expected here');
   const encoding = (headers['content-transfer-encoding'] ?? '7bit').toLowerCase();
-  const text =
-    encoding === 'quoted-printable'
-      ? decodeQuotedPrintable(body)
-      : encoding === 'base64'
-        ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
-        : body;
+  const text = encoding === 'quoted-printable' ? decodeQuotedPrintable(body) : encoding === 'base64' ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') : body;
   return { headers, subject: headers.subject ?? '', text: text.replace(/\r\n/g, '\n').replace(/\n$/, '') };
 }
 

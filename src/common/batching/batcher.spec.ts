@@ -36,11 +36,14 @@ describe('Batcher', () => {
 
   it('splits at maxSize and gives every caller of a failed batch the error, later batches unaffected', async () => {
     const batches: number[][] = [];
-    const batcher = new Batcher<number, number>(async (items) => {
-      batches.push(items);
-      if (items.includes(2)) throw new Error('boom');
-      return items;
-    }, { maxSize: 2 });
+    const batcher = new Batcher<number, number>(
+      async (items) => {
+        batches.push(items);
+        if (items.includes(2)) throw new Error('boom');
+        return items;
+      },
+      { maxSize: 2 },
+    );
     const settled = await Promise.allSettled([1, 2, 3].map((i) => batcher.submit(i)));
     expect(batches).toEqual([[1, 2], [3]]);
     expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected', 'fulfilled']);

@@ -25,7 +25,8 @@ const SPEC: ListSpec<{ id: string }> = {
 
 const UUID = '0192f0c1-a2b3-7c4d-8e9f-0a1b2c3d4e5f';
 
-function failure(query: Record<string, unknown>, spec: ListSpec<any> = SPEC): AppError {
+/** `ListSpec<never>`: a spec for any row type (rows only appear as the argument of `value`). */
+function failure(query: Record<string, unknown>, spec: ListSpec<never> = SPEC): AppError {
   try {
     parseListQuery(query, spec);
   } catch (error) {
@@ -35,7 +36,7 @@ function failure(query: Record<string, unknown>, spec: ListSpec<any> = SPEC): Ap
   throw new Error(`expected ${JSON.stringify(query)} to be rejected`);
 }
 
-function badFields(query: Record<string, unknown>, spec: ListSpec<any> = SPEC): string[] {
+function badFields(query: Record<string, unknown>, spec: ListSpec<never> = SPEC): string[] {
   const error = failure(query, spec);
   expect(error.code).toBe('invalid_parameter');
   expect(error.status).toBe(400);
@@ -219,10 +220,7 @@ describe('parseListQuery', () => {
         }
         expect(failure({ day: 'x' }).errors[0]).toMatchObject({ issue: 'invalid_format', params: { format: 'YYYY-MM-DD' } });
         expect(badFields({ created_after: '2024-02-30' }, MEMBER_LIST)).toEqual(['created_after']);
-        expect(parseListQuery({ created_after: '2024-02-29', created_before: '2025-01-01' }, MEMBER_LIST).filters.map((f) => f.value)).toEqual([
-          '2024-02-29',
-          '2025-01-01',
-        ]);
+        expect(parseListQuery({ created_after: '2024-02-29', created_before: '2025-01-01' }, MEMBER_LIST).filters.map((f) => f.value)).toEqual(['2024-02-29', '2025-01-01']);
       });
 
       it('timestamp: an offset is honoured (the Date is the right UTC instant)', () => {
@@ -311,8 +309,7 @@ describe('parseListQuery', () => {
 
 describe('isRealDate', () => {
   it.each(['2024-02-29', '2000-02-29', '2023-12-31', '1900-01-01', '0001-01-01'])('%s is a real date', (d) => expect(isRealDate(d)).toBe(true));
-  it.each(['2023-02-29', '1900-02-29', '2024-02-30', '2024-04-31', '2024-13-01', '2024-00-01', '2024-01-00', '2024-01-32', 'abcd-ef-gh', ''])(
-    '%j is not',
-    (d) => expect(isRealDate(d)).toBe(false),
+  it.each(['2023-02-29', '1900-02-29', '2024-02-30', '2024-04-31', '2024-13-01', '2024-00-01', '2024-01-00', '2024-01-32', 'abcd-ef-gh', ''])('%j is not', (d) =>
+    expect(isRealDate(d)).toBe(false),
   );
 });
