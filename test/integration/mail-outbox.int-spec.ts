@@ -17,7 +17,7 @@ describe('mail without SMTP_URL', () => {
     const read = () => api.db.platform.query<{ recipient: string; subject: string; body: string; transport: string | null }[]>('SELECT recipient, subject, body, transport FROM mail_outbox WHERE id = $1', [id]);
     for (let i = 0; i < 100 && (await read())[0]?.transport === null; i++) await new Promise((r) => setTimeout(r, 50));
     expect(await read()).toEqual([{ recipient: to, subject: 'Prueba', body: 'Cuerpo del mensaje', transport: 'log' }]);
-    const jobs = await api.db.platform.query<{ status: string; attempts: number }[]>(`SELECT status, attempts FROM background_jobs WHERE kind = 'mail' AND data->>'mailId' = $1`, [id]);
+    const jobs = await api.db.platform.query<{ status: string; attempts: number }[]>(`SELECT status, attempts FROM platform_jobs WHERE kind = 'mail' AND data->>'mailId' = $1`, [id]);
     expect(jobs).toEqual([{ status: 'done', attempts: 1 }]);
   });
 });

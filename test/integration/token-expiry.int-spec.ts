@@ -85,7 +85,7 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
   });
 
   const jobRow = async (id: string): Promise<JobRow> =>
-    (await api.db.platform.query<JobRow[]>('SELECT status, attempts, total, done, result, last_error FROM background_jobs WHERE id = $1', [id]))[0];
+    (await api.db.platform.query<JobRow[]>('SELECT status, attempts, total, done, result, last_error FROM platform_jobs WHERE id = $1', [id]))[0];
 
   /** Asks for a token-expiry job as any process would, and waits until the worker has finished it. */
   async function runJob(): Promise<JobRow & { id: string }> {
@@ -124,7 +124,7 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
 
   it("asks for one job per UTC day at the worker's start, however many workers start", async () => {
     const today = new Date().toISOString().slice(0, 10);
-    const daily = () => api.db.platform.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM background_jobs WHERE kind = 'token-expiry' AND dedupe_key = $1`, [today]);
+    const daily = () => api.db.platform.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM platform_jobs WHERE kind = 'token-expiry' AND dedupe_key = $1`, [today]);
     expect(await eventually(async () => (await daily())[0].n === 1)).toBe(true);
     const second = await startWorker({ REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix });
     await second.close();
@@ -216,7 +216,7 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
       expect(mail.subject).toContain('«Bounced»');
       expect(refusals).toBe(3);
       const [job] = await api.db.platform.query<{ status: string; attempts: number; sent_at: Date | null; transport: string }[]>(
-        `SELECT j.status, j.attempts, m.sent_at, m.transport FROM mail_outbox m JOIN background_jobs j ON j.kind = 'mail' AND j.data->>'mailId' = m.id::text WHERE m.recipient = $1`,
+        `SELECT j.status, j.attempts, m.sent_at, m.transport FROM mail_outbox m JOIN platform_jobs j ON j.kind = 'mail' AND j.data->>'mailId' = m.id::text WHERE m.recipient = $1`,
         [t.user.email],
       );
       expect(job).toEqual({ status: 'done', attempts: 3, sent_at: expect.any(Date), transport: 'smtp' });
@@ -257,12 +257,12 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
 
   it('without REDIS_URL, SMTP_URL and PUSH_GATEWAY_URL: the same job runs in-process from the table, and mails are logged', async () => {
     const t = await token('2 days', { name: 'Embedded' });
-    await api.db.platform.query(`DELETE FROM background_jobs WHERE kind = 'token-expiry'`); // today's run is due again
+    await api.db.platform.query(`DELETE FROM platform_jobs WHERE kind = 'token-expiry'`); // today's run is due again
     const local = await startWorker({ REDIS_URL: '', SMTP_URL: '', PUSH_GATEWAY_URL: '' });
     try {
       expect(await eventually(() => notifiedAt(t))).toBeInstanceOf(Date);
       const daily = await eventually(async () => {
-        const rows = await api.db.platform.query<JobRow[]>(`SELECT status, attempts, total, done FROM background_jobs WHERE kind = 'token-expiry'`);
+        const rows = await api.db.platform.query<JobRow[]>(`SELECT status, attempts, total, done FROM platform_jobs WHERE kind = 'token-expiry'`);
         return rows.length === 1 && rows[0].status === 'done' ? rows[0] : null;
       });
       expect(daily).toMatchObject({ status: 'done', attempts: 1, done: 1, total: 1 });

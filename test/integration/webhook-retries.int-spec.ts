@@ -231,7 +231,7 @@ describe('webhook retries and deactivation (time-scaled)', () => {
       expect(mail.text).toContain(endpoint.url);
       expect(refusals).toBe(2); // refused once, accepted on the retry
       const [job] = await api.db.platform.query<{ status: string; attempts: number; transport: string }[]>(
-        `SELECT j.status, j.attempts, m.transport FROM mail_outbox m JOIN background_jobs j ON j.kind = 'mail' AND j.data->>'mailId' = m.id::text WHERE m.recipient = $1`,
+        `SELECT j.status, j.attempts, m.transport FROM mail_outbox m JOIN platform_jobs j ON j.kind = 'mail' AND j.data->>'mailId' = m.id::text WHERE m.recipient = $1`,
         [c.admin.email],
       );
       expect(job).toEqual({ status: 'done', attempts: 2, transport: 'smtp' });

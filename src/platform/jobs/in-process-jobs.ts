@@ -9,7 +9,7 @@ const TICK_MS = 1_000;
 const CONCURRENCY = 4;
 
 /**
- * Without REDIS_URL, background jobs run in the API process from the background_jobs table: the
+ * Without REDIS_URL, background jobs run in the API process from the job tables: the
  * same runner, only the scheduler differs (as webhook deliveries do). Polls every second and
  * right after a job is enqueued; retries wait for their `run_at`.
  */
@@ -32,7 +32,7 @@ export class InProcessJobs implements OnModuleDestroy {
     if (this.timer || this.config.REDIS_URL) return;
     this.timer = setInterval(() => this.kick(), TICK_MS);
     this.timer.unref();
-    this.logger.log('REDIS_URL unset: background jobs run in-process from the background_jobs table');
+    this.logger.log('REDIS_URL unset: background jobs run in-process from the job tables');
     this.kick();
   }
 
@@ -58,7 +58,7 @@ export class InProcessJobs implements OnModuleDestroy {
     for (let round = 0; round < 20 && !this.stopped; round++) {
       const due = await this.repository.due(0, CONCURRENCY, this.registry.kinds());
       if (due.length === 0) return;
-      await Promise.allSettled(due.map((job) => this.runner.run(job.id)));
+      await Promise.allSettled(due.map((job) => this.runner.run({ id: job.id, tenantId: job.tenant_id })));
     }
   }
 

@@ -4,7 +4,7 @@ import { Database } from '../../database/database.service';
 import type { JobContext } from './background-job';
 import { jobBackoffMs } from './job-backoff';
 import { JobRegistry } from './job-registry';
-import { JobsRepository } from './jobs.repository';
+import { JobKey, JobsRepository } from './jobs.repository';
 
 /** How long a run holds its job before another process may take it over (its process died). */
 const LEASE_MS = 10 * 60_000;
@@ -28,12 +28,12 @@ export class JobRunner {
   ) {}
 
   /** 'skipped' when the job is finished, unknown, or running elsewhere. `report` mirrors progress (BullMQ's job.updateProgress). */
-  async run(jobId: string, report?: (progress: JobProgress) => Promise<void>): Promise<'done' | 'skipped'> {
-    const job = await this.repository.claim(jobId, LEASE_MS);
+  async run(key: JobKey, report?: (progress: JobProgress) => Promise<void>): Promise<'done' | 'skipped'> {
+    const job = await this.repository.claim(key, LEASE_MS);
     if (!job) return 'skipped';
     const registered = this.registry.get(job.kind);
     if (!registered) {
-      await this.repository.fail(job.id, `no handler for job kind '${job.kind}'`, null);
+      await this.repository.fail(key, `no handler for job kind '${job.kind}'`, null);
       throw new Error(`no handler for job kind '${job.kind}'`);
     }
     const tenantId = job.tenant_id;
@@ -43,7 +43,7 @@ export class JobRunner {
       data: job.data as never,
       attempt: job.attempts,
       progress: async (done, total) => {
-        await this.repository.progress(job.id, done, total ?? null);
+        await this.repository.progress(key, done, total ?? null);
         await report?.({ done, total: total ?? job.total });
       },
       inTenant: (fn) => {
@@ -53,12 +53,12 @@ export class JobRunner {
     };
     try {
       const result = await registered.handler.run(context);
-      await this.repository.complete(job.id, result);
+      await this.repository.complete(key, result);
       return 'done';
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const retry = job.attempts < job.max_attempts ? new Date(Date.now() + jobBackoffMs(this.config.JOB_RETRY_BASE_MS, job.attempts)) : null;
-      await this.repository.fail(job.id, message, retry);
+      await this.repository.fail(key, message, retry);
       this.logger.warn(`job ${job.kind} ${job.id} run ${job.attempts}/${job.max_attempts} failed${retry ? `, retried at ${retry.toISOString()}` : ', giving up'}: ${message}`);
       throw error;
     }

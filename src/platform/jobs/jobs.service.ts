@@ -11,9 +11,11 @@ import { JobRegistry } from './job-registry';
 import { JobRow, JobsRepository } from './jobs.repository';
 import type { JobKind, JobRef } from './queues';
 
-export type DispatchedJob = Pick<JobRow, 'id' | 'kind' | 'attempts' | 'max_attempts' | 'run_at'>;
+export type DispatchedJob = Pick<JobRow, 'tenant_id' | 'id' | 'kind' | 'attempts' | 'max_attempts' | 'run_at'>;
 
 export interface EnqueueOptions {
+  /** Whose job: by default the church of the current transaction, or none (a platform job). */
+  tenantId?: string | null;
   /** At most one job of this kind and key ever (a daily run, one statement run per year…): a repeat returns null. */
   dedupeKey?: string;
   /** Not before this time. */
@@ -53,7 +55,7 @@ export class JobsService {
    * handing it over: the caller dispatches it once that transaction has committed.
    */
   create(kind: JobKind, data: Record<string, unknown>, options: EnqueueOptions = {}, manager?: EntityManager): Promise<JobRow | null> {
-    const tenantId = TenantContext.peek()?.tenantId ?? null;
+    const tenantId = options.tenantId !== undefined ? options.tenantId : (TenantContext.peek()?.tenantId ?? null);
     const { maxAttempts } = this.registry.options(kind);
     return this.repository.insert({ id: newUuid(), tenantId, kind, data, dedupeKey: options.dedupeKey ?? null, maxAttempts, runAt: options.runAt ?? null }, manager);
   }
@@ -67,7 +69,7 @@ export class JobsService {
     for (const row of rows) {
       const delay = Math.max(0, new Date(row.run_at).getTime() - Date.now());
       try {
-        await this.queue(row.kind).add(row.kind, { jobId: row.id } satisfies JobRef, {
+        await this.queue(row.kind).add(row.kind, { jobId: row.id, tenantId: row.tenant_id } satisfies JobRef, {
           jobId: row.id,
           delay,
           attempts: Math.max(1, row.max_attempts - row.attempts),

@@ -1,5 +1,5 @@
 /**
- * Every BullMQ queue: one per kind of background work. A job kind of the background_jobs table
+ * Every BullMQ queue: one per kind of background work. A job kind of the job tables
  * is the name of its queue; webhook deliveries keep their own outbox table.
  */
 export const QUEUES = {
@@ -11,7 +11,9 @@ export const QUEUES = {
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 export type JobKind = Exclude<QueueName, typeof QUEUES.webhookDeliveries>;
 
-/** What a BullMQ job of a background-job queue carries: the row's id, nothing else. */
+/** What a BullMQ job of a background-job queue carries: the row's key, nothing else. */
 export interface JobRef {
   jobId: string;
+  /** Null for a platform job. */
+  tenantId: string | null;
 }

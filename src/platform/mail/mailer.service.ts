@@ -29,7 +29,7 @@ export class MailerService {
     const id = newUuid();
     const job = await this.db.platform.transaction(async (manager) => {
       await manager.query('INSERT INTO mail_outbox (id, recipient, subject, body) VALUES ($1, $2, $3, $4)', [id, message.to, message.subject, message.text]);
-      return this.jobs.create(QUEUES.mail, { mailId: id }, {}, manager);
+      return this.jobs.create(QUEUES.mail, { mailId: id }, { tenantId: null }, manager); // the outbox is the platform's
     });
     if (job) await this.jobs.dispatch([job]);
     this.logger.debug(`mail ${id} queued for ${message.to}`);
