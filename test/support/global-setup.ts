@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source-options';
@@ -6,6 +7,7 @@ import { ADMIN_DATABASE_URL, databaseUrlFor } from './test-env';
 
 /** A fresh database per run, migrated once; every test file then makes its own churches. */
 export default async function globalSetup(): Promise<void> {
+  Logger.overrideLogger(['error', 'warn']); // TypeORM's start-up chatter (debug) stays out of the CI log
   const name = `church_test_${Date.now()}_${process.pid}`;
   const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
   await admin.connect();
