@@ -124,10 +124,7 @@ export class Database implements OnApplicationShutdown {
       // One round trip opens the transaction and enters the tenant.
       await runner.query(`START TRANSACTION; ${enterTenant(run.tenantId)}`);
       markTransactionStarted(runner);
-      result = await TenantContext.run(
-        { tenantId: run.tenantId, manager: runner.manager, actor: run.actor, lang: run.lang ?? DEFAULT_LANGUAGE, requestId: run.requestId, afterCommit },
-        fn,
-      );
+      result = await TenantContext.run({ tenantId: run.tenantId, manager: runner.manager, actor: run.actor, lang: run.lang ?? DEFAULT_LANGUAGE, requestId: run.requestId, afterCommit }, fn);
       await runner.commitTransaction();
     } catch (error) {
       const failure = lost && isReleasedRunnerError(error) ? lost : error;
@@ -164,11 +161,7 @@ export class Database implements OnApplicationShutdown {
    * Prepared statements run on their generic plan: the custom plans PostgreSQL tries first (and
    * keeps when the batch is small) cost a planning each time, which is what preparing avoids.
    */
-  async runScriptInTenant(
-    tenantId: string,
-    statements: string[],
-    options: { asyncCommit?: boolean; prepared?: Record<string, string> } = {},
-  ): Promise<Record<string, unknown>[][]> {
+  async runScriptInTenant(tenantId: string, statements: string[], options: { asyncCommit?: boolean; prepared?: Record<string, string> } = {}): Promise<Record<string, unknown>[][]> {
     if (!isUuid(tenantId)) throw new Error('runScriptInTenant: tenant id is not a uuid');
     const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
     const client = await pool.connect();
@@ -188,7 +181,7 @@ export class Database implements OnApplicationShutdown {
       ...missing.map(([name, sql]) => `PREPARE ${name} AS ${sql}`),
     ];
     try {
-      const results = (await client.query([...head, ...statements, 'COMMIT'].join(';\n'))) as unknown as QueryResult[];
+      const results = (await client.query([...head, ...statements, 'COMMIT'].join(';\n'))) as unknown as QueryResult<Record<string, unknown>>[];
       for (const [name] of missing) known.add(name);
       return results.slice(head.length, head.length + statements.length).map((r) => r.rows);
     } catch (error) {

@@ -3,35 +3,97 @@ import addFormats from 'ajv-formats';
 import { load } from 'js-yaml';
 import request from 'supertest';
 import { EVENT_TYPES } from '../../src/platform/webhooks/event-types';
-import { TestApi } from '../support/api';
+import { TestApi, TypedResponse } from '../support/api';
 
 /** The published description: GET /v1/openapi.json, /v1/openapi.yaml and the /docs UI. */
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+/**
+ * The parts of an OpenAPI 3.1 document these tests read. What OpenAPI lets a document leave out is
+ * optional, so a test that expects it to be there says so with `!`.
+ */
+interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  paths: Record<string, PathItem>;
+  webhooks?: Record<string, PathItem>;
+  components: { schemas: Record<string, Schema>; securitySchemes: Record<string, SecurityScheme> };
+  /** Every error code with its HTTP status. */
+  'x-error-codes': Record<string, number>;
+  'x-webhooks'?: unknown;
+}
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
-function operations(document: Json, prefix?: string): { path: string; method: string; op: Json }[] {
-  const out: { path: string; method: string; op: Json }[] = [];
-  for (const [path, item] of Object.entries<Json>(document.paths)) {
+type PathItem = Partial<Record<(typeof METHODS)[number], Operation>>;
+
+interface Operation {
+  operationId?: string;
+  summary?: string;
+  parameters?: Parameter[];
+  requestBody?: { required?: boolean; content: Record<string, MediaType> };
+  responses: Record<string, { description: string; content?: Record<string, MediaType> }>;
+  /** Alternatives (OR), each naming schemes that are all needed (AND) with their scopes. */
+  security?: Record<string, string[]>[];
+  'x-required-scopes'?: string[];
+}
+
+interface Parameter {
+  name: string;
+  in: 'query' | 'header' | 'path' | 'cookie';
+  required?: boolean;
+  description?: string;
+  schema?: Schema;
+}
+
+interface MediaType {
+  schema?: Schema;
+}
+
+/** A JSON Schema 2020-12 (OpenAPI 3.1) schema: the keywords these tests read. */
+interface Schema {
+  type?: string | string[];
+  $ref?: string;
+  allOf?: Schema[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  enum?: unknown[];
+  required?: string[];
+  properties?: Record<string, Schema>;
+  additionalProperties?: boolean | Schema;
+  items?: Schema;
+  pattern?: string;
+  example?: unknown;
+}
+
+interface SecurityScheme {
+  type: 'apiKey' | 'http' | 'oauth2' | 'openIdConnect';
+  scheme?: string;
+  bearerFormat?: string;
+  in?: string;
+  name?: string;
+}
+
+function operations(document: OpenApiDocument, prefix?: string): { path: string; method: string; op: Operation }[] {
+  const out: { path: string; method: string; op: Operation }[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
     if (prefix && path !== prefix && !path.startsWith(`${prefix}/`)) continue;
     for (const method of METHODS) if (item[method]) out.push({ path, method, op: item[method] });
   }
   return out;
 }
 
-function parameterNames(op: Json): string[] {
-  return (op.parameters ?? []).map((p: Json) => p.name);
+function parameterNames(op: Operation): string[] {
+  return (op.parameters ?? []).map((p) => p.name);
 }
 
 describe('OpenAPI description', () => {
   let api: TestApi;
-  let document: Json;
+  let document: OpenApiDocument;
 
   beforeAll(async () => {
     api = await TestApi.start();
     const res = await request(api.app.getHttpServer()).get('/v1/openapi.json');
-    document = res.body as Json;
+    document = res.body as OpenApiDocument;
   });
   afterAll(async () => {
     await api?.close();
@@ -40,7 +102,7 @@ describe('OpenAPI description', () => {
   const http = () => request(api.app.getHttpServer());
 
   it('GET /v1/openapi.json is public (no token, no X-Tenant) and answers JSON', async () => {
-    const res = await http().get('/v1/openapi.json');
+    const res: TypedResponse<OpenApiDocument> = await http().get('/v1/openapi.json');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.headers['x-request-id']).toMatch(/^req_/);
@@ -51,7 +113,7 @@ describe('OpenAPI description', () => {
   });
 
   it('a bad or foreign token does not matter on the public description', async () => {
-    const res = await http().get('/v1/openapi.json').set('Authorization', 'Bearer chp_not_a_token').set('X-Tenant', 'nobody');
+    const res: TypedResponse<OpenApiDocument> = await http().get('/v1/openapi.json').set('Authorization', 'Bearer chp_not_a_token').set('X-Tenant', 'nobody');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe(document.openapi);
   });
@@ -61,8 +123,10 @@ describe('OpenAPI description', () => {
     expect(problem).toBeDefined();
     expect(problem.type).toBe('object');
     expect(problem.required).toEqual(expect.arrayContaining(['type', 'title', 'status', 'code', 'request_id']));
-    expect(problem.properties.errors.items.properties).toEqual(expect.objectContaining({ field: expect.anything(), issue: expect.anything(), message: expect.anything() }));
-    expect(problem.properties.code.enum).toEqual(expect.arrayContaining(['missing_tenant', 'validation_failed', 'token_revoked', 'scope_insufficient', 'resource_not_found', 'conflict', 'rate_limited']));
+    expect(problem.properties!.errors.items!.properties).toEqual(expect.objectContaining({ field: expect.anything(), issue: expect.anything(), message: expect.anything() }));
+    expect(problem.properties!.code.enum).toEqual(
+      expect.arrayContaining(['missing_tenant', 'validation_failed', 'token_revoked', 'scope_insufficient', 'resource_not_found', 'conflict', 'rate_limited']),
+    );
 
     const schemes = document.components.securitySchemes;
     expect(schemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
@@ -76,15 +140,15 @@ describe('OpenAPI description', () => {
 
   it('types every schema property: a `string | null` field is `type: [string, null]`, not a shapeless object', () => {
     const shapeless: string[] = [];
-    for (const [name, schema] of Object.entries(document.components.schemas as Record<string, Json>)) {
-      for (const [property, definition] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) {
+    for (const [name, schema] of Object.entries(document.components.schemas)) {
+      for (const [property, definition] of Object.entries(schema.properties ?? {})) {
         const typed = definition.type !== undefined || definition.$ref || definition.allOf || definition.anyOf || definition.oneOf || definition.enum;
         const open = definition.type === 'object' && !definition.properties && !definition.additionalProperties && !definition.allOf;
         if (!typed || open) shapeless.push(`${name}.${property}`);
       }
     }
     expect(shapeless).toEqual([]);
-    expect(document.components.schemas.CreateMemberDto.properties.email).toMatchObject({ type: ['string', 'null'] });
+    expect(document.components.schemas.CreateMemberDto.properties!.email).toMatchObject({ type: ['string', 'null'] });
   });
 
   it('says null the OpenAPI 3.1 way: no `nullable` keyword anywhere, a nullable $ref is anyOf [$ref, null]', () => {
@@ -100,7 +164,7 @@ describe('OpenAPI description', () => {
     };
     walk(document, '#');
     expect(nullable).toEqual([]);
-    expect(document.components.schemas.CreateMemberDto.properties.address).toMatchObject({ anyOf: [{ $ref: '#/components/schemas/AddressDto' }, { type: 'null' }] });
+    expect(document.components.schemas.CreateMemberDto.properties!.address).toMatchObject({ anyOf: [{ $ref: '#/components/schemas/AddressDto' }, { type: 'null' }] });
   });
 
   it('describes every webhook event as a signed POST of its WebhookEvent_<type> schema', () => {
@@ -108,31 +172,31 @@ describe('OpenAPI description', () => {
     expect(types).toEqual([...EVENT_TYPES]);
     expect(document['x-webhooks']).toBeUndefined();
     for (const type of types) {
-      const operation = document.webhooks[type].post;
+      const operation = document.webhooks![type].post;
       const name = `WebhookEvent_${type.replace('.', '_')}`;
       expect({ type, body: operation?.requestBody }).toEqual({ type, body: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } } });
-      const headers = Object.fromEntries((operation.parameters as Json[]).filter((p) => p.in === 'header').map((p) => [p.name, p.required]));
+      const headers = Object.fromEntries(operation!.parameters!.filter((p) => p.in === 'header').map((p) => [p.name, p.required]));
       expect({ type, headers }).toEqual({ type, headers: { 'Service-Signature': true, 'Service-Webhook-Id': true } });
-      expect({ type, success: Object.keys(operation.responses).some((status) => /^2(\d\d|XX)$/.test(status)) }).toEqual({ type, success: true });
+      expect({ type, success: Object.keys(operation!.responses).some((status) => /^2(\d\d|XX)$/.test(status)) }).toEqual({ type, success: true });
       const event = document.components.schemas[name];
       expect(event.required).toEqual(['id', 'type', 'created', 'tenant', 'api_version', 'data']);
-      expect(event.properties.type.enum).toEqual([type]);
+      expect(event.properties!.type.enum).toEqual([type]);
     }
-    const signature = document.webhooks['member.created'].post.parameters.find((p: Json) => p.name === 'Service-Signature');
+    const signature = document.webhooks!['member.created'].post!.parameters!.find((p) => p.name === 'Service-Signature')!;
     expect(signature.description).toMatch(/HMAC-SHA256/);
-    expect(new RegExp(signature.schema.pattern).test(signature.schema.example)).toBe(true);
-    expect(document.components.schemas.WebhookEvent_member_created.properties.data.properties.object.allOf).toEqual([{ $ref: '#/components/schemas/MemberResponse' }]);
+    expect(new RegExp(signature.schema!.pattern!).test(signature.schema!.example as string)).toBe(true);
+    expect(document.components.schemas.WebhookEvent_member_created.properties!.data.properties!.object.allOf).toEqual([{ $ref: '#/components/schemas/MemberResponse' }]);
   });
 
   it('lists every error code with its HTTP status under x-error-codes', () => {
     const codes = document['x-error-codes'];
-    expect(Object.keys(codes).sort()).toEqual([...document.components.schemas.Problem.properties.code.enum].sort());
+    expect(Object.keys(codes).sort()).toEqual([...document.components.schemas.Problem.properties!.code.enum!].sort());
     expect(codes).toMatchObject({ missing_tenant: 400, unauthorized: 401, scope_insufficient: 403, resource_not_found: 404, validation_failed: 422, rate_limited: 429 });
   });
 
   it('public operations say so with an empty security requirement', () => {
-    expect(document.paths['/healthz'].get.security).toEqual([]);
-    expect(document.paths['/healthz'].get['x-required-scopes']).toBeUndefined();
+    expect(document.paths['/healthz'].get!.security).toEqual([]);
+    expect(document.paths['/healthz'].get!['x-required-scopes']).toBeUndefined();
   });
 
   it('documents every member and campus operation with x-required-scopes', () => {
@@ -171,7 +235,7 @@ describe('OpenAPI description', () => {
       // documented even when empty (an endpoint any valid token may call, e.g. the caller's own tokens)
       expect({ label, scopes: Array.isArray(op['x-required-scopes']) }).toEqual({ label, scopes: true });
       // OpenAPI ORs the entries of `security` and ANDs the schemes inside one entry: both are needed on every call
-      const both = op.security.some((requirement: Json) => 'bearer' in requirement && 'tenant' in requirement);
+      const both = op.security!.some((requirement) => 'bearer' in requirement && 'tenant' in requirement);
       expect({ label, security: op.security, both }).toEqual({ label, security: op.security, both: true });
     }
   });
@@ -193,24 +257,22 @@ describe('OpenAPI description', () => {
 
   it('list operations document cursor, limit, sort and the filters', () => {
     for (const path of ['/v1/members', '/v1/campuses']) {
-      const names = parameterNames(document.paths[path].get);
+      const names = parameterNames(document.paths[path].get!);
       expect(names).toEqual(expect.arrayContaining(['cursor', 'limit', 'sort']));
-      const limit = document.paths[path].get.parameters.find((p: Json) => p.name === 'limit');
+      const limit = document.paths[path].get!.parameters!.find((p) => p.name === 'limit');
       expect(limit).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 250, default: 50 } });
-      const envelope = document.paths[path].get.responses['200'].content['application/json'].schema;
+      const envelope = document.paths[path].get!.responses['200'].content!['application/json'].schema!;
       expect(envelope.required).toEqual(expect.arrayContaining(['data', 'next_cursor', 'total']));
     }
-    const members = document.paths['/v1/members'].get;
-    expect(parameterNames(members)).toEqual(
-      expect.arrayContaining(['campus', 'active', 'status', 'age[gte]', 'age[lt]', 'created_at[gte]', 'created_after', 'created_before', 'q']),
-    );
-    for (const p of members.parameters.filter((x: Json) => x.name.includes('['))) expect(p.in).toBe('query');
-    const sort = members.parameters.find((p: Json) => p.name === 'sort');
+    const members = document.paths['/v1/members'].get!;
+    expect(parameterNames(members)).toEqual(expect.arrayContaining(['campus', 'active', 'status', 'age[gte]', 'age[lt]', 'created_at[gte]', 'created_after', 'created_before', 'q']));
+    for (const p of members.parameters!.filter((x) => x.name.includes('['))) expect(p.in).toBe('query');
+    const sort = members.parameters!.find((p) => p.name === 'sort')!;
     for (const field of ['last_name', 'first_name', 'created_at', 'age']) expect(sort.description).toContain(field);
   });
 
   it('request and response bodies of members and campuses point at schemas that exist', () => {
-    const schemas = document.components.schemas as Json;
+    const schemas = document.components.schemas;
     const refs = new Set<string>();
     const walk = (node: unknown) => {
       if (Array.isArray(node)) node.forEach(walk);
@@ -228,18 +290,21 @@ describe('OpenAPI description', () => {
       expect(schemas).toHaveProperty([ref.replace('#/components/schemas/', '')]);
     }
     const member = schemas.MemberResponse;
-    expect(Object.keys(member.properties)).toEqual(expect.arrayContaining(['id', 'first_name', 'last_name', 'age', 'campus', 'gender_label', 'status_label', 'created_at', 'updated_at']));
-    expect(document.paths['/v1/members'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/CreateMemberDto');
+    expect(Object.keys(member.properties!)).toEqual(expect.arrayContaining(['id', 'first_name', 'last_name', 'age', 'campus', 'gender_label', 'status_label', 'created_at', 'updated_at']));
+    expect(document.paths['/v1/members'].post!.requestBody!.content['application/json'].schema!.$ref).toBe('#/components/schemas/CreateMemberDto');
     expect(schemas.CreateMemberDto.required).toEqual(expect.arrayContaining(['first_name', 'last_name']));
   });
 
   it('GET /v1/openapi.yaml is public and parses to the same document', async () => {
-    const res = await http().get('/v1/openapi.yaml').buffer(true).parse((response, done) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => done(null, text));
-    });
+    const res = await http()
+      .get('/v1/openapi.yaml')
+      .buffer(true)
+      .parse((response, done) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => done(null, text));
+      });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/yaml/);
     const text = res.body as string;
@@ -279,7 +344,14 @@ describe('OpenAPI description', () => {
       ],
     };
     const response = {
-      anyOf: [ref, { type: 'object', required: ['description'], properties: { description: { type: 'string' }, content: { type: 'object', additionalProperties: { type: 'object', properties: { schema: schemaOrRef } } } } }],
+      anyOf: [
+        ref,
+        {
+          type: 'object',
+          required: ['description'],
+          properties: { description: { type: 'string' }, content: { type: 'object', additionalProperties: { type: 'object', properties: { schema: schemaOrRef } } } },
+        },
+      ],
     };
     const operation = {
       type: 'object',
@@ -323,12 +395,14 @@ describe('OpenAPI description', () => {
     // every path template parameter is declared as a path parameter of each operation
     for (const { path, method, op } of operations(document)) {
       for (const [, name] of path.matchAll(/\{([^}]+)\}/g)) {
-        const declared = (op.parameters ?? []).some((p: Json) => p.in === 'path' && p.name === name);
+        const declared = (op.parameters ?? []).some((p) => p.in === 'path' && p.name === name);
         expect({ op: `${method} ${path}`, name, declared }).toEqual({ op: `${method} ${path}`, name, declared: true });
       }
     }
     // operationIds are unique
-    const ids = operations(document).map(({ op }) => op.operationId).filter(Boolean);
+    const ids = operations(document)
+      .map(({ op }) => op.operationId)
+      .filter(Boolean);
     expect(new Set(ids).size).toBe(ids.length);
   });
 });

@@ -25,7 +25,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('shutdown waits for background work in flight', () => {
   let locker: Client;
-  let warn: jest.SpyInstance;
+  let warn: jest.SpiedFunction<Logger['warn']>;
 
   beforeEach(async () => {
     locker = new Client({ connectionString: process.env.DATABASE_URL });
@@ -47,7 +47,7 @@ describe('shutdown waits for background work in flight', () => {
   /** Resolves once another backend waits for the lock on webhook_deliveries. */
   async function someoneWaits(): Promise<void> {
     for (let i = 0; i < 200; i++) {
-      const { rows } = await locker.query(
+      const { rows } = await locker.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
           WHERE NOT l.granted AND c.relname = 'webhook_deliveries' AND l.pid <> pg_backend_pid()`,
       );
@@ -127,7 +127,7 @@ describe('shutdown waits for background work in flight', () => {
 
       expect(closedBeforeRelease).toBe(false);
       expect(receiver.at('/shutdown')).toHaveLength(1);
-      const { rows } = await locker.query(`SELECT id, status, attempts FROM webhook_deliveries WHERE tenant_id = $1`, [church.id]);
+      const { rows } = await locker.query<{ id: string; status: string; attempts: number }>(`SELECT id, status, attempts FROM webhook_deliveries WHERE tenant_id = $1`, [church.id]);
       expect(rows).toEqual([{ id: expect.any(String), status: 'pending', attempts: 1 }]);
       const retry = await queue.getJob(`${rows[0].id}-1`);
       expect(await retry?.getState()).toBe('delayed');

@@ -54,8 +54,8 @@ function spawnChild(command: string, args: string[], env: NodeJS.ProcessEnv): Ch
     output += chunk.toString('utf8');
     if (output.length > 2_000_000) output = output.slice(-1_000_000);
   };
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
   const exited = new Promise<void>((resolve) =>
     child.once('exit', () => {
       children.delete(child);
@@ -149,7 +149,10 @@ describe('webhook worker process (BullMQ on Redis)', () => {
 
   afterAll(async () => {
     if (api && churches.length) {
-      await cancelPendingDeliveries(api, churches.map((c) => c.id)).catch(() => undefined);
+      await cancelPendingDeliveries(
+        api,
+        churches.map((c) => c.id),
+      ).catch(() => undefined);
     }
     await worker?.stop('SIGTERM', 5_000);
     if (redis && !redis.running() && redisPort) redis = await startRedis(redisPort).catch(() => redis); // let the API's queue close cleanly
@@ -161,12 +164,20 @@ describe('webhook worker process (BullMQ on Redis)', () => {
 
   /** Waits for `n` POSTs to `p`; on time-out the error carries the worker's last output. */
   async function waitForCount(p: string, n: number, timeoutMs: number) {
-    await receiver.waitFor(() => receiver.at(p).length >= n, timeoutMs, () => `${n} request(s) at ${p}; got ${receiver.at(p).length}\nworker output (tail):\n${worker.output().slice(-3000)}`);
+    await receiver.waitFor(
+      () => receiver.at(p).length >= n,
+      timeoutMs,
+      () => `${n} request(s) at ${p}; got ${receiver.at(p).length}\nworker output (tail):\n${worker.output().slice(-3000)}`,
+    );
     return receiver.at(p);
   }
 
   async function waitForUnique(p: string, n: number, timeoutMs: number) {
-    await receiver.waitFor(() => uniqueIds(p).size >= n, timeoutMs, () => `${n} unique Service-Webhook-Id at ${p}; got ${uniqueIds(p).size}\nworker output (tail):\n${worker.output().slice(-3000)}`);
+    await receiver.waitFor(
+      () => uniqueIds(p).size >= n,
+      timeoutMs,
+      () => `${n} unique Service-Webhook-Id at ${p}; got ${uniqueIds(p).size}\nworker output (tail):\n${worker.output().slice(-3000)}`,
+    );
   }
 
   async function church(): Promise<TestTenant> {
@@ -304,10 +315,13 @@ describe('webhook worker process (BullMQ on Redis)', () => {
     const logged: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { status: number; body: { data: Envelope[]; next_cursor: string | null } } = await api.get(`/v1/webhook-events?type=member.created&limit=250${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
-        token: c.token,
-        tenant: c.slug,
-      });
+      const page: { status: number; body: { data: Envelope[]; next_cursor: string | null } } = await api.get(
+        `/v1/webhook-events?type=member.created&limit=250${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        {
+          token: c.token,
+          tenant: c.slug,
+        },
+      );
       expect(page.status).toBe(200);
       logged.push(...page.body.data.map((e) => e.id));
       cursor = page.body.next_cursor;

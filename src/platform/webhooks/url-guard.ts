@@ -28,10 +28,28 @@ async function resolveWithin(host: string, lookup: HostLookup, timeoutMs: number
 
 const PRIVATE = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) PRIVATE.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) PRIVATE.addSubnet(net, prefix, 'ipv6');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  PRIVATE.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+] as const)
+  PRIVATE.addSubnet(net, prefix, 'ipv6');
 
 function isLoopback(address: string): boolean {
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
@@ -82,9 +100,8 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  */
 export function guardedLookup(allowLoopback: boolean) {
   return (hostname: string, options: object, callback: LookupCallback): void => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, list) => {
       if (error) return callback(error, []);
-      const list = addresses as LookupAddress[];
       const refused = list.find((a) => !isAllowedAddress(a.address, allowLoopback));
       if (refused) return callback(Object.assign(new Error(`refused address ${refused.address}`), { code: 'EADDRNOTALLOWED' }), []);
       if ((options as { all?: boolean }).all) return callback(null, list);
