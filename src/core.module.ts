@@ -15,7 +15,21 @@ import { RedisModule } from './platform/redis/redis.module';
 
 /** The module graph shared by the API, the worker and the CLI (crypto, mail, push and webhooks are global). */
 @Module({
-  imports: [AppConfigModule, DatabaseModule, CryptoModule, RedisModule, ListTotalsModule, MailModule, PushModule, WebhooksModule, TenancyModule, AuthModule, UsersModule, CampusesModule, MembersModule],
+  imports: [
+    AppConfigModule,
+    DatabaseModule,
+    CryptoModule,
+    RedisModule,
+    ListTotalsModule,
+    MailModule,
+    PushModule,
+    WebhooksModule,
+    TenancyModule,
+    AuthModule,
+    UsersModule,
+    CampusesModule,
+    MembersModule,
+  ],
   exports: [AppConfigModule, DatabaseModule, TenancyModule, AuthModule, UsersModule, CampusesModule, MembersModule],
 })
 export class CoreModule {}

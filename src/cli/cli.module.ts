@@ -16,7 +16,19 @@ import { WebhooksResendCommand } from './commands/webhooks-resend.command';
 
 @Module({
   imports: [CoreModule],
-  providers: [CliSupport, TenantCreateCommand, TenantQuotaCommand, UserCreateCommand, TokenIssueCommand, TokenRevokeCommand, MigrationRunCommand, OpenApiExportCommand, SeedDemoCommand, WebhooksResendCommand, WebhooksBackfillCommand],
+  providers: [
+    CliSupport,
+    TenantCreateCommand,
+    TenantQuotaCommand,
+    UserCreateCommand,
+    TokenIssueCommand,
+    TokenRevokeCommand,
+    MigrationRunCommand,
+    OpenApiExportCommand,
+    SeedDemoCommand,
+    WebhooksResendCommand,
+    WebhooksBackfillCommand,
+  ],
 })
 export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {

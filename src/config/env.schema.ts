@@ -8,59 +8,89 @@ const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? unde
 
 /** Every environment variable the service reads. Validated once at boot (src/config/app-config.ts). */
 export class EnvironmentVariables {
-  @IsOptional() @IsIn(['development', 'production', 'test'])
+  @IsOptional()
+  @IsIn(['development', 'production', 'test'])
   NODE_ENV: 'development' | 'production' | 'test' = 'development';
 
-  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT = 3000;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false, require_protocol: true })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ protocols: ['postgres', 'postgresql'], require_tld: false, require_protocol: true })
   DATABASE_URL?: string;
 
-  @Transform(toInt) @IsInt() @Min(1) @Max(200)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(200)
   DB_POOL_SIZE = 10;
 
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   DB_MIGRATE_ON_START = true;
 
   @IsString()
   PGLITE_DATA_DIR = './data/pglite';
 
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false, require_protocol: true })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false, require_protocol: true })
   REDIS_URL?: string;
 
   @Matches(/^\s*\d+(ms|s|m|h|d)(\s*,\s*\d+(ms|s|m|h|d))*\s*$/, { message: 'must be a comma-separated list like 30s,5m,1h' })
   WEBHOOK_RETRY_SCHEDULE = '30s,5m,1h,6h,24h';
 
-  @Transform(toInt) @IsInt() @Min(10) @Max(60000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(60000)
   WEBHOOK_TIMEOUT_MS = 3000;
 
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   WEBHOOK_ALLOW_LOOPBACK = false;
 
-  @Transform(emptyToUndefined) @IsOptional() @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be 32 bytes in base64 (openssl rand -base64 32)' })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9+/]{43}=$/, { message: 'must be 32 bytes in base64 (openssl rand -base64 32)' })
   ENCRYPTION_KEY?: string;
 
-  @Transform(toInt) @IsInt() @Min(1) @Max(1000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   WEBHOOK_CONCURRENCY = 50;
 
   @Matches(/^[a-z0-9_-]{1,40}$/)
   QUEUE_PREFIX = 'church';
 
   /** First retry delay of a failed background job (mail, notices…); each later retry waits twice as long. */
-  @Transform(toInt) @IsInt() @Min(10) @Max(86_400_000)
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(86_400_000)
   JOB_RETRY_BASE_MS = 30_000;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['smtp', 'smtps'], require_tld: false, require_protocol: true })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ protocols: ['smtp', 'smtps'], require_tld: false, require_protocol: true })
   SMTP_URL?: string;
 
   @IsString()
   MAIL_FROM = 'Church API <no-reply@localhost>';
 
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
   PUSH_GATEWAY_URL?: string;
 
-  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
   PAYMENTS_API_URL?: string;
 
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])

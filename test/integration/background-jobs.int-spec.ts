@@ -67,7 +67,10 @@ describe('background jobs: the pattern every kind of work uses (in-process, with
     probe = worker.get(ProbeJob);
     church = await newTenant(api);
     other = await newTenant(api);
-    await newMembers(api, church, [{ first_name: 'Ana', last_name: 'Uno' }, { first_name: 'Beto', last_name: 'Dos' }]);
+    await newMembers(api, church, [
+      { first_name: 'Ana', last_name: 'Uno' },
+      { first_name: 'Beto', last_name: 'Dos' },
+    ]);
     await newMembers(api, other, [{ first_name: 'Otra', last_name: 'Iglesia' }]);
   });
 

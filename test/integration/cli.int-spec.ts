@@ -231,7 +231,20 @@ describe('CLI (node dist/cli.js)', () => {
     });
 
     it('refuses a scope beyond the role (volunteer + write:members) with scope_not_allowed', async () => {
-      const result = await runCli(['token:issue', '--tenant', slug, '--user', 'volunteer@example.org', '--type', 'pat', '--name', 'too much', '--scopes', 'read:members,write:members', '--json']);
+      const result = await runCli([
+        'token:issue',
+        '--tenant',
+        slug,
+        '--user',
+        'volunteer@example.org',
+        '--type',
+        'pat',
+        '--name',
+        'too much',
+        '--scopes',
+        'read:members,write:members',
+        '--json',
+      ]);
       expect(result.code).not.toBe(0);
       expect(result.stdout).toBe('');
       expect(result.stderr).toContain('scope_not_allowed');
@@ -311,45 +324,66 @@ describe('CLI (node dist/cli.js)', () => {
   });
 
   describe('seed:demo', () => {
-    const SPANISH = ['María', 'Guadalupe', 'Sofía', 'Valentina', 'Camila', 'Lucía', 'Ximena', 'Daniela', 'José', 'Juan', 'Luis', 'Carlos', 'Miguel', 'Santiago', 'Mateo', 'Diego', 'Andrés', 'Javier', 'Fernanda', 'Pedro', 'Tomás', 'Emilio', 'Rebeca', 'Isabel'];
+    const SPANISH = [
+      'María',
+      'Guadalupe',
+      'Sofía',
+      'Valentina',
+      'Camila',
+      'Lucía',
+      'Ximena',
+      'Daniela',
+      'José',
+      'Juan',
+      'Luis',
+      'Carlos',
+      'Miguel',
+      'Santiago',
+      'Mateo',
+      'Diego',
+      'Andrés',
+      'Javier',
+      'Fernanda',
+      'Pedro',
+      'Tomás',
+      'Emilio',
+      'Rebeca',
+      'Isabel',
+    ];
     const ENGLISH = ['Emily', 'Grace', 'Hannah', 'Olivia', 'Abigail', 'James', 'Daniel', 'Samuel', 'David', 'Joshua', 'Caleb', 'Nathan', 'Ruth', 'Esther'];
 
-    it(
-      'fills a church with 3 campuses and 200 members with Spanish and English names; a second run keeps 3 campuses',
-      async () => {
-        const { slug, admin } = await newChurch();
-        const first = await runCli(['seed:demo', '--tenant', slug], { timeoutMs: 90_000 });
-        expect(first.code).toBe(0);
-        expect(first.stdout).toMatch(/200/);
+    it('fills a church with 3 campuses and 200 members with Spanish and English names; a second run keeps 3 campuses', async () => {
+      const { slug, admin } = await newChurch();
+      const first = await runCli(['seed:demo', '--tenant', slug], { timeoutMs: 90_000 });
+      expect(first.code).toBe(0);
+      expect(first.stdout).toMatch(/200/);
 
-        const token = (await issue(slug, admin, 'read:members,read:campuses')).token;
-        const campuses = await api.get<{ data: { key: string; name: string }[]; total: number }>('/v1/campuses', { token, tenant: slug });
-        expect(campuses.status).toBe(200);
-        expect(campuses.body.total).toBe(3);
-        expect(campuses.body.data).toHaveLength(3);
+      const token = (await issue(slug, admin, 'read:members,read:campuses')).token;
+      const campuses = await api.get<{ data: { key: string; name: string }[]; total: number }>('/v1/campuses', { token, tenant: slug });
+      expect(campuses.status).toBe(200);
+      expect(campuses.body.total).toBe(3);
+      expect(campuses.body.data).toHaveLength(3);
 
-        type Member = { first_name: string; last_name: string; campus: { key: string } | null };
-        const members = await api.get<{ data: Member[]; total: number }>('/v1/members?limit=250', { token, tenant: slug });
-        expect(members.status).toBe(200);
-        expect(members.body.total).toBe(200);
-        expect(members.body.data).toHaveLength(200);
-        const firstNames = new Set(members.body.data.map((m: Member) => m.first_name));
-        expect(SPANISH.some((n) => firstNames.has(n))).toBe(true);
-        expect(ENGLISH.some((n) => firstNames.has(n))).toBe(true);
-        // accents survive the round trip
-        expect([...firstNames, ...members.body.data.map((m: Member) => m.last_name)].some((n) => /[áéíóúñ]/i.test(n))).toBe(true);
-        // every member is on one of the demo campuses
-        const keys = new Set(campuses.body.data.map((c: { key: string }) => c.key));
-        expect(members.body.data.every((m: Member) => m.campus !== null && keys.has(m.campus.key))).toBe(true);
+      type Member = { first_name: string; last_name: string; campus: { key: string } | null };
+      const members = await api.get<{ data: Member[]; total: number }>('/v1/members?limit=250', { token, tenant: slug });
+      expect(members.status).toBe(200);
+      expect(members.body.total).toBe(200);
+      expect(members.body.data).toHaveLength(200);
+      const firstNames = new Set(members.body.data.map((m: Member) => m.first_name));
+      expect(SPANISH.some((n) => firstNames.has(n))).toBe(true);
+      expect(ENGLISH.some((n) => firstNames.has(n))).toBe(true);
+      // accents survive the round trip
+      expect([...firstNames, ...members.body.data.map((m: Member) => m.last_name)].some((n) => /[áéíóúñ]/i.test(n))).toBe(true);
+      // every member is on one of the demo campuses
+      const keys = new Set(campuses.body.data.map((c: { key: string }) => c.key));
+      expect(members.body.data.every((m: Member) => m.campus !== null && keys.has(m.campus.key))).toBe(true);
 
-        const second = await runCli(['seed:demo', '--tenant', slug, '--json'], { timeoutMs: 90_000 });
-        expect(second.code).toBe(0);
-        expect(JSON.parse(second.stdout)).toMatchObject({ tenant: slug, campuses: 3 });
-        const again = await api.get<{ total: number }>('/v1/campuses', { token, tenant: slug });
-        expect(again.body.total).toBe(3);
-      },
-      180_000,
-    );
+      const second = await runCli(['seed:demo', '--tenant', slug, '--json'], { timeoutMs: 90_000 });
+      expect(second.code).toBe(0);
+      expect(JSON.parse(second.stdout)).toMatchObject({ tenant: slug, campuses: 3 });
+      const again = await api.get<{ total: number }>('/v1/campuses', { token, tenant: slug });
+      expect(again.body.total).toBe(3);
+    }, 180_000);
 
     it('refuses an unknown church', async () => {
       const result = await runCli(['seed:demo', '--tenant', uniqueSlug('missing')]);

@@ -110,18 +110,12 @@ describe('connection loss: 503 with Retry-After, never a 500, nothing half-writt
   /** The church's members and member.created events, read as superuser past row-level security. */
   async function stored(): Promise<{ members: Member[]; events: Member[] }> {
     const members = await sql<Member>(`SELECT id::text, last_name FROM members WHERE tenant_id = $1 ORDER BY id`, [church.id]);
-    const events = await sql<{ object: Member }>(
-      `SELECT payload->'data'->'object' AS object FROM webhook_events WHERE tenant_id = $1 AND type = 'member.created'`,
-      [church.id],
-    );
+    const events = await sql<{ object: Member }>(`SELECT payload->'data'->'object' AS object FROM webhook_events WHERE tenant_id = $1 AND type = 'member.created'`, [church.id]);
     return { members, events: events.map((e) => e.object) };
   }
 
   const backendsWaiting = (query: string) =>
-    sql<{ pid: number }>(
-      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'church-api' AND wait_event_type = 'Lock' AND query LIKE $1`,
-      [query],
-    );
+    sql<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'church-api' AND wait_event_type = 'Lock' AND query LIKE $1`, [query]);
 
   /** Polls (20 ms) until `probe` holds; fails after 5 s. */
   async function until(what: string, probe: () => Promise<boolean>): Promise<void> {
@@ -133,8 +127,7 @@ describe('connection loss: 503 with Retry-After, never a 500, nothing half-writt
   }
 
   /** pg_terminate_backend on every session of the API in the test database: each gets 57P01. */
-  const terminateBackends = () =>
-    sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'church-api'`);
+  const terminateBackends = () => sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'church-api'`);
 
   const backendGone = (pid: number) => async () => (await sql(`SELECT 1 FROM pg_stat_activity WHERE pid = $1`, [pid])).length === 0;
 
@@ -321,7 +314,10 @@ describe('connection loss: 503 with Retry-After, never a 500, nothing half-writt
       () => null,
       (e: unknown) => e,
     );
-    await until('the script to run', async () => (await sql(`SELECT 1 FROM pg_stat_activity WHERE application_name = 'church-api' AND query LIKE '%pg_sleep(1) AS held%' AND state = 'active'`)).length === 1);
+    await until(
+      'the script to run',
+      async () => (await sql(`SELECT 1 FROM pg_stat_activity WHERE application_name = 'church-api' AND query LIKE '%pg_sleep(1) AS held%' AND state = 'active'`)).length === 1,
+    );
     expect(cut('close')).toBeGreaterThan(0);
     expect(isConnectionLoss(await pending)).toBe(true);
     expect(await api.db.runScriptInTenant(church.id, [`SELECT 1 AS one`])).toEqual([[{ one: 1 }]]);

@@ -14,7 +14,10 @@ describe('mail without SMTP_URL', () => {
   it('keeps the mail in mail_outbox and marks it logged, through its background job', async () => {
     const to = `${randomUUID()}@example.org`;
     const id = await api.app.get(MailerService).enqueue({ to, subject: 'Prueba', text: 'Cuerpo del mensaje' });
-    const read = () => api.db.platform.query<{ recipient: string; subject: string; body: string; transport: string | null }[]>('SELECT recipient, subject, body, transport FROM mail_outbox WHERE id = $1', [id]);
+    const read = () =>
+      api.db.platform.query<{ recipient: string; subject: string; body: string; transport: string | null }[]>('SELECT recipient, subject, body, transport FROM mail_outbox WHERE id = $1', [
+        id,
+      ]);
     for (let i = 0; i < 100 && (await read())[0]?.transport === null; i++) await new Promise((r) => setTimeout(r, 50));
     expect(await read()).toEqual([{ recipient: to, subject: 'Prueba', body: 'Cuerpo del mensaje', transport: 'log' }]);
     const jobs = await api.db.platform.query<{ status: string; attempts: number }[]>(`SELECT status, attempts FROM platform_jobs WHERE kind = 'mail' AND data->>'mailId' = $1`, [id]);

@@ -20,13 +20,18 @@ function lint(file: string): Promise<LintReport> {
   // No telemetry or update check from CI: the lint itself is offline.
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [REDOCLY, 'lint', file, '--config', join(REPO_ROOT, 'redocly.yaml'), '--format=json'], { cwd: REPO_ROOT, env, maxBuffer: 32 * 1024 * 1024, timeout: 60_000 }, (error, stdout, stderr) => {
-      try {
-        resolve(JSON.parse(stdout) as LintReport);
-      } catch {
-        reject(new Error(`redocly lint gave no JSON report (${error?.message ?? 'exit 0'}):\n${stderr}\n${stdout.slice(0, 2000)}`));
-      }
-    });
+    execFile(
+      process.execPath,
+      [REDOCLY, 'lint', file, '--config', join(REPO_ROOT, 'redocly.yaml'), '--format=json'],
+      { cwd: REPO_ROOT, env, maxBuffer: 32 * 1024 * 1024, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        try {
+          resolve(JSON.parse(stdout) as LintReport);
+        } catch {
+          reject(new Error(`redocly lint gave no JSON report (${error?.message ?? 'exit 0'}):\n${stderr}\n${stdout.slice(0, 2000)}`));
+        }
+      },
+    );
   });
 }
 

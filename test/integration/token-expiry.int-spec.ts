@@ -242,10 +242,13 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
     expect(await mailsTo(t.user.email, 2)).toHaveLength(2);
   });
 
-  it('a job that never reached Redis (down at commit, a crash) is handed to its queue by the worker\'s sweeper', async () => {
+  it("a job that never reached Redis (down at commit, a crash) is handed to its queue by the worker's sweeper", async () => {
     const to = `lost-${randomBytes(3).toString('hex')}@example.org`;
     // A mail and its job written as MailerService.enqueue does, but never handed over, and overdue.
-    const [{ id: mailId }] = await api.db.platform.query<{ id: string }[]>(`INSERT INTO mail_outbox (id, recipient, subject, body) VALUES (gen_random_uuid(), $1, 'Lost', 'Found') RETURNING id`, [to]);
+    const [{ id: mailId }] = await api.db.platform.query<{ id: string }[]>(
+      `INSERT INTO mail_outbox (id, recipient, subject, body) VALUES (gen_random_uuid(), $1, 'Lost', 'Found') RETURNING id`,
+      [to],
+    );
     const job = await api.app.get(JobsService).create(QUEUES.mail, { mailId }, { runAt: new Date(Date.now() - 60_000) });
     await sleep(200);
     expect(smtp.to(to)).toEqual([]);

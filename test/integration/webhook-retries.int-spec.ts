@@ -61,7 +61,10 @@ describe('webhook retries and deactivation (time-scaled)', () => {
 
   afterAll(async () => {
     if (api && churches.length) {
-      await cancelPendingDeliveries(api, churches.map((c) => c.id));
+      await cancelPendingDeliveries(
+        api,
+        churches.map((c) => c.id),
+      );
     }
     await api?.close();
     await receiver?.close();
@@ -118,7 +121,11 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     await createMember(c);
 
     const requests = await receiver.waitForCount(p, 6, 15_000);
-    const disabled = await until('the endpoint to be disabled', () => getEndpoint(c, endpoint.id), (e) => e.status === 'disabled');
+    const disabled = await until(
+      'the endpoint to be disabled',
+      () => getEndpoint(c, endpoint.id),
+      (e) => e.status === 'disabled',
+    );
     expect(disabled.disabled_reason).toBe('retries exhausted');
     await sleep(SCHEDULE_MS[SCHEDULE_MS.length - 1] * 1.1 + SCHEDULING_SLACK_MS); // no 7th attempt
     expect(receiver.at(p)).toHaveLength(6);
@@ -145,7 +152,12 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     for (const a of list) expect(a).toMatchObject({ event_id: eventId, status_code: 500, error: 'HTTP 500', succeeded: false });
 
     // Exactly one mail to the church's org_admin
-    await until('the deactivation mail', async () => smtp.to(c.admin.email).length, (n) => n >= 1, 10_000);
+    await until(
+      'the deactivation mail',
+      async () => smtp.to(c.admin.email).length,
+      (n) => n >= 1,
+      10_000,
+    );
     await sleep(300);
     const mails = smtp.to(c.admin.email);
     expect(mails).toHaveLength(1);
@@ -169,7 +181,11 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     expect(seventh.headers['service-webhook-id']).not.toBe(eventId);
     await sleep(600);
     expect(receiver.at(p)).toHaveLength(7);
-    const afterReEnable = await until('the 7th attempt', () => attempts(c, endpoint.id), (l) => l.length >= 7);
+    const afterReEnable = await until(
+      'the 7th attempt',
+      () => attempts(c, endpoint.id),
+      (l) => l.length >= 7,
+    );
     expect(afterReEnable[0]).toMatchObject({ attempt: 1, status_code: 200, succeeded: true, error: null });
     expect((await getEndpoint(c, endpoint.id)).status).toBe('enabled');
     expect(smtp.to(c.admin.email)).toHaveLength(1);
@@ -186,7 +202,12 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     ]);
     expect(ids).toHaveLength(2);
 
-    await until('the endpoint to be disabled', () => getEndpoint(c, endpoint.id), (e) => e.status === 'disabled', 15_000);
+    await until(
+      'the endpoint to be disabled',
+      () => getEndpoint(c, endpoint.id),
+      (e) => e.status === 'disabled',
+      15_000,
+    );
     await sleep(SCHEDULE_MS[SCHEDULE_MS.length - 1] * 1.1 + SCHEDULING_SLACK_MS);
     const list = await attempts(c, endpoint.id);
     const perDelivery = new Map<string, number>();
@@ -197,7 +218,12 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     expect(Math.min(...perDelivery.values())).toBeGreaterThanOrEqual(1);
     expect(new Set(receiver.webhookIds(p)).size).toBe(2);
 
-    await until('the deactivation mail', async () => smtp.to(c.admin.email).length, (n) => n >= 1, 10_000);
+    await until(
+      'the deactivation mail',
+      async () => smtp.to(c.admin.email).length,
+      (n) => n >= 1,
+      10_000,
+    );
     await sleep(500);
     expect(smtp.to(c.admin.email)).toHaveLength(1);
   });
@@ -209,7 +235,12 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     const endpoint = await endpointFor(c, p);
     await createMember(c);
     await receiver.waitForCount(p, 1);
-    const disabled = await until('the endpoint to be disabled', () => getEndpoint(c, endpoint.id), (e) => e.status === 'disabled', 5_000);
+    const disabled = await until(
+      'the endpoint to be disabled',
+      () => getEndpoint(c, endpoint.id),
+      (e) => e.status === 'disabled',
+      5_000,
+    );
     expect(disabled.disabled_reason).toMatch(/410/);
     await sleep(SCHEDULE_MS[0] * 1.1 + SCHEDULING_SLACK_MS + 300);
     expect(receiver.at(p)).toHaveLength(1);
@@ -225,8 +256,18 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     try {
       const endpoint = await endpointFor(c, p);
       await createMember(c);
-      await until('the endpoint to be disabled', () => getEndpoint(c, endpoint.id), (e) => e.status === 'disabled', 5_000);
-      const [mail] = await until('the deactivation mail', async () => smtp.to(c.admin.email), (mails) => mails.length >= 1, 10_000);
+      await until(
+        'the endpoint to be disabled',
+        () => getEndpoint(c, endpoint.id),
+        (e) => e.status === 'disabled',
+        5_000,
+      );
+      const [mail] = await until(
+        'the deactivation mail',
+        async () => smtp.to(c.admin.email),
+        (mails) => mails.length >= 1,
+        10_000,
+      );
       expect(mail.subject).toMatch(/desactivado|disabled/i);
       expect(mail.text).toContain(endpoint.url);
       expect(refusals).toBe(2); // refused once, accepted on the retry
@@ -252,7 +293,11 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     const requests = await receiver.waitForCount(p, 2, 5_000);
     expect(requests[1].receivedAt - requests[0].receivedAt).toBeGreaterThanOrEqual(SCHEDULE_MS[0]);
     expect(receiver.at(target, null)).toEqual([]);
-    const list = await until('two attempts', () => attempts(c, endpoint.id), (l) => l.length >= 2);
+    const list = await until(
+      'two attempts',
+      () => attempts(c, endpoint.id),
+      (l) => l.length >= 2,
+    );
     expect(list).toEqual([
       expect.objectContaining({ attempt: 2, status_code: 200, error: null, succeeded: true }),
       expect.objectContaining({ attempt: 1, status_code: 302, error: 'HTTP 302', succeeded: false }),
@@ -268,7 +313,11 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     const endpoint = await endpointFor(c, p);
     await createMember(c);
     await receiver.waitForCount(p, 2, 5_000);
-    const list = await until('two attempts', () => attempts(c, endpoint.id), (l) => l.length >= 2);
+    const list = await until(
+      'two attempts',
+      () => attempts(c, endpoint.id),
+      (l) => l.length >= 2,
+    );
     expect(list[1]).toMatchObject({ attempt: 1, status_code: null, succeeded: false });
     expect(list[1].error).toMatch(/time-?out/i);
     expect(list[1].duration_ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
@@ -285,7 +334,11 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     const endpoint = await endpointFor(c, p);
     await createMember(c);
     await receiver.waitForCount(p, 2, 5_000);
-    const list = await until('two attempts', () => attempts(c, endpoint.id), (l) => l.length >= 2);
+    const list = await until(
+      'two attempts',
+      () => attempts(c, endpoint.id),
+      (l) => l.length >= 2,
+    );
     expect(list).toEqual([
       expect.objectContaining({ attempt: 2, status_code: 202, error: null, succeeded: true }),
       expect.objectContaining({ attempt: 1, status_code: 500, error: 'HTTP 500', succeeded: false }),

@@ -14,10 +14,7 @@ interface PgError {
  * The connection to PostgreSQL is gone or cannot be made: the server shuts down or restarts
  * (57P01-57P03, any SQLSTATE of class 08), refuses more clients (53300), or the socket fails.
  */
-const CONNECTION_CODES = new Set([
-  '57P01', '57P02', '57P03', '53300',
-  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN',
-]);
+const CONNECTION_CODES = new Set(['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 
 /** What node-postgres and pg-pool throw, without a code, for a connection that ended or never came. */
 const CONNECTION_MESSAGES = [

@@ -20,7 +20,15 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion(`v1 (${API_VERSION})`)
     .setDescription(API_DESCRIPTION)
     .addServer('/', 'This server')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque (chp_/chs_/chk_/cho_ + 36 characters)', description: `API token (chp_ PAT, chs_ service, chk_ kiosk, cho_ OAuth). Scopes: ${SCOPES.join(', ')}.` }, 'bearer')
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'opaque (chp_/chs_/chk_/cho_ + 36 characters)',
+        description: `API token (chp_ PAT, chs_ service, chk_ kiosk, cho_ OAuth). Scopes: ${SCOPES.join(', ')}.`,
+      },
+      'bearer',
+    )
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Tenant', description: 'The church key (slug).' }, 'tenant')
     .build();
   const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });

@@ -51,7 +51,8 @@ function deliveryOperation(type: EventType, schemaName: string): OperationObject
         name: 'Service-Signature',
         in: 'header',
         required: true,
-        description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` with the endpoint\'s secret; while a rolled secret is still live, one `v1=` per secret. Check it on the raw bytes and reject old timestamps.',
+        description:
+          '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` with the endpoint\'s secret; while a rolled secret is still live, one `v1=` per secret. Check it on the raw bytes and reject old timestamps.',
         schema: { type: 'string', pattern: '^t=\\d+(,v1=[0-9a-f]{64})+$', example: 't=1767225600,v1=6ffbb59b2300aae63f272406069a9788598b792a944a07aba816edb039989a39' },
       },
       {
@@ -66,7 +67,10 @@ function deliveryOperation(type: EventType, schemaName: string): OperationObject
     responses: {
       '2XX': { description: 'Delivered. Any 2xx within the timeout (3 s by default) counts; the body is ignored.' },
       '410': { description: 'Gone: the endpoint is disabled at once, without retries.' },
-      default: { description: 'Anything else, or no answer in time, fails the attempt: it is retried (30 s, 5 min, 1 h, 6 h, 24 h by default) and the endpoint is disabled after the last retry fails.' },
+      default: {
+        description:
+          'Anything else, or no answer in time, fails the attempt: it is retried (30 s, 5 min, 1 h, 6 h, 24 h by default) and the endpoint is disabled after the last retry fails.',
+      },
     },
   };
 }

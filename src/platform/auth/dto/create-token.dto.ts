@@ -5,14 +5,22 @@ import { SCOPES } from '../scopes';
 
 export class CreateTokenDto {
   @ApiProperty({ example: 'Planning sync', maxLength: 100, description: 'What the token is for; shown in the audit log.' })
-  @IsDefined() @IsString() @MinLen(1) @MaxLen(100)
+  @IsDefined()
+  @IsString()
+  @MinLen(1)
+  @MaxLen(100)
   name: string;
 
   @ApiProperty({ example: ['read:members'], enum: SCOPES, isArray: true, description: 'Must be held by your role and by the token you call with.' })
-  @IsDefined() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(SCOPES.length) @OneOf(SCOPES, { each: true })
+  @IsDefined()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(SCOPES.length)
+  @OneOf(SCOPES, { each: true })
   scopes: string[];
 
   @ApiPropertyOptional({ enum: ['pat', 'service'], default: 'pat', description: 'service: org_admin only, not tied to a person, 1 year.' })
-  @IsOptional() @OneOf(['pat', 'service'])
+  @IsOptional()
+  @OneOf(['pat', 'service'])
   type?: 'pat' | 'service';
 }

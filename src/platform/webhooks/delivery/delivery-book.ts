@@ -149,7 +149,12 @@ function execute(name: keyof typeof PREPARED, tenantId: string, rows: unknown[],
 }
 
 function claimSql(tenantId: string, refs: DeliveryRef[]): string {
-  return execute('webhook_claim', tenantId, refs.map((r) => ({ id: r.deliveryId, attempts: r.attempt })), refs.map((r) => r.deliveryId));
+  return execute(
+    'webhook_claim',
+    tenantId,
+    refs.map((r) => ({ id: r.deliveryId, attempts: r.attempt })),
+    refs.map((r) => r.deliveryId),
+  );
 }
 
 function recordSql(tenantId: string, records: AttemptRecord[]): string {
@@ -157,13 +162,24 @@ function recordSql(tenantId: string, records: AttemptRecord[]): string {
     'webhook_record',
     tenantId,
     records.map((r) => ({
-      delivery_id: r.deliveryId, attempt_id: r.attemptId, attempt: r.attempt, status_code: r.statusCode,
-      duration_ms: r.durationMs, error: r.error, status: r.status, delay_ms: r.delayMs,
+      delivery_id: r.deliveryId,
+      attempt_id: r.attemptId,
+      attempt: r.attempt,
+      status_code: r.statusCode,
+      duration_ms: r.durationMs,
+      error: r.error,
+      status: r.status,
+      delay_ms: r.delayMs,
     })),
     records.map((r) => r.deliveryId),
   );
 }
 
 function disableSql(tenantId: string, disables: { endpointId: string; reason: string }[]): string {
-  return execute('webhook_disable', tenantId, disables.map((d) => ({ id: d.endpointId, reason: d.reason })), disables.map((d) => d.endpointId));
+  return execute(
+    'webhook_disable',
+    tenantId,
+    disables.map((d) => ({ id: d.endpointId, reason: d.reason })),
+    disables.map((d) => d.endpointId),
+  );
 }

@@ -17,18 +17,27 @@ export class FilterDto {
 
 export class CreateEndpointDto {
   @ApiProperty({ example: 'https://hooks.example.org/church', description: 'https, reaching a public address (checked again at each delivery).' })
-  @IsDefined() @IsString() @MaxLen(2048)
+  @IsDefined()
+  @IsString()
+  @MaxLen(2048)
   url: string;
 
   @ApiProperty({ example: ['donation.created', 'member.created'], enum: [...EVENT_TYPES, '*'], isArray: true, description: '`*` for every type.' })
-  @IsDefined() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(EVENT_TYPES.length + 1) @OneOf([...EVENT_TYPES, '*'], { each: true })
+  @IsDefined()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(EVENT_TYPES.length + 1)
+  @OneOf([...EVENT_TYPES, '*'], { each: true })
   events: string[];
 
   @ApiPropertyOptional({ type: [FilterDto], example: [{ path: 'data.object.amount', op: 'gte', value: 10000 }], description: 'Conditions on the payload, all of which must hold.' })
-  @IsOptional() @IsArray()
+  @IsOptional()
+  @IsArray()
   filters?: unknown[];
 
   @ApiPropertyOptional({ type: String, example: 'Giving dashboard', nullable: true })
-  @IsOptional() @IsString() @MaxLen(500)
+  @IsOptional()
+  @IsString()
+  @MaxLen(500)
   description?: string | null;
 }

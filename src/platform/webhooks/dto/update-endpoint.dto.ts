@@ -5,6 +5,7 @@ import { CreateEndpointDto } from './create-endpoint.dto';
 
 export class UpdateEndpointDto extends PartialType(CreateEndpointDto) {
   @ApiPropertyOptional({ enum: ['enabled', 'disabled'], description: '`enabled` re-enables an endpoint that was deactivated.' })
-  @IsOptional() @OneOf(['enabled', 'disabled'])
+  @IsOptional()
+  @OneOf(['enabled', 'disabled'])
   status?: 'enabled' | 'disabled';
 }
