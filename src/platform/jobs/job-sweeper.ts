@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { RecurringWork } from '../../common/background/recurring-work';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { JobRegistry } from './job-registry';
 import { JobsRepository } from './jobs.repository';
@@ -12,8 +13,10 @@ const OVERDUE_MS = 10_000;
 @Injectable()
 export class JobSweeper implements OnModuleDestroy {
   private readonly logger = new Logger('JobSweeper');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
+  private readonly task = new RecurringWork(
+    () => this.sweepOnce(),
+    (error) => this.logger.warn(`sweep failed (will retry): ${String(error)}`),
+  );
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -23,33 +26,25 @@ export class JobSweeper implements OnModuleDestroy {
   ) {}
 
   start(): void {
-    if (this.timer || !this.config.REDIS_URL) return;
-    this.timer = setInterval(() => void this.sweep(), EVERY_MS);
+    if (this.config.REDIS_URL) this.task.start(EVERY_MS);
   }
 
+  /** Jobs handed over (0 when a sweep is already running). */
   async sweep(): Promise<number> {
-    if (this.running) return 0;
-    this.running = this.sweepOnce().finally(() => (this.running = undefined));
-    return this.running;
+    return (await this.task.runOnce()) ?? 0;
   }
 
   private async sweepOnce(): Promise<number> {
-    try {
-      const due = await this.repository.due(OVERDUE_MS, 500, this.registry.kinds());
-      if (due.length) {
-        await this.jobs.dispatch(due);
-        this.logger.log(`re-enqueued ${due.length} overdue background jobs`);
-      }
-      return due.length;
-    } catch (error) {
-      this.logger.warn(`sweep failed (will retry): ${String(error)}`);
-      return 0;
+    const due = await this.repository.due(OVERDUE_MS, 500, this.registry.kinds());
+    if (due.length) {
+      await this.jobs.dispatch(due);
+      this.logger.log(`re-enqueued ${due.length} overdue background jobs`);
     }
+    return due.length;
   }
 
   /** Before the queues and the database close: lets a running sweep finish. */
-  async onModuleDestroy(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+  onModuleDestroy(): Promise<void> {
+    return this.task.stop();
   }
 }

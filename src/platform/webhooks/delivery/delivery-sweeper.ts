@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { RecurringWork } from '../../../common/background/recurring-work';
 import { DeliveryQueue } from './delivery-queue';
 import { DueDeliveries } from './due-deliveries';
 
@@ -10,8 +11,10 @@ const OVERDUE_MS = 10_000;
 @Injectable()
 export class DeliverySweeper implements OnModuleDestroy {
   private readonly logger = new Logger('WebhookSweeper');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
+  private readonly task = new RecurringWork(
+    () => this.sweepOnce(),
+    (error) => this.logger.warn(`sweep failed (will retry): ${String(error)}`),
+  );
 
   constructor(
     private readonly due: DueDeliveries,
@@ -19,31 +22,23 @@ export class DeliverySweeper implements OnModuleDestroy {
   ) {}
 
   start(): void {
-    if (this.timer || !this.queue.enabled) return;
-    this.timer = setInterval(() => void this.sweep(), EVERY_MS);
+    if (this.queue.enabled) this.task.start(EVERY_MS);
   }
 
+  /** Deliveries re-enqueued (0 when a sweep is already running). */
   async sweep(): Promise<number> {
-    if (this.running) return 0;
-    this.running = this.sweepOnce().finally(() => (this.running = undefined));
-    return this.running;
+    return (await this.task.runOnce()) ?? 0;
   }
 
   private async sweepOnce(): Promise<number> {
-    try {
-      const refs = await this.due.find(OVERDUE_MS, 1000);
-      if (refs.length) await this.queue.enqueue(refs);
-      if (refs.length) this.logger.log(`re-enqueued ${refs.length} overdue deliveries`);
-      return refs.length;
-    } catch (error) {
-      this.logger.warn(`sweep failed (will retry): ${String(error)}`);
-      return 0;
-    }
+    const refs = await this.due.find(OVERDUE_MS, 1000);
+    if (refs.length) await this.queue.enqueue(refs);
+    if (refs.length) this.logger.log(`re-enqueued ${refs.length} overdue deliveries`);
+    return refs.length;
   }
 
   /** Before the queue and the database close (onApplicationShutdown): lets a running sweep finish. */
-  async onModuleDestroy(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+  onModuleDestroy(): Promise<void> {
+    return this.task.stop();
   }
 }

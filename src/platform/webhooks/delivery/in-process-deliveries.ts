@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { RecurringWork } from '../../../common/background/recurring-work';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { DeliveryRunner } from './delivery-runner';
 import { DueDeliveries } from './due-deliveries';
@@ -12,10 +13,10 @@ const TICK_MS = 500;
 @Injectable()
 export class InProcessDeliveries implements OnModuleDestroy {
   private readonly logger = new Logger('Webhooks');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private rerun = false;
-  private stopped = false;
+  private readonly task = new RecurringWork(
+    () => this.drain(),
+    (error) => this.logger.warn(`in-process deliveries: ${String(error)}`),
+  );
   private readonly active = new Set<Promise<unknown>>();
 
   constructor(
@@ -25,36 +26,20 @@ export class InProcessDeliveries implements OnModuleDestroy {
   ) {}
 
   start(): void {
-    if (this.timer || this.config.REDIS_URL) return;
-    this.timer = setInterval(() => this.kick(), TICK_MS);
-    this.timer.unref();
+    if (this.task.started || this.config.REDIS_URL) return;
+    this.task.start(TICK_MS);
     this.logger.log('REDIS_URL unset: webhook deliveries run in-process from the outbox');
   }
 
   kick(delayMs = 0): void {
-    if (!this.timer || this.stopped) return;
-    if (delayMs > 0) {
-      setTimeout(() => this.kick(), delayMs).unref();
-      return;
-    }
-    if (this.running) {
-      this.rerun = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((error: unknown) => this.logger.warn(`in-process deliveries: ${String(error)}`))
-      .finally(() => {
-        this.running = undefined;
-        if (this.rerun) {
-          this.rerun = false;
-          this.kick();
-        }
-      });
+    if (!this.task.started) return;
+    if (delayMs > 0) setTimeout(() => this.task.kick(), delayMs).unref();
+    else this.task.kick();
   }
 
   private async drain(): Promise<void> {
     const limit = this.config.WEBHOOK_CONCURRENCY;
-    for (let round = 0; round < 20 && !this.stopped; round++) {
+    for (let round = 0; round < 20 && this.task.started; round++) {
       const refs = await this.due.find(0, limit * 4);
       if (refs.length === 0) return;
       for (const ref of refs) {
@@ -69,8 +54,7 @@ export class InProcessDeliveries implements OnModuleDestroy {
 
   /** Before the database closes (onApplicationShutdown): lets the running poll and attempts finish. */
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await Promise.allSettled([this.running, ...this.active]);
+    await this.task.stop();
+    await Promise.allSettled([...this.active]);
   }
 }
