@@ -21,6 +21,13 @@ export const ID_PREFIX = {
   webhookEndpoint: 'whe',
   webhookDelivery: 'whd',
   household: 'hh',
+  customField: 'cfd',
+  registration: 'reg',
+  checkIn: 'cki',
+  batch: 'bat',
+  recurringGift: 'rcg',
+  pledge: 'plg',
+  statement: 'stm',
   audit: 'aud',
   request: 'req',
 } as const;
