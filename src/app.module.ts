@@ -3,6 +3,7 @@ import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import type { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { DevicesModule } from './modules/devices/devices.module';
+import { PrayerRequestsModule } from './modules/prayer-requests/prayer-requests.module';
 import { AccessGuard } from './platform/auth/access.guard';
 import { PermissionGuard } from './platform/auth/permission.guard';
 import { AuditInterceptor } from './platform/audit/audit.interceptor';
@@ -24,7 +25,7 @@ import { WebhooksApiModule } from './platform/webhooks/webhooks-api.module';
  * interceptors nest in order: the tenant transaction wraps idempotency, which wraps the audit entry.
  */
 @Module({
-  imports: [CoreModule, DevicesModule, WebhooksApiModule, NoticesModule, AuditModule, IdempotencyModule, SettingsModule, RateLimitModule, OpenApiModule, HealthModule],
+  imports: [CoreModule, DevicesModule, PrayerRequestsModule, WebhooksApiModule, NoticesModule, AuditModule, IdempotencyModule, SettingsModule, RateLimitModule, OpenApiModule, HealthModule],
   providers: [
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { CampusesModule } from '../campuses/campuses.module';
+import { PrayerRequestsController } from './prayer-requests.controller';
+import { PrayerRequestsRepository } from './prayer-requests.repository';
+import { PrayerRequestsService } from './prayer-requests.service';
+
+@Module({
+  imports: [CampusesModule],
+  controllers: [PrayerRequestsController],
+  providers: [PrayerRequestsService, PrayerRequestsRepository],
+})
+export class PrayerRequestsModule {}

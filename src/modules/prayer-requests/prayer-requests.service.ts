@@ -1,0 +1,163 @@
+import { Injectable } from '@nestjs/common';
+import { TenantContext } from '../../common/context/tenant-context';
+import { AppError, FieldIssue } from '../../common/errors/app-error';
+import { ID_PREFIX, newUuid, parsePublicId } from '../../common/ids/id';
+import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
+import { ListQuery, parseListQuery } from '../../common/lists/list-query';
+import { clearedRequiredFields } from '../../common/validation/validation-issues';
+import type { Principal } from '../../platform/auth/principal';
+import { EventsService } from '../../platform/webhooks/events.service';
+import type { CampusEntity } from '../campuses/campus.entity';
+import { CampusesService } from '../campuses/campuses.service';
+import type { AnswerPrayerRequestDto } from './dto/answer-prayer-request.dto';
+import type { CreatePrayerRequestDto } from './dto/create-prayer-request.dto';
+import type { PrayerRequestResponse } from './dto/prayer-request.response';
+import type { UpdatePrayerRequestDto } from './dto/update-prayer-request.dto';
+import { PrayerRequestEntity } from './prayer-request.entity';
+import { PRAYER_REQUEST_LIST } from './prayer-requests.list';
+import { Related, toPrayerRequestResponse } from './prayer-requests.mapper';
+import { PrayerRequestsRepository, Viewer } from './prayer-requests.repository';
+
+const REQUIRED_ON_PATCH = ['request', 'visibility', 'urgent'] as const;
+
+/** The caller as the visibility rule sees them: the staff user behind the token (owner or creator) and whether they are an org_admin. */
+export function viewerOf(principal: Principal): Viewer {
+  return { userId: principal.actingUserId, seesEveryRequest: principal.role === 'org_admin' };
+}
+
+@Injectable()
+export class PrayerRequestsService {
+  constructor(
+    private readonly prayerRequests: PrayerRequestsRepository,
+    private readonly campuses: CampusesService,
+    private readonly events: EventsService,
+  ) {}
+
+  async create(dto: CreatePrayerRequestDto, principal: Principal): Promise<PrayerRequestResponse> {
+    const request = dto.request.trim();
+    const name = dto.name?.trim() || null;
+    const { issues, campus } = await this.checkReferences(dto, !!dto.member_id || name !== null);
+    if (!request) issues.unshift({ field: 'request', issue: 'required' });
+    if (issues.length) throw AppError.validation(issues);
+    const now = new Date();
+    const row = Object.assign(new PrayerRequestEntity(), {
+      tenantId: TenantContext.current().tenantId,
+      id: newUuid(),
+      request,
+      memberId: dto.member_id ? parsePublicId(ID_PREFIX.member, dto.member_id) : null,
+      name,
+      visibility: dto.visibility ?? 'staff',
+      urgent: dto.urgent ?? false,
+      campusId: campus?.id ?? null,
+      answeredAt: null,
+      answer: null,
+      createdBy: principal.actingUserId,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    });
+    await this.prayerRequests.insert(row);
+    const response = toPrayerRequestResponse(row, await this.relatedTo([row]));
+    await this.events.record('prayer_request.created', response);
+    return response;
+  }
+
+  async get(id: string, principal: Principal): Promise<PrayerRequestResponse> {
+    const row = await this.require(id, principal);
+    return toPrayerRequestResponse(row, await this.relatedTo([row]));
+  }
+
+  async list(rawQuery: Record<string, unknown>, principal: Principal): Promise<ListEnvelope<PrayerRequestResponse>> {
+    const query = parseListQuery(rawQuery, PRAYER_REQUEST_LIST);
+    assertMemberIds(query);
+    const page = await this.prayerRequests.list(query, viewerOf(principal));
+    const related = await this.relatedTo(page.rows);
+    return toEnvelope(page, (row) => toPrayerRequestResponse(row, related));
+  }
+
+  async update(id: string, dto: UpdatePrayerRequestDto, principal: Principal): Promise<PrayerRequestResponse> {
+    const issues = clearedRequiredFields(dto, REQUIRED_ON_PATCH);
+    if (typeof dto.request === 'string' && !dto.request.trim()) issues.push({ field: 'request', issue: 'required' });
+    // Locked: concurrent writes of one request run one after the other, each on what the previous one committed.
+    const row = await this.require(id, principal, 'for_no_key_update');
+    const name = dto.name === undefined ? row.name : dto.name?.trim() || null;
+    const hasMember = dto.member_id === undefined ? row.memberId !== null : !!dto.member_id;
+    const { issues: refIssues, campus } = await this.checkReferences(dto, hasMember || name !== null);
+    issues.push(...refIssues);
+    if (issues.length) throw AppError.validation(issues);
+    const changes: Partial<PrayerRequestEntity> = { updatedAt: new Date() };
+    if (dto.request !== undefined) changes.request = dto.request.trim();
+    if (dto.member_id !== undefined) changes.memberId = dto.member_id ? parsePublicId(ID_PREFIX.member, dto.member_id) : null;
+    if (dto.name !== undefined) changes.name = name;
+    if (dto.visibility !== undefined) changes.visibility = dto.visibility;
+    if (dto.urgent !== undefined) changes.urgent = dto.urgent;
+    if (dto.campus !== undefined) changes.campusId = campus?.id ?? null;
+    await this.prayerRequests.update(id, changes);
+    const updated = Object.assign(row, changes);
+    return toPrayerRequestResponse(updated, await this.relatedTo([updated]));
+  }
+
+  /** Soft delete: the request disappears from the API. */
+  async remove(id: string, principal: Principal): Promise<void> {
+    await this.require(id, principal, 'for_no_key_update');
+    const now = new Date();
+    await this.prayerRequests.update(id, { deletedAt: now, updatedAt: now });
+  }
+
+  /**
+   * Sets the answer once. The row is locked first (FOR NO KEY UPDATE): of two answers racing, the
+   * second waits for the first to commit, then finds it answered (409) and writes nothing.
+   */
+  async answer(id: string, dto: AnswerPrayerRequestDto, principal: Principal): Promise<PrayerRequestResponse> {
+    const answer = dto.answer.trim();
+    if (!answer) throw AppError.validation([{ field: 'answer', issue: 'required' }]);
+    const row = await this.require(id, principal, 'for_no_key_update');
+    if (row.answeredAt) throw new AppError('conflict', { reason: 'the prayer request has already been answered' });
+    const now = new Date();
+    const changes = { answeredAt: now, answer, updatedAt: now };
+    await this.prayerRequests.update(id, changes);
+    const response = toPrayerRequestResponse(Object.assign(row, changes), await this.relatedTo([row]));
+    await this.events.record('prayer_request.answered', response);
+    return response;
+  }
+
+  private async require(id: string, principal: Principal, lock?: 'for_no_key_update'): Promise<PrayerRequestEntity> {
+    const row = await this.prayerRequests.findVisible(id, viewerOf(principal), lock);
+    if (!row) throw AppError.notFound('prayer request');
+    return row;
+  }
+
+  /** member_id (a live member) and campus (key or id) must exist; member_id or name must remain. */
+  private async checkReferences(dto: { member_id?: string | null; campus?: string | null }, namesSomeone: boolean) {
+    const issues: FieldIssue[] = [];
+    if (!namesSomeone) issues.push({ field: 'member_id', issue: 'required' }, { field: 'name', issue: 'required' });
+    if (dto.member_id) {
+      const uuid = parsePublicId(ID_PREFIX.member, dto.member_id);
+      if (!uuid || (await this.prayerRequests.memberNames([uuid])).length === 0) issues.push({ field: 'member_id', issue: 'not_found' });
+    }
+    let campus: CampusEntity | undefined;
+    if (dto.campus) {
+      campus = (await this.campuses.resolveRefs([dto.campus])).get(dto.campus);
+      if (!campus) issues.push({ field: 'campus', issue: 'not_found' });
+    }
+    return { issues, campus };
+  }
+
+  /** The members and campuses of a page, in two queries whatever its size. */
+  private async relatedTo(rows: PrayerRequestEntity[]): Promise<Related> {
+    const memberIds = [...new Set(rows.map((r) => r.memberId).filter((id): id is string => id !== null))];
+    const campusIds = [...new Set(rows.map((r) => r.campusId).filter((id): id is string => id !== null))];
+    const members = await this.prayerRequests.memberNames(memberIds);
+    const campuses = await this.campuses.findManyByIds(campusIds);
+    return { members: new Map(members.map((m) => [m.id, m])), campuses: new Map(campuses.map((c) => [c.id, c])) };
+  }
+}
+
+/** A member_id filter that is not a mem_ id is a 400, as any malformed filter value. */
+function assertMemberIds(query: ListQuery): void {
+  for (const term of query.filters) {
+    if (term.field !== 'member_id') continue;
+    const values = Array.isArray(term.value) ? term.value : [term.value];
+    if (values.some((v) => parsePublicId(ID_PREFIX.member, v) === null)) throw AppError.invalidParameter(term.op === 'eq' ? 'member_id' : `member_id[${term.op}]`, 'invalid');
+  }
+}
