@@ -3,7 +3,16 @@ import { AddApiGuarantees1764200000000 } from './1764200000000-AddApiGuarantees'
 import { CreateWebhooks1764300000000 } from './1764300000000-CreateWebhooks';
 import { CreateMailOutbox1764400000000 } from './1764400000000-CreateMailOutbox';
 import { CreateBackgroundJobs1764500000000 } from './1764500000000-CreateBackgroundJobs';
+import { CreateProspects1764610000000 } from './1764610000000-CreateProspects';
 import { CreatePrayerRequests1764600000000 } from './1764600000000-CreatePrayerRequests';
 
 /** Every migration, in order. A new migration is added here too. */
-export const MIGRATIONS = [CreateFoundation1764100000000, AddApiGuarantees1764200000000, CreateWebhooks1764300000000, CreateMailOutbox1764400000000, CreateBackgroundJobs1764500000000, CreatePrayerRequests1764600000000];
+export const MIGRATIONS = [
+  CreateFoundation1764100000000,
+  AddApiGuarantees1764200000000,
+  CreateWebhooks1764300000000,
+  CreateMailOutbox1764400000000,
+  CreateBackgroundJobs1764500000000,
+  CreatePrayerRequests1764600000000,
+  CreateProspects1764610000000,
+];

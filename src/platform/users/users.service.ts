@@ -49,6 +49,10 @@ export class UsersService {
     return user;
   }
 
+  findById(id: string): Promise<UserEntity | null> {
+    return this.repo.findOneBy({ tenantId: TenantContext.current().tenantId, id });
+  }
+
   async requireById(id: string): Promise<UserEntity> {
     const user = await this.repo.findOneBy({ tenantId: TenantContext.current().tenantId, id });
     if (!user) throw AppError.notFound('user');

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { UsersModule } from '../../platform/users/users.module';
+import { CampusesModule } from '../campuses/campuses.module';
+import { MembersModule } from '../members/members.module';
+import { ProspectsController } from './prospects.controller';
+import { ProspectsRepository } from './prospects.repository';
+import { ProspectsService } from './prospects.service';
+
+@Module({
+  imports: [CampusesModule, MembersModule, UsersModule],
+  controllers: [ProspectsController],
+  providers: [ProspectsService, ProspectsRepository],
+  exports: [ProspectsService],
+})
+export class ProspectsModule {}
