@@ -4,6 +4,7 @@ import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { CampusesModule } from './modules/campuses/campuses.module';
 import { MembersModule } from './modules/members/members.module';
+import { TagsModule } from './modules/tags/tags.module';
 import { ProspectsModule } from './modules/prospects/prospects.module';
 import { AuthModule } from './platform/auth/auth.module';
 import { MailModule } from './platform/mail/mail.module';
@@ -29,6 +30,7 @@ import { RedisModule } from './platform/redis/redis.module';
     AuthModule,
     UsersModule,
     CampusesModule,
+    TagsModule,
     MembersModule,
     ProspectsModule,
   ],

@@ -652,6 +652,9 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     for (const name of ['Ana', 'Bea', 'Cid']) await make('/v1/members', { first_name: name, last_name: 'Ruiz', birthdate: '1990-01-02', campus: 'hostile-campus' });
     await make('/v1/devices', { name: 'Kiosk', campus: 'hostile-campus' });
     await make('/v1/devices', { name: 'Kiosk 2' });
+    // {tag} of /v1/members/{id}/tags/{tag} has no list under the member: a real tag for each member made here.
+    const tagId = await make('/v1/tags', { name: 'Hostile tag', color: 'red' });
+    for (const id of [...created].filter((c) => c.startsWith('mem_'))) realIds.set(`/v1/members/${id}/tags`, tagId ?? null);
     await make('/v1/prospects', { first_name: 'Ana', last_name: 'Prospecto', campus: 'hostile-campus', follow_up_on: '2026-02-01' });
     await make('/v1/prospects', { first_name: 'Bea', last_name: 'Prospecto', source: 'visit' });
     await make('/v1/prayer-requests', { request: 'Hostile prayer', name: 'Ana', campus: 'hostile-campus' });

@@ -33,6 +33,7 @@ interface Member {
   household_id: string | null;
   address: Record<string, string | null> | null;
   custom_fields: Record<string, unknown>;
+  tags: { id: string; name: string }[];
   created_at: string;
   updated_at: string;
 }
@@ -172,6 +173,7 @@ describe('members', () => {
         household_id: null,
         address: body.address,
         custom_fields: body.custom_fields,
+        tags: [],
         created_at: res.body.created_at,
         updated_at: res.body.updated_at,
       });
@@ -203,6 +205,7 @@ describe('members', () => {
         household_id: null,
         address: null,
         custom_fields: {},
+        tags: [],
         created_at: expect.stringMatching(UTC_ISO),
         updated_at: expect.stringMatching(UTC_ISO),
       });
@@ -573,6 +576,7 @@ describe('members', () => {
         household_id: null,
         address: null,
         custom_fields: {},
+        tags: [],
         created_at: original.created_at,
         updated_at: res.body.updated_at,
       });

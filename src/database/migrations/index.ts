@@ -5,6 +5,7 @@ import { CreateMailOutbox1764400000000 } from './1764400000000-CreateMailOutbox'
 import { CreateBackgroundJobs1764500000000 } from './1764500000000-CreateBackgroundJobs';
 import { CreateProspects1764610000000 } from './1764610000000-CreateProspects';
 import { CreatePrayerRequests1764600000000 } from './1764600000000-CreatePrayerRequests';
+import { CreateTags1764620000000 } from './1764620000000-CreateTags';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   CreateBackgroundJobs1764500000000,
   CreatePrayerRequests1764600000000,
   CreateProspects1764610000000,
+  CreateTags1764620000000,
 ];

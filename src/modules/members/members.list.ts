@@ -33,6 +33,24 @@ function campusCondition(alias: string, _op: Operator, value: FilterValue | Filt
   return `${alias}.campus_id IN (SELECT c.id FROM campuses c WHERE c.tenant_id = ${alias}.tenant_id AND (c.key IN ${param(refs)} OR c.id IN ${param(ids.length ? ids : ['00000000-0000-0000-0000-000000000000'])}))`;
 }
 
+/**
+ * tag=<tag_ id or name, ignoring case>, or tag[in]=a,b: members carrying any of them. A semi-join
+ * on member_tags: from a few tagged members through (tenant_id, tag_id, member_id), or along the
+ * page's sort index probing (tenant_id, member_id, tag_id) when the tag is common.
+ */
+function tagCondition(alias: string, _op: Operator, value: FilterValue | FilterValue[], param: (v: unknown) => string): string {
+  const refs = (Array.isArray(value) ? value : [value]).map(String);
+  const ids = refs.map((r) => parsePublicId(ID_PREFIX.tag, r)).filter((id): id is string => id !== null);
+  const names = refs.filter((r) => parsePublicId(ID_PREFIX.tag, r) === null).map((r) => r.trim().toLowerCase());
+  // MembersService resolves names to ids first (MemberTagRefs.resolveTagFilter): the planner then sees the tag ids.
+  if (!names.length) {
+    return ids.length ? `EXISTS (SELECT 1 FROM member_tags mt WHERE mt.tenant_id = ${alias}.tenant_id AND mt.member_id = ${alias}.id AND mt.tag_id IN ${param(ids)})` : 'FALSE';
+  }
+  return `EXISTS (SELECT 1 FROM member_tags mt JOIN tags t ON t.tenant_id = mt.tenant_id AND t.id = mt.tag_id
+    WHERE mt.tenant_id = ${alias}.tenant_id AND mt.member_id = ${alias}.id
+      AND (lower(t.name) IN ${param(names.length ? names : [''])} OR t.id IN ${param(ids.length ? ids : ['00000000-0000-0000-0000-000000000000'])}))`;
+}
+
 function searchCondition(alias: string, _op: Operator, value: FilterValue | FilterValue[], param: (v: unknown) => string): string {
   const pattern = `%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const p = param(pattern);
@@ -50,6 +68,7 @@ export const MEMBER_LIST: ListSpec<MemberEntity> = {
   },
   filters: {
     campus: { type: 'string', ops: ['in'], sql: campusCondition, description: 'Campus key or cmp_ id; `campus[in]=a,b` for several.' },
+    tag: { type: 'string', ops: ['in'], sql: tagCondition, description: 'Tag (tag_ id or name, ignoring case); `tag[in]=a,b` for members carrying any of several.' },
     active: { type: 'boolean', ops: [], column: 'active', description: 'true or false.' },
     status: { type: 'enum', values: MEMBER_STATUSES, ops: ['ne', 'in'], column: 'status', description: 'Membership status.' },
     gender: { type: 'enum', values: GENDERS, ops: ['ne', 'in'], column: 'gender', description: 'Gender.' },

@@ -2,6 +2,7 @@ import type { Language } from '../../common/i18n/language';
 import { ID_PREFIX, toPublicId } from '../../common/ids/id';
 import type { CampusEntity } from '../campuses/campus.entity';
 import { toCampusRef } from '../campuses/campuses.mapper';
+import type { TagRef } from '../tags/dto/tag.response';
 import type { MemberResponse } from './dto/member.response';
 import type { MemberEntity } from './member.entity';
 import { GENDER_LABELS, STATUS_LABELS } from './members.labels';
@@ -13,7 +14,8 @@ export function ageOn(birthdate: string | null, today = new Date().toISOString()
   return today.slice(5) < birthdate.slice(5) ? years - 1 : years;
 }
 
-export function toMemberResponse(member: MemberEntity, campuses: Map<string, CampusEntity>, lang: Language): MemberResponse {
+/** `tags`: the member's tags (MemberTagRefs loads them for a whole page at once). */
+export function toMemberResponse(member: MemberEntity, campuses: Map<string, CampusEntity>, lang: Language, tags: TagRef[]): MemberResponse {
   const campus = member.campusId ? campuses.get(member.campusId) : undefined;
   return {
     id: toPublicId(ID_PREFIX.member, member.id),
@@ -32,6 +34,7 @@ export function toMemberResponse(member: MemberEntity, campuses: Map<string, Cam
     household_id: member.householdId ? toPublicId(ID_PREFIX.household, member.householdId) : null,
     address: member.address,
     custom_fields: member.customFields,
+    tags,
     created_at: member.createdAt.toISOString(),
     updated_at: member.updatedAt.toISOString(),
   };

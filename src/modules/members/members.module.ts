@@ -1,15 +1,19 @@
 import { Module } from '@nestjs/common';
 import { CampusesModule } from '../campuses/campuses.module';
 import { CampusDirectory } from './campus-directory';
+import { TagsModule } from '../tags/tags.module';
+import { MemberTagRefs } from './member-tag-refs';
+import { MemberTagsController } from './member-tags.controller';
+import { MemberTagsService } from './member-tags.service';
 import { MembersBulkService } from './members-bulk.service';
 import { MembersController } from './members.controller';
 import { MembersRepository } from './members.repository';
 import { MembersService } from './members.service';
 
 @Module({
-  imports: [CampusesModule],
-  controllers: [MembersController],
-  providers: [MembersService, MembersBulkService, MembersRepository, CampusDirectory],
+  imports: [CampusesModule, TagsModule],
+  controllers: [MembersController, MemberTagsController],
+  providers: [MembersService, MembersBulkService, MembersRepository, CampusDirectory, MemberTagRefs, MemberTagsService],
   exports: [MembersService],
 })
 export class MembersModule {}

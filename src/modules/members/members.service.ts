@@ -10,6 +10,8 @@ import type { RowLock } from '../../database/row-lock';
 import type { CampusEntity } from '../campuses/campus.entity';
 import { CampusesService } from '../campuses/campuses.service';
 import { CampusDirectory } from './campus-directory';
+import { MemberTagRefs } from './member-tag-refs';
+import type { TagRef } from '../tags/dto/tag.response';
 import { EventsService } from '../../platform/webhooks/events.service';
 import type { CreateMemberDto } from './dto/create-member.dto';
 import type { MemberResponse } from './dto/member.response';
@@ -30,6 +32,7 @@ export class MembersService {
     private readonly members: MembersRepository,
     private readonly campuses: CampusesService,
     private readonly campusDirectory: CampusDirectory,
+    private readonly memberTags: MemberTagRefs,
     private readonly events: EventsService,
     private readonly totals: ListTotals,
   ) {}
@@ -40,8 +43,8 @@ export class MembersService {
     if (issues.length) throw AppError.validation(issues);
     const member = this.newMember(dto, campusByRef);
     await this.members.insert([member]);
-    await this.events.record('member.created', toMemberResponse(member, byCampusId(campusByRef), DEFAULT_LANGUAGE));
-    return this.respond(member, campusByRef);
+    await this.events.record('member.created', toMemberResponse(member, byCampusId(campusByRef), DEFAULT_LANGUAGE, []));
+    return this.respond(member, campusByRef, []);
   }
 
   /** Rows already validated one by one; resolves campuses once and inserts the valid rows in one statement. */
@@ -66,14 +69,14 @@ export class MembersService {
     const campuses = byCampusId(campusByRef);
     await this.events.recordMany(
       'member.created',
-      entities.map((m) => toMemberResponse(m, campuses, DEFAULT_LANGUAGE)),
+      entities.map((m) => toMemberResponse(m, campuses, DEFAULT_LANGUAGE, [])),
     );
     return { created, rejected };
   }
 
   async get(id: string): Promise<MemberResponse> {
     const member = await this.require(id);
-    return this.respond(member, await this.campusesOf([member]));
+    return this.respond(member, await this.campusesOf([member]), await this.memberTags.ofOne(member.id));
   }
 
   /**
@@ -82,6 +85,7 @@ export class MembersService {
    */
   async list(rawQuery: Record<string, unknown>, ifNoneMatch?: string): Promise<{ etag: string | null; body: ListEnvelope<MemberResponse> }> {
     const query = parseListQuery(rawQuery, MEMBER_LIST);
+    await this.memberTags.resolveTagFilter(query);
     const { lang, tenantId } = TenantContext.current();
     const state = await this.totals.open('members', query);
     const etag = state
@@ -101,7 +105,11 @@ export class MembersService {
     if (etag && matches(ifNoneMatch, etag)) throw new NotModified(etag);
     const page = await this.members.list(query, state);
     const campuses = state ? await this.campusDirectory.campusesOf(page.rows, state.version) : await this.campusesOf(page.rows);
-    return { etag, body: toEnvelope(page, (m) => toMemberResponse(m, campuses, lang)) };
+    const tags = await this.memberTags.of(
+      page.rows.map((m) => m.id),
+      state?.version,
+    );
+    return { etag, body: toEnvelope(page, (m) => toMemberResponse(m, campuses, lang, tags.get(m.id) ?? [])) };
   }
 
   async update(id: string, dto: UpdateMemberDto): Promise<MemberResponse> {
@@ -113,8 +121,9 @@ export class MembersService {
     await this.save(id, changes);
     const updated = Object.assign(member, changes);
     const campuses = await this.campusesOf([updated]);
-    await this.events.record('member.updated', toMemberResponse(updated, campuses, DEFAULT_LANGUAGE));
-    return toMemberResponse(updated, campuses, TenantContext.current().lang);
+    const tags = await this.memberTags.ofOne(id);
+    await this.events.record('member.updated', toMemberResponse(updated, campuses, DEFAULT_LANGUAGE, tags));
+    return toMemberResponse(updated, campuses, TenantContext.current().lang, tags);
   }
 
   /** PUT: the body replaces the member; omitted optional fields are cleared or reset to defaults. */
@@ -141,7 +150,10 @@ export class MembersService {
     const member = await this.require(id, 'for_no_key_update');
     const now = new Date();
     if (!(await this.members.update(id, { deletedAt: now, updatedAt: now }))) throw AppError.notFound('member');
-    await this.events.record('member.deleted', toMemberResponse(Object.assign(member, { updatedAt: now }), await this.campusesOf([member]), DEFAULT_LANGUAGE));
+    await this.events.record(
+      'member.deleted',
+      toMemberResponse(Object.assign(member, { updatedAt: now }), await this.campusesOf([member]), DEFAULT_LANGUAGE, await this.memberTags.ofOne(id)),
+    );
   }
 
   private newMember(dto: CreateMemberDto, campusByRef: Map<string, CampusEntity>): MemberEntity {
@@ -205,8 +217,8 @@ export class MembersService {
     return new Map((await this.campuses.findManyByIds(ids)).map((c) => [c.id, c]));
   }
 
-  private respond(member: MemberEntity, campusByRef: Map<string, CampusEntity>): MemberResponse {
-    return toMemberResponse(member, byCampusId(campusByRef), TenantContext.current().lang);
+  private respond(member: MemberEntity, campusByRef: Map<string, CampusEntity>, tags: TagRef[]): MemberResponse {
+    return toMemberResponse(member, byCampusId(campusByRef), TenantContext.current().lang, tags);
   }
 }
 

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CampusRef } from '../../campuses/dto/campus.response';
+import { TagRef } from '../../tags/dto/tag.response';
 import { GENDERS, MEMBER_STATUSES } from '../member.entity';
 import { AddressDto } from './address.dto';
 
@@ -20,6 +21,7 @@ export class MemberResponse {
   @ApiProperty({ example: null, nullable: true, type: String }) household_id: string | null;
   @ApiPropertyOptional({ type: AddressDto, nullable: true }) address: AddressDto | null;
   @ApiProperty({ example: { baptized: true }, type: 'object', additionalProperties: true }) custom_fields: Record<string, unknown>;
+  @ApiProperty({ type: [TagRef], description: 'The tags on the member, by name (PUT/DELETE /v1/members/{id}/tags/{tag}).' }) tags: TagRef[];
   @ApiProperty({ example: '2026-01-05T15:04:05.000Z', format: 'date-time' }) created_at: string;
   @ApiProperty({ example: '2026-01-05T15:04:05.000Z', format: 'date-time' }) updated_at: string;
 }

@@ -1,0 +1,135 @@
+import { Injectable } from '@nestjs/common';
+import { TenantContext } from '../../common/context/tenant-context';
+import { fetchPage, Page } from '../../common/lists/keyset-page';
+import type { ListQuery } from '../../common/lists/list-query';
+import { RowLock, withLock } from '../../database/row-lock';
+import { TagEntity } from './tag.entity';
+import { TAG_LIST } from './tags.list';
+
+/** A tag on a member, as a page of members shows it. */
+export interface MemberTagRow {
+  memberId: string;
+  id: string;
+  name: string;
+}
+
+/**
+ * The module's only TypeORM surface: tags and member_tags. Every query names the tenant (RLS
+ * enforces it too).
+ */
+@Injectable()
+export class TagsRepository {
+  private scope() {
+    const { manager, tenantId } = TenantContext.current();
+    return { repo: manager.getRepository(TagEntity), manager, tenantId };
+  }
+
+  /** False when the church already has a tag of that name, ignoring case (the unique index decides, also between two concurrent creates). */
+  async insert(tag: TagEntity): Promise<boolean> {
+    const { manager, tenantId } = this.scope();
+    const rows: unknown[] = await manager.query(
+      `INSERT INTO tags (tenant_id, id, name, color, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)
+       ON CONFLICT (tenant_id, lower(name)) DO NOTHING RETURNING id`,
+      [tenantId, tag.id, tag.name, tag.color, tag.createdAt],
+    );
+    return rows.length === 1;
+  }
+
+  /** With `lock`, the row stays locked until the transaction ends (see RowLock). */
+  findById(id: string, lock?: RowLock): Promise<TagEntity | null> {
+    const { repo, tenantId } = this.scope();
+    return repo.findOne({ where: { tenantId, id }, ...withLock(lock) });
+  }
+
+  /** By name, ignoring case (the unique index on lower(name) answers it). */
+  findByName(name: string, lock?: RowLock): Promise<TagEntity | null> {
+    const { repo, tenantId } = this.scope();
+    const qb = repo.createQueryBuilder('t').where('t.tenant_id = :tenantId AND lower(t.name) = lower(:name)', { tenantId, name });
+    if (lock) qb.setLock(lock);
+    return qb.getOne();
+  }
+
+  async update(id: string, changes: Partial<TagEntity>): Promise<void> {
+    const { repo, tenantId } = this.scope();
+    await repo.update({ tenantId, id }, changes);
+  }
+
+  async delete(id: string): Promise<void> {
+    const { repo, tenantId } = this.scope();
+    await repo.delete({ tenantId, id });
+  }
+
+  list(query: ListQuery): Promise<Page<TagEntity>> {
+    const { repo, tenantId } = this.scope();
+    return fetchPage(repo.createQueryBuilder('t').where('t.tenant_id = :tenantId', { tenantId }), query, TAG_LIST);
+  }
+
+  /** Puts the tag on the member; false when it was there already (also when a concurrent request just put it). */
+  async attach(tagId: string, memberId: string): Promise<boolean> {
+    const { manager, tenantId } = this.scope();
+    const rows: unknown[] = await manager.query(
+      `INSERT INTO member_tags (tenant_id, tag_id, member_id) VALUES ($1, $2, $3) ON CONFLICT (tenant_id, tag_id, member_id) DO NOTHING RETURNING member_id`,
+      [tenantId, tagId, memberId],
+    );
+    return rows.length === 1;
+  }
+
+  /** Takes the tag off the member; false when it was not there. */
+  async detach(tagId: string, memberId: string): Promise<boolean> {
+    const { manager, tenantId } = this.scope();
+    // TypeORM answers a DELETE with [rows, affected].
+    const [, affected]: [unknown[], number] = await manager.query(`DELETE FROM member_tags WHERE tenant_id = $1 AND tag_id = $2 AND member_id = $3`, [tenantId, tagId, memberId]);
+    return affected === 1;
+  }
+
+  /** The tags of these members, in one query (the (tenant_id, member_id, tag_id) index), each member's ordered by name. */
+  async tagsOfMembers(memberIds: string[]): Promise<MemberTagRow[]> {
+    if (!memberIds.length) return [];
+    const { manager, tenantId } = this.scope();
+    return manager.query(
+      `SELECT mt.member_id AS "memberId", t.id, t.name
+         FROM member_tags mt JOIN tags t ON t.tenant_id = mt.tenant_id AND t.id = mt.tag_id
+        WHERE mt.tenant_id = $1 AND mt.member_id = ANY($2::uuid[])
+        ORDER BY lower(t.name), t.id`,
+      [tenantId, memberIds],
+    );
+  }
+
+  /** The ids of the tags named by these ids or names (ignoring case), in one query. */
+  async idsOf(ids: string[], names: string[]): Promise<string[]> {
+    const { manager, tenantId } = this.scope();
+    const rows: { id: string }[] = await manager.query(`SELECT id FROM tags WHERE tenant_id = $1 AND (id = ANY($2::uuid[]) OR lower(name) = ANY($3::text[])) ORDER BY id`, [
+      tenantId,
+      ids,
+      names,
+    ]);
+    return rows.map((r) => r.id);
+  }
+
+  /** Whether any member of the church has a tag at all. */
+  async anyMemberTagged(): Promise<boolean> {
+    const { manager, tenantId } = this.scope();
+    const rows: unknown[] = await manager.query(`SELECT 1 FROM member_tags WHERE tenant_id = $1 LIMIT 1`, [tenantId]);
+    return rows.length > 0;
+  }
+
+  /**
+   * Marks every live member that carries the tag as changed (updated_at), in one statement. The
+   * members are locked in id order first, as every statement that locks several members does, so
+   * that two such statements never wait for each other in a cycle. (members belongs to the members
+   * module; member_tags points at it by foreign key.)
+   */
+  async touchMembersTagged(tagId: string, updatedAt: Date): Promise<void> {
+    const { manager, tenantId } = this.scope();
+    await manager.query(
+      `WITH tagged AS (
+         SELECT m.id FROM members m
+          WHERE m.tenant_id = $1 AND m.deleted_at IS NULL
+            AND m.id IN (SELECT mt.member_id FROM member_tags mt WHERE mt.tenant_id = $1 AND mt.tag_id = $2)
+          ORDER BY m.id FOR NO KEY UPDATE
+       )
+       UPDATE members SET updated_at = $3 WHERE tenant_id = $1 AND id IN (SELECT id FROM tagged)`,
+      [tenantId, tagId, updatedAt],
+    );
+  }
+}
