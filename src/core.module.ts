@@ -3,6 +3,7 @@ import { CryptoModule } from './common/crypto/crypto.module';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { CampusesModule } from './modules/campuses/campuses.module';
+import { HouseholdsModule } from './modules/households/households.module';
 import { MembersModule } from './modules/members/members.module';
 import { TagsModule } from './modules/tags/tags.module';
 import { ProspectsModule } from './modules/prospects/prospects.module';
@@ -33,7 +34,8 @@ import { RedisModule } from './platform/redis/redis.module';
     TagsModule,
     MembersModule,
     ProspectsModule,
+    HouseholdsModule,
   ],
-  exports: [AppConfigModule, DatabaseModule, TenancyModule, AuthModule, UsersModule, CampusesModule, MembersModule],
+  exports: [AppConfigModule, DatabaseModule, TenancyModule, AuthModule, UsersModule, CampusesModule, MembersModule, HouseholdsModule],
 })
 export class CoreModule {}

@@ -657,6 +657,13 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     for (const id of [...created].filter((c) => c.startsWith('mem_'))) realIds.set(`/v1/members/${id}/tags`, tagId ?? null);
     await make('/v1/prospects', { first_name: 'Ana', last_name: 'Prospecto', campus: 'hostile-campus', follow_up_on: '2026-02-01' });
     await make('/v1/prospects', { first_name: 'Bea', last_name: 'Prospecto', source: 'visit' });
+    // {member_id} of /v1/households/{id}/members/{member_id} has no list: a member put in each household made here.
+    const householdMembers = [...created].filter((c) => c.startsWith('mem_'));
+    for (const [i, name] of ['Hostile household', 'Hostile household 2'].entries()) {
+      const householdId = await make('/v1/households', { name, primary_contact_id: householdMembers[i], address: { city: 'Lima', country: 'PE' } });
+      await make(`/v1/households/${householdId}/members`, { member_id: householdMembers[i], household_role: 'head' });
+      realIds.set(`/v1/households/${householdId}/members`, householdMembers[i]);
+    }
     await make('/v1/prayer-requests', { request: 'Hostile prayer', name: 'Ana', campus: 'hostile-campus' });
     await make('/v1/prayer-requests', { request: 'Hostile prayer 2', name: 'Bea', visibility: 'private' });
     await make('/v1/auth/tokens', { name: 'path id', scopes: ['read:members'] });

@@ -31,6 +31,7 @@ interface Member {
   campus: CampusRef | null;
   active: boolean;
   household_id: string | null;
+  household_role: string | null;
   address: Record<string, string | null> | null;
   custom_fields: Record<string, unknown>;
   tags: { id: string; name: string }[];
@@ -171,6 +172,7 @@ describe('members', () => {
         campus: north,
         active: false,
         household_id: null,
+        household_role: null,
         address: body.address,
         custom_fields: body.custom_fields,
         tags: [],
@@ -203,6 +205,7 @@ describe('members', () => {
         campus: null,
         active: true,
         household_id: null,
+        household_role: null,
         address: null,
         custom_fields: {},
         tags: [],
@@ -574,6 +577,7 @@ describe('members', () => {
         campus: null,
         active: true,
         household_id: null,
+        household_role: null,
         address: null,
         custom_fields: {},
         tags: [],

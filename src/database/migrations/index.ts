@@ -3,6 +3,7 @@ import { AddApiGuarantees1764200000000 } from './1764200000000-AddApiGuarantees'
 import { CreateWebhooks1764300000000 } from './1764300000000-CreateWebhooks';
 import { CreateMailOutbox1764400000000 } from './1764400000000-CreateMailOutbox';
 import { CreateBackgroundJobs1764500000000 } from './1764500000000-CreateBackgroundJobs';
+import { CreateHouseholds1764640000000 } from './1764640000000-CreateHouseholds';
 import { CreateProspects1764610000000 } from './1764610000000-CreateProspects';
 import { CreatePrayerRequests1764600000000 } from './1764600000000-CreatePrayerRequests';
 import { CreateTags1764620000000 } from './1764620000000-CreateTags';
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   CreatePrayerRequests1764600000000,
   CreateProspects1764610000000,
   CreateTags1764620000000,
+  CreateHouseholds1764640000000,
 ];

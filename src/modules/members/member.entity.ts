@@ -5,6 +5,10 @@ export const GENDERS = ['male', 'female', 'unspecified'] as const;
 export const MEMBER_STATUSES = ['visitor', 'regular', 'member', 'leader'] as const;
 export type Gender = (typeof GENDERS)[number];
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+export const HOUSEHOLD_ROLES = ['head', 'spouse', 'adult', 'child', 'other'] as const;
+export type HouseholdRole = (typeof HOUSEHOLD_ROLES)[number];
+/** The role of a member who joins a household by their own `household_id` (member POST/PUT/PATCH, bulk). */
+export const DEFAULT_HOUSEHOLD_ROLE: HouseholdRole = 'other';
 
 export type CustomFields = Record<string, string | number | boolean | null>;
 
@@ -30,6 +34,8 @@ export class MemberEntity extends TenantScopedEntity {
   @Column('uuid', { nullable: true }) campusId: string | null;
   @Column('boolean') active: boolean;
   @Column('uuid', { nullable: true }) householdId: string | null;
+  /** Null exactly when householdId is (a CHECK constraint holds it). */
+  @Column('text', { nullable: true }) householdRole: HouseholdRole | null;
   @Column('jsonb', { nullable: true }) address: Address | null;
   @Column('jsonb') customFields: CustomFields;
   @Column('timestamptz') createdAt: Date;

@@ -1,3 +1,4 @@
+import { AppError } from '../../common/errors/app-error';
 import { ID_PREFIX, parsePublicId } from '../../common/ids/id';
 import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
 import { GENDERS, MEMBER_STATUSES, MemberEntity } from './member.entity';
@@ -31,6 +32,13 @@ function campusCondition(alias: string, _op: Operator, value: FilterValue | Filt
   const refs = (Array.isArray(value) ? value : [value]).map(String);
   const ids = refs.map((r) => parsePublicId(ID_PREFIX.campus, r)).filter((id): id is string => id !== null);
   return `${alias}.campus_id IN (SELECT c.id FROM campuses c WHERE c.tenant_id = ${alias}.tenant_id AND (c.key IN ${param(refs)} OR c.id IN ${param(ids.length ? ids : ['00000000-0000-0000-0000-000000000000'])}))`;
+}
+
+/** household_id=<hh_ id>, or household_id[in]=a,b (the (tenant_id, household_id, created_at, id) index answers it); a value that is no hh_ id is a 400. */
+function householdCondition(alias: string, op: Operator, value: FilterValue | FilterValue[], param: (v: unknown) => string): string {
+  const ids = (Array.isArray(value) ? value : [value]).map((v) => parsePublicId(ID_PREFIX.household, v));
+  if (ids.some((id) => id === null)) throw AppError.invalidParameter(op === 'in' ? 'household_id[in]' : 'household_id', 'invalid_format', { format: 'hh_ id' });
+  return `${alias}.household_id IN ${param(ids)}`;
 }
 
 /**
@@ -68,6 +76,7 @@ export const MEMBER_LIST: ListSpec<MemberEntity> = {
   },
   filters: {
     campus: { type: 'string', ops: ['in'], sql: campusCondition, description: 'Campus key or cmp_ id; `campus[in]=a,b` for several.' },
+    household_id: { type: 'string', ops: ['in'], sql: householdCondition, description: 'Household (hh_ id); `household_id[in]=a,b` for several. A value that is not an hh_ id is a 400.' },
     tag: { type: 'string', ops: ['in'], sql: tagCondition, description: 'Tag (tag_ id or name, ignoring case); `tag[in]=a,b` for members carrying any of several.' },
     active: { type: 'boolean', ops: [], column: 'active', description: 'true or false.' },
     status: { type: 'enum', values: MEMBER_STATUSES, ops: ['ne', 'in'], column: 'status', description: 'Membership status.' },

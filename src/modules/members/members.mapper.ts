@@ -32,6 +32,7 @@ export function toMemberResponse(member: MemberEntity, campuses: Map<string, Cam
     campus: campus ? toCampusRef(campus) : null,
     active: member.active,
     household_id: member.householdId ? toPublicId(ID_PREFIX.household, member.householdId) : null,
+    household_role: member.householdRole,
     address: member.address,
     custom_fields: member.customFields,
     tags,

@@ -5,6 +5,7 @@ import { TagsModule } from '../tags/tags.module';
 import { MemberTagRefs } from './member-tag-refs';
 import { MemberTagsController } from './member-tags.controller';
 import { MemberTagsService } from './member-tags.service';
+import { MemberHouseholdsService } from './member-households.service';
 import { MembersBulkService } from './members-bulk.service';
 import { MembersController } from './members.controller';
 import { MembersRepository } from './members.repository';
@@ -13,7 +14,7 @@ import { MembersService } from './members.service';
 @Module({
   imports: [CampusesModule, TagsModule],
   controllers: [MembersController, MemberTagsController],
-  providers: [MembersService, MembersBulkService, MembersRepository, CampusDirectory, MemberTagRefs, MemberTagsService],
-  exports: [MembersService],
+  providers: [MembersService, MembersBulkService, MembersRepository, CampusDirectory, MemberHouseholdsService, MemberTagRefs, MemberTagsService],
+  exports: [MembersService, MemberHouseholdsService],
 })
 export class MembersModule {}

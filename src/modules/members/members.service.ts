@@ -16,7 +16,7 @@ import { EventsService } from '../../platform/webhooks/events.service';
 import type { CreateMemberDto } from './dto/create-member.dto';
 import type { MemberResponse } from './dto/member.response';
 import type { UpdateMemberDto } from './dto/update-member.dto';
-import { MemberEntity } from './member.entity';
+import { DEFAULT_HOUSEHOLD_ROLE, MemberEntity } from './member.entity';
 import { MEMBER_LIST } from './members.list';
 import { toMemberResponse } from './members.mapper';
 import { MembersRepository } from './members.repository';
@@ -39,7 +39,7 @@ export class MembersService {
 
   async create(dto: CreateMemberDto): Promise<MemberResponse> {
     const campusByRef = await this.campuses.resolveRefs(dto.campus ? [dto.campus] : []);
-    const issues = campusIssues(dto, campusByRef);
+    const issues = [...campusIssues(dto, campusByRef), ...householdIssues(dto, await this.liveHouseholdsOf([dto]))];
     if (issues.length) throw AppError.validation(issues);
     const member = this.newMember(dto, campusByRef);
     await this.members.insert([member]);
@@ -51,11 +51,12 @@ export class MembersService {
   async createMany(rows: { index: number; dto: CreateMemberDto }[]): Promise<{ created: { index: number; id: string }[]; rejected: { index: number; errors: FieldIssue[] }[] }> {
     const refs = [...new Set(rows.map((r) => r.dto.campus).filter((c): c is string => typeof c === 'string'))];
     const campusByRef = await this.campuses.resolveRefs(refs);
+    const households = await this.liveHouseholdsOf(rows.map((r) => r.dto));
     const created: { index: number; id: string }[] = [];
     const rejected: { index: number; errors: FieldIssue[] }[] = [];
     const entities: MemberEntity[] = [];
     for (const { index, dto } of rows) {
-      const issues = campusIssues(dto, campusByRef);
+      const issues = [...campusIssues(dto, campusByRef), ...householdIssues(dto, households)];
       if (issues.length) {
         rejected.push({ index, errors: issues });
         continue;
@@ -114,10 +115,12 @@ export class MembersService {
 
   async update(id: string, dto: UpdateMemberDto): Promise<MemberResponse> {
     const campusByRef = await this.campuses.resolveRefs(dto.campus ? [dto.campus] : []);
-    const issues = [...clearedRequiredFields(dto, REQUIRED_ON_PATCH), ...campusIssues(dto, campusByRef)];
+    const issues = [...clearedRequiredFields(dto, REQUIRED_ON_PATCH), ...campusIssues(dto, campusByRef), ...householdIssues(dto, await this.liveHouseholdsOf([dto]))];
     if (issues.length) throw AppError.validation(issues);
     const member = await this.require(id, 'for_no_key_update');
     const changes = this.changesFrom(dto, campusByRef);
+    // Another household: role `other`; the same one keeps the role; none clears it.
+    if (changes.householdId !== undefined) changes.householdRole = !changes.householdId ? null : changes.householdId === member.householdId ? member.householdRole : DEFAULT_HOUSEHOLD_ROLE;
     await this.save(id, changes);
     const updated = Object.assign(member, changes);
     const campuses = await this.campusesOf([updated]);
@@ -171,6 +174,7 @@ export class MembersService {
       campusId: dto.campus ? campusByRef.get(dto.campus)!.id : null,
       active: dto.active ?? true,
       householdId: dto.household_id ? parsePublicId(ID_PREFIX.household, dto.household_id) : null,
+      householdRole: dto.household_id ? DEFAULT_HOUSEHOLD_ROLE : null,
       address: dto.address ? { ...dto.address } : null,
       customFields: dto.custom_fields ?? {},
       createdAt: now,
@@ -194,6 +198,22 @@ export class MembersService {
     if (dto.address !== undefined) changes.address = dto.address ? { ...dto.address } : null;
     if (dto.custom_fields !== undefined) changes.customFields = dto.custom_fields;
     return changes;
+  }
+
+  /** `member.updated` for members another resource changed in this transaction (households), as GET shows them. */
+  async recordUpdated(members: MemberEntity[]): Promise<void> {
+    const campuses = await this.campusesOf(members);
+    const tags = await this.memberTags.of(members.map((m) => m.id));
+    await this.events.recordMany(
+      'member.updated',
+      members.map((m) => toMemberResponse(m, campuses, DEFAULT_LANGUAGE, tags.get(m.id) ?? [])),
+    );
+  }
+
+  /** The live households the bodies name, locked FOR KEY SHARE (a concurrent household delete waits, or has happened). */
+  private liveHouseholdsOf(dtos: { household_id?: string | null }[]): Promise<Set<string>> {
+    const ids = dtos.map((d) => (d.household_id ? parsePublicId(ID_PREFIX.household, d.household_id) : null)).filter((id): id is string => id !== null);
+    return this.members.liveHouseholds([...new Set(ids)]);
   }
 
   private async save(id: string, changes: Partial<MemberEntity>): Promise<void> {
@@ -225,6 +245,11 @@ export class MembersService {
 /** Campuses resolved by reference (key or id), re-keyed by id for the mapper. */
 function byCampusId(campusByRef: Map<string, CampusEntity>): Map<string, CampusEntity> {
   return new Map([...campusByRef.values()].map((c) => [c.id, c]));
+}
+
+function householdIssues(dto: { household_id?: string | null }, liveHouseholds: Set<string>): FieldIssue[] {
+  const id = dto.household_id ? parsePublicId(ID_PREFIX.household, dto.household_id) : null;
+  return id && !liveHouseholds.has(id) ? [{ field: 'household_id', issue: 'not_found' }] : [];
 }
 
 function campusIssues(dto: { campus?: string | null }, campusByRef: Map<string, CampusEntity>): FieldIssue[] {

@@ -64,7 +64,13 @@ export class CreateMemberDto {
   @IsBoolean()
   active?: boolean;
 
-  @ApiPropertyOptional({ type: String, example: 'hh_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', nullable: true })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'hh_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
+    nullable: true,
+    description:
+      'A live household of the church (else 422 `not_found`). Moving into another household sets `household_role` to `other` (POST /v1/households/{id}/members chooses the role); naming the current one keeps the role; null leaves the household and clears the role.',
+  })
   @IsOptional()
   @IsString()
   @Format(/^hh_[0-9a-f]{32}$/, 'hh_ id')

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CampusRef } from '../../campuses/dto/campus.response';
 import { TagRef } from '../../tags/dto/tag.response';
-import { GENDERS, MEMBER_STATUSES } from '../member.entity';
+import { GENDERS, HOUSEHOLD_ROLES, HouseholdRole, MEMBER_STATUSES } from '../member.entity';
 import { AddressDto } from './address.dto';
 
 export class MemberResponse {
@@ -18,7 +18,15 @@ export class MemberResponse {
   @ApiProperty({ example: 'Miembro', description: 'Localized by Accept-Language.' }) status_label: string;
   @ApiProperty({ type: CampusRef, nullable: true }) campus: CampusRef | null;
   @ApiProperty({ example: true }) active: boolean;
-  @ApiProperty({ example: null, nullable: true, type: String }) household_id: string | null;
+  @ApiProperty({ example: 'hh_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', nullable: true, type: String, description: 'The household the member belongs to (at most one); null when none.' })
+  household_id: string | null;
+  @ApiProperty({
+    enum: HOUSEHOLD_ROLES,
+    nullable: true,
+    example: 'spouse',
+    description: 'Role in the household; null exactly when household_id is. Joining by `household_id` gives `other`; POST /v1/households/{id}/members sets any role.',
+  })
+  household_role: HouseholdRole | null;
   @ApiPropertyOptional({ type: AddressDto, nullable: true }) address: AddressDto | null;
   @ApiProperty({ example: { baptized: true }, type: 'object', additionalProperties: true }) custom_fields: Record<string, unknown>;
   @ApiProperty({ type: [TagRef], description: 'The tags on the member, by name (PUT/DELETE /v1/members/{id}/tags/{tag}).' }) tags: TagRef[];

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { MembersModule } from '../members/members.module';
+import { HouseholdsController } from './households.controller';
+import { HouseholdsRepository } from './households.repository';
+import { HouseholdsService } from './households.service';
+
+@Module({
+  imports: [MembersModule],
+  controllers: [HouseholdsController],
+  providers: [HouseholdsService, HouseholdsRepository],
+  exports: [HouseholdsService],
+})
+export class HouseholdsModule {}
