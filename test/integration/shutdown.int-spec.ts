@@ -12,6 +12,7 @@ import { InProcessDeliveries } from '../../src/platform/webhooks/delivery/in-pro
 import { TestApi } from '../support/api';
 import { newTenant } from '../support/factories';
 import { TestReceiver } from '../support/receiver';
+import { TcpProxy } from '../support/tcp-proxy';
 import { TEST_REDIS_URL } from '../support/test-env';
 import { WorkerModule } from '../../src/worker.module';
 
@@ -138,5 +139,25 @@ describe('shutdown waits for background work in flight', () => {
       await api.close();
       await receiver.close();
     }
+  });
+  it('the API whose Redis went away closes without leaving a reconnecting client behind (it would keep the process alive)', async () => {
+    const proxy = await TcpProxy.start({ host: '127.0.0.1', port: Number(new URL(TEST_REDIS_URL).port || 6379) });
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const api = await TestApi.start({ REDIS_URL: proxy.url(TEST_REDIS_URL), QUEUE_PREFIX: `shut-${randomBytes(3).toString('hex')}` });
+    try {
+      const church = await newTenant(api);
+      expect((await api.post('/v1/members', { token: church.token, tenant: church.slug, body: { first_name: 'Ada', last_name: 'Redis' } })).status).toBe(201);
+      proxy.refuse();
+      proxy.cut('reset');
+      await sleep(300); // the queues' clients see the loss and schedule their reconnection
+    } finally {
+      await api.close();
+      proxy.close();
+    }
+    // ioredis arms a 2 s timer to destroy a closing socket; a reconnecting client would re-arm its reconnect timer for ever.
+    const deadline = Date.now() + 3_000;
+    while (timers() > before && Date.now() < deadline) await sleep(100);
+    expect(timers()).toBeLessThanOrEqual(before);
   });
 });

@@ -41,7 +41,7 @@ export class JobsModule {
       module: JobsModule,
       global: true,
       imports: [DiscoveryModule, ...bull],
-      providers: [JobsRepository, JobRegistry, JobRunner, JobsService, InProcessJobs, JobSweeper, QueueWorkers],
+      providers: [JobsRepository, JobRegistry, JobRunner, JobsService, InProcessJobs, JobSweeper, QueueWorkers, QueueConnections],
       exports: [JobsService, JobRunner, InProcessJobs, JobSweeper, QueueWorkers, ...bull],
     };
   }
