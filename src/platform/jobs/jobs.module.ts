@@ -9,6 +9,7 @@ import { JobRunner } from './job-runner';
 import { JobSweeper } from './job-sweeper';
 import { JobsRepository } from './jobs.repository';
 import { JobsService } from './jobs.service';
+import { QueueConnections } from './queue-connections';
 import { QueueWorkers } from './queue-workers';
 import { QUEUES } from './queues';
 
