@@ -1,6 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { CoreModule } from '../core.module';
+import { PrayerRequestsModule } from '../modules/prayer-requests/prayer-requests.module';
+import { ProspectsModule } from '../modules/prospects/prospects.module';
+import { TagsModule } from '../modules/tags/tags.module';
 import { JobsModule } from '../platform/jobs/jobs.module';
 import { CliSupport } from './cli-support';
 import { MigrationRunCommand } from './commands/migration-run.command';
@@ -15,7 +18,8 @@ import { WebhooksBackfillCommand } from './commands/webhooks-backfill.command';
 import { WebhooksResendCommand } from './commands/webhooks-resend.command';
 
 @Module({
-  imports: [CoreModule],
+  // The modules seed:demo writes through that CoreModule does not export.
+  imports: [CoreModule, TagsModule, ProspectsModule, PrayerRequestsModule],
   providers: [
     CliSupport,
     TenantCreateCommand,

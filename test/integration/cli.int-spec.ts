@@ -352,13 +352,13 @@ describe('CLI (node dist/cli.js)', () => {
     ];
     const ENGLISH = ['Emily', 'Grace', 'Hannah', 'Olivia', 'Abigail', 'James', 'Daniel', 'Samuel', 'David', 'Joshua', 'Caleb', 'Nathan', 'Ruth', 'Esther'];
 
-    it('fills a church with 3 campuses and 200 members with Spanish and English names; a second run keeps 3 campuses', async () => {
+    it('fills a church: 3 campuses, 200 members with Spanish and English names, households, tags, prospects (some converted), prayer requests; a second run adds as many again and keeps the campuses and tags', async () => {
       const { slug, admin } = await newChurch();
       const first = await runCli(['seed:demo', '--tenant', slug], { timeoutMs: 90_000 });
       expect(first.code).toBe(0);
-      expect(first.stdout).toMatch(/200/);
+      expect(first.stdout).toMatch(/200 members, 70 households, 10 tags, 30 prospects, 20 prayer requests/);
 
-      const token = (await issue(slug, admin, 'read:members,read:campuses')).token;
+      const token = (await issue(slug, admin, 'read:members,read:campuses,read:prayer_requests')).token;
       const campuses = await api.get<{ data: { key: string; name: string }[]; total: number }>('/v1/campuses', { token, tenant: slug });
       expect(campuses.status).toBe(200);
       expect(campuses.body.total).toBe(3);
@@ -378,11 +378,102 @@ describe('CLI (node dist/cli.js)', () => {
       const keys = new Set(campuses.body.data.map((c: { key: string }) => c.key));
       expect(members.body.data.every((m: Member) => m.campus !== null && keys.has(m.campus.key))).toBe(true);
 
+      const get = <T>(path: string) => api.get<T>(path, { token, tenant: slug }).then((r) => (expect(r.status).toBe(200), r.body));
+
+      // ~70 households: a head (the primary contact), often a spouse, children; one last name and one address each
+      type Household = { name: string; address: object | null; primary_contact_id: string; members: { id: string; last_name: string; household_role: string }[] };
+      const households = await get<{ data: Household[]; total: number }>('/v1/households?limit=100');
+      expect(households.total).toBe(70);
+      for (const h of households.data) {
+        const heads = h.members.filter((m) => m.household_role === 'head');
+        expect(heads).toHaveLength(1);
+        expect(h.primary_contact_id).toBe(heads[0].id);
+        expect(new Set(h.members.map((m) => m.last_name)).size).toBe(1);
+        expect(h.name).toContain(h.members[0].last_name);
+        expect(h.address).not.toBeNull();
+      }
+      const roles = new Set(households.data.flatMap((h) => h.members.map((m) => m.household_role)));
+      expect([...roles].sort()).toEqual(['adult', 'child', 'head', 'spouse']);
+      const [placed] = await tenantSql<{ members: number; addresses: number; households: number }>(
+        slug,
+        `SELECT count(*)::int AS members, count(DISTINCT (household_id, address::text))::int AS addresses, count(DISTINCT household_id)::int AS households
+           FROM members WHERE tenant_id = current_setting('app.tenant_id')::uuid AND household_id IS NOT NULL AND deleted_at IS NULL`,
+      );
+      expect(placed.households).toBe(70);
+      expect(placed.addresses).toBe(70); // members share their household's address
+      expect(placed.members).toBeGreaterThan(120);
+      expect(placed.members).toBeLessThan(200);
+
+      // 10 tags, each on some members, on a realistic share of the church; `?tag=` finds them
+      const tags = await get<{ data: { name: string }[]; total: number }>('/v1/tags?limit=100');
+      expect(tags.total).toBe(10);
+      const tagged = await tenantSql<{ name: string; members: number }>(
+        slug,
+        `SELECT t.name, count(mt.member_id)::int AS members FROM tags t LEFT JOIN member_tags mt ON mt.tenant_id = t.tenant_id AND mt.tag_id = t.id
+           WHERE t.tenant_id = current_setting('app.tenant_id')::uuid GROUP BY t.name`,
+      );
+      expect(tagged).toHaveLength(10);
+      for (const tag of tagged) expect(tag.members).toBeGreaterThan(0);
+      const [share] = await tenantSql<{ members: number }>(
+        slug,
+        `SELECT count(DISTINCT member_id)::int AS members FROM member_tags WHERE tenant_id = current_setting('app.tenant_id')::uuid`,
+      );
+      expect(share.members).toBeGreaterThan(40);
+      expect(share.members).toBeLessThan(200);
+      const youth = tagged.find((t) => t.name === 'Youth')!;
+      expect((await get<{ total: number }>('/v1/members?tag=youth&limit=1')).total).toBe(youth.members);
+
+      // 30 prospects across the stages; the converted ones through convert, so their member exists
+      type Prospect = { stage: string; member_id: string | null; converted_at: string | null };
+      const prospects = await get<{ data: Prospect[]; total: number }>('/v1/prospects?limit=100');
+      expect(prospects.total).toBe(30);
+      expect(new Set(prospects.data.map((p) => p.stage))).toEqual(new Set(['new', 'contacted', 'visited', 'connecting', 'converted', 'lost']));
+      const converted = prospects.data.filter((p) => p.stage === 'converted');
+      expect(converted.length).toBeGreaterThan(0);
+      for (const p of converted) {
+        expect(p.member_id).toMatch(/^mem_[0-9a-f]{32}$/);
+        expect(p.converted_at).not.toBeNull();
+        await get(`/v1/members/${p.member_id}`);
+      }
+      expect(prospects.data.filter((p) => p.stage !== 'converted').every((p) => p.member_id === null)).toBe(true);
+
+      // 20 prayer requests of every visibility, some answered; the private ones are hidden from staff
+      type Prayer = { visibility: string; answered_at: string | null; member: { id: string } | null; name: string | null };
+      const prayers = await get<{ data: Prayer[]; total: number }>('/v1/prayer-requests?limit=100');
+      expect(prayers.total).toBe(20);
+      expect(new Set(prayers.data.map((p) => p.visibility))).toEqual(new Set(['private', 'staff', 'public']));
+      const answered = prayers.data.filter((p) => p.answered_at !== null).length;
+      expect(answered).toBeGreaterThan(0);
+      expect(answered).toBeLessThan(20);
+      expect(prayers.data.some((p) => p.member !== null) && prayers.data.some((p) => p.member === null && p.name !== null)).toBe(true);
+      const staff = `staff-${slug}@example.org`;
+      await runCliOk(['user:create', '--tenant', slug, '--email', staff, '--role', 'staff']);
+      const staffToken = (await issue(slug, staff, 'read:prayer_requests')).token;
+      const seenByStaff = await api.get<{ total: number }>('/v1/prayer-requests?limit=1', { token: staffToken, tenant: slug });
+      expect(seenByStaff.body.total).toBe(prayers.data.filter((p) => p.visibility !== 'private').length);
+
+      // every write raised its event, as through the API
+      const events = await tenantSql<{ type: string; n: number }>(
+        slug,
+        `SELECT type, count(*)::int AS n FROM webhook_events WHERE tenant_id = current_setting('app.tenant_id')::uuid GROUP BY type`,
+      );
+      const count = (type: string) => events.find((e) => e.type === type)?.n ?? 0;
+      expect(count('member.created')).toBe(200);
+      expect(count('tag.added')).toBe(tagged.reduce((sum, t) => sum + t.members, 0));
+      expect(count('prospect.created')).toBe(30);
+      expect(count('prospect.converted')).toBe(converted.length);
+      expect(count('prayer_request.created')).toBe(20);
+      expect(count('prayer_request.answered')).toBe(answered);
+      expect(count('member.updated')).toBe(placed.members); // each one's move into their household
+
+      // a second run adds as many again, reusing the campuses and tags (unique by key and by name)
       const second = await runCli(['seed:demo', '--tenant', slug, '--json'], { timeoutMs: 90_000 });
       expect(second.code).toBe(0);
-      expect(JSON.parse(second.stdout)).toMatchObject({ tenant: slug, campuses: 3 });
-      const again = await api.get<{ total: number }>('/v1/campuses', { token, tenant: slug });
-      expect(again.body.total).toBe(3);
+      expect(JSON.parse(second.stdout)).toEqual({ tenant: slug, campuses: 3, members: 200, households: 70, tags: 10, prospects: 30, prayer_requests: 20 });
+      expect((await get<{ total: number }>('/v1/campuses')).total).toBe(3);
+      expect((await get<{ total: number }>('/v1/tags?limit=1')).total).toBe(10);
+      expect((await get<{ total: number }>('/v1/households?limit=1')).total).toBe(140);
+      expect((await get<{ total: number }>('/v1/members?limit=1')).total).toBe(400);
     }, 180_000);
 
     it('refuses an unknown church', async () => {

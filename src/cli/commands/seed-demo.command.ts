@@ -1,19 +1,41 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
+import { ID_PREFIX, parsePublicId, toPublicId } from '../../common/ids/id';
 import { CampusesService } from '../../modules/campuses/campuses.service';
-import type { CreateMemberDto } from '../../modules/members/dto/create-member.dto';
-import { MEMBER_STATUSES } from '../../modules/members/member.entity';
+import { HouseholdsService } from '../../modules/households/households.service';
+import { MemberTagsService } from '../../modules/members/member-tags.service';
 import { MembersService } from '../../modules/members/members.service';
-import { CliSupport, requireOption } from '../cli-support';
-import { CAMPUSES, FIRST_NAMES, LAST_NAMES, random } from './seed-demo.data';
+import { PrayerRequestsService } from '../../modules/prayer-requests/prayer-requests.service';
+import { ProspectsService } from '../../modules/prospects/prospects.service';
+import { TagsService } from '../../modules/tags/tags.service';
+import type { Principal } from '../../platform/auth/principal';
+import type { TenantEntity } from '../../platform/tenancy/tenant.entity';
+import { CliError, CliSupport, requireOption } from '../cli-support';
+import { CAMPUSES, FIRST_NAMES, LAST_NAMES, PRAYER_REQUESTS, PROSPECT_NOTES, PROSPECT_STAGES_PLAN, random, TAGS } from './seed-demo.data';
+import { ascii, DemoFamily, DemoPeople } from './seed-demo.people';
 
+/** About this many members per transaction (whole families). */
 const BATCH = 50;
+/** Households per member: 70 for the default 200. */
+const HOUSEHOLDS_PER_MEMBER = 0.35;
+const PROSPECT_SOURCES = ['visit', 'visit', 'event', 'online', 'referral', 'other'] as const;
 
-@Command({ name: 'seed:demo', description: 'Fill a church with realistic demo data (campuses and members)' })
+/**
+ * Fills a church through the modules' services (their rules, events and row-level security
+ * apply): campuses, tags, members in households, prospects (some converted into members through
+ * the real convert), prayer requests. Deterministic: a second run adds as many people again and
+ * reuses the campuses and tags.
+ */
+@Command({ name: 'seed:demo', description: 'Fill a church with realistic demo data (campuses, members, households, tags, prospects, prayer requests)' })
 export class SeedDemoCommand extends CommandRunner {
   constructor(
     private readonly cli: CliSupport,
     private readonly campuses: CampusesService,
     private readonly memberService: MembersService,
+    private readonly households: HouseholdsService,
+    private readonly tags: TagsService,
+    private readonly memberTags: MemberTagsService,
+    private readonly prospects: ProspectsService,
+    private readonly prayerRequests: PrayerRequestsService,
   ) {
     super();
   }
@@ -21,53 +43,114 @@ export class SeedDemoCommand extends CommandRunner {
   async run(_args: string[], options: { tenant?: string; members?: string; json?: boolean }): Promise<void> {
     const slug = requireOption(options.tenant, 'tenant');
     const total = Number(options.members ?? 200);
+    if (!Number.isInteger(total) || total < 0) throw new CliError('--members must be a whole number');
     const rand = random(42);
-    const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)];
-    const keys = await this.cli.inTenant(slug, async () => {
-      const existing = await this.campuses.resolveRefs(CAMPUSES.map((c) => c.key));
-      for (const campus of CAMPUSES) if (!existing.has(campus.key)) await this.campuses.create(campus);
-      return CAMPUSES.map((c) => c.key);
-    });
-    let created = 0;
-    while (created < total) {
-      const rows: { index: number; dto: CreateMemberDto }[] = [];
-      for (let i = 0; i < Math.min(BATCH, total - created); i++) {
-        const gender = rand() < 0.5 ? 'female' : 'male';
-        const first = pick(FIRST_NAMES[gender]);
-        const last = pick(LAST_NAMES);
-        const year = 1945 + Math.floor(rand() * 70);
-        const birthdate = `${year}-${String(1 + Math.floor(rand() * 12)).padStart(2, '0')}-${String(1 + Math.floor(rand() * 28)).padStart(2, '0')}`;
-        const email = `${first}.${last}.${created + i}@example.org`
-          .normalize('NFD')
-          .replace(/[\u0300-\u036f]/g, '')
-          .toLowerCase();
-        rows.push({
-          index: i,
-          dto: {
-            first_name: first,
-            last_name: last,
-            email,
-            gender,
-            birthdate,
-            status: pick(MEMBER_STATUSES),
-            campus: pick(keys),
-            active: rand() > 0.1,
-            phone: `+52133${String(10000000 + Math.floor(rand() * 89999999))}`,
-          },
-        });
-      }
-      await this.cli.inTenant(slug, () => this.memberService.createMany(rows));
-      created += rows.length;
-      this.progress(created, total);
+    const keys = CAMPUSES.map((c) => c.key);
+    const people = new DemoPeople(rand, keys);
+    const converts = Math.min(total, PROSPECT_STAGES_PLAN.find(([stage]) => stage === 'converted')![1]);
+    const families = people.families(total - converts, Math.round(total * HOUSEHOLDS_PER_MEMBER));
+
+    await this.cli.inTenant(slug, () => this.ensureCampusesAndTags());
+    const seeded = { members: 0, households: 0, adults: [] as string[] };
+    const direct = total - converts;
+    for (const chunk of batches(families)) {
+      await this.cli.inTenant(slug, () => this.seedFamilies(chunk, seeded));
+      progress('members', seeded.members, direct);
     }
+    if (direct > 0) process.stderr.write('\n');
+
+    const prospects = await this.cli.inTenant(slug, () => this.seedProspects(people, converts));
+    progress('prospects', prospects, prospects);
     process.stderr.write('\n');
-    this.cli.out({ tenant: slug, campuses: CAMPUSES.length, members: created }, Boolean(options.json), `seeded ${slug}: ${CAMPUSES.length} campuses, ${created} members`);
+    const prayerRequests = await this.cli.inTenant(slug, (tenant) => this.seedPrayerRequests(people, seeded.adults, cliPrincipal(tenant)));
+    progress('prayer requests', prayerRequests, prayerRequests);
+    process.stderr.write('\n');
+
+    const summary = {
+      tenant: slug,
+      campuses: CAMPUSES.length,
+      members: seeded.members + converts,
+      households: seeded.households,
+      tags: TAGS.length,
+      prospects,
+      prayer_requests: prayerRequests,
+    };
+    this.cli.out(
+      summary,
+      Boolean(options.json),
+      `seeded ${slug}: ${summary.campuses} campuses, ${summary.members} members, ${summary.households} households, ${summary.tags} tags, ${prospects} prospects, ${prayerRequests} prayer requests`,
+    );
   }
 
-  private progress(done: number, total: number): void {
-    const width = 30;
-    const filled = Math.round((done / total) * width);
-    process.stderr.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} members`);
+  private async ensureCampusesAndTags(): Promise<void> {
+    const existing = await this.campuses.resolveRefs(CAMPUSES.map((c) => c.key));
+    for (const campus of CAMPUSES) if (!existing.has(campus.key)) await this.campuses.create(campus);
+    for (const tag of TAGS) if (!(await this.tags.resolve(tag.name))) await this.tags.create({ name: tag.name, color: tag.color });
+  }
+
+  /** The members of these families in one insert, then each family's household (head as its contact) and everyone's tags. */
+  private async seedFamilies(families: DemoFamily[], seeded: { members: number; households: number; adults: string[] }): Promise<void> {
+    const rows = families.flatMap((f) => f.people).map((p, index) => ({ index, dto: p.dto }));
+    const { created, rejected } = await this.memberService.createMany(rows);
+    if (rejected.length) throw new CliError(`a demo member was refused: ${JSON.stringify(rejected[0].errors)}`);
+    const uuids = new Map(created.map((c) => [c.index, c.id]));
+    let index = 0;
+    for (const family of families) {
+      const members = family.people.map((person) => ({ person, uuid: uuids.get(index++)! }));
+      if (family.household) {
+        const ids = members.map((m) => toPublicId(ID_PREFIX.member, m.uuid));
+        const household = await this.households.create({ ...family.household, primary_contact_id: ids[0] });
+        const householdId = parsePublicId(ID_PREFIX.household, household.id)!;
+        for (const [i, { person }] of members.entries()) await this.households.addMember(householdId, { member_id: ids[i], household_role: person.role! });
+        seeded.households++;
+      }
+      for (const { person, uuid } of members) {
+        for (const tag of person.tags) await this.memberTags.add(uuid, tag);
+        if (person.age >= 18) seeded.adults.push(toPublicId(ID_PREFIX.member, uuid));
+      }
+    }
+    seeded.members += created.length;
+  }
+
+  /** Prospects at every stage; the `converted` ones are created, then converted (a member is made, member_id set). */
+  private async seedProspects(people: DemoPeople, converts: number): Promise<number> {
+    const today = Date.now();
+    let count = 0;
+    for (const [stage, planned] of PROSPECT_STAGES_PLAN) {
+      const n = stage === 'converted' ? converts : planned;
+      for (let i = 0; i < n; i++) {
+        const gender = people.pick(['female', 'male'] as const);
+        const first = people.pick(FIRST_NAMES[gender]);
+        const last = people.pick(LAST_NAMES);
+        const open = stage !== 'lost' && stage !== 'converted';
+        const prospect = await this.prospects.create({
+          first_name: first,
+          last_name: last,
+          email: ascii(`${first}.${last}.prospect${count}@example.net`),
+          campus: people.pick(CAMPUSES).key,
+          source: people.pick(PROSPECT_SOURCES),
+          stage: stage === 'converted' ? 'connecting' : stage,
+          follow_up_on: open ? new Date(today + people.pick([-3, 2, 5, 7, 10, 14]) * 86_400_000).toISOString().slice(0, 10) : null,
+          notes: people.pick(PROSPECT_NOTES),
+        });
+        if (stage === 'converted') await this.prospects.convert(parsePublicId(ID_PREFIX.prospect, prospect.id)!, { gender, status: 'regular' });
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** Prayer requests from members (or visitors by name), of every visibility; some answered. */
+  private async seedPrayerRequests(people: DemoPeople, adults: string[], principal: Principal): Promise<number> {
+    for (const entry of PRAYER_REQUESTS) {
+      const asker = entry.visitor || !adults.length ? { name: entry.visitor ?? 'Visitor' } : { member_id: people.pick(adults) };
+      const request = await this.prayerRequests.create(
+        { request: entry.request, visibility: entry.visibility, urgent: entry.urgent ?? false, campus: people.pick(CAMPUSES).key, ...asker },
+        principal,
+      );
+      if (entry.answer) await this.prayerRequests.answer(parsePublicId(ID_PREFIX.prayerRequest, request.id)!, { answer: entry.answer }, principal);
+    }
+    return PRAYER_REQUESTS.length;
   }
 
   @Option({ flags: '--tenant <slug>' }) tenant(v: string) {
@@ -79,4 +162,47 @@ export class SeedDemoCommand extends CommandRunner {
   @Option({ flags: '--json' }) json() {
     return true;
   }
+}
+
+/** Whole families, about BATCH members at a time. */
+function* batches(families: DemoFamily[]): Generator<DemoFamily[]> {
+  let chunk: DemoFamily[] = [];
+  let size = 0;
+  for (const family of families) {
+    chunk.push(family);
+    size += family.people.length;
+    if (size >= BATCH) {
+      yield chunk;
+      chunk = [];
+      size = 0;
+    }
+  }
+  if (chunk.length) yield chunk;
+}
+
+function progress(label: string, done: number, total: number): void {
+  const width = 30;
+  const filled = total ? Math.round((done / total) * width) : width;
+  process.stderr.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} ${label}`);
+}
+
+/**
+ * Who the prayer requests are written as: the CLI, with an administrator's sight (it answers the
+ * private ones it made) and no staff user behind it, so its private requests are seen by the
+ * church's org_admins only.
+ */
+function cliPrincipal(tenant: TenantEntity): Principal {
+  return {
+    tokenId: 'cli',
+    tokenName: 'seed:demo',
+    tokenType: 'service',
+    scopes: ['admin:*'],
+    userId: null,
+    actingUserId: null,
+    role: 'org_admin',
+    tenantId: tenant.id,
+    tenantSlug: tenant.slug,
+    tenantPlan: tenant.plan,
+    quotaOverride: null,
+  };
 }

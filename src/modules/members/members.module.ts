@@ -15,6 +15,6 @@ import { MembersService } from './members.service';
   imports: [CampusesModule, TagsModule],
   controllers: [MembersController, MemberTagsController],
   providers: [MembersService, MembersBulkService, MembersRepository, CampusDirectory, MemberHouseholdsService, MemberTagRefs, MemberTagsService],
-  exports: [MembersService, MemberHouseholdsService],
+  exports: [MembersService, MemberHouseholdsService, MemberTagsService],
 })
 export class MembersModule {}

@@ -8,5 +8,6 @@ import { PrayerRequestsService } from './prayer-requests.service';
   imports: [CampusesModule],
   controllers: [PrayerRequestsController],
   providers: [PrayerRequestsService, PrayerRequestsRepository],
+  exports: [PrayerRequestsService],
 })
 export class PrayerRequestsModule {}
