@@ -6,6 +6,7 @@ import { CampusesModule } from './modules/campuses/campuses.module';
 import { HouseholdsModule } from './modules/households/households.module';
 import { MembersModule } from './modules/members/members.module';
 import { TagsModule } from './modules/tags/tags.module';
+import { CustomFieldsModule } from './modules/custom-fields/custom-fields.module';
 import { ProspectsModule } from './modules/prospects/prospects.module';
 import { AuthModule } from './platform/auth/auth.module';
 import { MailModule } from './platform/mail/mail.module';
@@ -32,6 +33,7 @@ import { RedisModule } from './platform/redis/redis.module';
     UsersModule,
     CampusesModule,
     TagsModule,
+    CustomFieldsModule,
     MembersModule,
     ProspectsModule,
     HouseholdsModule,

@@ -241,6 +241,7 @@ describe('concurrency: races end in clean answers and whole states', () => {
 
   it('20 PATCHes of one member (two groups of fields): each group is one request’s values, and the last member.updated carries the final state', async () => {
     const c = await church();
+    await ok(c, { method: 'POST', path: '/v1/custom-fields', body: { key: 'round', label: 'Round', type: 'number' } }, 201);
     const member = (await ok<Member>(c, { method: 'POST', path: '/v1/members', body: { first_name: 'Orig', last_name: 'Inal', email: 'orig@example.org' } }, 201)).body;
     const statuses = ['regular', 'member', 'leader'];
     // Even: the name and email together; odd: the status and the custom fields together.

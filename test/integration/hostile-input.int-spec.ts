@@ -652,6 +652,7 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     for (const name of ['Ana', 'Bea', 'Cid']) await make('/v1/members', { first_name: name, last_name: 'Ruiz', birthdate: '1990-01-02', campus: 'hostile-campus' });
     await make('/v1/devices', { name: 'Kiosk', campus: 'hostile-campus' });
     await make('/v1/devices', { name: 'Kiosk 2' });
+    await make('/v1/custom-fields', { key: 'hostile_field', label: 'Hostile field', type: 'select', options: ['a', 'b'] });
     // {tag} of /v1/members/{id}/tags/{tag} has no list under the member: a real tag for each member made here.
     const tagId = await make('/v1/tags', { name: 'Hostile tag', color: 'red' });
     for (const id of [...created].filter((c) => c.startsWith('mem_'))) realIds.set(`/v1/members/${id}/tags`, tagId ?? null);

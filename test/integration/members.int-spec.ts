@@ -96,6 +96,14 @@ async function createMember(api: TestApi, church: TestTenant, body: JsonObject, 
   return res.body;
 }
 
+/** Custom-field definitions (custom_fields only takes keys the church defined). */
+async function defineCustomFields(api: TestApi, church: TestTenant, fields: Record<string, string>): Promise<void> {
+  for (const [key, type] of Object.entries(fields)) {
+    const res = await api.post('/v1/custom-fields', as(church, { body: { key, label: key, type } }));
+    if (res.status !== 201) throw new Error(`define custom field failed: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+}
+
 async function createCampus(api: TestApi, church: TestTenant, key: string, name: string): Promise<CampusRef> {
   const res = await api.post<CampusRef>('/v1/campuses', as(church, { body: { key, name } }));
   if (res.status !== 201) throw new Error(`create campus failed: ${res.status} ${JSON.stringify(res.body)}`);
@@ -136,6 +144,7 @@ describe('members', () => {
     beforeAll(async () => {
       church = await newTenant(api);
       north = await createCampus(api, church, 'north', 'North Campus');
+      await defineCustomFields(api, church, { baptized: 'boolean', shirt_size: 'text', visits: 'number', notes: 'text' });
     });
 
     it('creates a member: 201, Location, mem_ id, every field echoed', async () => {
@@ -449,6 +458,7 @@ describe('members', () => {
     beforeAll(async () => {
       church = await newTenant(api);
       campus = await createCampus(api, church, 'east', 'East Campus');
+      await defineCustomFields(api, church, { baptized: 'boolean' });
     });
 
     const full = () => ({
@@ -543,6 +553,7 @@ describe('members', () => {
     beforeAll(async () => {
       church = await newTenant(api);
       await createCampus(api, church, 'west', 'West Campus');
+      await defineCustomFields(api, church, { baptized: 'boolean', k: 'number' });
     });
 
     it('replaces the member: omitted optional fields become null or their defaults', async () => {

@@ -377,6 +377,8 @@ describe('prospects', () => {
       church = await newTenant(api);
       north = await createCampus(api, church, 'north', 'North Campus');
       south = await createCampus(api, church, 'south', 'South Campus');
+      // Member custom_fields only take keys the church defined.
+      expect((await api.post('/v1/custom-fields', as(church, { body: { key: 'baptized', label: 'Baptized', type: 'boolean' } }))).status).toBe(201);
     });
 
     it("creates the member from the prospect's fields, marks it converted, raises member.created and prospect.converted", async () => {

@@ -113,6 +113,9 @@ export const ISSUE_CATALOG: Record<Language, Record<string, string>> = {
     duplicate: 'This value is already taken.',
     too_many: 'At most {max} items.',
     in_future: 'This date cannot be in the future.',
+    not_in_options: 'Must be one of the field’s options: {values}.',
+    missing: 'This custom field is required.',
+    not_allowed: 'Only select fields take options.',
   },
   es: {
     required: 'Este campo es obligatorio.',
@@ -131,6 +134,9 @@ export const ISSUE_CATALOG: Record<Language, Record<string, string>> = {
     duplicate: 'Este valor ya está en uso.',
     too_many: 'Como máximo {max} elementos.',
     in_future: 'Esta fecha no puede estar en el futuro.',
+    not_in_options: 'Debe ser una de las opciones del campo: {values}.',
+    missing: 'Este campo personalizado es obligatorio.',
+    not_allowed: 'Solo los campos de selección llevan opciones.',
   },
   pt: {
     required: 'Este campo é obrigatório.',
@@ -149,6 +155,9 @@ export const ISSUE_CATALOG: Record<Language, Record<string, string>> = {
     duplicate: 'Este valor já está em uso.',
     too_many: 'No máximo {max} itens.',
     in_future: 'Esta data não pode estar no futuro.',
+    not_in_options: 'Deve ser uma das opções do campo: {values}.',
+    missing: 'Este campo personalizado é obrigatório.',
+    not_allowed: 'Somente campos de seleção têm opções.',
   },
 };
 
@@ -175,6 +184,7 @@ export const FORMAT_CATALOG: Record<Exclude<Language, 'en'>, Record<string, stri
     text: 'texto',
     'one of the listed values': 'uno de los valores indicados',
     integer: 'número entero',
+    number: 'número',
   },
   pt: {
     'lowercase letters, digits and dashes': 'letras minúsculas, dígitos e hífens',
@@ -193,5 +203,6 @@ export const FORMAT_CATALOG: Record<Exclude<Language, 'en'>, Record<string, stri
     text: 'texto',
     'one of the listed values': 'um dos valores indicados',
     integer: 'número inteiro',
+    number: 'número',
   },
 };

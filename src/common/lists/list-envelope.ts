@@ -53,7 +53,7 @@ export function ApiList<T>(item: Type<unknown>, spec: ListSpec<T>) {
 }
 
 function typeOf(type: string): string {
-  return type === 'integer' ? 'integer' : type === 'boolean' ? 'boolean' : 'string';
+  return type === 'integer' ? 'integer' : type === 'number' ? 'number' : type === 'boolean' ? 'boolean' : 'string';
 }
 
 function formatOf(type: string): string | undefined {

@@ -25,7 +25,9 @@ export interface ListQuery {
 }
 
 const RESERVED = new Set(['cursor', 'limit', 'sort', 'total']);
-const KEY = /^([a-z_][a-z0-9_]*)(?:\[([a-z]+)\])?$/;
+// A field may have one dotted part (`custom_fields.shirt_size`).
+const KEY = /^([a-z_][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)?)(?:\[([a-z]+)\])?$/;
+const NUMBER = /^-?\d{1,15}(\.\d{1,15})?$/;
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -135,6 +137,8 @@ function parseValue(raw: string, def: FilterDef): FilterValue | undefined {
       return raw === 'true' ? true : raw === 'false' ? false : undefined;
     case 'integer':
       return /^-?\d{1,9}$/.test(raw) ? Number(raw) : undefined;
+    case 'number':
+      return NUMBER.test(raw) ? Number(raw) : undefined;
     case 'date':
       return DATE.test(raw) && isRealDate(raw) ? raw : undefined;
     case 'timestamp': {
@@ -151,5 +155,5 @@ export function isRealDate(value: string): boolean {
 }
 
 function formatOf(def: FilterDef): string {
-  return { string: 'text', enum: 'one of the listed values', boolean: 'true or false', integer: 'integer', date: 'YYYY-MM-DD', timestamp: 'ISO 8601' }[def.type];
+  return { string: 'text', enum: 'one of the listed values', boolean: 'true or false', integer: 'integer', number: 'number', date: 'YYYY-MM-DD', timestamp: 'ISO 8601' }[def.type];
 }

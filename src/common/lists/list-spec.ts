@@ -3,7 +3,7 @@
 export const OPERATORS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'] as const;
 export type Operator = (typeof OPERATORS)[number];
 
-export type ValueType = 'string' | 'boolean' | 'integer' | 'timestamp' | 'date' | 'enum';
+export type ValueType = 'string' | 'boolean' | 'integer' | 'number' | 'timestamp' | 'date' | 'enum';
 export type FilterValue = string | number | boolean | Date;
 
 /** A condition in SQL with named parameters; `param(value)` returns a placeholder for a value. */

@@ -7,6 +7,7 @@ import { CreateHouseholds1764640000000 } from './1764640000000-CreateHouseholds'
 import { CreateProspects1764610000000 } from './1764610000000-CreateProspects';
 import { CreatePrayerRequests1764600000000 } from './1764600000000-CreatePrayerRequests';
 import { CreateTags1764620000000 } from './1764620000000-CreateTags';
+import { CreateCustomFields1764630000000 } from './1764630000000-CreateCustomFields';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -18,5 +19,6 @@ export const MIGRATIONS = [
   CreatePrayerRequests1764600000000,
   CreateProspects1764610000000,
   CreateTags1764620000000,
+  CreateCustomFields1764630000000,
   CreateHouseholds1764640000000,
 ];

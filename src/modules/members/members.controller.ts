@@ -25,7 +25,11 @@ export class MembersController {
 
   @Get()
   @Auth({ scopes: ['read:members'] })
-  @ApiOperation({ summary: 'List members', description: 'Keyset-paginated; filters by field name with `[op]` operators; `total` counts every match.' })
+  @ApiOperation({
+    summary: 'List members',
+    description:
+      'Keyset-paginated; filters by field name with `[op]` operators; `total` counts every match. Custom fields filter as `custom_fields.<key>=value` (exact, typed by the field), with `[gt]` `[gte]` `[lt]` `[lte]` for number and date fields; a key the church has not defined is a 400.',
+  })
   @ApiList(MemberResponse, MEMBER_LIST)
   async list(@Query() query: Record<string, unknown>, @Headers('if-none-match') ifNoneMatch: string | undefined, @Res({ passthrough: true }) res: Response) {
     const { etag, body } = await this.members.list(query, ifNoneMatch);

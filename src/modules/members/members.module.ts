@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CampusesModule } from '../campuses/campuses.module';
 import { CampusDirectory } from './campus-directory';
 import { TagsModule } from '../tags/tags.module';
+import { CustomFieldsModule } from '../custom-fields/custom-fields.module';
 import { MemberTagRefs } from './member-tag-refs';
 import { MemberTagsController } from './member-tags.controller';
 import { MemberTagsService } from './member-tags.service';
@@ -12,7 +13,7 @@ import { MembersRepository } from './members.repository';
 import { MembersService } from './members.service';
 
 @Module({
-  imports: [CampusesModule, TagsModule],
+  imports: [CampusesModule, TagsModule, CustomFieldsModule],
   controllers: [MembersController, MemberTagsController],
   providers: [MembersService, MembersBulkService, MembersRepository, CampusDirectory, MemberHouseholdsService, MemberTagRefs, MemberTagsService],
   exports: [MembersService, MemberHouseholdsService, MemberTagsService],

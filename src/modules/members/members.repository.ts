@@ -3,6 +3,7 @@ import { In, IsNull } from 'typeorm';
 import { TenantContext } from '../../common/context/tenant-context';
 import { CachedTotal, fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
+import type { ListSpec } from '../../common/lists/list-spec';
 import { RowLock, withLock } from '../../database/row-lock';
 import { MemberEntity } from './member.entity';
 import { MEMBER_LIST } from './members.list';
@@ -100,9 +101,10 @@ export class MembersRepository {
     return members;
   }
 
-  list(query: ListQuery, totals?: CachedTotal): Promise<Page<MemberEntity>> {
+  /** `spec`: MEMBER_LIST, or it with the church's `custom_fields.<key>` filters (CustomFieldsService.memberListSpec). */
+  list(query: ListQuery, totals?: CachedTotal, spec: ListSpec<MemberEntity> = MEMBER_LIST): Promise<Page<MemberEntity>> {
     const { repo, tenantId } = this.scope();
     const qb = repo.createQueryBuilder('m').where('m.tenant_id = :tenantId AND m.deleted_at IS NULL', { tenantId });
-    return fetchPage(qb, query, MEMBER_LIST, { totals });
+    return fetchPage(qb, query, spec, { totals });
   }
 }

@@ -11,6 +11,8 @@ import type { CampusEntity } from '../campuses/campus.entity';
 import { CampusesService } from '../campuses/campuses.service';
 import { CampusDirectory } from './campus-directory';
 import { MemberTagRefs } from './member-tag-refs';
+import { customFieldIssues, CustomFieldsWrite, setsCustomFields } from '../custom-fields/custom-field-values';
+import { CustomFieldsService } from '../custom-fields/custom-fields.service';
 import type { TagRef } from '../tags/dto/tag.response';
 import { EventsService } from '../../platform/webhooks/events.service';
 import type { CreateMemberDto } from './dto/create-member.dto';
@@ -33,6 +35,7 @@ export class MembersService {
     private readonly campuses: CampusesService,
     private readonly campusDirectory: CampusDirectory,
     private readonly memberTags: MemberTagRefs,
+    private readonly customFields: CustomFieldsService,
     private readonly events: EventsService,
     private readonly totals: ListTotals,
   ) {}
@@ -40,6 +43,7 @@ export class MembersService {
   async create(dto: CreateMemberDto): Promise<MemberResponse> {
     const campusByRef = await this.campuses.resolveRefs(dto.campus ? [dto.campus] : []);
     const issues = [...campusIssues(dto, campusByRef), ...householdIssues(dto, await this.liveHouseholdsOf([dto]))];
+    issues.push(...customFieldIssues(dto.custom_fields, await this.customFields.definitions(setsCustomFields(dto.custom_fields)), 'whole'));
     if (issues.length) throw AppError.validation(issues);
     const member = this.newMember(dto, campusByRef);
     await this.members.insert([member]);
@@ -52,11 +56,13 @@ export class MembersService {
     const refs = [...new Set(rows.map((r) => r.dto.campus).filter((c): c is string => typeof c === 'string'))];
     const campusByRef = await this.campuses.resolveRefs(refs);
     const households = await this.liveHouseholdsOf(rows.map((r) => r.dto));
+    const definitions = await this.customFields.definitions(rows.some((r) => setsCustomFields(r.dto.custom_fields)));
     const created: { index: number; id: string }[] = [];
     const rejected: { index: number; errors: FieldIssue[] }[] = [];
     const entities: MemberEntity[] = [];
     for (const { index, dto } of rows) {
       const issues = [...campusIssues(dto, campusByRef), ...householdIssues(dto, households)];
+      issues.push(...customFieldIssues(dto.custom_fields, definitions, 'whole'));
       if (issues.length) {
         rejected.push({ index, errors: issues });
         continue;
@@ -85,7 +91,8 @@ export class MembersService {
    * so a matching If-None-Match is answered (304) before any query.
    */
   async list(rawQuery: Record<string, unknown>, ifNoneMatch?: string): Promise<{ etag: string | null; body: ListEnvelope<MemberResponse> }> {
-    const query = parseListQuery(rawQuery, MEMBER_LIST);
+    const spec = await this.customFields.memberListSpec(MEMBER_LIST, rawQuery);
+    const query = parseListQuery(rawQuery, spec);
     await this.memberTags.resolveTagFilter(query);
     const { lang, tenantId } = TenantContext.current();
     const state = await this.totals.open('members', query);
@@ -104,7 +111,7 @@ export class MembersService {
         )
       : null;
     if (etag && matches(ifNoneMatch, etag)) throw new NotModified(etag);
-    const page = await this.members.list(query, state);
+    const page = await this.members.list(query, state, spec);
     const campuses = state ? await this.campusDirectory.campusesOf(page.rows, state.version) : await this.campusesOf(page.rows);
     const tags = await this.memberTags.of(
       page.rows.map((m) => m.id),
@@ -113,12 +120,16 @@ export class MembersService {
     return { etag, body: toEnvelope(page, (m) => toMemberResponse(m, campuses, lang, tags.get(m.id) ?? [])) };
   }
 
-  async update(id: string, dto: UpdateMemberDto): Promise<MemberResponse> {
+  /** `write`: PATCH merges custom_fields key by key (`partial`); PUT replaces them (`whole`: required fields must be there). */
+  async update(id: string, dto: UpdateMemberDto, write: CustomFieldsWrite = 'partial'): Promise<MemberResponse> {
     const campusByRef = await this.campuses.resolveRefs(dto.campus ? [dto.campus] : []);
     const issues = [...clearedRequiredFields(dto, REQUIRED_ON_PATCH), ...campusIssues(dto, campusByRef), ...householdIssues(dto, await this.liveHouseholdsOf([dto]))];
+    // The definitions before the member: a definition delete locks the definition, then members.
+    if (dto.custom_fields) issues.push(...customFieldIssues(dto.custom_fields, await this.customFields.definitions(setsCustomFields(dto.custom_fields)), write));
     if (issues.length) throw AppError.validation(issues);
     const member = await this.require(id, 'for_no_key_update');
     const changes = this.changesFrom(dto, campusByRef);
+    if (write === 'partial' && changes.customFields) changes.customFields = { ...member.customFields, ...changes.customFields };
     // Another household: role `other`; the same one keeps the role; none clears it.
     if (changes.householdId !== undefined) changes.householdRole = !changes.householdId ? null : changes.householdId === member.householdId ? member.householdRole : DEFAULT_HOUSEHOLD_ROLE;
     await this.save(id, changes);
@@ -146,7 +157,7 @@ export class MembersService {
       custom_fields: {},
       ...sent,
     };
-    return this.update(id, full);
+    return this.update(id, full, 'whole');
   }
 
   async remove(id: string): Promise<void> {
