@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { CoreModule } from '../core.module';
+import { CustomFieldsModule } from '../modules/custom-fields/custom-fields.module';
 import { PrayerRequestsModule } from '../modules/prayer-requests/prayer-requests.module';
 import { ProspectsModule } from '../modules/prospects/prospects.module';
 import { TagsModule } from '../modules/tags/tags.module';
@@ -19,7 +20,7 @@ import { WebhooksResendCommand } from './commands/webhooks-resend.command';
 
 @Module({
   // The modules seed:demo writes through that CoreModule does not export.
-  imports: [CoreModule, TagsModule, ProspectsModule, PrayerRequestsModule],
+  imports: [CoreModule, TagsModule, CustomFieldsModule, ProspectsModule, PrayerRequestsModule],
   providers: [
     CliSupport,
     TenantCreateCommand,

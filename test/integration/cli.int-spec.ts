@@ -352,11 +352,11 @@ describe('CLI (node dist/cli.js)', () => {
     ];
     const ENGLISH = ['Emily', 'Grace', 'Hannah', 'Olivia', 'Abigail', 'James', 'Daniel', 'Samuel', 'David', 'Joshua', 'Caleb', 'Nathan', 'Ruth', 'Esther'];
 
-    it('fills a church: 3 campuses, 200 members with Spanish and English names, households, tags, prospects (some converted), prayer requests; a second run adds as many again and keeps the campuses and tags', async () => {
+    it('fills a church: 3 campuses, 200 members with Spanish and English names, households, tags, custom fields, prospects (some converted), prayer requests; a second run adds as many again and keeps the campuses, tags and custom fields', async () => {
       const { slug, admin } = await newChurch();
       const first = await runCli(['seed:demo', '--tenant', slug], { timeoutMs: 90_000 });
       expect(first.code).toBe(0);
-      expect(first.stdout).toMatch(/200 members, 70 households, 10 tags, 30 prospects, 20 prayer requests/);
+      expect(first.stdout).toMatch(/200 members, 70 households, 10 tags, 3 custom fields, 30 prospects, 20 prayer requests/);
 
       const token = (await issue(slug, admin, 'read:members,read:campuses,read:prayer_requests')).token;
       const campuses = await api.get<{ data: { key: string; name: string }[]; total: number }>('/v1/campuses', { token, tenant: slug });
@@ -423,6 +423,19 @@ describe('CLI (node dist/cli.js)', () => {
       const youth = tagged.find((t) => t.name === 'Youth')!;
       expect((await get<{ total: number }>('/v1/members?tag=youth&limit=1')).total).toBe(youth.members);
 
+      // 3 custom fields (text, select, date), with values on members that their filter finds
+      const fields = await get<{ data: { key: string; type: string }[]; total: number }>('/v1/custom-fields?limit=100');
+      expect(fields.data.map((f) => `${f.key}:${f.type}`).sort()).toEqual(['allergies:text', 'baptism_date:date', 'tshirt_size:select']);
+      const [valued] = await tenantSql<{ allergies: number; tshirt_size: number; baptism_date: number; medium: number }>(
+        slug,
+        `SELECT count(*) FILTER (WHERE custom_fields ? 'allergies')::int AS allergies, count(*) FILTER (WHERE custom_fields ? 'tshirt_size')::int AS tshirt_size,
+                count(*) FILTER (WHERE custom_fields ? 'baptism_date')::int AS baptism_date, count(*) FILTER (WHERE custom_fields->>'tshirt_size' = 'M')::int AS medium
+           FROM members WHERE tenant_id = current_setting('app.tenant_id')::uuid AND deleted_at IS NULL`,
+      );
+      for (const n of [valued.allergies, valued.tshirt_size, valued.baptism_date]) expect(n).toBeGreaterThan(5);
+      expect((await get<{ total: number }>('/v1/members?custom_fields.tshirt_size=M&limit=1')).total).toBe(valued.medium);
+      expect((await get<{ total: number }>('/v1/members?custom_fields.baptism_date[lte]=2000-01-01&limit=1')).total).toBeGreaterThan(0);
+
       // 30 prospects across the stages; the converted ones through convert, so their member exists
       type Prospect = { stage: string; member_id: string | null; converted_at: string | null };
       const prospects = await get<{ data: Prospect[]; total: number }>('/v1/prospects?limit=100');
@@ -466,12 +479,13 @@ describe('CLI (node dist/cli.js)', () => {
       expect(count('prayer_request.answered')).toBe(answered);
       expect(count('member.updated')).toBe(placed.members); // each one's move into their household
 
-      // a second run adds as many again, reusing the campuses and tags (unique by key and by name)
+      // a second run adds as many again, reusing the campuses, tags and custom fields (unique by key, name and key)
       const second = await runCli(['seed:demo', '--tenant', slug, '--json'], { timeoutMs: 90_000 });
       expect(second.code).toBe(0);
-      expect(JSON.parse(second.stdout)).toEqual({ tenant: slug, campuses: 3, members: 200, households: 70, tags: 10, prospects: 30, prayer_requests: 20 });
+      expect(JSON.parse(second.stdout)).toEqual({ tenant: slug, campuses: 3, members: 200, households: 70, tags: 10, custom_fields: 3, prospects: 30, prayer_requests: 20 });
       expect((await get<{ total: number }>('/v1/campuses')).total).toBe(3);
       expect((await get<{ total: number }>('/v1/tags?limit=1')).total).toBe(10);
+      expect((await get<{ total: number }>('/v1/custom-fields?limit=1')).total).toBe(3);
       expect((await get<{ total: number }>('/v1/households?limit=1')).total).toBe(140);
       expect((await get<{ total: number }>('/v1/members?limit=1')).total).toBe(400);
     }, 180_000);

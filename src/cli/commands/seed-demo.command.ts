@@ -1,6 +1,7 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { ID_PREFIX, parsePublicId, toPublicId } from '../../common/ids/id';
 import { CampusesService } from '../../modules/campuses/campuses.service';
+import { CustomFieldsService } from '../../modules/custom-fields/custom-fields.service';
 import { HouseholdsService } from '../../modules/households/households.service';
 import { MemberTagsService } from '../../modules/members/member-tags.service';
 import { MembersService } from '../../modules/members/members.service';
@@ -10,7 +11,7 @@ import { TagsService } from '../../modules/tags/tags.service';
 import type { Principal } from '../../platform/auth/principal';
 import type { TenantEntity } from '../../platform/tenancy/tenant.entity';
 import { CliError, CliSupport, requireOption } from '../cli-support';
-import { CAMPUSES, FIRST_NAMES, LAST_NAMES, PRAYER_REQUESTS, PROSPECT_NOTES, PROSPECT_STAGES_PLAN, random, TAGS } from './seed-demo.data';
+import { CAMPUSES, CUSTOM_FIELDS, FIRST_NAMES, LAST_NAMES, PRAYER_REQUESTS, PROSPECT_NOTES, PROSPECT_STAGES_PLAN, random, TAGS } from './seed-demo.data';
 import { ascii, DemoFamily, DemoPeople } from './seed-demo.people';
 
 /** About this many members per transaction (whole families). */
@@ -21,11 +22,12 @@ const PROSPECT_SOURCES = ['visit', 'visit', 'event', 'online', 'referral', 'othe
 
 /**
  * Fills a church through the modules' services (their rules, events and row-level security
- * apply): campuses, tags, members in households, prospects (some converted into members through
- * the real convert), prayer requests. Deterministic: a second run adds as many people again and
- * reuses the campuses and tags.
+ * apply): campuses, tags, custom fields, members (with custom field values) in households,
+ * prospects (some converted into members through the real convert), prayer requests.
+ * Deterministic: a second run adds as many people again and reuses the campuses, tags and
+ * custom fields.
  */
-@Command({ name: 'seed:demo', description: 'Fill a church with realistic demo data (campuses, members, households, tags, prospects, prayer requests)' })
+@Command({ name: 'seed:demo', description: 'Fill a church with realistic demo data (campuses, members, households, tags, custom fields, prospects, prayer requests)' })
 export class SeedDemoCommand extends CommandRunner {
   constructor(
     private readonly cli: CliSupport,
@@ -33,6 +35,7 @@ export class SeedDemoCommand extends CommandRunner {
     private readonly memberService: MembersService,
     private readonly households: HouseholdsService,
     private readonly tags: TagsService,
+    private readonly customFields: CustomFieldsService,
     private readonly memberTags: MemberTagsService,
     private readonly prospects: ProspectsService,
     private readonly prayerRequests: PrayerRequestsService,
@@ -50,7 +53,7 @@ export class SeedDemoCommand extends CommandRunner {
     const converts = Math.min(total, PROSPECT_STAGES_PLAN.find(([stage]) => stage === 'converted')![1]);
     const families = people.families(total - converts, Math.round(total * HOUSEHOLDS_PER_MEMBER));
 
-    await this.cli.inTenant(slug, () => this.ensureCampusesAndTags());
+    await this.cli.inTenant(slug, () => this.ensureDefinitions());
     const seeded = { members: 0, households: 0, adults: [] as string[] };
     const direct = total - converts;
     for (const chunk of batches(families)) {
@@ -72,20 +75,24 @@ export class SeedDemoCommand extends CommandRunner {
       members: seeded.members + converts,
       households: seeded.households,
       tags: TAGS.length,
+      custom_fields: CUSTOM_FIELDS.length,
       prospects,
       prayer_requests: prayerRequests,
     };
     this.cli.out(
       summary,
       Boolean(options.json),
-      `seeded ${slug}: ${summary.campuses} campuses, ${summary.members} members, ${summary.households} households, ${summary.tags} tags, ${prospects} prospects, ${prayerRequests} prayer requests`,
+      `seeded ${slug}: ${summary.campuses} campuses, ${summary.members} members, ${summary.households} households, ${summary.tags} tags, ${summary.custom_fields} custom fields, ${prospects} prospects, ${prayerRequests} prayer requests`,
     );
   }
 
-  private async ensureCampusesAndTags(): Promise<void> {
+  /** Campuses, tags and custom fields, each made once (a second run reuses them). */
+  private async ensureDefinitions(): Promise<void> {
     const existing = await this.campuses.resolveRefs(CAMPUSES.map((c) => c.key));
     for (const campus of CAMPUSES) if (!existing.has(campus.key)) await this.campuses.create(campus);
     for (const tag of TAGS) if (!(await this.tags.resolve(tag.name))) await this.tags.create({ name: tag.name, color: tag.color });
+    const keys = new Set((await this.customFields.definitions(false)).map((d) => d.key));
+    for (const field of CUSTOM_FIELDS) if (!keys.has(field.key)) await this.customFields.create({ ...field, required: false });
   }
 
   /** The members of these families in one insert, then each family's household (head as its contact) and everyone's tags. */

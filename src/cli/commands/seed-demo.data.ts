@@ -114,6 +114,15 @@ export const TAGS: readonly { name: string; color: TagColor; minAge: number; max
   { name: 'New believer', color: 'red', minAge: 10, maxAge: 95, share: 0.06 },
 ];
 
+/** The demo custom fields, one of each kind a church asks most: a text, a select, a date. */
+export const CUSTOM_FIELDS: readonly { key: string; label: string; type: 'text' | 'select' | 'date'; options?: string[] }[] = [
+  { key: 'allergies', label: 'Allergies and medical notes', type: 'text' },
+  { key: 'tshirt_size', label: 'T-shirt size', type: 'select', options: ['XS', 'S', 'M', 'L', 'XL'] },
+  { key: 'baptism_date', label: 'Baptism date', type: 'date' },
+];
+
+export const ALLERGIES = ['Peanuts', 'Penicillin', 'Asthma (inhaler in the bag)', 'Lactose intolerant', 'Bee stings', 'Gluten', 'Alergia al huevo'];
+
 /** How many demo prospects stand at each stage; `converted` ones go through the real convert. */
 export const PROSPECT_STAGES_PLAN = [
   ['new', 6],

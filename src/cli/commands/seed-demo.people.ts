@@ -1,7 +1,7 @@
 import type { AddressDto } from '../../modules/members/dto/address.dto';
 import type { CreateMemberDto } from '../../modules/members/dto/create-member.dto';
 import type { HouseholdRole, MemberStatus } from '../../modules/members/member.entity';
-import { CITIES, ENGLISH_LAST_NAMES, FIRST_NAMES, LAST_NAMES, STREETS, TAGS } from './seed-demo.data';
+import { ALLERGIES, CITIES, ENGLISH_LAST_NAMES, FIRST_NAMES, LAST_NAMES, STREETS, TAGS } from './seed-demo.data';
 
 /** One demo member: the create body, their role in the family's household (null: no household), age and tags. */
 export interface DemoPerson {
@@ -89,20 +89,34 @@ export class DemoPeople {
     const first = this.pick(FIRST_NAMES[gender]);
     const serial = this.serial++;
     const adult = age >= 16;
+    const born = this.year - age - 1;
+    const status = age < 12 ? 'regular' : this.weighted(ADULT_STATUSES);
     const dto: CreateMemberDto = {
       first_name: first,
       last_name: last,
       email: adult ? ascii(`${first}.${last}.${serial}@example.org`) : null,
       gender,
-      birthdate: `${this.year - age - 1}-${pad(1 + this.int(12))}-${pad(1 + this.int(28))}`,
-      status: age < 12 ? 'regular' : this.weighted(ADULT_STATUSES),
+      birthdate: `${born}-${pad(1 + this.int(12))}-${pad(1 + this.int(28))}`,
+      status,
       campus,
       active: this.rand() > 0.1,
       phone: adult ? `+52133${String(10000000 + this.int(89999999))}` : null,
       address: address ? { ...address } : null,
+      custom_fields: this.customFields(age, born, status),
     };
     const tags = TAGS.filter((t) => age >= t.minAge && age <= t.maxAge && this.rand() < t.share).map((t) => t.name);
     return { dto, role, age, tags };
+  }
+
+  /** Values of the demo custom fields (CUSTOM_FIELDS): allergies for some (children more), a T-shirt size for many, a baptism date for most members. */
+  private customFields(age: number, born: number, status: MemberStatus): Record<string, string> {
+    const values: Record<string, string> = {};
+    if (this.rand() < (age < 12 ? 0.25 : 0.05)) values.allergies = this.pick(ALLERGIES);
+    if (this.rand() < 0.4) values.tshirt_size = age < 12 ? this.pick(['XS', 'S']) : this.pick(['S', 'M', 'M', 'L', 'L', 'XL']);
+    if (age >= 12 && (status === 'member' || status === 'leader') && this.rand() < 0.8) {
+      values.baptism_date = `${born + 12 + this.int(age - 11)}-${pad(1 + this.int(12))}-${pad(1 + this.int(28))}`;
+    }
+    return values;
   }
 
   private address(): AddressDto {
