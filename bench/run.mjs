@@ -8,7 +8,7 @@ import { allSeries } from './lib/measure.mjs';
 import { machineLine, seriesTable, table, updateReadme, writeLatest } from './lib/report.mjs';
 import { ensureSeeded } from './lib/seed.mjs';
 import { startApi, startBaseline, writeServerLog } from './lib/servers.mjs';
-import { scenario1, scenario2, scenario3, scenario4, scenario6 } from './scenarios/http.mjs';
+import { scenario1, scenario2, scenario3, scenario4, scenario6, scenario7 } from './scenarios/http.mjs';
 import { scenario5 } from './scenarios/webhooks.mjs';
 import { join } from 'node:path';
 
@@ -17,10 +17,11 @@ const SCENARIOS = {
   2: { title: '250k church: first page, deep page, 304', http: true, run: scenario2 },
   6: { title: '250k church: exact total vs no count', http: true, run: scenario6 },
   3: { title: 'filters and multi-field sort, EXPLAIN', http: true, run: scenario3 },
+  7: { title: 'tag filter, 20 churches of 50k; EXPLAIN of the tag and custom-field filters', http: true, run: scenario7 },
   4: { title: 'bulk create of 500 members', http: true, run: scenario4 },
   5: { title: 'webhook deliveries', http: false, run: scenario5 },
 };
-const ORDER = ['1', '2', '6', '3', '4', '5'];
+const ORDER = ['1', '2', '6', '3', '7', '4', '5'];
 
 const USAGE = `usage: npm run bench [-- [scenario …] [--reseed] [--no-build]]
   scenarios: ${ORDER.map((id) => `${id} (${SCENARIOS[id].title})`).join(', ')}
@@ -78,7 +79,17 @@ async function main() {
     return;
   }
   const startedAt = new Date().toISOString();
-  const settings = { duration: config.duration, warmup: config.warmup, runs: config.runs, pool_size: config.poolSize, loader: loaderName(), members: config.members, big_members: config.bigMembers, churches: config.churches, webhooks: config.webhooks };
+  const settings = {
+    duration: config.duration,
+    warmup: config.warmup,
+    runs: config.runs,
+    pool_size: config.poolSize,
+    loader: loaderName(),
+    members: config.members,
+    big_members: config.bigMembers,
+    churches: config.churches,
+    webhooks: config.webhooks,
+  };
   log(`scenarios ${ids.join(', ')}; ${settings.loader}, ${settings.duration} s × ${settings.runs} runs after ${settings.warmup} s warm-up`);
   await preflight();
   await build(flags);
@@ -100,7 +111,16 @@ async function main() {
         } catch (error) {
           log(`scenario ${id} failed: ${error.stack ?? error}`);
           failures.push({ id, error: String(error.message ?? error) });
-          rows.push({ id, title: `${SCENARIOS[id].title}: did not run (${String(error.message ?? error).split('\n')[0]})`, metric: 'error', project: null, baseline: null, ratio: null, target: null, pass: false });
+          rows.push({
+            id,
+            title: `${SCENARIOS[id].title}: did not run (${String(error.message ?? error).split('\n')[0]})`,
+            metric: 'error',
+            project: null,
+            baseline: null,
+            ratio: null,
+            target: null,
+            pass: false,
+          });
         }
       }
     } finally {
@@ -118,7 +138,16 @@ async function main() {
     } catch (error) {
       log(`scenario 5 failed: ${error.stack ?? error}`);
       failures.push({ id: '5', error: String(error.message ?? error) });
-      rows.push({ id: '5', title: `webhook deliveries: did not run (${String(error.message ?? error).split('\n')[0]})`, metric: 'error', project: null, baseline: null, ratio: null, target: null, pass: false });
+      rows.push({
+        id: '5',
+        title: `webhook deliveries: did not run (${String(error.message ?? error).split('\n')[0]})`,
+        metric: 'error',
+        project: null,
+        baseline: null,
+        ratio: null,
+        target: null,
+        pass: false,
+      });
     }
   }
 

@@ -3,7 +3,9 @@
 //   1. token lookup by SHA-256 hash (the LOOKUP query of src/platform/auth/token-authenticator.ts),
 //      on the pool, outside the tenant transaction; the same checks (revoked, expired, slug, status);
 //   2. one transaction: set_config('role', 'church_app') + set_config('app.tenant_id'), then
-//      GET /v1/members: the keyset page (limit + 1 rows), the exact count;
+//      GET /v1/members: with a `tag` filter, the tag ids of the names (MemberTagRefs.resolveTagFilter),
+//      the keyset page (limit + 1 rows), the exact count, the page's tags in one query
+//      (TagsRepository.tagsOfMembers);
 //      POST /v1/members/bulk: INSERT … SELECT unnest(…) RETURNING id;
 //   campuses come from a per-church map read once, as the API's campus directory does (campuses
 //   are few and rarely change; the bench never changes them);
@@ -46,7 +48,15 @@ const LOOKUP = `
    WHERE t.token_hash = $1`;
 
 const MEMBER_COLUMNS = `m.tenant_id, m.id, m.first_name, m.last_name, m.email, m.phone, m.birthdate, m.gender, m.status,
-  m.campus_id, m.active, m.household_id, m.address, m.custom_fields, m.created_at, m.updated_at, m.deleted_at`;
+  m.campus_id, m.active, m.household_id, m.household_role, m.address, m.custom_fields, m.created_at, m.updated_at, m.deleted_at`;
+
+// The tags of a page of members (src/modules/tags/tags.repository.ts tagsOfMembers) and the tag
+// ids of a `tag` filter's ids and names (idsOf), as the API sends them.
+const TAGS_OF_MEMBERS = `SELECT mt.member_id AS "memberId", t.id, t.name
+         FROM member_tags mt JOIN tags t ON t.tenant_id = mt.tenant_id AND t.id = mt.tag_id
+        WHERE mt.tenant_id = $1 AND mt.member_id = ANY($2::uuid[])
+        ORDER BY lower(t.name), t.id`;
+const TAG_IDS = `SELECT id FROM tags WHERE tenant_id = $1 AND (id = ANY($2::uuid[]) OR lower(name) = ANY($3::text[])) ORDER BY id`;
 
 const GENDER_LABELS = {
   es: { male: 'Masculino', female: 'Femenino', unspecified: 'Sin especificar' },
@@ -84,13 +94,21 @@ function language(header) {
 
 const publicId = (prefix, uuid) => `${prefix}_${uuid.replace(/-/g, '')}`;
 
+/** The uuid of a `<prefix>_<32 hex>` id, or null. */
+function parsePublicId(prefix, value) {
+  const m = new RegExp(`^${prefix}_([0-9a-f]{32})$`).exec(value);
+  if (!m) return null;
+  const h = m[1];
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
 function ageOn(birthdate, today) {
   if (!birthdate) return null;
   const years = Number(today.slice(0, 4)) - Number(birthdate.slice(0, 4));
   return today.slice(5) < birthdate.slice(5) ? years - 1 : years;
 }
 
-function memberJson(m, campuses, lang, today) {
+function memberJson(m, campuses, lang, today, tags) {
   const campus = m.campus_id ? campuses.get(m.campus_id) : undefined;
   return {
     id: publicId('mem', m.id),
@@ -107,8 +125,10 @@ function memberJson(m, campuses, lang, today) {
     campus: campus ? { id: publicId('cmp', campus.id), key: campus.key, name: campus.name } : null,
     active: m.active,
     household_id: m.household_id ? publicId('hh', m.household_id) : null,
+    household_role: m.household_role,
     address: m.address,
     custom_fields: m.custom_fields,
+    tags,
     created_at: m.created_at.toISOString(),
     updated_at: m.updated_at.toISOString(),
   };
@@ -158,8 +178,22 @@ async function inTenant(tenantId, fn) {
   }
 }
 
-/** The page and count SQL of src/common/lists/keyset-page.ts for the member list. */
-function listSql(tenantId, params) {
+/** A `tag` / `tag[in]` filter's refs (tag_ ids or names), as the API reads them; undefined without one. */
+function tagRefs(params) {
+  const raw = params.get('tag') ?? params.get('tag[in]');
+  if (raw === null) return undefined;
+  return params.has('tag[in]') ? raw.split(',') : [raw];
+}
+
+/** The tag ids the refs name, in the church's transaction (one query, as the API resolves them). */
+async function resolveTags(client, tenantId, refs) {
+  const ids = refs.map((r) => parsePublicId('tag', r)).filter((id) => id !== null);
+  const names = refs.filter((r) => parsePublicId('tag', r) === null).map((r) => r.trim().toLowerCase());
+  return (await client.query(TAG_IDS, [tenantId, ids, names])).rows.map((r) => r.id);
+}
+
+/** The page and count SQL of src/common/lists/keyset-page.ts for the member list; `tagIds`: a resolved tag filter. */
+function listSql(tenantId, params, tagIds) {
   const values = [tenantId];
   const p = (v) => {
     values.push(v);
@@ -168,6 +202,11 @@ function listSql(tenantId, params) {
   const where = ['m.tenant_id = $1 AND m.deleted_at IS NULL'];
   for (const [key, raw] of params) {
     if (key === 'limit' || key === 'sort' || key === 'cursor') continue;
+    if (key === 'tag' || key === 'tag[in]') {
+      // src/modules/members/members.list.ts tagCondition, once the names are ids.
+      where.push(tagIds.length ? `EXISTS (SELECT 1 FROM member_tags mt WHERE mt.tenant_id = m.tenant_id AND mt.member_id = m.id AND mt.tag_id IN (${tagIds.map(p).join(', ')}))` : 'FALSE');
+      continue;
+    }
     const match = /^([a-z_]+)(?:\[([a-z]+)\])?$/.exec(key);
     if (!match) throw new HttpError(400, 'invalid_parameter');
     const [, field, op = 'eq'] = match;
@@ -226,20 +265,32 @@ function keyset(columns, values, p) {
 async function listMembers(req, res, url) {
   const principal = await authenticate(req);
   const lang = language(req.headers['accept-language']);
-  const q = listSql(principal.tenant_id, url.searchParams);
+  const refs = tagRefs(url.searchParams);
+  // Without a tag filter the SQL is known (and a bad query a 400) before the transaction.
+  const known = refs === undefined ? listSql(principal.tenant_id, url.searchParams, []) : null;
   const counting = req.headers['x-bench-count'] !== 'off';
   const campuses = (await campusesOf(principal.tenant_id)).byId;
-  const { rows, total } = await inTenant(principal.tenant_id, async (client) => {
-    const page = await client.query(q.pageSql, q.values);
+  const { q, rows, total, tags, hasMore } = await inTenant(principal.tenant_id, async (client) => {
+    const q = known ?? listSql(principal.tenant_id, url.searchParams, await resolveTags(client, principal.tenant_id, refs));
+    const { rows } = await client.query(q.pageSql, q.values);
     const count = counting ? (await client.query(q.countSql, q.countValues)).rows[0].total : 0;
-    return { rows: page.rows, total: count };
+    const more = rows.length > q.limit;
+    if (more) rows.pop();
+    const byMember = new Map();
+    if (rows.length) {
+      for (const t of (await client.query(TAGS_OF_MEMBERS, [principal.tenant_id, rows.map((r) => r.id)])).rows) {
+        const ref = { id: publicId('tag', t.id), name: t.name };
+        const list = byMember.get(t.memberId);
+        if (list) list.push(ref);
+        else byMember.set(t.memberId, [ref]);
+      }
+    }
+    return { q, rows, total: count, tags: byMember, hasMore: more };
   });
-  const hasMore = rows.length > q.limit;
-  if (hasMore) rows.pop();
   const last = rows[rows.length - 1];
   const nextCursor = hasMore && last ? Buffer.from(JSON.stringify([q.sortText, q.sort.map((s) => SORTS[s.field].value(last)), last.id])).toString('base64url') : null;
   const today = new Date().toISOString().slice(0, 10);
-  const text = JSON.stringify({ data: rows.map((m) => memberJson(m, campuses, lang, today)), next_cursor: nextCursor, total });
+  const text = JSON.stringify({ data: rows.map((m) => memberJson(m, campuses, lang, today, tags.get(m.id) ?? [])), next_cursor: nextCursor, total });
   const tag = `"${createHash('sha1').update(principal.tenant_id).update('\0').update(lang).update('\0').update(text).digest('base64url')}"`;
   res.setHeader('ETag', tag);
   res.setHeader('Cache-Control', 'private, no-cache');

@@ -3,7 +3,12 @@
 // statement as church_app inside the church's transaction, exactly as a request runs it.
 import { config, requireFromDist, requireFromRepo } from './util.mjs';
 
-/** Runs the API's list code for `rawQuery` (as Express's simple parser hands it) and returns its SELECTs. */
+/**
+ * Runs the API's list code for `rawQuery` (as Express's simple parser hands it) and returns the
+ * SELECTs of the page and the count. As MembersService.list does first: the church's
+ * `custom_fields.<key>` filters join the spec (CustomFieldsService.memberListSpec) and a `tag`
+ * filter's names become ids (MemberTagRefs.resolveTagFilter); their own queries are not returned.
+ */
 export async function captureListSql(tenantId, rawQuery) {
   requireFromRepo('reflect-metadata');
   const { DataSource } = requireFromRepo('typeorm');
@@ -13,6 +18,9 @@ export async function captureListSql(tenantId, rawQuery) {
   const { parseListQuery } = requireFromDist('common/lists/list-query.js');
   const { MEMBER_LIST } = requireFromDist('modules/members/members.list.js');
   const { APP_ROLE } = requireFromDist('database/app-role.js');
+  const keys = Object.keys(rawQuery);
+  const customFields = keys.some((k) => k.startsWith('custom_fields.')) ? customFieldsService() : null;
+  const tagRefs = keys.some((k) => k === 'tag') ? memberTagRefs() : null;
 
   const captured = [];
   const logger = {
@@ -29,16 +37,34 @@ export async function captureListSql(tenantId, rawQuery) {
   try {
     await source.transaction(async (manager) => {
       await manager.query(`SELECT set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, [APP_ROLE, tenantId]);
-      captured.length = 0; // only what the list itself runs
-      await TenantContext.run({ tenantId, manager, actor: { kind: 'worker' }, lang: 'es', afterCommit: [] }, () =>
+      await TenantContext.run({ tenantId, manager, actor: { kind: 'worker' }, lang: 'es', afterCommit: [] }, async () => {
+        const spec = customFields ? await customFields.memberListSpec(MEMBER_LIST, rawQuery) : MEMBER_LIST;
+        const query = parseListQuery(rawQuery, spec);
+        if (tagRefs) await tagRefs.resolveTagFilter(query);
+        captured.length = 0; // only what the list itself runs
         // A ListTotals that never has a cached total: the count statement is always emitted (and explained).
-        new MembersRepository({ slot: () => undefined, invalidate: () => undefined }).list(parseListQuery(rawQuery, MEMBER_LIST)),
-      );
+        await new MembersRepository({ slot: () => undefined, invalidate: () => undefined }).list(query, undefined, spec);
+      });
     });
   } finally {
     await source.destroy();
   }
   return captured.filter((q) => /^\s*SELECT/i.test(q.sql));
+}
+
+/** The build's CustomFieldsService on its repository (memberListSpec needs nothing else). */
+function customFieldsService() {
+  const { CustomFieldsService } = requireFromDist('modules/custom-fields/custom-fields.service.js');
+  const { CustomFieldsRepository } = requireFromDist('modules/custom-fields/custom-fields.repository.js');
+  return new CustomFieldsService(new CustomFieldsRepository(), null);
+}
+
+/** The build's MemberTagRefs on TagsService and its repository (resolveTagFilter needs nothing else). */
+function memberTagRefs() {
+  const { MemberTagRefs } = requireFromDist('modules/members/member-tag-refs.js');
+  const { TagsService } = requireFromDist('modules/tags/tags.service.js');
+  const { TagsRepository } = requireFromDist('modules/tags/tags.repository.js');
+  return new MemberTagRefs(new TagsService(new TagsRepository(), null, null));
 }
 
 /** EXPLAIN (ANALYZE, BUFFERS) of one captured statement as the app role, in the church's transaction. */
@@ -66,6 +92,7 @@ export async function explain(tenantId, statement) {
 export function judgePlan(planJson, maxSortRows = 10_000) {
   const problems = [];
   const nodes = [];
+  let largestSort = 0;
   const walk = (node) => {
     const type = node['Node Type'];
     const rows = (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1);
@@ -74,6 +101,7 @@ export function judgePlan(planJson, maxSortRows = 10_000) {
     if (type === 'Sort' || type === 'Incremental Sort') {
       const child = node.Plans?.[0];
       const input = child ? (child['Actual Rows'] ?? 0) * (child['Actual Loops'] ?? 1) : rows;
+      if (type === 'Sort') largestSort = Math.max(largestSort, input);
       if (type === 'Sort' && input > maxSortRows) problems.push(`Sort over ${input} rows (${node['Sort Key']?.join(', ')})`);
       if (type === 'Incremental Sort') {
         const groups = (node['Full-sort Groups']?.['Group Count'] ?? 0) + (node['Pre-sorted Groups']?.['Group Count'] ?? 0);
@@ -84,5 +112,5 @@ export function judgePlan(planJson, maxSortRows = 10_000) {
     for (const child of node.Plans ?? []) walk(child);
   };
   walk(planJson.Plan);
-  return { ok: problems.length === 0, problems, nodes, execution_ms: planJson['Execution Time'], planning_ms: planJson['Planning Time'] };
+  return { ok: problems.length === 0, problems, nodes, largest_sort: largestSort, execution_ms: planJson['Execution Time'], planning_ms: planJson['Planning Time'] };
 }

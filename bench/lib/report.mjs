@@ -21,8 +21,10 @@ function cell(side, row) {
       return row.metric.includes('lateness') ? `p99 ${ms(side.p99_ms)} (p50 ${ms(side.p50_ms)})` : `p99 ${ms(side.p99_ms)}`;
     case 'count':
       return `${side.lost} lost, ${side.duplicates} duplicate`;
+    case 'text':
+      return side.text;
     case 'plan':
-      return row.pass ? 'index scans only' : row.plans?.flatMap((p) => p.verdict.problems).join('; ') || 'no plan';
+      return row.pass ? (row.summary ?? 'index scans only') : row.failure || row.plans?.flatMap((p) => p.verdict.problems).join('; ') || 'no plan';
     default:
       return JSON.stringify(side);
   }
@@ -55,7 +57,9 @@ export function table(rows) {
 export function seriesTable(series) {
   const lines = ['| series | req/s | p50 | p99 | server CPU µs/req | PostgreSQL µs/req | Redis µs/req | requests | errors / ≥400 |', '|---|---|---|---|---|---|---|---|---|'];
   for (const [key, s] of Object.entries(series)) {
-    lines.push(`| ${key} | ${num(s.rps)} | ${ms(s.p50_ms)} | ${ms(s.p99_ms)} | ${num(s.cpu_us_per_req)} | ${num(s.db_us_per_req)} | ${num(s.redis_us_per_req)} | ${num(s.requests)} | ${s.errors} / ${s.non2xx} |`);
+    lines.push(
+      `| ${key} | ${num(s.rps)} | ${ms(s.p50_ms)} | ${ms(s.p99_ms)} | ${num(s.cpu_us_per_req)} | ${num(s.db_us_per_req)} | ${num(s.redis_us_per_req)} | ${num(s.requests)} | ${s.errors} / ${s.non2xx} |`,
+    );
   }
   return lines.join('\n');
 }

@@ -1,5 +1,6 @@
-// Seeds the bench database: the app's migrations, then churches, staff, campuses, members and tokens
-// in plain SQL (generate_series), then VACUUM ANALYZE. Idempotent: a marker row records what was
+// Seeds the bench database: the app's migrations, then churches, staff, campuses, tags, custom-field
+// definitions, members (with households, tags and custom fields) and tokens in plain SQL
+// (generate_series), then VACUUM ANALYZE. Idempotent: a marker row records what was
 // seeded; a different size (BENCH_MEMBERS, ...) or seed version recreates the database.
 import { config, DIST_DIR, log, nodeBin, requireFromDist, requireFromRepo, run } from './util.mjs';
 import { join } from 'node:path';
@@ -7,7 +8,7 @@ import { join } from 'node:path';
 const { Client } = requireFromRepo('pg');
 
 /** Bumped whenever the seeded data changes shape. */
-const SEED_VERSION = 3;
+const SEED_VERSION = 4;
 
 export const BIG = 'bench-big';
 export const BULK = 'bench-bulk';
@@ -21,8 +22,147 @@ const CAMPUSES = [
   ['east', 'East Campus', 'America/New_York'],
   ['west', 'West Campus', 'America/Los_Angeles'],
 ];
-const FIRST = ['María', 'José', 'Juan', 'Ana', 'Luis', 'Carmen', 'Carlos', 'Lucía', 'Jorge', 'Sofía', 'Miguel', 'Elena', 'Pedro', 'Isabel', 'Andrés', 'Gabriela', 'Diego', 'Valentina', 'Fernando', 'Camila', 'James', 'Mary', 'John', 'Patricia', 'Robert', 'Jennifer', 'Michael', 'Linda', 'David', 'Elizabeth', 'William', 'Susan', 'Richard', 'Jessica', 'Thomas', 'Sarah', 'Daniel', 'Karen', 'Matthew', 'Nancy', 'João', 'Beatriz'];
-const LAST = ['González', 'Rodríguez', 'Hernández', 'García', 'Martínez', 'López', 'Pérez', 'Sánchez', 'Ramírez', 'Torres', 'Flores', 'Rivera', 'Gómez', 'Díaz', 'Cruz', 'Morales', 'Reyes', 'Gutiérrez', 'Ortiz', 'Chávez', 'Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Miller', 'Davis', 'Wilson', 'Anderson', 'Taylor', 'Thomas', 'Moore', 'Jackson', 'Martin', 'Lee', 'Thompson', 'White', 'Harris', 'Clark', 'Lewis', 'Silva', 'Santos', 'Oliveira', 'Souza'];
+/**
+ * Ten tags per church, [name, color, share of the tags put on members in %]: skewed, as real tag use
+ * is (a few broad tags, a long tail). Members carry 0–3 tags (see insertMemberTags).
+ */
+export const TAGS = [
+  ['Volunteers', 'green', 30],
+  ['Small Group', 'blue', 18],
+  ['Choir', 'purple', 13],
+  ['Youth Group', 'orange', 10],
+  ['Prayer Team', 'pink', 8],
+  ['Ushers', 'brown', 6],
+  ['New Believers', 'red', 5],
+  ['Missions', 'grey', 4],
+  ['Baptism Class', 'blue', 3],
+  ['Welcome Team', 'green', 3],
+];
+/** Three custom-field definitions per church (text, select, date); members' values in insertMembers. */
+export const CUSTOM_FIELDS = [
+  { key: 'occupation', label: 'Occupation', type: 'text', options: null },
+  { key: 'ministry', label: 'Ministry', type: 'select', options: ['worship', 'children', 'youth', 'hospitality', 'outreach'] },
+  { key: 'baptism_date', label: 'Baptism date', type: 'date', options: null },
+];
+const OCCUPATIONS = ['Teacher', 'Nurse', 'Engineer', 'Student', 'Retired', 'Accountant', 'Driver', 'Sales', 'Homemaker', 'Electrician', 'Pastor', 'Chef'];
+/**
+ * Households: in every block of 50 members (created one after another, as families join), the
+ * first 20 form 7 households of 2, 4, 3, 1, 5, 2 and 3 members (40% of members in a household);
+ * the household of each position (0-based within the block) and its role there.
+ */
+const HOUSEHOLD_OF = [0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 4, 4, 4, 4, 4, 5, 5, 6, 6, 6];
+const HOUSEHOLD_ROLE = [
+  'head',
+  'spouse',
+  'head',
+  'spouse',
+  'child',
+  'child',
+  'head',
+  'spouse',
+  'child',
+  'head',
+  'head',
+  'spouse',
+  'adult',
+  'child',
+  'child',
+  'head',
+  'spouse',
+  'head',
+  'spouse',
+  'child',
+];
+const FIRST = [
+  'María',
+  'José',
+  'Juan',
+  'Ana',
+  'Luis',
+  'Carmen',
+  'Carlos',
+  'Lucía',
+  'Jorge',
+  'Sofía',
+  'Miguel',
+  'Elena',
+  'Pedro',
+  'Isabel',
+  'Andrés',
+  'Gabriela',
+  'Diego',
+  'Valentina',
+  'Fernando',
+  'Camila',
+  'James',
+  'Mary',
+  'John',
+  'Patricia',
+  'Robert',
+  'Jennifer',
+  'Michael',
+  'Linda',
+  'David',
+  'Elizabeth',
+  'William',
+  'Susan',
+  'Richard',
+  'Jessica',
+  'Thomas',
+  'Sarah',
+  'Daniel',
+  'Karen',
+  'Matthew',
+  'Nancy',
+  'João',
+  'Beatriz',
+];
+const LAST = [
+  'González',
+  'Rodríguez',
+  'Hernández',
+  'García',
+  'Martínez',
+  'López',
+  'Pérez',
+  'Sánchez',
+  'Ramírez',
+  'Torres',
+  'Flores',
+  'Rivera',
+  'Gómez',
+  'Díaz',
+  'Cruz',
+  'Morales',
+  'Reyes',
+  'Gutiérrez',
+  'Ortiz',
+  'Chávez',
+  'Smith',
+  'Johnson',
+  'Williams',
+  'Brown',
+  'Jones',
+  'Miller',
+  'Davis',
+  'Wilson',
+  'Anderson',
+  'Taylor',
+  'Thomas',
+  'Moore',
+  'Jackson',
+  'Martin',
+  'Lee',
+  'Thompson',
+  'White',
+  'Harris',
+  'Clark',
+  'Lewis',
+  'Silva',
+  'Santos',
+  'Oliveira',
+  'Souza',
+];
 
 export function plannedChurches() {
   const list = [];
@@ -96,7 +236,11 @@ export async function ensureSeeded({ force = false } = {}) {
 export async function loadFixtures() {
   return withClient(config.databaseUrl, async (c) => {
     const tokens = (await c.query(`SELECT value FROM bench_seed WHERE key = 'tokens'`)).rows[0].value;
-    const rows = (await c.query(`SELECT t.id, t.slug, (SELECT count(*) FROM members m WHERE m.tenant_id = t.id AND m.deleted_at IS NULL)::int AS live FROM tenants t WHERE t.slug LIKE 'bench-%' ORDER BY t.slug`)).rows;
+    const rows = (
+      await c.query(
+        `SELECT t.id, t.slug, (SELECT count(*) FROM members m WHERE m.tenant_id = t.id AND m.deleted_at IS NULL)::int AS live FROM tenants t WHERE t.slug LIKE 'bench-%' ORDER BY t.slug`,
+      )
+    ).rows;
     const churches = {};
     for (const r of rows) churches[r.slug] = { id: r.id, slug: r.slug, live: r.live, tokens: tokens[r.slug] };
     return { churches };
@@ -136,6 +280,22 @@ async function seed(sig) {
          FROM tenants t CROSS JOIN unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS k(key, name, tz, n)`,
       [CAMPUSES.map((x) => x[0]), CAMPUSES.map((x) => x[1]), CAMPUSES.map((x) => x[2])],
     );
+    // Tags in the churches with members; custom-field definitions in every church (scenario 4's
+    // bulk body sets them too: a key without a definition is refused).
+    await c.query(
+      `INSERT INTO tags (tenant_id, id, name, color, created_at, updated_at)
+       SELECT t.id, gen_random_uuid(), k.name, k.color, t.created_at + k.n * interval '1 hour', t.created_at + k.n * interval '1 hour'
+         FROM tenants t CROSS JOIN unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(name, color, n)
+        WHERE t.slug = ANY($3::text[])`,
+      [TAGS.map((x) => x[0]), TAGS.map((x) => x[1]), planned.filter((p) => p.members > 0).map((p) => p.slug)],
+    );
+    await c.query(
+      `INSERT INTO custom_field_definitions (tenant_id, id, key, label, type, options, required, created_at, updated_at)
+       SELECT t.id, gen_random_uuid(), f.key, f.label, f.type, CASE WHEN f.options IS NOT NULL THEN ARRAY(SELECT jsonb_array_elements_text(f.options)) END, false,
+              t.created_at + f.n * interval '1 hour', t.created_at + f.n * interval '1 hour'
+         FROM tenants t CROSS JOIN jsonb_to_recordset($1::jsonb) AS f(key text, label text, type text, options jsonb, n int)`,
+      [JSON.stringify(CUSTOM_FIELDS.map((f, i) => ({ ...f, n: i + 1 })))],
+    );
 
     // Service tokens (admin:*), created by the church's org_admin; the values stay in bench_seed.
     const tokens = {};
@@ -161,18 +321,21 @@ async function seed(sig) {
     await c.query(`INSERT INTO bench_seed VALUES ('tokens', $1)`, [JSON.stringify(tokens)]);
     await c.query('COMMIT');
 
-    // Members: secondary indexes dropped during the load and rebuilt after (much faster than
-    // maintaining them row by row); their definitions come from the catalog, i.e. the migrations.
+    // Members, households and member_tags: secondary indexes dropped during the load and rebuilt
+    // after (much faster than maintaining them row by row); their definitions come from the
+    // catalog, i.e. the migrations.
     const indexes = (
       await c.query(
         `SELECT i.relname AS name, pg_get_indexdef(i.oid) AS def FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
-          WHERE x.indrelid = 'members'::regclass AND NOT x.indisprimary AND NOT x.indisunique`,
+          WHERE x.indrelid IN ('members'::regclass, 'households'::regclass, 'member_tags'::regclass) AND NOT x.indisprimary AND NOT x.indisunique`,
       )
     ).rows;
     for (const ix of indexes) await c.query(`DROP INDEX ${ix.name}`);
     let loaded = 0;
     for (const church of planned.filter((p) => p.members > 0)) {
       await insertMembers(c, church.slug, church.members);
+      await insertHouseholds(c, church.slug);
+      await insertMemberTags(c, church.slug);
       loaded += church.members;
       log(`  members: ${church.slug} (${loaded.toLocaleString('en')}/${total.toLocaleString('en')}, ${Math.round((Date.now() - started) / 1000)} s)`);
     }
@@ -188,43 +351,95 @@ async function seed(sig) {
 /**
  * `n` members of one church: created over the last three years in id order (UUIDv7 built from
  * created_at, as the API makes them), 1% soft-deleted, 90% active, 90% with a birthdate, 80% with
- * an e-mail, half with an address, 90% on one of the five campuses.
+ * an e-mail, half with an address, 90% on one of the five campuses, 40% in a household (sharing
+ * its last name; see HOUSEHOLD_OF). Custom fields: occupation on 30%, ministry on 40% (worship 35%,
+ * children 25%, youth 20%, hospitality 12%, outreach 8% of them), baptism_date on half (8 to 40 years after the birthdate).
  */
 async function insertMembers(c, slug, n) {
+  const ministries = CUSTOM_FIELDS.find((f) => f.key === 'ministry').options;
   await c.query(
     `WITH t AS (
        SELECT id, (SELECT array_agg(cp.id ORDER BY cp.key) FROM campuses cp WHERE cp.tenant_id = tenants.id) AS campuses
          FROM tenants WHERE slug = $1
      ),
-     g AS (
+     g0 AS (
        SELECT i,
               date_trunc('milliseconds', now() - interval '1 day' - interval '1095 days' * (1 - (i - random()) / $2::float8)) AS created,
               random() AS r1, random() AS r2, random() AS r3, random() AS r4, random() AS r5, random() AS r6, random() AS r7,
+              random() AS r8, random() AS r9, random() AS r10, random() AS r11,
               md5(random()::text) AS h,
               ($3::text[])[1 + floor(random() * $5)::int] AS first,
-              ($4::text[])[1 + floor(random() * $6)::int] AS last
+              ($4::text[])[1 + floor(random() * $6)::int] AS last,
+              CASE WHEN (i - 1) % 50 < 20 THEN ((i - 1) / 50) * 7 + ($7::int[])[1 + (i - 1) % 50] END AS hh,
+              CASE WHEN (i - 1) % 50 < 20 THEN ($8::text[])[1 + (i - 1) % 50] END AS role
          FROM generate_series(1, $2::int) AS i
+     ),
+     g AS (
+       SELECT g0.*, CASE WHEN hh IS NULL THEN last ELSE ($4::text[])[1 + (hh * 7919) % $6::int] END AS family
+         FROM g0
      )
      INSERT INTO members (tenant_id, id, first_name, last_name, email, phone, birthdate, gender, status, campus_id, active,
-                          household_id, address, custom_fields, created_at, updated_at, deleted_at)
+                          household_id, household_role, address, custom_fields, created_at, updated_at, deleted_at)
      SELECT t.id,
             (lpad(to_hex((extract(epoch FROM g.created) * 1000)::bigint), 12, '0') || '7' || substr(g.h, 1, 3)
               || substr('89ab', 1 + (g.i % 4), 1) || substr(g.h, 4, 15))::uuid,
-            g.first, g.last,
-            CASE WHEN g.r1 < 0.8 THEN lower(translate(g.first || '.' || g.last, 'áéíóúãçÁÉÍÓÚ', 'aeiouacAEIOU')) || g.i || '@example.org' END,
+            g.first, g.family,
+            CASE WHEN g.r1 < 0.8 THEN lower(translate(g.first || '.' || g.family, 'áéíóúãçÁÉÍÓÚ', 'aeiouacAEIOU')) || g.i || '@example.org' END,
             CASE WHEN g.r2 < 0.7 THEN '+1555' || lpad((g.i % 10000000)::text, 7, '0') END,
             CASE WHEN g.r3 < 0.9 THEN date '1940-01-01' + (g.r4 * 29000)::int END,
             (ARRAY['male', 'female', 'unspecified', NULL])[1 + (g.i % 4)],
             (ARRAY['visitor', 'regular', 'member', 'member', 'leader'])[1 + floor(g.r5 * 5)::int],
             CASE WHEN g.r6 < 0.9 THEN t.campuses[1 + (g.i % array_length(t.campuses, 1))] END,
             g.r7 < 0.9,
-            NULL,
+            CASE WHEN g.hh IS NOT NULL THEN md5($1 || ':household:' || g.hh)::uuid END,
+            g.role,
             CASE WHEN g.r2 < 0.5 THEN jsonb_build_object('line1', (g.i % 900 + 100) || ' Main St', 'city', (ARRAY['Monterrey', 'Houston', 'Bogotá', 'Miami', 'Los Angeles'])[1 + (g.i % 5)], 'country', 'US') END,
-            CASE WHEN g.r3 < 0.3 THEN jsonb_build_object('baptized', g.r4 < 0.5) ELSE '{}'::jsonb END,
+            jsonb_strip_nulls(jsonb_build_object(
+              'occupation', CASE WHEN g.r8 < 0.3 THEN ($9::text[])[1 + floor(g.r8 / 0.3 * $10)::int] END,
+              'ministry', CASE WHEN g.r9 < 0.4 THEN ($11::text[])[1 + width_bucket(g.r10, ARRAY[0.35, 0.60, 0.80, 0.92]::float8[])] END,
+              'baptism_date', CASE WHEN g.r11 < 0.5 THEN to_char(least(current_date - 1, date '1940-01-01' + (g.r4 * 29000)::int + 2920 + floor(g.r11 * 24000)::int), 'YYYY-MM-DD') END
+            )),
             g.created,
             least(now(), g.created + interval '1 hour' * floor(g.r5 * 500)),
             CASE WHEN g.r6 > 0.99 THEN g.created + interval '30 days' END
        FROM g CROSS JOIN t`,
-    [slug, n, FIRST, LAST, FIRST.length, LAST.length],
+    [slug, n, FIRST, LAST, FIRST.length, LAST.length, HOUSEHOLD_OF, HOUSEHOLD_ROLE, OCCUPATIONS, OCCUPATIONS.length, ministries],
+  );
+}
+
+/** The households of one church's members: one per head, named after the family, the head as its primary contact. */
+async function insertHouseholds(c, slug) {
+  await c.query(
+    `INSERT INTO households (tenant_id, id, name, address, primary_contact_id, created_at, updated_at)
+     SELECT m.tenant_id, m.household_id, m.last_name, m.address, CASE WHEN m.deleted_at IS NULL THEN m.id END, m.created_at, m.created_at
+       FROM members m JOIN tenants t ON t.id = m.tenant_id
+      WHERE t.slug = $1 AND m.household_role = 'head'`,
+    [slug],
+  );
+}
+
+/**
+ * member_tags of one church: half its members carry no tag, 28% one, 15% two, 7% three (a repeat
+ * of the same tag collapses), each drawn by the shares of TAGS; put on within 90 days of joining.
+ */
+async function insertMemberTags(c, slug) {
+  const cumulative = [];
+  let sum = 0;
+  for (const [, , share] of TAGS.slice(0, -1)) cumulative.push((sum += share) / 100);
+  await c.query(
+    `WITH t AS (
+       SELECT id, (SELECT array_agg(g.id ORDER BY g.created_at) FROM tags g WHERE g.tenant_id = tenants.id) AS tags FROM tenants WHERE slug = $1
+     ),
+     k AS (
+       SELECT m.tenant_id, m.id, m.created_at, random() AS r FROM members m JOIN t ON t.id = m.tenant_id
+     )
+     INSERT INTO member_tags (tenant_id, tag_id, member_id, created_at)
+     SELECT tenant_id, tag_id, member_id, min(created_at)
+       FROM (SELECT k.tenant_id, t.tags[1 + width_bucket(random(), $2::float8[])] AS tag_id, k.id AS member_id,
+                    least(now(), k.created_at + interval '1 day' * floor(random() * 90)) AS created_at
+               FROM k CROSS JOIN t
+               CROSS JOIN LATERAL generate_series(1, CASE WHEN k.r < 0.5 THEN 0 WHEN k.r < 0.78 THEN 1 WHEN k.r < 0.93 THEN 2 ELSE 3 END) AS s) x
+      GROUP BY tenant_id, tag_id, member_id`,
+    [slug, cumulative],
   );
 }

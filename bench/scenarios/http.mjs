@@ -1,5 +1,5 @@
-// Scenarios 1, 2, 3, 4 and 6: the member list and bulk create, API against baseline.
-import { BIG, BULK, churchSlug } from '../lib/seed.mjs';
+// Scenarios 1, 2, 3, 4, 6 and 7: the member list and bulk create, API against baseline.
+import { BIG, BULK, churchSlug, TAGS } from '../lib/seed.mjs';
 import { captureListSql, explain, judgePlan } from '../lib/explain.mjs';
 import { series } from '../lib/measure.mjs';
 import { config, log, requireFromRepo } from '../lib/util.mjs';
@@ -83,10 +83,7 @@ async function deepCursor(church) {
   await client.connect();
   try {
     const offset = Math.floor(church.live * 0.9) - 1;
-    const { rows } = await client.query(
-      `SELECT created_at, id FROM members WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY created_at, id OFFSET $2 LIMIT 1`,
-      [church.id, offset],
-    );
+    const { rows } = await client.query(`SELECT created_at, id FROM members WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY created_at, id OFFSET $2 LIMIT 1`, [church.id, offset]);
     return { offset: offset + 1, cursor: Buffer.from(JSON.stringify(['created_at', [rows[0].created_at.toISOString()], rows[0].id])).toString('base64url') };
   } finally {
     await client.end();
@@ -131,7 +128,9 @@ export async function scenario2(ctx) {
   const totalCpu = (x) => x.cpu_us_per_req + x.db_us_per_req + x.redis_us_per_req;
   return [
     ratioRow('2', `first page, 250k church, 32 conns`, first, r['2:first:baseline'], null, { same_body: b.firstCheck.same_body }),
-    ratioRow('2', `deep page (row ${b.deep.offset.toLocaleString('en')} of ${b.church.live.toLocaleString('en')}), 32 conns`, deep, r['2:deep:baseline'], null, { same_body: b.deepCheck.same_body }),
+    ratioRow('2', `deep page (row ${b.deep.offset.toLocaleString('en')} of ${b.church.live.toLocaleString('en')}), 32 conns`, deep, r['2:deep:baseline'], null, {
+      same_body: b.deepCheck.same_body,
+    }),
     ratioRow('2', `If-None-Match → 304, 32 conns`, notModified, r['2:304:baseline'], null),
     {
       id: '2',
@@ -196,6 +195,17 @@ export async function scenario6(ctx) {
 
 // ---- 3 ----------------------------------------------------------------------------------------
 
+/** EXPLAIN (ANALYZE) of the page and count statements the API itself emits (captured from the build) for `query` on `church`. */
+async function explainList(church, query) {
+  const plans = [];
+  for (const statement of await captureListSql(church.id, query)) {
+    const e = await explain(church.id, statement);
+    plans.push({ sql: statement.sql, params: statement.params.map(String), verdict: judgePlan(e.json), text: e.text });
+  }
+  for (const p of plans) log(`  plan ${p.verdict.ok ? 'ok' : 'NOT ok'}: ${p.verdict.nodes.join(' → ')}${p.verdict.problems.length ? ` [${p.verdict.problems.join('; ')}]` : ''}`);
+  return plans;
+}
+
 export function filteredQuery() {
   const since = new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10);
   return { active: 'true', 'age[gte]': '18', 'created_at[gte]': since, sort: '-created_at,last_name', limit: '100' };
@@ -203,23 +213,17 @@ export function filteredQuery() {
 
 export async function scenario3(ctx) {
   const query = filteredQuery();
-  const path = `/v1/members?${Object.entries(query).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}`;
+  const path = `/v1/members?${Object.entries(query)
+    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+    .join('&')}`;
   const requests = acrossChurches(ctx, path);
   const check = await probe(ctx, requests[0]);
   expectOk(check, 'scenario 3');
   const body = JSON.parse(check.api_body);
   if (body.data.length !== 100) throw new Error(`scenario 3: expected a full page of 100, got ${body.data.length}`);
 
-  // EXPLAIN of the statements the API itself emits (captured from the build), on the first church.
-  const church = ctx.fixtures.churches[churchSlug(0)];
-  const statements = await captureListSql(church.id, query);
-  const plans = [];
-  for (const statement of statements) {
-    const e = await explain(church.id, statement);
-    plans.push({ sql: statement.sql, params: statement.params.map(String), verdict: judgePlan(e.json), text: e.text });
-  }
+  const plans = await explainList(ctx.fixtures.churches[churchSlug(0)], query);
   const planOk = plans.length > 0 && plans.every((p) => p.verdict.ok);
-  for (const p of plans) log(`  plan ${p.verdict.ok ? 'ok' : 'NOT ok'}: ${p.verdict.nodes.join(' → ')}${p.verdict.problems.length ? ` [${p.verdict.problems.join('; ')}]` : ''}`);
 
   const r = await series([
     { key: '3:api', server: ctx.api, requests, connections: 32 },
@@ -229,7 +233,7 @@ export async function scenario3(ctx) {
     ratioRow('3', `filters + sort=-created_at,last_name, limit=100, total ${body.total.toLocaleString('en')}, 32 conns`, r['3:api'], r['3:baseline'], 0.55, { same_body: check.same_body }),
     {
       id: '3',
-      title: 'EXPLAIN of the API\'s page and count SQL: no Seq Scan, no Sort > 10,000 rows',
+      title: "EXPLAIN of the API's page and count SQL: no Seq Scan, no Sort > 10,000 rows",
       metric: 'plan',
       project: { plan: plans.map((p) => p.verdict.nodes.join(' → ')).join(' | ') },
       baseline: null,
@@ -254,13 +258,18 @@ export function bulkBody() {
     const first = FIRST[i % FIRST.length];
     const last = LAST[(i * 7) % LAST.length];
     const m = { first_name: first, last_name: last, status: ['visitor', 'regular', 'member', 'leader'][i % 4], active: i % 10 !== 0 };
-    if (i % 5 !== 0) m.email = `${first.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase()}.${i}@example.org`;
+    if (i % 5 !== 0)
+      m.email = `${first
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .toLowerCase()}.${i}@example.org`;
     if (i % 3 === 0) m.phone = `+52133${String(1000000 + i).padStart(7, '0')}`;
     if (i % 10 !== 9) m.birthdate = `${1950 + (i % 60)}-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`;
     if (i % 4 !== 3) m.gender = ['male', 'female', 'unspecified'][i % 3];
     if (i % 6 !== 5) m.campus = CAMPUS_KEYS[i % CAMPUS_KEYS.length];
     if (i % 2 === 0) m.address = { line1: `${100 + i} Main St`, city: 'Monterrey', country: 'MX' };
-    if (i % 7 === 0) m.custom_fields = { baptized: i % 2 === 0, shirt_size: 'M' };
+    // The custom fields seeded for every church (a key without a definition is refused).
+    if (i % 7 === 0) m.custom_fields = { ministry: ['worship', 'children', 'youth'][i % 3], baptism_date: `20${String(10 + (i % 15))}-06-01` };
     members.push(m);
   }
   return { members };
@@ -311,4 +320,99 @@ export async function scenario4(ctx) {
   } finally {
     await clearBulkChurch(church);
   }
+}
+
+// ---- 7 ----------------------------------------------------------------------------------------
+
+/** The tags scenario 7 filters by, in rotation: the most common (~22% of members), a middle one (~6%) and a rare one (~2%). */
+export const FILTER_TAGS = [TAGS[0][0], TAGS[4][0], TAGS[9][0]];
+/** The select field value whose filter must use the GIN index (~5% of members). */
+export const CUSTOM_FIELD_FILTER = { 'custom_fields.ministry': 'hospitality', limit: '50' };
+
+const queryPath = (query) =>
+  `/v1/members?${Object.entries(query)
+    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+    .join('&')}`;
+
+/** The indexes the plans read, by name. */
+const indexesRead = (plans) => [...new Set(plans.flatMap((p) => p.verdict.nodes.map((n) => / on (\w+_(?:idx|pkey|key)) \(/.exec(n)?.[1]).filter(Boolean)))];
+
+export async function scenario7(ctx) {
+  const perTag = FILTER_TAGS.map((name) => ({ name, requests: acrossChurches(ctx, queryPath({ tag: name, limit: '50' })) }));
+  // Interleaved, so that each connection's next request is another church, token or tag.
+  const requests = perTag[0].requests.flatMap((_, i) => perTag.map((t) => t.requests[i]));
+  const totals = [];
+  let sameBody = true;
+  for (const t of perTag) {
+    const check = await probe(ctx, t.requests[0]);
+    expectOk(check, `scenario 7 (tag=${t.name})`);
+    const body = JSON.parse(check.api_body);
+    if (body.data.length !== 50) throw new Error(`scenario 7: tag=${t.name} gave ${body.data.length} members, expected a full page of 50`);
+    if (!check.same_body) log(`  scenario 7: API and baseline bodies differ for tag=${t.name}`);
+    sameBody &&= check.same_body;
+    totals.push(`${t.name} ${body.total.toLocaleString('en')}`);
+  }
+
+  const church = ctx.fixtures.churches[churchSlug(0)];
+  const perTagPlans = [];
+  for (const name of FILTER_TAGS) perTagPlans.push({ name, plans: await explainList(church, { tag: name, limit: '50' }) });
+  const tagPlans = perTagPlans.flatMap((t) => t.plans);
+  const seqScans = tagPlans.flatMap((p) => p.verdict.problems.filter((x) => x.startsWith('Seq Scan')));
+  // Captured in order: the page, then the count.
+  const pageCost = perTagPlans
+    .map(
+      ({ name, plans: [page, count] }) =>
+        `${name}: page ${page.verdict.execution_ms.toFixed(1)} ms, Sort over ${page.verdict.largest_sort.toLocaleString('en')} rows; count ${count.verdict.execution_ms.toFixed(1)} ms`,
+    )
+    .join('; ');
+  const fieldPlans = await explainList(church, CUSTOM_FIELD_FILTER);
+  const fieldIndexed = indexesRead(fieldPlans).includes('members_custom_fields_idx');
+
+  const noCount = requests.map((req) => ({ ...req, headers: { ...req.headers, 'X-Bench-Count': 'off' } }));
+  const r = await series([
+    { key: '7:api', server: ctx.api, requests, connections: 32 },
+    { key: '7:baseline', server: ctx.baseline, requests, connections: 32 },
+    { key: '7:nocount:baseline', server: ctx.baseline, requests: noCount, connections: 32 },
+  ]);
+  const planRow = (title, plans, pass, target) => ({
+    id: '7',
+    title,
+    metric: 'plan',
+    project: { plan: plans.map((p) => p.verdict.nodes.join(' → ')).join(' | ') },
+    baseline: null,
+    ratio: null,
+    target: { op: 'plan', value: target },
+    pass,
+    plans,
+    summary: `index scans only (${indexesRead(plans).join(', ')})`,
+  });
+  return [
+    ratioRow('7', `GET /v1/members?tag=<name>&limit=50, 20 churches × 50k, tags in rotation (totals ${totals.join(', ')}), 32 conns`, r['7:api'], r['7:baseline'], 0.6, {
+      same_body: sameBody,
+    }),
+    ratioRow('7', 'the same, against a baseline skipping the count (info: framework overhead)', r['7:api'], r['7:nocount:baseline'], null),
+    {
+      ...planRow("EXPLAIN of the API's page and count SQL for each tag: no Seq Scan", tagPlans, tagPlans.length > 0 && seqScans.length === 0, 'no Seq Scan'),
+      failure: seqScans.join('; '),
+    },
+    {
+      id: '7',
+      title: 'the same plans: time and largest Sort per tag (info; scenario 3 asks of its plans no Sort over > 10,000 rows)',
+      metric: 'text',
+      project: { text: pageCost },
+      baseline: null,
+      ratio: null,
+      target: null,
+      pass: null,
+    },
+    {
+      ...planRow(
+        `EXPLAIN of custom_fields.ministry=${CUSTOM_FIELD_FILTER['custom_fields.ministry']} (select field): no Seq Scan, members_custom_fields_idx read`,
+        fieldPlans,
+        fieldPlans.length > 0 && fieldPlans.every((p) => p.verdict.ok) && fieldIndexed,
+        'no Seq Scan, GIN index read',
+      ),
+      failure: fieldIndexed ? undefined : 'members_custom_fields_idx not read',
+    },
+  ];
 }
