@@ -37,6 +37,10 @@ export class CreateTags1764620000000 implements MigrationInterface {
          FOREIGN KEY (tenant_id, member_id) REFERENCES members (tenant_id, id)
        )`,
       `CREATE INDEX member_tags_tenant_member_idx ON member_tags (tenant_id, member_id, tag_id)`,
+      // A tag belongs to one church: without this the planner multiplies the two selectivities and
+      // expects a common tag to match a few hundred members where it matches thousands (a 54 ms page
+      // of ?tag= instead of 0.4 ms on 50,000 members).
+      `CREATE STATISTICS member_tags_tenant_tag_stats (dependencies) ON tenant_id, tag_id FROM member_tags`,
       ...isolateTenantTable('member_tags', 'SELECT, INSERT, DELETE'),
     ];
     for (const sql of statements) await q.query(sql);

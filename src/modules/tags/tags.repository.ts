@@ -82,14 +82,19 @@ export class TagsRepository {
     return affected === 1;
   }
 
-  /** The tags of these members, in one query (the (tenant_id, member_id, tag_id) index), each member's ordered by name. */
+  /**
+   * The tags of these members, in one query, each member's ordered by name. The page's member_tags
+   * rows are read first through (tenant_id, member_id, tag_id) (MATERIALIZED): left to itself the
+   * planner started from the church's few tags and read every tagged member of each (7–10 ms a page
+   * on 50,000 members, against 0.4 ms).
+   */
   async tagsOfMembers(memberIds: string[]): Promise<MemberTagRow[]> {
     if (!memberIds.length) return [];
     const { manager, tenantId } = this.scope();
     return manager.query(
-      `SELECT mt.member_id AS "memberId", t.id, t.name
-         FROM member_tags mt JOIN tags t ON t.tenant_id = mt.tenant_id AND t.id = mt.tag_id
-        WHERE mt.tenant_id = $1 AND mt.member_id = ANY($2::uuid[])
+      `WITH mt AS MATERIALIZED (SELECT member_id, tag_id FROM member_tags WHERE tenant_id = $1 AND member_id = ANY($2::uuid[]))
+       SELECT mt.member_id AS "memberId", t.id, t.name
+         FROM mt JOIN tags t ON t.tenant_id = $1 AND t.id = mt.tag_id
         ORDER BY lower(t.name), t.id`,
       [tenantId, memberIds],
     );
