@@ -52,9 +52,9 @@ const MEMBER_COLUMNS = `m.tenant_id, m.id, m.first_name, m.last_name, m.email, m
 
 // The tags of a page of members (src/modules/tags/tags.repository.ts tagsOfMembers) and the tag
 // ids of a `tag` filter's ids and names (idsOf), as the API sends them.
-const TAGS_OF_MEMBERS = `SELECT mt.member_id AS "memberId", t.id, t.name
-         FROM member_tags mt JOIN tags t ON t.tenant_id = mt.tenant_id AND t.id = mt.tag_id
-        WHERE mt.tenant_id = $1 AND mt.member_id = ANY($2::uuid[])
+const TAGS_OF_MEMBERS = `WITH mt AS MATERIALIZED (SELECT member_id, tag_id FROM member_tags WHERE tenant_id = $1 AND member_id = ANY($2::uuid[]))
+       SELECT mt.member_id AS "memberId", t.id, t.name
+         FROM mt JOIN tags t ON t.tenant_id = $1 AND t.id = mt.tag_id
         ORDER BY lower(t.name), t.id`;
 const TAG_IDS = `SELECT id FROM tags WHERE tenant_id = $1 AND (id = ANY($2::uuid[]) OR lower(name) = ANY($3::text[])) ORDER BY id`;
 

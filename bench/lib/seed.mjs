@@ -8,7 +8,7 @@ import { join } from 'node:path';
 const { Client } = requireFromRepo('pg');
 
 /** Bumped whenever the seeded data changes shape. */
-const SEED_VERSION = 4;
+const SEED_VERSION = 5;
 
 export const BIG = 'bench-big';
 export const BULK = 'bench-bulk';
