@@ -85,6 +85,12 @@ export class CampusesService {
     return this.campuses.findManyByIds(ids);
   }
 
+  /** The campuses of these rows (members, prospects…), by id, in one query. */
+  async byIdOf(rows: { campusId: string | null }[]): Promise<Map<string, CampusEntity>> {
+    const ids = [...new Set(rows.map((r) => r.campusId).filter((id): id is string => id !== null))];
+    return new Map((await this.campuses.findManyByIds(ids)).map((c) => [c.id, c]));
+  }
+
   private async require(id: string): Promise<CampusEntity> {
     const campus = await this.campuses.findById(id);
     if (!campus) throw AppError.notFound('campus');

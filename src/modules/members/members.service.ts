@@ -243,9 +243,8 @@ export class MembersService {
     return member;
   }
 
-  private async campusesOf(members: MemberEntity[]): Promise<Map<string, CampusEntity>> {
-    const ids = [...new Set(members.map((m) => m.campusId).filter((id): id is string => id !== null))];
-    return new Map((await this.campuses.findManyByIds(ids)).map((c) => [c.id, c]));
+  private campusesOf(members: MemberEntity[]): Promise<Map<string, CampusEntity>> {
+    return this.campuses.byIdOf(members);
   }
 
   private respond(member: MemberEntity, campusByRef: Map<string, CampusEntity>, tags: TagRef[]): MemberResponse {

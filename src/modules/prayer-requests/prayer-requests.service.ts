@@ -146,10 +146,8 @@ export class PrayerRequestsService {
   /** The members and campuses of a page, in two queries whatever its size. */
   private async relatedTo(rows: PrayerRequestEntity[]): Promise<Related> {
     const memberIds = [...new Set(rows.map((r) => r.memberId).filter((id): id is string => id !== null))];
-    const campusIds = [...new Set(rows.map((r) => r.campusId).filter((id): id is string => id !== null))];
     const members = await this.prayerRequests.memberNames(memberIds);
-    const campuses = await this.campuses.findManyByIds(campusIds);
-    return { members: new Map(members.map((m) => [m.id, m])), campuses: new Map(campuses.map((c) => [c.id, c])) };
+    return { members: new Map(members.map((m) => [m.id, m])), campuses: await this.campuses.byIdOf(rows) };
   }
 }
 

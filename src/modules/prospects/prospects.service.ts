@@ -170,9 +170,8 @@ export class ProspectsService {
     return prospect;
   }
 
-  private async campusesOf(prospects: ProspectEntity[]): Promise<Map<string, CampusEntity>> {
-    const ids = [...new Set(prospects.map((p) => p.campusId).filter((id): id is string => id !== null))];
-    return new Map((await this.campuses.findManyByIds(ids)).map((c) => [c.id, c]));
+  private campusesOf(prospects: ProspectEntity[]): Promise<Map<string, CampusEntity>> {
+    return this.campuses.byIdOf(prospects);
   }
 }
 
