@@ -20,7 +20,9 @@ describe('mail without SMTP_URL', () => {
       ]);
     for (let i = 0; i < 100 && (await read())[0]?.transport === null; i++) await new Promise((r) => setTimeout(r, 50));
     expect(await read()).toEqual([{ recipient: to, subject: 'Prueba', body: 'Cuerpo del mensaje', transport: 'log' }]);
-    const jobs = await api.db.platform.query<{ status: string; attempts: number }[]>(`SELECT status, attempts FROM platform_jobs WHERE kind = 'mail' AND data->>'mailId' = $1`, [id]);
-    expect(jobs).toEqual([{ status: 'done', attempts: 1 }]);
+    // The outbox row is marked a moment before the job that marked it is.
+    const jobs = () => api.db.platform.query<{ status: string; attempts: number }[]>(`SELECT status, attempts FROM platform_jobs WHERE kind = 'mail' AND data->>'mailId' = $1`, [id]);
+    for (let i = 0; i < 100 && (await jobs())[0]?.status === 'running'; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await jobs()).toEqual([{ status: 'done', attempts: 1 }]);
   });
 });

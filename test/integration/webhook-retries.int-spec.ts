@@ -271,9 +271,16 @@ describe('webhook retries and deactivation (time-scaled)', () => {
       expect(mail.subject).toMatch(/desactivado|disabled/i);
       expect(mail.text).toContain(endpoint.url);
       expect(refusals).toBe(2); // refused once, accepted on the retry
-      const [job] = await api.db.platform.query<{ status: string; attempts: number; transport: string }[]>(
-        `SELECT j.status, j.attempts, m.transport FROM mail_outbox m JOIN platform_jobs j ON j.kind = 'mail' AND j.data->>'mailId' = m.id::text WHERE m.recipient = $1`,
-        [c.admin.email],
+      // The SMTP server has the mail a moment before the job that sent it is marked done.
+      const [job] = await until(
+        'the mail job to finish',
+        () =>
+          api.db.platform.query<{ status: string; attempts: number; transport: string }[]>(
+            `SELECT j.status, j.attempts, m.transport FROM mail_outbox m JOIN platform_jobs j ON j.kind = 'mail' AND j.data->>'mailId' = m.id::text WHERE m.recipient = $1`,
+            [c.admin.email],
+          ),
+        (rows) => rows[0]?.status !== 'running',
+        5_000,
       );
       expect(job).toEqual({ status: 'done', attempts: 2, transport: 'smtp' });
       await sleep(300);
