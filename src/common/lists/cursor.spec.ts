@@ -4,7 +4,7 @@ import { Cursor, decodeCursor, encodeCursor } from './cursor';
 const UUID = '0192f0c1-a2b3-7c4d-8e9f-0a1b2c3d4e5f';
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-type ValueType = 'text' | 'timestamp' | 'date';
+type ValueType = 'text' | 'timestamp' | 'date' | 'integer';
 const texts = (count: number): ValueType[] => Array.from({ length: count }, () => 'text');
 const typesOf = (values: unknown[]): ValueType[] =>
   values.map((v) => (typeof v === 'string' && /T.*Z$/.test(v) ? 'timestamp' : typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? 'date' : 'text'));
@@ -78,6 +78,9 @@ describe('cursor', () => {
       expectInvalid(b64(['age', [7], UUID]), 'age', ['date']);
       expectInvalid(b64(['last_name', [{ a: 1 }], UUID]), 'last_name', ['text']);
       expect(decodeCursor(b64(['age', [null], UUID]), 'age', ['date']).values).toEqual([null]);
+      // integer sorts (amount): a safe integer only, never a string, a float or an unsafe number
+      expect(decodeCursor(b64(['amount', [12345], UUID]), 'amount', ['integer']).values).toEqual([12345]);
+      for (const value of ['12345', 1.5, 2 ** 60, true, { a: 1 }]) expectInvalid(b64(['amount', [value], UUID]), 'amount', ['integer']);
     });
 
     it('a cursor whose number of values does not match the sort', () => {

@@ -16,13 +16,14 @@ export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify([cursor.sort, cursor.values, cursor.id])).toString('base64url');
 }
 
-type CursorValueType = 'text' | 'timestamp' | 'date';
+type CursorValueType = 'text' | 'timestamp' | 'date' | 'integer';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 function validValue(value: unknown, type: CursorValueType): boolean {
   if (value === null) return true;
+  if (type === 'integer') return Number.isSafeInteger(value);
   if (typeof value !== 'string') return false;
   // Round trips: Date.parse reads 2024-02-30 as March 1 (PostgreSQL refuses it) and 2024-99-01 as NaN.
   if (type === 'timestamp') return ISO_UTC.test(value) && isRoundTrip(value);

@@ -23,7 +23,7 @@ export interface FilterDef {
 export interface SortDef<T> {
   column: string;
   /** What a cursor value of this field must look like (checked before it reaches SQL). */
-  type: 'text' | 'timestamp' | 'date';
+  type: 'text' | 'timestamp' | 'date' | 'integer';
   nullable?: boolean;
   /** Ascending on the field is descending on the column (age -> birthdate). */
   inverted?: boolean;
