@@ -17,6 +17,8 @@ export function validateEnvironment(env: Record<string, unknown>): AppConfig {
     const lines = errors.map((e) => `  ${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
+  // The public address defaults to this machine outside production; production must say it (CONTRACT §1).
+  if (!config.PUBLIC_URL && config.NODE_ENV !== 'production') config.PUBLIC_URL = `http://localhost:${config.PORT}`;
   return Object.freeze(config);
 }
 

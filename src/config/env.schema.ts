@@ -5,6 +5,7 @@ const toBool = ({ value }: { value: unknown }) =>
   value === undefined || value === '' ? undefined : value === true || value === 'true' || value === '1' ? true : value === false || value === 'false' || value === '0' ? false : value;
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+const STRIPE_API = 'https://api.stripe.com';
 
 /** Every environment variable the service reads. Validated once at boot (src/config/app-config.ts). */
 export class EnvironmentVariables {
@@ -88,10 +89,20 @@ export class EnvironmentVariables {
   @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
   PUSH_GATEWAY_URL?: string;
 
+  /** The payment processor's API base (Stripe's shape); tests point it at a local fake of that API. */
+  @Transform(({ value }: { value: unknown }) => (value === '' || value === undefined ? STRIPE_API : value))
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  PAYMENTS_API_URL = STRIPE_API;
+
+  /**
+   * The API's public base URL (e.g. https://api.example.org), on which the processor's inbound
+   * endpoint is built. Unset: http://localhost:<PORT> outside production (see app-config.ts); in
+   * production connecting a processor is then refused (422).
+   */
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
-  PAYMENTS_API_URL?: string;
+  PUBLIC_URL?: string;
 
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
