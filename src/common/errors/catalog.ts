@@ -13,6 +13,7 @@ const en: Catalog = {
   invalid_json: { title: 'Invalid JSON', detail: 'The request body is not valid JSON.' },
   invalid_parameter: { title: 'Invalid parameter', detail: 'The query parameter {parameter} is not valid.' },
   invalid_idempotency_key: { title: 'Invalid Idempotency-Key', detail: 'Idempotency-Key must be a UUID v4.' },
+  invalid_signature: { title: 'Invalid signature', detail: 'The Stripe-Signature header does not match the body, or its timestamp is more than 300 seconds away; nothing was recorded.' },
   unauthorized: { title: 'Unauthorized', detail: 'A valid bearer token is required.' },
   token_expired: { title: 'Token expired', detail: 'The token has expired; issue a new one.' },
   token_revoked: { title: 'Token revoked', detail: 'The token has been revoked.' },
@@ -31,8 +32,13 @@ const en: Catalog = {
   validation_failed: { title: 'Validation failed', detail: 'The request has invalid fields; see errors.' },
   invalid_webhook_url: { title: 'Invalid webhook URL', detail: 'The webhook URL must be https and reach a public address ({reason}).' },
   idempotency_key_reused: { title: 'Idempotency-Key reused', detail: 'This Idempotency-Key was used with a different request.' },
+  public_url_required: {
+    title: 'Public URL not set',
+    detail: 'Connecting a payment processor needs the server setting PUBLIC_URL (the API’s public base URL), where the processor sends its events.',
+  },
   rate_limited: { title: 'Too many requests', detail: 'Rate limit exceeded; retry after {retry_after} seconds.' },
   internal_error: { title: 'Internal error', detail: 'Something went wrong on our side. Quote the request id if you contact support.' },
+  processor_unavailable: { title: 'Payment processor unavailable', detail: 'The payment processor could not be reached or failed ({reason}); nothing was changed. Retry shortly.' },
   service_unavailable: { title: 'Service unavailable', detail: 'The service is temporarily unavailable; retry shortly.' },
 };
 
@@ -41,6 +47,10 @@ const es: Catalog = {
   invalid_json: { title: 'JSON no válido', detail: 'El cuerpo de la solicitud no es JSON válido.' },
   invalid_parameter: { title: 'Parámetro no válido', detail: 'El parámetro {parameter} no es válido.' },
   invalid_idempotency_key: { title: 'Idempotency-Key no válida', detail: 'Idempotency-Key debe ser un UUID v4.' },
+  invalid_signature: {
+    title: 'Firma no válida',
+    detail: 'El encabezado Stripe-Signature no corresponde al cuerpo, o su marca de tiempo difiere en más de 300 segundos; no se registró nada.',
+  },
   unauthorized: { title: 'No autorizado', detail: 'Se requiere un token bearer válido.' },
   token_expired: { title: 'Token vencido', detail: 'El token ha vencido; emita uno nuevo.' },
   token_revoked: { title: 'Token revocado', detail: 'El token ha sido revocado.' },
@@ -59,8 +69,16 @@ const es: Catalog = {
   validation_failed: { title: 'Validación fallida', detail: 'La solicitud tiene campos no válidos; vea errors.' },
   invalid_webhook_url: { title: 'URL de webhook no válida', detail: 'La URL del webhook debe ser https y llegar a una dirección pública ({reason}).' },
   idempotency_key_reused: { title: 'Idempotency-Key reutilizada', detail: 'Esta Idempotency-Key se usó con otra solicitud.' },
+  public_url_required: {
+    title: 'Falta la URL pública',
+    detail: 'Conectar un procesador de pagos requiere la configuración PUBLIC_URL del servidor (la URL base pública de la API), adonde el procesador envía sus eventos.',
+  },
   rate_limited: { title: 'Demasiadas solicitudes', detail: 'Límite superado; reintente en {retry_after} segundos.' },
   internal_error: { title: 'Error interno', detail: 'Algo salió mal de nuestro lado. Cite el request id si contacta a soporte.' },
+  processor_unavailable: {
+    title: 'Procesador de pagos no disponible',
+    detail: 'No se pudo contactar al procesador de pagos o este falló ({reason}); no se cambió nada. Reintente en breve.',
+  },
   service_unavailable: { title: 'Servicio no disponible', detail: 'El servicio no está disponible por el momento; reintente en breve.' },
 };
 
@@ -69,6 +87,10 @@ const pt: Catalog = {
   invalid_json: { title: 'JSON inválido', detail: 'O corpo da requisição não é JSON válido.' },
   invalid_parameter: { title: 'Parâmetro inválido', detail: 'O parâmetro {parameter} não é válido.' },
   invalid_idempotency_key: { title: 'Idempotency-Key inválida', detail: 'Idempotency-Key deve ser um UUID v4.' },
+  invalid_signature: {
+    title: 'Assinatura inválida',
+    detail: 'O cabeçalho Stripe-Signature não corresponde ao corpo, ou seu carimbo de tempo difere em mais de 300 segundos; nada foi registrado.',
+  },
   unauthorized: { title: 'Não autorizado', detail: 'É necessário um token bearer válido.' },
   token_expired: { title: 'Token expirado', detail: 'O token expirou; emita um novo.' },
   token_revoked: { title: 'Token revogado', detail: 'O token foi revogado.' },
@@ -87,8 +109,16 @@ const pt: Catalog = {
   validation_failed: { title: 'Falha de validação', detail: 'A requisição tem campos inválidos; veja errors.' },
   invalid_webhook_url: { title: 'URL de webhook inválida', detail: 'A URL do webhook deve ser https e alcançar um endereço público ({reason}).' },
   idempotency_key_reused: { title: 'Idempotency-Key reutilizada', detail: 'Esta Idempotency-Key foi usada com outra requisição.' },
+  public_url_required: {
+    title: 'URL pública não definida',
+    detail: 'Conectar um processador de pagamentos requer a configuração PUBLIC_URL do servidor (a URL base pública da API), para onde o processador envia seus eventos.',
+  },
   rate_limited: { title: 'Requisições demais', detail: 'Limite excedido; tente novamente em {retry_after} segundos.' },
   internal_error: { title: 'Erro interno', detail: 'Algo deu errado do nosso lado. Cite o request id ao contatar o suporte.' },
+  processor_unavailable: {
+    title: 'Processador de pagamentos indisponível',
+    detail: 'Não foi possível contatar o processador de pagamentos ou ele falhou ({reason}); nada foi alterado. Tente novamente em breve.',
+  },
   service_unavailable: { title: 'Serviço indisponível', detail: 'O serviço está indisponível no momento; tente novamente em breve.' },
 };
 
@@ -116,6 +146,7 @@ export const ISSUE_CATALOG: Record<Language, Record<string, string>> = {
     not_in_options: 'Must be one of the field’s options: {values}.',
     missing: 'This custom field is required.',
     not_allowed: 'Only select fields take options.',
+    rejected: 'The payment processor refused this value ({reason}).',
   },
   es: {
     required: 'Este campo es obligatorio.',
@@ -137,6 +168,7 @@ export const ISSUE_CATALOG: Record<Language, Record<string, string>> = {
     not_in_options: 'Debe ser una de las opciones del campo: {values}.',
     missing: 'Este campo personalizado es obligatorio.',
     not_allowed: 'Solo los campos de selección llevan opciones.',
+    rejected: 'El procesador de pagos rechazó este valor ({reason}).',
   },
   pt: {
     required: 'Este campo é obrigatório.',
@@ -158,6 +190,7 @@ export const ISSUE_CATALOG: Record<Language, Record<string, string>> = {
     not_in_options: 'Deve ser uma das opções do campo: {values}.',
     missing: 'Este campo personalizado é obrigatório.',
     not_allowed: 'Somente campos de seleção têm opções.',
+    rejected: 'O processador de pagamentos recusou este valor ({reason}).',
   },
 };
 

@@ -4,6 +4,7 @@ export const ERROR_CODES = [
   'invalid_json',
   'invalid_parameter',
   'invalid_idempotency_key',
+  'invalid_signature',
   'unauthorized',
   'token_expired',
   'token_revoked',
@@ -22,8 +23,10 @@ export const ERROR_CODES = [
   'validation_failed',
   'invalid_webhook_url',
   'idempotency_key_reused',
+  'public_url_required',
   'rate_limited',
   'internal_error',
+  'processor_unavailable',
   'service_unavailable',
 ] as const;
 
@@ -35,6 +38,7 @@ export function statusOf(code: ErrorCode): number {
     case 'invalid_json':
     case 'invalid_parameter':
     case 'invalid_idempotency_key':
+    case 'invalid_signature':
       return 400;
     case 'unauthorized':
     case 'token_expired':
@@ -61,11 +65,14 @@ export function statusOf(code: ErrorCode): number {
     case 'validation_failed':
     case 'invalid_webhook_url':
     case 'idempotency_key_reused':
+    case 'public_url_required':
       return 422;
     case 'rate_limited':
       return 429;
     case 'internal_error':
       return 500;
+    case 'processor_unavailable':
+      return 502;
     case 'service_unavailable':
       return 503;
   }
