@@ -36,6 +36,8 @@ const en: Catalog = {
     title: 'Public URL not set',
     detail: 'Connecting a payment processor needs the server setting PUBLIC_URL (the API’s public base URL), where the processor sends its events.',
   },
+  batch_total_mismatch: { title: 'Batch total mismatch', detail: 'The batch expects {expected} but its donations add up to {total} ({currency}, minor units); fix the gifts or the expected total.' },
+  refund_exceeds_remaining: { title: 'Refund exceeds what is left', detail: 'Only {remaining} ({currency}, minor units) of this donation is left to refund.' },
   rate_limited: { title: 'Too many requests', detail: 'Rate limit exceeded; retry after {retry_after} seconds.' },
   internal_error: { title: 'Internal error', detail: 'Something went wrong on our side. Quote the request id if you contact support.' },
   processor_unavailable: { title: 'Payment processor unavailable', detail: 'The payment processor could not be reached or failed ({reason}); nothing was changed. Retry shortly.' },
@@ -73,6 +75,8 @@ const es: Catalog = {
     title: 'Falta la URL pública',
     detail: 'Conectar un procesador de pagos requiere la configuración PUBLIC_URL del servidor (la URL base pública de la API), adonde el procesador envía sus eventos.',
   },
+  batch_total_mismatch: { title: 'El total del lote no cuadra', detail: 'El lote espera {expected} pero sus donativos suman {total} ({currency}, unidades menores); corrija los donativos o el total esperado.' },
+  refund_exceeds_remaining: { title: 'El reembolso excede lo que queda', detail: 'Solo quedan {remaining} ({currency}, unidades menores) de este donativo por reembolsar.' },
   rate_limited: { title: 'Demasiadas solicitudes', detail: 'Límite superado; reintente en {retry_after} segundos.' },
   internal_error: { title: 'Error interno', detail: 'Algo salió mal de nuestro lado. Cite el request id si contacta a soporte.' },
   processor_unavailable: {
@@ -113,6 +117,8 @@ const pt: Catalog = {
     title: 'URL pública não definida',
     detail: 'Conectar um processador de pagamentos requer a configuração PUBLIC_URL do servidor (a URL base pública da API), para onde o processador envia seus eventos.',
   },
+  batch_total_mismatch: { title: 'O total do lote não confere', detail: 'O lote espera {expected}, mas suas doações somam {total} ({currency}, unidades menores); corrija as doações ou o total esperado.' },
+  refund_exceeds_remaining: { title: 'O reembolso excede o que resta', detail: 'Restam apenas {remaining} ({currency}, unidades menores) desta doação para reembolsar.' },
   rate_limited: { title: 'Requisições demais', detail: 'Limite excedido; tente novamente em {retry_after} segundos.' },
   internal_error: { title: 'Erro interno', detail: 'Algo deu errado do nosso lado. Cite o request id ao contatar o suporte.' },
   processor_unavailable: {
@@ -147,6 +153,8 @@ export const ISSUE_CATALOG: Record<Language, Record<string, string>> = {
     missing: 'This custom field is required.',
     not_allowed: 'Only select fields take options.',
     rejected: 'The payment processor refused this value ({reason}).',
+    inactive: 'This fund is archived (active: false) and takes no new gifts.',
+    currency_mismatch: 'The batch holds gifts in {currency} only.',
   },
   es: {
     required: 'Este campo es obligatorio.',
@@ -169,6 +177,8 @@ export const ISSUE_CATALOG: Record<Language, Record<string, string>> = {
     missing: 'Este campo personalizado es obligatorio.',
     not_allowed: 'Solo los campos de selección llevan opciones.',
     rejected: 'El procesador de pagos rechazó este valor ({reason}).',
+    inactive: 'Este fondo está archivado (active: false) y no recibe donativos nuevos.',
+    currency_mismatch: 'El lote solo admite donativos en {currency}.',
   },
   pt: {
     required: 'Este campo é obrigatório.',
@@ -191,6 +201,8 @@ export const ISSUE_CATALOG: Record<Language, Record<string, string>> = {
     missing: 'Este campo personalizado é obrigatório.',
     not_allowed: 'Somente campos de seleção têm opções.',
     rejected: 'O processador de pagamentos recusou este valor ({reason}).',
+    inactive: 'Este fundo está arquivado (active: false) e não recebe novas doações.',
+    currency_mismatch: 'O lote aceita apenas doações em {currency}.',
   },
 };
 

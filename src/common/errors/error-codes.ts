@@ -24,6 +24,8 @@ export const ERROR_CODES = [
   'invalid_webhook_url',
   'idempotency_key_reused',
   'public_url_required',
+  'batch_total_mismatch',
+  'refund_exceeds_remaining',
   'rate_limited',
   'internal_error',
   'processor_unavailable',
@@ -66,6 +68,8 @@ export function statusOf(code: ErrorCode): number {
     case 'invalid_webhook_url':
     case 'idempotency_key_reused':
     case 'public_url_required':
+    case 'batch_total_mismatch':
+    case 'refund_exceeds_remaining':
       return 422;
     case 'rate_limited':
       return 429;
