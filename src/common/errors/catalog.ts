@@ -155,6 +155,7 @@ export const ISSUE_CATALOG: Record<Language, Record<string, string>> = {
     rejected: 'The payment processor refused this value ({reason}).',
     inactive: 'This fund is archived (active: false) and takes no new gifts.',
     currency_mismatch: 'The batch holds gifts in {currency} only.',
+    before_start: 'Must be on or after the start date ({start}).',
   },
   es: {
     required: 'Este campo es obligatorio.',
@@ -179,6 +180,7 @@ export const ISSUE_CATALOG: Record<Language, Record<string, string>> = {
     rejected: 'El procesador de pagos rechazó este valor ({reason}).',
     inactive: 'Este fondo está archivado (active: false) y no recibe donativos nuevos.',
     currency_mismatch: 'El lote solo admite donativos en {currency}.',
+    before_start: 'Debe ser igual o posterior a la fecha de inicio ({start}).',
   },
   pt: {
     required: 'Este campo é obrigatório.',
@@ -203,6 +205,7 @@ export const ISSUE_CATALOG: Record<Language, Record<string, string>> = {
     rejected: 'O processador de pagamentos recusou este valor ({reason}).',
     inactive: 'Este fundo está arquivado (active: false) e não recebe novas doações.',
     currency_mismatch: 'O lote aceita apenas doações em {currency}.',
+    before_start: 'Deve ser igual ou posterior à data de início ({start}).',
   },
 };
 
