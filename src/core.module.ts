@@ -7,6 +7,7 @@ import { HouseholdsModule } from './modules/households/households.module';
 import { MembersModule } from './modules/members/members.module';
 import { TagsModule } from './modules/tags/tags.module';
 import { CustomFieldsModule } from './modules/custom-fields/custom-fields.module';
+import { DonationsModule } from './modules/donations/donations.module';
 import { ProspectsModule } from './modules/prospects/prospects.module';
 import { AuthModule } from './platform/auth/auth.module';
 import { MailModule } from './platform/mail/mail.module';
@@ -37,6 +38,7 @@ import { RedisModule } from './platform/redis/redis.module';
     MembersModule,
     ProspectsModule,
     HouseholdsModule,
+    DonationsModule,
   ],
   exports: [AppConfigModule, DatabaseModule, TenancyModule, AuthModule, UsersModule, CampusesModule, MembersModule, HouseholdsModule],
 })

@@ -8,6 +8,7 @@ import { CreateProspects1764610000000 } from './1764610000000-CreateProspects';
 import { CreatePrayerRequests1764600000000 } from './1764600000000-CreatePrayerRequests';
 import { CreateTags1764620000000 } from './1764620000000-CreateTags';
 import { CreateCustomFields1764630000000 } from './1764630000000-CreateCustomFields';
+import { CreateGiving1764700000000 } from './1764700000000-CreateGiving';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   CreateTags1764620000000,
   CreateCustomFields1764630000000,
   CreateHouseholds1764640000000,
+  CreateGiving1764700000000,
 ];

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { CampusesModule } from '../campuses/campuses.module';
+import { FundsModule } from '../funds/funds.module';
+import { DonationsController } from './donations.controller';
+import { DonationsRepository } from './donations.repository';
+import { DonationsService } from './donations.service';
+import { MemberDonationsController } from './member-donations.controller';
+
+/** Donations and their refunds. DonationsService is exported: batches commit through it, the payment processor records through it. */
+@Module({
+  imports: [CampusesModule, FundsModule],
+  controllers: [DonationsController, MemberDonationsController],
+  providers: [DonationsService, DonationsRepository],
+  exports: [DonationsService, FundsModule],
+})
+export class DonationsModule {}

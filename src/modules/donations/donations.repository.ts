@@ -1,0 +1,154 @@
+import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { TenantContext } from '../../common/context/tenant-context';
+import { CachedTotal, fetchPage, Page } from '../../common/lists/keyset-page';
+import type { ListQuery } from '../../common/lists/list-query';
+import { RowLock, withLock } from '../../database/row-lock';
+import { DonationRefundEntity } from './donation-refund.entity';
+import { DonationEntity } from './donation.entity';
+import { DONATION_LIST } from './donations.list';
+
+/** A donor as a donation shows them. */
+export interface DonorRow {
+  id: string;
+  firstName: string;
+}
+
+/** What an add to a batch needs to know of it. */
+export interface BatchState {
+  status: 'open' | 'committed';
+  currency: string;
+}
+
+const INSERT_COLUMNS =
+  'tenant_id, id, amount, currency, fund_id, donor_id, campus_id, method, check_number, received_at, note, status, batch_id, recurring_gift_id, processor_id, refunded_amount, dispute, created_at, updated_at';
+
+/** The module's only TypeORM surface; every query names the tenant (RLS enforces it too). */
+@Injectable()
+export class DonationsRepository {
+  private scope() {
+    const { manager, tenantId } = TenantContext.current();
+    return { manager, repo: manager.getRepository(DonationEntity), tenantId };
+  }
+
+  /**
+   * Inserts the donation. A processor payment (processorId set) already recorded is not inserted
+   * again: false, whatever the number of concurrent attempts (the unique index decides; a
+   * concurrent insert of the same id waits for the other transaction and then skips).
+   */
+  async insert(d: DonationEntity): Promise<boolean> {
+    const { manager } = this.scope();
+    const rows: unknown[] = await manager.query(
+      `INSERT INTO donations (${INSERT_COLUMNS})
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+       ${d.processorId === null ? '' : 'ON CONFLICT (tenant_id, processor_id) WHERE processor_id IS NOT NULL DO NOTHING'} RETURNING id`,
+      [
+        d.tenantId,
+        d.id,
+        d.amount,
+        d.currency,
+        d.fundId,
+        d.donorId,
+        d.campusId,
+        d.method,
+        d.checkNumber,
+        d.receivedAt,
+        d.note,
+        d.status,
+        d.batchId,
+        d.recurringGiftId,
+        d.processorId,
+        d.refundedAmount,
+        d.dispute === null ? null : JSON.stringify(d.dispute),
+        d.createdAt,
+        d.updatedAt,
+      ],
+    );
+    return rows.length === 1;
+  }
+
+  /** With `lock`, the row stays locked until the transaction ends (see RowLock). */
+  findById(id: string, lock?: RowLock): Promise<DonationEntity | null> {
+    const { repo, tenantId } = this.scope();
+    return repo.findOne({ where: { tenantId, id }, ...withLock(lock) });
+  }
+
+  findByProcessorId(processorId: string, lock?: RowLock): Promise<DonationEntity | null> {
+    const { repo, tenantId } = this.scope();
+    return repo.findOne({ where: { tenantId, processorId }, ...withLock(lock) });
+  }
+
+  findManyByIds(ids: string[]): Promise<DonationEntity[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    const { repo, tenantId } = this.scope();
+    return repo.find({ where: { tenantId, id: In(ids) }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  async update(id: string, changes: Partial<DonationEntity>): Promise<void> {
+    const { repo, tenantId } = this.scope();
+    await repo.update({ tenantId, id }, changes);
+  }
+
+  async insertRefund(refund: DonationRefundEntity): Promise<void> {
+    await this.scope().manager.getRepository(DonationRefundEntity).insert(refund);
+  }
+
+  async hasProcessorRefund(processorRefundId: string): Promise<boolean> {
+    const { manager, tenantId } = this.scope();
+    const rows: unknown[] = await manager.query('SELECT 1 FROM donation_refunds WHERE tenant_id = $1 AND processor_refund_id = $2', [tenantId, processorRefundId]);
+    return rows.length > 0;
+  }
+
+  list(query: ListQuery, totals?: CachedTotal): Promise<Page<DonationEntity>> {
+    const { repo, tenantId } = this.scope();
+    return fetchPage(repo.createQueryBuilder('d').where('d.tenant_id = :tenantId', { tenantId }), query, DONATION_LIST, { totals });
+  }
+
+  /** Donors by id (deleted members included: a past gift keeps its donor). */
+  async donorsOf(ids: string[]): Promise<Map<string, DonorRow>> {
+    if (ids.length === 0) return new Map();
+    const { manager, tenantId } = this.scope();
+    const rows: { id: string; first_name: string }[] = await manager.query('SELECT id, first_name FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])', [tenantId, ids]);
+    return new Map(rows.map((r) => [r.id, { id: r.id, firstName: r.first_name }]));
+  }
+
+  /** A live (not deleted) member of the church, who may give. */
+  async liveMember(id: string): Promise<DonorRow | null> {
+    const { manager, tenantId } = this.scope();
+    const rows: { id: string; first_name: string }[] = await manager.query('SELECT id, first_name FROM members WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL', [tenantId, id]);
+    return rows[0] ? { id: rows[0].id, firstName: rows[0].first_name } : null;
+  }
+
+  /**
+   * The batch a donation is added to, locked FOR SHARE until the transaction ends: a commit (FOR NO
+   * KEY UPDATE) waits for the add, and sees its donation; an add waits for a commit, and sees it.
+   */
+  async lockBatchForAdd(batchId: string): Promise<BatchState | null> {
+    const { manager, tenantId } = this.scope();
+    const rows: BatchState[] = await manager.query('SELECT status, currency FROM batches WHERE tenant_id = $1 AND id = $2 FOR SHARE', [tenantId, batchId]);
+    return rows[0] ?? null;
+  }
+
+  /** Count and total of each batch's donations (one currency per batch), in one query. */
+  async batchSums(batchIds: string[]): Promise<Map<string, { count: number; total: number }>> {
+    if (batchIds.length === 0) return new Map();
+    const { manager, tenantId } = this.scope();
+    const rows: { batch_id: string; count: number; total: string }[] = await manager.query(
+      `SELECT batch_id, count(*)::int AS count, sum(amount)::bigint AS total FROM donations
+       WHERE tenant_id = $1 AND batch_id = ANY($2::uuid[]) GROUP BY batch_id`,
+      [tenantId, batchIds],
+    );
+    return new Map(rows.map((r) => [r.batch_id, { count: r.count, total: Number(r.total) }]));
+  }
+
+  /** Makes the batch's pending donations succeeded; their ids, oldest first. */
+  async succeedPendingOfBatch(batchId: string, now: Date): Promise<string[]> {
+    const { manager, tenantId } = this.scope();
+    // An UPDATE answers [rows, rowCount] through TypeORM's query().
+    const [rows]: [{ id: string }[], number] = await manager.query(
+      `UPDATE donations SET status = 'succeeded', updated_at = $3 WHERE tenant_id = $1 AND batch_id = $2 AND status = 'pending' RETURNING id`,
+      [tenantId, batchId, now],
+    );
+    return rows.map((r) => r.id);
+  }
+}

@@ -1,0 +1,329 @@
+import { Injectable } from '@nestjs/common';
+import { TenantContext } from '../../common/context/tenant-context';
+import { AppError, FieldIssue } from '../../common/errors/app-error';
+import { ID_PREFIX, IdPrefix, isUuid, newUuid, parsePublicId } from '../../common/ids/id';
+import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
+import { parseListQuery } from '../../common/lists/list-query';
+import { isCurrency, isValidAmount } from '../../common/money/currencies';
+import { clearedRequiredFields } from '../../common/validation/validation-issues';
+import type { RowLock } from '../../database/row-lock';
+import { ListTotals } from '../../platform/list-totals/list-totals.service';
+import { EventsService } from '../../platform/webhooks/events.service';
+import { CampusesService } from '../campuses/campuses.service';
+import { FundsService } from '../funds/funds.service';
+import { DonationRefundEntity } from './donation-refund.entity';
+import { DonationEntity, DonationMethod, DonationStatus } from './donation.entity';
+import { DONATION_LIST, MEMBER_DONATION_LIST } from './donations.list';
+import { DonationRefs, toDonationRefundedEvent, toDonationResponse } from './donations.mapper';
+import { DonationsRepository } from './donations.repository';
+import type { CreateDonationDto } from './dto/create-donation.dto';
+import type { DonationResponse } from './dto/donation.response';
+import type { RefundDonationDto } from './dto/refund-donation.dto';
+import type { UpdateDonationDto } from './dto/update-donation.dto';
+import { readReceivedAt } from './received-at';
+
+/** A payment the processor reports as succeeded (`payment_intent.succeeded`). */
+export interface ProcessorPayment {
+  /** The processor's payment id (`pi_…`): a donation is made once per id. */
+  processorId: string;
+  /** Minor units (Stripe's `amount`). */
+  amount: number;
+  /** ISO 4217 in any case (Stripe sends `usd`). */
+  currency: string;
+  /** `fnd_` id (the intent's `metadata.fund_id`); an unknown one is a 422 naming `metadata.fund_id`. */
+  fundId: string;
+  /** `mem_` id (`metadata.donor_id`); absent or unknown: an anonymous gift (the money came in all the same). */
+  donorId?: string | null;
+  /** `rcg_` id (`metadata.recurring_gift_id`). */
+  recurringGiftId?: string | null;
+  method: DonationMethod;
+  receivedAt?: Date;
+}
+
+/** Who names the references: a client (public ids only) or the processor's metadata (public ids or bare uuids). */
+type Origin = 'api' | 'processor';
+
+const REFUNDABLE: readonly DonationStatus[] = ['succeeded', 'partially_refunded', 'refunded'];
+
+@Injectable()
+export class DonationsService {
+  constructor(
+    private readonly donations: DonationsRepository,
+    private readonly funds: FundsService,
+    private readonly campuses: CampusesService,
+    private readonly events: EventsService,
+    private readonly totals: ListTotals,
+  ) {}
+
+  /**
+   * POST /v1/donations. A gift with `batch_id` goes into an open batch as `pending` (no event until
+   * the batch is committed); the batch row is locked FOR SHARE so that a concurrent commit either
+   * counts it or makes this add a 409, never loses it. Otherwise `succeeded` and `donation.created`.
+   */
+  async create(dto: CreateDonationDto): Promise<DonationResponse> {
+    const issues: FieldIssue[] = [];
+    const fund = await this.funds.findByPublicId(dto.fund_id, 'for_key_share');
+    if (!fund) issues.push({ field: 'fund_id', issue: 'not_found' });
+    else if (!fund.active) issues.push({ field: 'fund_id', issue: 'inactive' });
+    const donor = dto.donor_id ? await this.findDonor(dto.donor_id, 'api') : null;
+    if (dto.donor_id && !donor) issues.push({ field: 'donor_id', issue: 'not_found' });
+    const campusByRef = await this.campuses.resolveRefs(dto.campus ? [dto.campus] : []);
+    const campus = dto.campus ? campusByRef.get(dto.campus) : undefined;
+    if (dto.campus && !campus) issues.push({ field: 'campus', issue: 'not_found' });
+    const receivedAt = readReceivedAt(dto.received_at, issues);
+    const batchId = dto.batch_id ? parsePublicId(ID_PREFIX.batch, dto.batch_id) : null;
+    const batch = batchId ? await this.donations.lockBatchForAdd(batchId) : null;
+    if (dto.batch_id && !batch) issues.push({ field: 'batch_id', issue: 'not_found' });
+    if (batch && batch.status === 'open' && batch.currency !== dto.currency) issues.push({ field: 'currency', issue: 'currency_mismatch', params: { currency: batch.currency } });
+    if (issues.length) throw AppError.validation(issues);
+    if (batch?.status === 'committed') throw new AppError('conflict', { reason: 'the batch has been committed; gifts cannot be added to it' });
+
+    const now = new Date();
+    const donation = this.newDonation({
+      amount: dto.amount,
+      currency: dto.currency,
+      fundId: fund!.id,
+      donorId: donor?.id ?? null,
+      campusId: campus?.id ?? null,
+      method: dto.method ?? 'other',
+      checkNumber: dto.check_number ?? null,
+      receivedAt: receivedAt ?? now,
+      note: dto.note ?? null,
+      status: batch ? 'pending' : 'succeeded',
+      batchId,
+      createdAt: now,
+    });
+    await this.donations.insert(donation);
+    const response = toDonationResponse(donation, {
+      funds: new Map([[fund!.id, fund!]]),
+      donors: new Map(donor ? [[donor.id, donor]] : []),
+      campuses: new Map(campus ? [[campus.id, campus]] : []),
+    });
+    if (donation.status === 'succeeded') await this.events.record('donation.created', response);
+    this.totals.invalidate('donations');
+    return response;
+  }
+
+  /**
+   * A payment the processor reports (its webhook): a `succeeded` donation with `processor_id` and
+   * `donation.created`. The same processorId again, even concurrently, returns the donation it
+   * made and raises nothing (unique index). An unknown fund or currency, or an amount out of range,
+   * is a 422 naming the intent's field; an unknown donor makes an anonymous gift.
+   */
+  async recordProcessorPayment(payment: ProcessorPayment): Promise<DonationResponse> {
+    const existing = await this.donations.findByProcessorId(payment.processorId);
+    if (existing) return this.respondOne(existing);
+    const currency = typeof payment.currency === 'string' ? payment.currency.toUpperCase() : '';
+    const issues: FieldIssue[] = [];
+    if (!isValidAmount(payment.amount)) issues.push({ field: 'amount', issue: 'out_of_range', params: { min: 1, max: 100_000_000 } });
+    if (!isCurrency(currency)) issues.push({ field: 'currency', issue: 'invalid' });
+    const fundUuid = uuidOf(ID_PREFIX.fund, payment.fundId, true);
+    const fund = fundUuid ? await this.funds.findById(fundUuid, 'for_key_share') : null;
+    if (!fund) issues.push({ field: 'metadata.fund_id', issue: 'not_found' });
+    if (issues.length) throw AppError.validation(issues);
+    const donor = payment.donorId ? await this.findDonor(payment.donorId, 'processor') : null;
+    const now = new Date();
+    const donation = this.newDonation({
+      amount: payment.amount,
+      currency,
+      fundId: fund!.id,
+      donorId: donor?.id ?? null,
+      campusId: null,
+      method: payment.method,
+      checkNumber: null,
+      receivedAt: payment.receivedAt ?? now,
+      note: null,
+      status: 'succeeded',
+      batchId: null,
+      recurringGiftId: uuidOf(ID_PREFIX.recurringGift, payment.recurringGiftId, true),
+      processorId: payment.processorId,
+      createdAt: now,
+    });
+    if (!(await this.donations.insert(donation))) {
+      // Recorded meanwhile by a concurrent delivery of the same payment (which raised the event).
+      return this.respondOne((await this.donations.findByProcessorId(payment.processorId))!);
+    }
+    const response = await this.respondOne(donation);
+    await this.events.record('donation.created', response);
+    this.totals.invalidate('donations');
+    return response;
+  }
+
+  async get(id: string): Promise<DonationResponse> {
+    return this.respondOne(await this.require(id));
+  }
+
+  async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<DonationResponse>> {
+    return this.page(parseListQuery(rawQuery, DONATION_LIST));
+  }
+
+  /** GET /v1/members/{id}/donations: 404 for a member the church does not have (deleted members keep their history). */
+  async listForMember(memberId: string, rawQuery: Record<string, unknown>): Promise<ListEnvelope<DonationResponse>> {
+    const query = parseListQuery(rawQuery, MEMBER_DONATION_LIST);
+    if (!(await this.donations.liveMember(memberId))) throw AppError.notFound('member');
+    query.filters.push({ field: 'donor_id', op: 'eq', value: `${ID_PREFIX.member}_${memberId.replace(/-/g, '')}` });
+    return this.page(query);
+  }
+
+  /** PATCH: fund, campus, note and check number only (the DTO refuses anything else); money is never edited. */
+  async update(id: string, dto: UpdateDonationDto): Promise<DonationResponse> {
+    const cleared = clearedRequiredFields(dto, ['fund_id']);
+    if (cleared.length) throw AppError.validation(cleared);
+    const issues: FieldIssue[] = [];
+    const fund = dto.fund_id ? await this.funds.findByPublicId(dto.fund_id, 'for_key_share') : null;
+    if (dto.fund_id && !fund) issues.push({ field: 'fund_id', issue: 'not_found' });
+    else if (fund && !fund.active) issues.push({ field: 'fund_id', issue: 'inactive' });
+    const campusByRef = await this.campuses.resolveRefs(dto.campus ? [dto.campus] : []);
+    if (dto.campus && !campusByRef.has(dto.campus)) issues.push({ field: 'campus', issue: 'not_found' });
+    if (issues.length) throw AppError.validation(issues);
+    const donation = await this.require(id, 'for_no_key_update');
+    const changes: Partial<DonationEntity> = { updatedAt: new Date() };
+    if (fund) changes.fundId = fund.id;
+    if (dto.campus !== undefined) changes.campusId = dto.campus ? campusByRef.get(dto.campus)!.id : null;
+    if (dto.note !== undefined) changes.note = dto.note;
+    if (dto.check_number !== undefined) changes.checkNumber = dto.check_number;
+    await this.donations.update(donation.id, changes);
+    this.totals.invalidate('donations');
+    return this.respondOne(Object.assign(donation, changes));
+  }
+
+  /**
+   * POST /v1/donations/{id}/refund: all that is left by default, never more (422
+   * `refund_exceeds_remaining`). The donation is locked first, so concurrent refunds run one
+   * after the other, each on what the previous one left. A processor payment is refunded at the
+   * processor (its `charge.refunded` records it here): 409 through the API.
+   */
+  async refund(id: string, dto: RefundDonationDto): Promise<DonationResponse> {
+    const donation = await this.require(id, 'for_no_key_update');
+    if (donation.processorId) {
+      throw new AppError('conflict', { reason: 'this gift was made through the payment processor: refund it there, and the refund is recorded here from its event' });
+    }
+    if (!REFUNDABLE.includes(donation.status)) throw new AppError('conflict', { reason: `a ${donation.status} donation cannot be refunded` });
+    const remaining = donation.amount - donation.refundedAmount;
+    const amount = dto.amount ?? remaining;
+    if (remaining === 0 || amount > remaining)
+      throw new AppError('refund_exceeds_remaining', { remaining, currency: donation.currency }, [{ field: 'amount', issue: 'out_of_range', params: { min: 1, max: remaining } }]);
+    const { donation: refunded } = await this.applyRefund(donation, amount, null);
+    return refunded;
+  }
+
+  /**
+   * The processor's refund (`charge.refunded`) of the donation it made with `processorId`: null when
+   * no donation has that id. A refund id already recorded changes nothing (returns the donation as
+   * it is); an amount past what is left is capped (the processor has moved the money already).
+   */
+  async refundByProcessor(processorId: string, refund: { amount: number; processorRefundId?: string | null }): Promise<DonationResponse | null> {
+    const donation = await this.donations.findByProcessorId(processorId, 'for_no_key_update');
+    if (!donation) return null;
+    const already = refund.processorRefundId ? await this.donations.hasProcessorRefund(refund.processorRefundId) : false;
+    const amount = Math.min(Math.trunc(refund.amount), donation.amount - donation.refundedAmount);
+    if (already || !(amount > 0) || donation.status === 'pending' || donation.status === 'failed') return this.respondOne(donation);
+    return (await this.applyRefund(donation, amount, refund.processorRefundId ?? null)).donation;
+  }
+
+  /**
+   * The processor's dispute (`charge.dispute.created`) of the donation it made with `processorId`:
+   * status `disputed` (it counts for nothing until resolved) and `donation.disputed` with the
+   * dispute; null when no donation has that id.
+   */
+  async disputeByProcessor(processorId: string, dispute: { reason?: string | null; status?: string | null; amount?: number | null }): Promise<DonationResponse | null> {
+    const donation = await this.donations.findByProcessorId(processorId, 'for_no_key_update');
+    if (!donation) return null;
+    const changes: Partial<DonationEntity> = {
+      status: 'disputed',
+      dispute: { reason: dispute.reason ?? null, status: dispute.status ?? null, amount: typeof dispute.amount === 'number' ? Math.trunc(dispute.amount) : null },
+      updatedAt: new Date(),
+    };
+    await this.donations.update(donation.id, changes);
+    const response = await this.respondOne(Object.assign(donation, changes));
+    await this.events.record('donation.disputed', response);
+    this.totals.invalidate('donations');
+    return response;
+  }
+
+  /**
+   * For the batch commit (BatchesService, which holds the batch's lock): makes the batch's
+   * pending donations succeeded and raises their `donation.created`, in the caller's transaction.
+   */
+  async succeedBatch(batchId: string): Promise<number> {
+    const ids = await this.donations.succeedPendingOfBatch(batchId, new Date());
+    if (ids.length === 0) return 0;
+    const rows = await this.donations.findManyByIds(ids);
+    const refs = await this.refsOf(rows);
+    await this.events.recordMany(
+      'donation.created',
+      rows.map((d) => toDonationResponse(d, refs)),
+    );
+    this.totals.invalidate('donations');
+    return ids.length;
+  }
+
+  /** Count and total (minor units, the batch's currency) of each batch's donations, in one query. */
+  batchSums(batchIds: string[]): Promise<Map<string, { count: number; total: number }>> {
+    return this.donations.batchSums(batchIds);
+  }
+
+  private async applyRefund(donation: DonationEntity, amount: number, processorRefundId: string | null): Promise<{ donation: DonationResponse }> {
+    const now = new Date();
+    const refund = Object.assign(new DonationRefundEntity(), { tenantId: donation.tenantId, id: newUuid(), donationId: donation.id, amount, processorRefundId, createdAt: now });
+    await this.donations.insertRefund(refund);
+    const refundedAmount = donation.refundedAmount + amount;
+    const status: DonationStatus = donation.status === 'disputed' ? 'disputed' : refundedAmount === donation.amount ? 'refunded' : 'partially_refunded';
+    const changes: Partial<DonationEntity> = { refundedAmount, status, updatedAt: now };
+    await this.donations.update(donation.id, changes);
+    const response = await this.respondOne(Object.assign(donation, changes));
+    await this.events.record('donation.refunded', toDonationRefundedEvent(response, refund));
+    this.totals.invalidate('donations');
+    return { donation: response };
+  }
+
+  private async page(query: ReturnType<typeof parseListQuery>): Promise<ListEnvelope<DonationResponse>> {
+    const state = await this.totals.open('donations', query);
+    const page = await this.donations.list(query, state);
+    const refs = await this.refsOf(page.rows);
+    return toEnvelope(page, (d) => toDonationResponse(d, refs));
+  }
+
+  private newDonation(fields: Omit<Partial<DonationEntity>, 'createdAt'> & { createdAt: Date }): DonationEntity {
+    return Object.assign(new DonationEntity(), {
+      tenantId: TenantContext.current().tenantId,
+      id: newUuid(),
+      recurringGiftId: null,
+      processorId: null,
+      refundedAmount: 0,
+      dispute: null,
+      ...fields,
+      updatedAt: fields.createdAt,
+    });
+  }
+
+  private async respondOne(donation: DonationEntity): Promise<DonationResponse> {
+    return toDonationResponse(donation, await this.refsOf([donation]));
+  }
+
+  /** The funds, donors and campuses of a page, one query each. */
+  private async refsOf(rows: DonationEntity[]): Promise<DonationRefs> {
+    const donorIds = [...new Set(rows.map((d) => d.donorId).filter((id): id is string => id !== null))];
+    const [funds, donors, campuses] = [await this.funds.byIdOf(rows), await this.donations.donorsOf(donorIds), await this.campuses.byIdOf(rows)];
+    return { funds, donors, campuses };
+  }
+
+  /** A live member named by a `mem_` id (a processor's metadata may hold the bare uuid). */
+  private async findDonor(ref: string, origin: Origin) {
+    const uuid = uuidOf(ID_PREFIX.member, ref, origin === 'processor');
+    return uuid ? this.donations.liveMember(uuid) : null;
+  }
+
+  private async require(id: string, lock?: RowLock): Promise<DonationEntity> {
+    const donation = await this.donations.findById(id, lock);
+    if (!donation) throw AppError.notFound('donation');
+    return donation;
+  }
+}
+
+/** The uuid of a public id (`mem_…`); a processor's metadata may also hold the bare uuid. */
+function uuidOf(prefix: IdPrefix, value: string | null | undefined, allowUuid = false): string | null {
+  if (typeof value !== 'string' || value === '') return null;
+  if (allowUuid && isUuid(value)) return value;
+  return parsePublicId(prefix, value);
+}

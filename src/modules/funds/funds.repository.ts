@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { TenantContext } from '../../common/context/tenant-context';
+import { fetchPage, Page } from '../../common/lists/keyset-page';
+import type { ListQuery } from '../../common/lists/list-query';
+import { RowLock, withLock } from '../../database/row-lock';
+import { FundEntity } from './fund.entity';
+import { FUND_LIST } from './funds.list';
+
+/** The module's only TypeORM surface; every query names the tenant (RLS enforces it too). */
+@Injectable()
+export class FundsRepository {
+  private scope() {
+    const { manager, tenantId } = TenantContext.current();
+    return { manager, repo: manager.getRepository(FundEntity), tenantId };
+  }
+
+  /** False when another fund has the name (ignoring case): the unique index decides, races included. */
+  async insert(fund: FundEntity): Promise<boolean> {
+    const { manager, tenantId } = this.scope();
+    const rows: unknown[] = await manager.query(
+      `INSERT INTO funds (tenant_id, id, name, description, ledger_code, active, tax_deductible, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
+       ON CONFLICT (tenant_id, lower(name)) DO NOTHING RETURNING id`,
+      [tenantId, fund.id, fund.name, fund.description, fund.ledgerCode, fund.active, fund.taxDeductible, fund.createdAt],
+    );
+    return rows.length === 1;
+  }
+
+  /** With `lock`, the row stays locked until the transaction ends (see RowLock). */
+  findById(id: string, lock?: RowLock): Promise<FundEntity | null> {
+    const { repo, tenantId } = this.scope();
+    return repo.findOne({ where: { tenantId, id }, ...withLock(lock) });
+  }
+
+  async findByName(name: string): Promise<FundEntity | null> {
+    const { repo, tenantId } = this.scope();
+    return repo.createQueryBuilder('f').where('f.tenant_id = :tenantId AND lower(f.name) = lower(:name)', { tenantId, name }).getOne();
+  }
+
+  async findManyByIds(ids: string[]): Promise<FundEntity[]> {
+    if (ids.length === 0) return [];
+    const { repo, tenantId } = this.scope();
+    return repo.findBy({ tenantId, id: In(ids) });
+  }
+
+  async update(id: string, changes: Partial<FundEntity>): Promise<void> {
+    const { repo, tenantId } = this.scope();
+    await repo.update({ tenantId, id }, changes);
+  }
+
+  /** Whether any donation was made to the fund (one index probe). */
+  async hasDonations(id: string): Promise<boolean> {
+    const { manager, tenantId } = this.scope();
+    const rows: unknown[] = await manager.query('SELECT 1 FROM donations WHERE tenant_id = $1 AND fund_id = $2 LIMIT 1', [tenantId, id]);
+    return rows.length > 0;
+  }
+
+  async delete(id: string): Promise<void> {
+    const { repo, tenantId } = this.scope();
+    await repo.delete({ tenantId, id });
+  }
+
+  list(query: ListQuery): Promise<Page<FundEntity>> {
+    const { repo, tenantId } = this.scope();
+    return fetchPage(repo.createQueryBuilder('f').where('f.tenant_id = :tenantId', { tenantId }), query, FUND_LIST);
+  }
+}
