@@ -9,6 +9,7 @@ import { TagsModule } from './modules/tags/tags.module';
 import { CustomFieldsModule } from './modules/custom-fields/custom-fields.module';
 import { DonationsModule } from './modules/donations/donations.module';
 import { ProspectsModule } from './modules/prospects/prospects.module';
+import { RecurringGiftsModule } from './modules/recurring-gifts/recurring-gifts.module';
 import { AuthModule } from './platform/auth/auth.module';
 import { MailModule } from './platform/mail/mail.module';
 import { PushModule } from './platform/push/push.module';
@@ -39,6 +40,7 @@ import { RedisModule } from './platform/redis/redis.module';
     ProspectsModule,
     HouseholdsModule,
     DonationsModule,
+    RecurringGiftsModule,
   ],
   exports: [AppConfigModule, DatabaseModule, TenancyModule, AuthModule, UsersModule, CampusesModule, MembersModule, HouseholdsModule],
 })

@@ -9,6 +9,7 @@ import { CreatePrayerRequests1764600000000 } from './1764600000000-CreatePrayerR
 import { CreateTags1764620000000 } from './1764620000000-CreateTags';
 import { CreateCustomFields1764630000000 } from './1764630000000-CreateCustomFields';
 import { CreateGiving1764700000000 } from './1764700000000-CreateGiving';
+import { CreateRecurringGiftsAndPledges1764710000000 } from './1764710000000-CreateRecurringGiftsAndPledges';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   CreateCustomFields1764630000000,
   CreateHouseholds1764640000000,
   CreateGiving1764700000000,
+  CreateRecurringGiftsAndPledges1764710000000,
 ];

@@ -58,10 +58,13 @@ export const EVENT_OBJECTS: Record<EventType, { schema?: string; description: st
   'tag.added': { schema: 'MemberTagEvent', description: 'The tag and the member it was added to: {tag: {id, name}, member: {id, first_name, last_name}}.' },
   'tag.removed': { schema: 'MemberTagEvent', description: 'The tag and the member it was removed from: {tag: {id, name}, member: {id, first_name, last_name}}.' },
   'device.registered': { schema: 'DeviceResponse', description: 'The kiosk device (never its key).' },
-  'recurring.created': { description: 'The recurring gift.' },
-  'recurring.updated': { description: 'The recurring gift.' },
-  'recurring.canceled': { description: 'The recurring gift.' },
-  'recurring.charge_failed': { description: 'The recurring gift and the failed charge.' },
+  'recurring.created': { schema: 'RecurringGiftResponse', description: 'The recurring gift, as GET /v1/recurring-gifts/{id} returns it.' },
+  'recurring.updated': { schema: 'RecurringGiftResponse', description: 'The recurring gift after the change (a pause or a resume included).' },
+  'recurring.canceled': { schema: 'RecurringGiftResponse', description: 'The canceled recurring gift (status `canceled`, canceled_at).' },
+  'recurring.charge_failed': {
+    schema: 'RecurringChargeFailedEvent',
+    description: "The recurring gift, as GET /v1/recurring-gifts/{id} returns it, and `failure: {reason, invoice_id, at}` from the processor's failed invoice.",
+  },
 };
 
 export function isEventType(value: string): value is EventType {

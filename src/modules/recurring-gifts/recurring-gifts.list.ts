@@ -1,0 +1,33 @@
+import { ID_PREFIX, IdPrefix, parsePublicId } from '../../common/ids/id';
+import type { FilterValue, ListSpec, Operator, SqlCondition } from '../../common/lists/list-spec';
+import { RECURRING_STATUSES, RecurringGiftEntity } from './recurring-gift.entity';
+import { INTERVALS } from './schedule';
+
+const NO_ID = '00000000-0000-0000-0000-000000000000';
+
+/** `<column> = <public id>` or `<column>[in]=a,b`; a malformed id matches nothing (as an unknown one does). */
+function idCondition(column: string, prefix: IdPrefix): SqlCondition {
+  return (alias: string, _op: Operator, value: FilterValue | FilterValue[], param: (v: unknown) => string) => {
+    const ids = (Array.isArray(value) ? value : [value]).map((v) => parsePublicId(prefix, String(v)) ?? NO_ID);
+    return `${alias}.${column} IN ${param(ids)}`;
+  };
+}
+
+export const RECURRING_GIFT_LIST: ListSpec<RecurringGiftEntity> = {
+  resource: 'recurring gift',
+  defaultSort: 'created_at',
+  sorts: {
+    created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() },
+    start_on: { column: 'start_on', type: 'date', value: (row) => row.startOn },
+  },
+  filters: {
+    donor_id: { type: 'string', ops: ['in'], sql: idCondition('donor_id', ID_PREFIX.member), description: 'The donor (mem_ id); `donor_id[in]=a,b` for several.' },
+    fund_id: { type: 'string', ops: ['in'], sql: idCondition('fund_id', ID_PREFIX.fund), description: 'The fund (fnd_ id); `fund_id[in]=a,b` for several.' },
+    status: { type: 'enum', values: RECURRING_STATUSES, ops: ['ne', 'in'], column: 'status', description: '`active`, `paused` or `canceled`; `status[in]=active,paused` for the live ones.' },
+    interval: { type: 'enum', values: INTERVALS, ops: ['in'], column: 'interval', description: 'The cadence.' },
+    currency: { type: 'string', ops: ['in'], column: 'currency', description: 'ISO 4217 code in upper case, e.g. `USD`.' },
+    start_on: { type: 'date', ops: ['gt', 'gte', 'lt', 'lte'], column: 'start_on', description: 'First charge date (YYYY-MM-DD).' },
+    created_at: { type: 'timestamp', ops: ['gt', 'gte', 'lt', 'lte'], column: 'created_at', description: 'Creation time (ISO 8601; an offset is honoured).' },
+    updated_at: { type: 'timestamp', ops: ['gt', 'gte', 'lt', 'lte'], column: 'updated_at', description: 'Last change (ISO 8601): for incremental sync.' },
+  },
+};
