@@ -10,6 +10,7 @@ import { CustomFieldsModule } from './modules/custom-fields/custom-fields.module
 import { DonationsModule } from './modules/donations/donations.module';
 import { ProspectsModule } from './modules/prospects/prospects.module';
 import { RecurringGiftsModule } from './modules/recurring-gifts/recurring-gifts.module';
+import { PledgesModule } from './modules/pledges/pledges.module';
 import { AuthModule } from './platform/auth/auth.module';
 import { MailModule } from './platform/mail/mail.module';
 import { PushModule } from './platform/push/push.module';
@@ -41,6 +42,7 @@ import { RedisModule } from './platform/redis/redis.module';
     HouseholdsModule,
     DonationsModule,
     RecurringGiftsModule,
+    PledgesModule,
   ],
   exports: [AppConfigModule, DatabaseModule, TenancyModule, AuthModule, UsersModule, CampusesModule, MembersModule, HouseholdsModule],
 })

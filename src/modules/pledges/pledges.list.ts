@@ -1,0 +1,36 @@
+import { ID_PREFIX, IdPrefix, parsePublicId } from '../../common/ids/id';
+import type { FilterValue, ListSpec, Operator, SqlCondition } from '../../common/lists/list-spec';
+import { PledgeEntity } from './pledge.entity';
+
+const NO_ID = '00000000-0000-0000-0000-000000000000';
+
+/** `<column> = <public id>` or `<column>[in]=a,b`; a malformed id matches nothing (as an unknown one does). */
+function idCondition(column: string, prefix: IdPrefix): SqlCondition {
+  return (alias: string, _op: Operator, value: FilterValue | FilterValue[], param: (v: unknown) => string) => {
+    const ids = (Array.isArray(value) ? value : [value]).map((v) => parsePublicId(prefix, String(v)) ?? NO_ID);
+    return `${alias}.${column} IN ${param(ids)}`;
+  };
+}
+
+export const PLEDGE_LIST: ListSpec<PledgeEntity> = {
+  resource: 'pledge',
+  defaultSort: 'created_at',
+  sorts: {
+    created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() },
+    ends_on: { column: 'ends_on', type: 'date', value: (row) => row.endsOn },
+  },
+  filters: {
+    donor_id: { type: 'string', ops: ['in'], sql: idCondition('donor_id', ID_PREFIX.member), description: 'The donor (mem_ id); `donor_id[in]=a,b` for several.' },
+    fund_id: { type: 'string', ops: ['in'], sql: idCondition('fund_id', ID_PREFIX.fund), description: 'The fund (fnd_ id); `fund_id[in]=a,b` for several.' },
+    currency: { type: 'string', ops: ['in'], column: 'currency', description: 'ISO 4217 code in upper case, e.g. `USD`.' },
+    starts_on: { type: 'date', ops: ['gt', 'gte', 'lt', 'lte'], column: 'starts_on', description: 'First day of the pledge window (YYYY-MM-DD).' },
+    ends_on: {
+      type: 'date',
+      ops: ['gt', 'gte', 'lt', 'lte'],
+      column: 'ends_on',
+      description: 'Last day of the pledge window (YYYY-MM-DD); `ends_on[gte]=<today>` for the pledges still open.',
+    },
+    created_at: { type: 'timestamp', ops: ['gt', 'gte', 'lt', 'lte'], column: 'created_at', description: 'Creation time (ISO 8601; an offset is honoured).' },
+    updated_at: { type: 'timestamp', ops: ['gt', 'gte', 'lt', 'lte'], column: 'updated_at', description: 'Last change (ISO 8601): for incremental sync.' },
+  },
+};

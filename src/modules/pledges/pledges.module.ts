@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { FundsModule } from '../funds/funds.module';
+import { MembersModule } from '../members/members.module';
+import { PledgesController } from './pledges.controller';
+import { PledgesRepository } from './pledges.repository';
+import { PledgesService } from './pledges.service';
+
+@Module({
+  imports: [FundsModule, MembersModule],
+  controllers: [PledgesController],
+  providers: [PledgesService, PledgesRepository],
+  exports: [PledgesService],
+})
+export class PledgesModule {}
