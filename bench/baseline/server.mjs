@@ -4,11 +4,11 @@
 //      on the pool, outside the tenant transaction; the same checks (revoked, expired, slug, status);
 //   2. one transaction: set_config('role', 'church_app') + set_config('app.tenant_id'), then
 //      GET /v1/members: with a `tag` filter, the tag ids of the names (MemberTagRefs.resolveTagFilter),
-//      the keyset page (limit + 1 rows), the exact count, the page's tags in one query
-//      (TagsRepository.tagsOfMembers);
+//      the keyset page (limit + 1 rows) with each member's tag ids (MembersRepository PAGE_TAG_IDS),
+//      the exact count;
 //      POST /v1/members/bulk: INSERT … SELECT unnest(…) RETURNING id;
-//   campuses come from a per-church map read once, as the API's campus directory does (campuses
-//   are few and rarely change; the bench never changes them);
+//   campuses and tag names come from per-church maps read once, as the API's campus directory and
+//   MemberTagRefs do (they are few and rarely change; the bench never changes them);
 //   3. the same JSON envelope, the same ETag (SHA-1 of tenant, language and body) and 304.
 // Not done here (the framework's and the project's own work, which the ratio prices): the rate
 // limiter's Redis call, usage metering, request validation beyond shape, audit rows, webhook
@@ -50,12 +50,11 @@ const LOOKUP = `
 const MEMBER_COLUMNS = `m.tenant_id, m.id, m.first_name, m.last_name, m.email, m.phone, m.birthdate, m.gender, m.status,
   m.campus_id, m.active, m.household_id, m.household_role, m.address, m.custom_fields, m.created_at, m.updated_at, m.deleted_at`;
 
-// The tags of a page of members (src/modules/tags/tags.repository.ts tagsOfMembers) and the tag
-// ids of a `tag` filter's ids and names (idsOf), as the API sends them.
-const TAGS_OF_MEMBERS = `WITH mt AS MATERIALIZED (SELECT member_id, tag_id FROM member_tags WHERE tenant_id = $1 AND member_id = ANY($2::uuid[]))
-       SELECT mt.member_id AS "memberId", t.id, t.name
-         FROM mt JOIN tags t ON t.tenant_id = $1 AND t.id = mt.tag_id
-        ORDER BY lower(t.name), t.id`;
+// Each member's tag ids with the page (src/modules/members/members.repository.ts PAGE_TAG_IDS), the
+// church's tags in a member's order (tags.repository.ts refsInOrder) and the tag ids of a `tag`
+// filter's ids and names (idsOf), as the API sends them.
+const PAGE_TAG_IDS = 'ARRAY(SELECT mt.tag_id FROM member_tags mt WHERE mt.tenant_id = m.tenant_id AND mt.member_id = m.id) AS tag_ids';
+const CHURCH_TAGS = 'SELECT id, name FROM tags WHERE tenant_id = $1 ORDER BY lower(name), id';
 const TAG_IDS = `SELECT id FROM tags WHERE tenant_id = $1 AND (id = ANY($2::uuid[]) OR lower(name) = ANY($3::text[])) ORDER BY id`;
 
 const GENDER_LABELS = {
@@ -150,6 +149,7 @@ async function authenticate(req) {
 }
 
 const campusesByTenant = new Map();
+const tagsByTenant = new Map();
 
 /** The church's campuses by id and by key, read on first use and kept. */
 async function campusesOf(tenantId) {
@@ -160,6 +160,17 @@ async function campusesOf(tenantId) {
     campusesByTenant.set(tenantId, campuses);
   }
   return campuses;
+}
+
+/** The church's tags by id, each with its rank in a member's `tags` (read once: the bench never changes them). */
+async function tagsOf(tenantId) {
+  let tags = tagsByTenant.get(tenantId);
+  if (!tags) {
+    const rows = await inTenant(tenantId, async (client) => (await client.query(CHURCH_TAGS, [tenantId])).rows);
+    tags = new Map(rows.map((t, rank) => [t.id, { ref: { id: publicId('tag', t.id), name: t.name }, rank }]));
+    tagsByTenant.set(tenantId, tags);
+  }
+  return tags;
 }
 
 async function inTenant(tenantId, fn) {
@@ -236,7 +247,7 @@ function listSql(tenantId, params, tagIds) {
   }
   const limit = Number(params.get('limit') ?? 50);
   if (!(limit >= 1 && limit <= 250)) throw new HttpError(400, 'invalid_parameter');
-  const pageSql = `SELECT ${MEMBER_COLUMNS} FROM members m WHERE ${where.join(' AND ')} ORDER BY ${columns.map((c) => `${c.expr} ${c.desc ? 'DESC' : 'ASC'}`).join(', ')} LIMIT ${limit + 1}`;
+  const pageSql = `SELECT ${MEMBER_COLUMNS}, ${PAGE_TAG_IDS} FROM members m WHERE ${where.join(' AND ')} ORDER BY ${columns.map((c) => `${c.expr} ${c.desc ? 'DESC' : 'ASC'}`).join(', ')} LIMIT ${limit + 1}`;
   return { pageSql, values, countSql, countValues, sort, sortText, limit };
 }
 
@@ -270,6 +281,7 @@ async function listMembers(req, res, url) {
   const known = refs === undefined ? listSql(principal.tenant_id, url.searchParams, []) : null;
   const counting = req.headers['x-bench-count'] !== 'off';
   const campuses = (await campusesOf(principal.tenant_id)).byId;
+  const churchTags = await tagsOf(principal.tenant_id);
   const { q, rows, total, tags, hasMore } = await inTenant(principal.tenant_id, async (client) => {
     const q = known ?? listSql(principal.tenant_id, url.searchParams, await resolveTags(client, principal.tenant_id, refs));
     const { rows } = await client.query(q.pageSql, q.values);
@@ -277,13 +289,15 @@ async function listMembers(req, res, url) {
     const more = rows.length > q.limit;
     if (more) rows.pop();
     const byMember = new Map();
-    if (rows.length) {
-      for (const t of (await client.query(TAGS_OF_MEMBERS, [principal.tenant_id, rows.map((r) => r.id)])).rows) {
-        const ref = { id: publicId('tag', t.id), name: t.name };
-        const list = byMember.get(t.memberId);
-        if (list) list.push(ref);
-        else byMember.set(t.memberId, [ref]);
-      }
+    for (const r of rows) {
+      if (r.tag_ids.length)
+        byMember.set(
+          r.id,
+          r.tag_ids
+            .map((id) => churchTags.get(id))
+            .sort((a, b) => a.rank - b.rank)
+            .map((t) => t.ref),
+        );
     }
     return { q, rows, total: count, tags: byMember, hasMore: more };
   });

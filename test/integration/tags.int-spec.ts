@@ -521,19 +521,26 @@ describe('tags', () => {
       }
     });
 
-    it('a church without tagged members needs no tag query per page once its list version is known', async () => {
+    it("a page's tag ids come with its page query, their names from the church's tags kept under its list version", async () => {
       const c = await newTenant(api);
-      await newMembers(api, c, [{ first_name: 'No', last_name: 'Tags' }]);
+      const [first, second] = await newMembers(api, c, [
+        { first_name: 'Two', last_name: 'Tags' },
+        { first_name: 'No', last_name: 'Tags' },
+      ]);
+      const [zeta, alpha] = [await createTag(c, { name: 'zeta' }), await createTag(c, { name: 'Alpha' })];
+      await tagMember(c, first, 'zeta');
+      await tagMember(c, first, 'alpha');
       await listMembers(c);
       const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query');
       try {
-        expect((await listMembers(c)).data[0].tags).toEqual([]);
-        expect(spy.mock.calls.filter(([sql]) => /member_tags/.test(sql))).toEqual([]);
-        // A tag put on a member renews the list version: the next page looks again.
-        const tag = await createTag(c, { name: 'First' });
-        const [member] = (await listMembers(c)).data;
-        await tagMember(c, member.id, 'First');
-        expect((await listMembers(c)).data[0].tags).toEqual([refOf(tag)]);
+        const page = await listMembers(c);
+        expect(Object.fromEntries(page.data.map((m) => [m.id, m.tags]))).toEqual({ [first]: [refOf(alpha), refOf(zeta)], [second]: [] });
+        const sqls = spy.mock.calls.map(([sql]) => sql);
+        expect(sqls.filter((sql) => /member_tags/.test(sql))).toHaveLength(1); // the page query itself
+        expect(sqls.filter((sql) => /FROM "?tags"? /.test(sql))).toEqual([]);
+        // A rename renews the list version: the next page reads the names again.
+        expect((await api.patch<Tag>(`/v1/tags/${zeta.id}`, as(c, { body: { name: 'Beta' } }))).status).toBe(200);
+        expect((await listMembers(c)).data.find((m) => m.id === first)?.tags).toEqual([refOf(alpha), { id: zeta.id, name: 'Beta' }]);
       } finally {
         spy.mockRestore();
       }

@@ -3,33 +3,54 @@ import { BoundedMap } from '../../common/caching/bounded-map';
 import { TenantContext } from '../../common/context/tenant-context';
 import type { ListQuery } from '../../common/lists/list-query';
 import type { TagRef } from '../tags/dto/tag.response';
-import { TagsService } from '../tags/tags.service';
+import { RankedTagRef, TagsService } from '../tags/tags.service';
 
 const MAX_CHURCHES = 1_000;
 
 /**
- * The `tags` of members, for a whole page in one query (never one per member). With the church's
- * members list version (Redis), whether any member of the church has a tag is remembered under
- * that version, so a church that uses no tags needs no tag query per page. Safe for the same reason
- * as CampusDirectory: putting a tag on a member, taking it off, renaming or deleting a tag replace
- * the members list version, and an entry is only read while its version is current.
+ * The `tags` of members. A page's tag ids come with the page query (MembersRepository.list); their
+ * names from each church's tags, kept in process under the members list version they were loaded
+ * at, so a page needs no tag query while nothing changed. Safe for the same reason as
+ * CampusDirectory: putting a tag on a member, taking it off, renaming or deleting a tag replace the
+ * members list version, and an entry is only read while its version is current; a new tag is on no
+ * member until a tag write replaces the version, and a page naming a tag the entry lacks reloads it.
  */
 @Injectable()
 export class MemberTagRefs {
-  private readonly anyTagged = new BoundedMap<string, { version: string; any: boolean }>(MAX_CHURCHES);
+  private readonly byChurch = new BoundedMap<string, { version: string; tags: Map<string, RankedTagRef> }>(MAX_CHURCHES);
 
   constructor(private readonly tags: TagsService) {}
 
-  async of(memberIds: string[], membersListVersion?: string): Promise<Map<string, TagRef[]>> {
-    if (!memberIds.length) return new Map();
-    const { tenantId } = TenantContext.current();
-    const known = membersListVersion === undefined ? undefined : this.anyTagged.get(tenantId);
-    if (known && known.version === membersListVersion && !known.any) return new Map();
-    const refs = await this.tags.refsOf(memberIds);
-    if (membersListVersion !== undefined && known?.version !== membersListVersion) {
-      this.anyTagged.set(tenantId, { version: membersListVersion, any: refs.size > 0 || (await this.tags.anyMemberTagged()) });
+  /** These members' tags, in one query (never one per member); a member without tags is absent. */
+  of(memberIds: string[]): Promise<Map<string, TagRef[]>> {
+    return memberIds.length ? this.tags.refsOf(memberIds) : Promise.resolve(new Map<string, TagRef[]>());
+  }
+
+  /** The tags of a page from its members' tag ids; without a list version (no Redis), the page's tags are read. */
+  async ofPage(tagIdsByMember: Map<string, string[]>, membersListVersion?: string): Promise<Map<string, TagRef[]>> {
+    const ids = [...new Set([...tagIdsByMember.values()].flat())];
+    const byMember = new Map<string, TagRef[]>();
+    if (!ids.length) return byMember;
+    const tags = await this.directory(ids, membersListVersion);
+    for (const [memberId, tagIds] of tagIdsByMember) {
+      const ranked = tagIds.map((id) => tags.get(id)).filter((t): t is RankedTagRef => t !== undefined);
+      if (ranked.length)
+        byMember.set(
+          memberId,
+          ranked.sort((a, b) => a.rank - b.rank).map((t) => t.ref),
+        );
     }
-    return refs;
+    return byMember;
+  }
+
+  private async directory(ids: string[], membersListVersion?: string): Promise<Map<string, RankedTagRef>> {
+    if (membersListVersion === undefined) return this.tags.rankedRefs(ids);
+    const { tenantId } = TenantContext.current();
+    const entry = this.byChurch.get(tenantId);
+    if (entry?.version === membersListVersion && ids.every((id) => entry.tags.has(id))) return entry.tags;
+    const tags = await this.tags.rankedRefs();
+    this.byChurch.set(tenantId, { version: membersListVersion, tags });
+    return tags;
   }
 
   /**

@@ -113,10 +113,8 @@ export class MembersService {
     if (etag && matches(ifNoneMatch, etag)) throw new NotModified(etag);
     const page = await this.members.list(query, state, spec);
     const campuses = state ? await this.campusDirectory.campusesOf(page.rows, state.version) : await this.campusesOf(page.rows);
-    const tags = await this.memberTags.of(
-      page.rows.map((m) => m.id),
-      state?.version,
-    );
+    const tagIds = new Map(page.rows.map((m) => [m.id, (page.computed?.get(m.id)?.tag_ids as string[] | undefined) ?? []]));
+    const tags = await this.memberTags.ofPage(tagIds, state?.version);
     return { etag, body: toEnvelope(page, (m) => toMemberResponse(m, campuses, lang, tags.get(m.id) ?? [])) };
   }
 

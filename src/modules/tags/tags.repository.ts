@@ -100,6 +100,14 @@ export class TagsRepository {
     );
   }
 
+  /** The church's tags, or those of `ids`, ordered as a member's tags are listed (by name ignoring case, then id). */
+  async refsInOrder(ids?: string[]): Promise<{ id: string; name: string }[]> {
+    const { manager, tenantId } = this.scope();
+    return ids
+      ? manager.query(`SELECT id, name FROM tags WHERE tenant_id = $1 AND id = ANY($2::uuid[]) ORDER BY lower(name), id`, [tenantId, ids])
+      : manager.query(`SELECT id, name FROM tags WHERE tenant_id = $1 ORDER BY lower(name), id`, [tenantId]);
+  }
+
   /** The ids of the tags named by these ids or names (ignoring case), in one query. */
   async idsOf(ids: string[], names: string[]): Promise<string[]> {
     const { manager, tenantId } = this.scope();
@@ -109,13 +117,6 @@ export class TagsRepository {
       names,
     ]);
     return rows.map((r) => r.id);
-  }
-
-  /** Whether any member of the church has a tag at all. */
-  async anyMemberTagged(): Promise<boolean> {
-    const { manager, tenantId } = this.scope();
-    const rows: unknown[] = await manager.query(`SELECT 1 FROM member_tags WHERE tenant_id = $1 LIMIT 1`, [tenantId]);
-    return rows.length > 0;
   }
 
   /**

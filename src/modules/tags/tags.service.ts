@@ -16,6 +16,12 @@ import { TAG_LIST } from './tags.list';
 import { toMemberTagEvent, toTagRef, toTagResponse } from './tags.mapper';
 import { TagsRepository } from './tags.repository';
 
+/** A tag as members carry it, with its place in a member's `tags` (by name). */
+export interface RankedTagRef {
+  ref: TagRef;
+  rank: number;
+}
+
 /** The member side of a tag event: who was tagged. */
 export interface TaggedMember {
   id: string;
@@ -137,8 +143,9 @@ export class TagsService {
     return byMember;
   }
 
-  anyMemberTagged(): Promise<boolean> {
-    return this.tags.anyMemberTagged();
+  /** The church's tags (or those of `ids`) by id, each with its rank in a member's `tags`. */
+  async rankedRefs(ids?: string[]): Promise<Map<string, RankedTagRef>> {
+    return new Map((await this.tags.refsInOrder(ids)).map((row, rank) => [row.id, { ref: toTagRef(row), rank }]));
   }
 
   private async requireById(id: string, lock?: RowLock): Promise<TagEntity> {
