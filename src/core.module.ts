@@ -8,6 +8,7 @@ import { MembersModule } from './modules/members/members.module';
 import { TagsModule } from './modules/tags/tags.module';
 import { CustomFieldsModule } from './modules/custom-fields/custom-fields.module';
 import { DonationsModule } from './modules/donations/donations.module';
+import { PaymentsModule } from './modules/payments/payments.module';
 import { ProspectsModule } from './modules/prospects/prospects.module';
 import { RecurringGiftsModule } from './modules/recurring-gifts/recurring-gifts.module';
 import { PledgesModule } from './modules/pledges/pledges.module';
@@ -40,6 +41,7 @@ import { RedisModule } from './platform/redis/redis.module';
     MembersModule,
     ProspectsModule,
     HouseholdsModule,
+    PaymentsModule,
     DonationsModule,
     RecurringGiftsModule,
     PledgesModule,
