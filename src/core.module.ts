@@ -10,6 +10,7 @@ import { CustomFieldsModule } from './modules/custom-fields/custom-fields.module
 import { DonationsModule } from './modules/donations/donations.module';
 import { PaymentsModule } from './modules/payments/payments.module';
 import { ProspectsModule } from './modules/prospects/prospects.module';
+import { StatementsModule } from './modules/statements/statements.module';
 import { RecurringGiftsModule } from './modules/recurring-gifts/recurring-gifts.module';
 import { PledgesModule } from './modules/pledges/pledges.module';
 import { AuthModule } from './platform/auth/auth.module';
@@ -41,6 +42,7 @@ import { RedisModule } from './platform/redis/redis.module';
     MembersModule,
     ProspectsModule,
     HouseholdsModule,
+    StatementsModule,
     PaymentsModule,
     DonationsModule,
     RecurringGiftsModule,
