@@ -474,7 +474,8 @@ describe('payment processor', () => {
     it('no Stripe-Signature header, an empty body or a garbled header: 400 invalid_signature', async () => {
       const path = `/v1/webhooks/payments/${target.slug}`;
       const body = JSON.stringify(fake.event('payment_intent.succeeded', intent(100)));
-      for (const headers of [{}, { 'Stripe-Signature': 'garbage' }, { 'Stripe-Signature': 't=abc,v1=' }, { 'Stripe-Signature': 'v1=' + 'a'.repeat(64) }]) {
+      const headerSets: Record<string, string>[] = [{}, { 'Stripe-Signature': 'garbage' }, { 'Stripe-Signature': 't=abc,v1=' }, { 'Stripe-Signature': 'v1=' + 'a'.repeat(64) }];
+      for (const headers of headerSets) {
         const res = await api.post<Problem>(path, { headers, body, raw: { contentType: 'application/json' } });
         expect(res.status).toBe(400);
         expect(res.body.code).toBe('invalid_signature');
