@@ -163,7 +163,7 @@ describe('funds', () => {
       } while (cursor);
       expect(seen).toEqual([a.id, d.id, b.id]);
 
-      for (const params of [{ color: 'red' }, { sort: 'ledger_code' }, { active: 'maybe' }, { 'name[gt]': 'a' }]) {
+      for (const params of [{ color: 'red' }, { sort: 'ledger_code' }, { active: 'maybe' }, { 'name[gt]': 'a' }] as Record<string, string>[]) {
         const res = await api.get<Problem>(`/v1/funds${qs(params)}`, as(c));
         expect({ params, status: res.status, code: res.body.code }).toEqual({ params, status: 400, code: 'invalid_parameter' });
       }
