@@ -8,6 +8,7 @@ import { MembersModule } from './modules/members/members.module';
 import { TagsModule } from './modules/tags/tags.module';
 import { CustomFieldsModule } from './modules/custom-fields/custom-fields.module';
 import { DonationsModule } from './modules/donations/donations.module';
+import { BatchesModule } from './modules/batches/batches.module';
 import { PaymentsModule } from './modules/payments/payments.module';
 import { ProspectsModule } from './modules/prospects/prospects.module';
 import { StatementsModule } from './modules/statements/statements.module';
@@ -45,6 +46,7 @@ import { RedisModule } from './platform/redis/redis.module';
     StatementsModule,
     PaymentsModule,
     DonationsModule,
+    BatchesModule,
     RecurringGiftsModule,
     PledgesModule,
   ],
