@@ -681,6 +681,16 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     for (const ends_on of ['2026-12-31', '2027-06-30']) {
       await make('/v1/pledges', { donor_id: donor, fund_id: giftFund, amount: 100000, currency: 'USD', starts_on: '2026-01-01', ends_on });
     }
+    // A statement: a gift of last year by that donor, then a statements run, worked in the background before the ids are looked up.
+    const lastYear = new Date().getUTCFullYear() - 1;
+    await make('/v1/donations', { amount: 2500, currency: 'USD', fund_id: giftFund, donor_id: donor, method: 'cash', received_at: `${lastYear}-06-01T12:00:00Z` });
+    const runId = await make('/v1/statements', { year: lastYear });
+    realIds.set('/v1/statement-runs', runId ?? null);
+    for (const deadline = Date.now() + 20_000; ; await new Promise((r) => setTimeout(r, 50))) {
+      const run = await send('GET', `/v1/statement-runs/${runId}`, { Authorization: `Bearer ${token}`, 'X-Tenant': church.slug });
+      if ('text' in run && (JSON.parse(run.text) as { status?: string }).status === 'done') break;
+      if (Date.now() > deadline) throw new Error(`set-up: statement run ${runId} did not finish: ${JSON.stringify(run).slice(0, 500)}`);
+    }
     // {tenant} of /v1/webhooks/payments/{tenant} is a church key, not a listed id; the church's processor is connected
     // (at the fake), so that the inbound events get as far as the signature check.
     realIds.set('/v1/webhooks/payments', church.slug);
