@@ -460,6 +460,30 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
     });
   });
 
+  describe('a run that cannot finish', () => {
+    it('is retried with backoff, then ends failed (with finished_at) once its attempts are spent', async () => {
+      const c = await newTenant(api);
+      const general = await fund(c, 'General');
+      const [donor] = await newMembers(api, c, [{ first_name: 'Ana', last_name: 'Falla' }]);
+      await donate(c, { amount: 1000, currency: 'USD', fund_id: general, donor_id: donor, method: 'cash', received_at: `${YEAR}-04-01T12:00:00Z` });
+      // A zone the database does not know (written past the API, which refuses it): every attempt fails.
+      await api.db.platform.query(`INSERT INTO statement_settings (tenant_id, timezone) VALUES ($1, 'Mars/Olympus')`, [c.id]);
+      const run = await startRun(c, { year: YEAR });
+      const failed = await eventually(async () => {
+        const r = (await api.get<Run>(`/v1/statement-runs/${run.id}`, as(c))).body;
+        return r.status === 'failed' ? r : null;
+      }, 30_000);
+      expect(failed).toMatchObject({ status: 'failed', done: 0 });
+      expect(failed!.finished_at).not.toBeNull();
+      const [job] = await api.db.platform.query<{ attempts: number; status: string; last_error: string }[]>(
+        `SELECT attempts, status, last_error FROM background_jobs WHERE tenant_id = $1 AND kind = 'statements'`,
+        [c.id],
+      );
+      expect(job).toMatchObject({ attempts: 5, status: 'failed', last_error: expect.stringContaining('Mars/Olympus') });
+      expect(await statements(c, `year=${YEAR}`)).toEqual([]);
+    }, 60_000);
+  });
+
   describe('a run interrupted after some statements', () => {
     it('resumes on a restarted worker without issuing anything twice', async () => {
       const c = await newTenant(api);

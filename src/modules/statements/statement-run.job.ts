@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ID_PREFIX, newUuid, toPublicId } from '../../common/ids/id';
 import { BackgroundJob, JobContext, JobHandler } from '../../platform/jobs/background-job';
 import { QUEUES } from '../../platform/jobs/queues';
+import { todayIn } from './pdf/statement-format';
 import { renderStatementPdf } from './pdf/statement-pdf';
 import { buildStatement } from './statement-builder';
 import type { StatementRunEntity } from './statement-run.entity';
@@ -103,7 +104,7 @@ export class StatementRunJob implements JobHandler<StatementRunData> {
     const unitOf = new Map(units.flatMap((u) => u.donorIds.map((d) => [d, u.recipientId] as const)));
     const giftsOf = new Map<string, GiftRow[]>(units.map((u) => [u.recipientId, []]));
     for (const gift of gifts) giftsOf.get(unitOf.get(gift.donor_id)!)?.push(gift);
-    const issuedOn = new Date().toLocaleDateString('en-CA', { timeZone: settings.timezone });
+    const issuedOn = todayIn(settings.timezone);
     const issued: IssuedStatement[] = [];
     for (const unit of units) {
       const id = ids.get(unit.recipientId) ?? newUuid();

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, StreamableFile } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { TenantContext } from '../../common/context/tenant-context';
 import { matches, setCachingHeaders, versionEtag } from '../../common/http/conditional-get';
@@ -43,6 +43,7 @@ export class StatementsController {
       WHAT_IS_COUNTED,
   })
   @ApiAcceptedResponse({
+    description: 'The run, queued for the worker.',
     type: StatementRunResponse,
     headers: { Location: { description: 'URL of the run', schema: { type: 'string', example: '/v1/statement-runs/stmrun_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' } } },
   })
@@ -55,6 +56,7 @@ export class StatementsController {
   @Get('statement-runs/:id')
   @Auth({ scopes: ['read:donations'] })
   @ApiOperation({ summary: 'Get a statements run', description: 'Poll it: `status` queued → running → done (or failed), `done` of `total` statements issued.' })
+  @ApiParam({ name: 'id', description: 'The run (stmrun_ id).', example: 'stmrun_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' })
   @ApiOkResponse({ type: StatementRunResponse })
   getRun(@Param('id', RunId) id: string): Promise<StatementRunResponse> {
     return this.statements.getRun(id);
@@ -80,6 +82,7 @@ export class StatementsController {
       'gifts (date, fund, amount, refunded, deductible), totals per currency, the sentence that no goods or services were provided in return, and a ' +
       'signature line, in the language of the statement settings. Carries an ETag; `If-None-Match` answers 304 while unchanged.',
   })
+  @ApiParam({ name: 'id', description: 'The statement (stm_ id), followed by `.pdf` in the path.', example: 'stm_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' })
   @ApiProduces('application/pdf')
   @ApiOkResponse({ description: 'The statement', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } })
   async pdf(@Param('id', new ParseIdPipe('stm', 'statement')) id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<StreamableFile | undefined> {

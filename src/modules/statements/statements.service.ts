@@ -8,6 +8,7 @@ import { JobsService } from '../../platform/jobs/jobs.service';
 import { QUEUES } from '../../platform/jobs/queues';
 import type { CreateStatementRunDto } from './dto/create-statement-run.dto';
 import { MIN_YEAR } from './dto/create-statement-run.dto';
+import { todayIn } from './pdf/statement-format';
 import type { StatementRunResponse } from './dto/statement-run.response';
 import type { StatementSettingsDto, StatementSettingsResponse } from './dto/statement-settings.dto';
 import type { StatementResponse } from './dto/statement.response';
@@ -30,7 +31,7 @@ export class StatementsService {
    */
   async startRun(dto: CreateStatementRunDto): Promise<StatementRunResponse> {
     const settings = await this.statements.settings();
-    const thisYear = Number(new Date().toLocaleDateString('en-CA', { timeZone: settings.timezone }).slice(0, 4));
+    const thisYear = Number(todayIn(settings.timezone).slice(0, 4));
     const issues: FieldIssue[] = [];
     if (dto.year > thisYear) issues.push({ field: 'year', issue: 'out_of_range', params: { min: MIN_YEAR, max: thisYear } });
     const donorIds = dto.donor_ids ? await this.resolveDonors(dto.donor_ids, issues) : null;

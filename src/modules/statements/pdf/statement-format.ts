@@ -29,6 +29,15 @@ export function formatDate(day: string, lang: Language, style: 'short' | 'long' 
   return new Intl.DateTimeFormat(LOCALE[lang], options).format(new Date(`${day}T00:00:00Z`));
 }
 
+/** Today's date (YYYY-MM-DD) in `timezone`; in UTC when the runtime does not know the zone. */
+export function todayIn(timezone: string, now = new Date()): string {
+  try {
+    return now.toLocaleDateString('en-CA', { timeZone: timezone });
+  } catch {
+    return now.toISOString().slice(0, 10);
+  }
+}
+
 /** The printed lines of an address: street lines, then city, region and postal code, then country. */
 export function addressLines(address: Address | null | undefined): string[] {
   if (!address) return [];

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addressLines, formatAmount, formatDate, toWinAnsi } from './statement-format';
+import { addressLines, formatAmount, formatDate, todayIn, toWinAnsi } from './statement-format';
 import { renderStatementPdf, StatementDocument } from './statement-pdf';
 
 /** The PDF's text as a PDF reader extracts it (poppler's pdftotext), in reading order. */
@@ -56,6 +56,13 @@ describe('statement formatting', () => {
     expect(toWinAnsi('Ñandú São Paulo – “€”')).toBe('Ñandú São Paulo – “€”');
     expect(toWinAnsi('a\u202fb\u2009c')).toBe('a b c');
     expect(toWinAnsi('Łódź Erdős 中')).toBe('?ódz Erdos ?');
+  });
+
+  it('knows today in a time zone, and falls back to UTC for one the runtime does not know', () => {
+    const now = new Date('2026-01-01T03:00:00Z');
+    expect(todayIn('America/Mexico_City', now)).toBe('2025-12-31');
+    expect(todayIn('UTC', now)).toBe('2026-01-01');
+    expect(todayIn('Mars/Olympus', now)).toBe('2026-01-01');
   });
 
   it('writes an address as lines', () => {
