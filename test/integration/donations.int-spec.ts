@@ -196,6 +196,8 @@ describe('donations', () => {
       expect(gift).toMatchObject({ amount: 15000, currency: 'CLP', donor: null, campus: null, method: 'other', status: 'succeeded', check_number: null, note: null });
       expect(Date.parse(gift.received_at)).toBeGreaterThanOrEqual(before - 1000);
       expect(gift.received_at).toBe(gift.created_at);
+      const explicitNull = await g.donate({ amount: 100, currency: 'USD', fund_id: general.id, received_at: null, method: null, donor_id: null });
+      expect(explicitNull).toMatchObject({ received_at: explicitNull.created_at, method: 'other', donor: null });
     });
 
     it('a float, a string, zero or too large an amount and an unknown currency are 422, naming each field; nothing is written', async () => {
