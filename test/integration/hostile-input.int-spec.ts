@@ -910,12 +910,16 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     ['hostile headers', headerVariations],
   ];
 
-  it.each(families)('%s: every operation but DELETE answers below 500, errors as problem+json with a code', async (_name, variations) => {
-    const failures: string[] = [];
-    for (const op of operations.filter((o) => o.method !== 'delete')) await run(op, variations(op), failures);
-    expect(failures).toEqual([]);
-    // Thousands of requests per family over every operation (the giving routes brought a family past a minute).
-  }, 300_000);
+  it.each(families)(
+    '%s: every operation but DELETE answers below 500, errors as problem+json with a code',
+    async (_name, variations) => {
+      const failures: string[] = [];
+      for (const op of operations.filter((o) => o.method !== 'delete')) await run(op, variations(op), failures);
+      expect(failures).toEqual([]);
+      // Thousands of requests per family over every operation (the giving routes brought a family past a minute).
+    },
+    300_000,
+  );
 
   it('DELETE operations, every family of variations (last: they remove the records)', async () => {
     const failures: string[] = [];
