@@ -53,11 +53,12 @@ export class StatementRunJob implements JobHandler<StatementRunData> {
       const pending = plan.units.filter((u) => !plan.issued.has(u.recipientId));
       for (let i = 0; i < pending.length; i += STATEMENTS_PER_BATCH) {
         const batch = pending.slice(i, i + STATEMENTS_PER_BATCH);
+        const issued = done + batch.length;
         await context.inTenant(async () => {
           await this.issue(plan, batch);
-          done += batch.length;
-          await this.statements.updateRun(runId, { status: 'running', done, total });
+          await this.statements.updateRun(runId, { status: 'running', done: issued, total });
         });
+        done = issued; // committed
         await context.progress(done, total);
       }
       await context.inTenant(() => this.statements.updateRun(runId, { status: 'done', done, total, lastError: null, finishedAt: new Date() }));
