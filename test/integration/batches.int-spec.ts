@@ -146,6 +146,8 @@ describe('batches', () => {
       expect(committed.status).toBe(200);
       expect(committed.body).toEqual({ ...batch, status: 'committed', count: 3, total: 4500, committed_at: expect.stringMatching(UTC_ISO), updated_at: committed.body.committed_at });
       expect(await desk.get(batch.id)).toEqual(committed.body);
+      // The list's cached total is renewed by the commit.
+      expect((await api.get<List<Donation>>(`/v1/donations?batch_id=${batch.id}&status=pending`, desk.as())).body.total).toBe(0);
       for (const gift of gifts) {
         const now = (await api.get<Donation>(`/v1/donations/${gift.id}`, desk.as())).body;
         expect(now.status).toBe('succeeded');

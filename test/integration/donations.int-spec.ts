@@ -7,6 +7,7 @@ import { parsePublicId } from '../../src/common/ids/id';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { NET_GIVEN_SQL } from '../../src/modules/donations/donation.entity';
 import { DonationsService } from '../../src/modules/donations/donations.service';
+import { OPENAPI_DOCUMENT, OpenApiDocumentHolder } from '../../src/platform/openapi/openapi.controller';
 import { Call, JsonObject, TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 
@@ -645,6 +646,11 @@ describe('donations', () => {
 
   // -------------------------------------------------------------------------------------------
   describe('net given (NET_GIVEN_SQL, for pledges, statements and reports)', () => {
+    it('the API description states the money rules: the currency table with its exponents, and net given', async () => {
+      const text = api.app.get<OpenApiDocumentHolder>(OPENAPI_DOCUMENT).document!.info.description ?? '';
+      for (const part of ['USD (2)', 'CLP (0)', 'PYG (0)', 'KWD (3)', '100,000,000', 'amount - refunded_amount', 'Sums are per']) expect(text).toContain(part);
+    });
+
     it('counts succeeded gifts less refunds, per currency; pending, disputed and refunded-away money counts 0', async () => {
       const g = new Giver(api, await newTenant(api));
       const fund = await g.fund('General');

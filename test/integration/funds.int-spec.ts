@@ -64,7 +64,9 @@ describe('funds', () => {
         created_at: expect.stringMatching(UTC_ISO),
         updated_at: res.body.created_at,
       });
-      expect((await api.get<Fund>(res.headers.location, as(church))).body).toEqual(res.body);
+      const fetched = await api.get<Fund>(res.headers.location, as(church));
+      expect(fetched.body).toEqual(res.body);
+      expect((await api.get(res.headers.location, as(church, { headers: { 'If-None-Match': fetched.headers.etag } }))).status).toBe(304);
       const other = await createFund(api, church, { name: 'Benevolence', tax_deductible: false, active: false });
       expect(other).toMatchObject({ description: null, ledger_code: null, active: false, tax_deductible: false });
     });
