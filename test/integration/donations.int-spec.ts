@@ -602,6 +602,10 @@ describe('donations', () => {
         service().recordProcessorPayment({ processorId: `pi_${randomUUID()}`, amount: 100, currency: 'MXN', fundId: general.id, donorId: `mem_${'0'.repeat(32)}`, method: 'ach' }),
       );
       expect(anonymous).toMatchObject({ donor: null, currency: 'MXN', method: 'ach' });
+      const unlinked = await inChurch(() =>
+        service().recordProcessorPayment({ processorId: `pi_${randomUUID()}`, amount: 100, currency: 'USD', fundId: general.id, recurringGiftId: `rcg_${'0'.repeat(32)}`, method: 'card' }),
+      );
+      expect(unlinked).toMatchObject({ recurring_gift_id: null, status: 'succeeded' });
       await expect(
         inChurch(() => service().recordProcessorPayment({ processorId: `pi_${randomUUID()}`, amount: 100, currency: 'zzz', fundId: `fnd_${'0'.repeat(32)}`, method: 'card' })),
       ).rejects.toMatchObject({

@@ -109,6 +109,9 @@ export class DonationsService {
     if (!fund) issues.push({ field: 'metadata.fund_id', issue: 'not_found' });
     if (issues.length) throw AppError.validation(issues);
     const donor = payment.donorId ? await this.findDonor(payment.donorId, 'processor') : null;
+    // A recurring gift the church does not have is left out (the money is recorded all the same).
+    const giftId = uuidOf(ID_PREFIX.recurringGift, payment.recurringGiftId, true);
+    const recurringGiftId = giftId && (await this.donations.hasRecurringGift(giftId)) ? giftId : null;
     const now = new Date();
     const donation = this.newDonation({
       amount: payment.amount,
@@ -122,7 +125,7 @@ export class DonationsService {
       note: null,
       status: 'succeeded',
       batchId: null,
-      recurringGiftId: uuidOf(ID_PREFIX.recurringGift, payment.recurringGiftId, true),
+      recurringGiftId,
       processorId: payment.processorId,
       createdAt: now,
     });
@@ -237,10 +240,8 @@ export class DonationsService {
     if (ids.length === 0) return 0;
     const rows = await this.donations.findManyByIds(ids);
     const refs = await this.refs.of(rows);
-    await this.events.recordMany(
-      'donation.created',
-      rows.map((d) => toDonationResponse(d, refs)),
-    );
+    const objects = rows.map((d) => toDonationResponse(d, refs));
+    await this.events.recordMany('donation.created', objects);
     this.totals.invalidate('donations');
     return ids.length;
   }

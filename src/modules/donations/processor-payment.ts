@@ -13,7 +13,7 @@ export interface ProcessorPayment {
   fundId: string;
   /** `mem_` id (`metadata.donor_id`); absent or unknown: an anonymous gift (the money came in all the same). */
   donorId?: string | null;
-  /** `rcg_` id (`metadata.recurring_gift_id`). */
+  /** `rcg_` id (`metadata.recurring_gift_id`); one the church does not have is left out. */
   recurringGiftId?: string | null;
   /** `card` or `ach` from the payment method (anything outside the list is recorded as `other`). */
   method: DonationMethod;
