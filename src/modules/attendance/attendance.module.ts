@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { AttendanceBulkService } from './attendance-bulk.service';
+import { AttendanceController } from './attendance.controller';
+import { AttendanceRepository } from './attendance.repository';
+import { AttendanceService } from './attendance.service';
+import { EventAttendanceController } from './event-attendance.controller';
+import { MemberAttendanceController } from './member-attendance.controller';
+
+/** Attendance at calendar events. AttendanceService is exported: the kiosk check-in records through recordMany, events count with countByEvent. */
+@Module({
+  controllers: [AttendanceController, MemberAttendanceController, EventAttendanceController],
+  providers: [AttendanceService, AttendanceRepository, AttendanceBulkService],
+  exports: [AttendanceService],
+})
+export class AttendanceModule {}

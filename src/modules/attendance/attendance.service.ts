@@ -1,0 +1,180 @@
+import { Injectable } from '@nestjs/common';
+import { TenantContext } from '../../common/context/tenant-context';
+import { AppError, FieldIssue } from '../../common/errors/app-error';
+import type { ErrorCode } from '../../common/errors/error-codes';
+import { ID_PREFIX, newUuid, toPublicId } from '../../common/ids/id';
+import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
+import { ListQuery, parseListQuery } from '../../common/lists/list-query';
+import { EventsService } from '../../platform/webhooks/events.service';
+import { AttendanceEntity, AttendanceKind } from './attendance.entity';
+import { ATTENDANCE_LIST, EVENT_ATTENDANCE_LIST, MEMBER_ATTENDANCE_LIST } from './attendance.list';
+import { toAttendanceResponse } from './attendance.mapper';
+import { AttendanceRepository } from './attendance.repository';
+import { AttendanceRow, readAttendanceRow } from './attendance-row';
+import type { AttendanceResponse } from './dto/attendance.response';
+import type { CreateAttendanceDto } from './dto/create-attendance.dto';
+
+/** What a caller (the kiosk check-in) records: uuids, already checked by the caller. */
+export interface AttendanceInput {
+  eventId: string;
+  memberId: string;
+  kind: AttendanceKind;
+  checkedInAt: Date;
+  /** The check-in (check_ins.id) that recorded it. */
+  checkInId?: string | null;
+}
+
+/** recordMany's 409 for a person already recorded at the event (CONTRACT §11 `already_checked_in`). */
+const ALREADY_CHECKED_IN: ErrorCode = 'conflict';
+
+@Injectable()
+export class AttendanceService {
+  constructor(
+    private readonly attendance: AttendanceRepository,
+    private readonly events: EventsService,
+  ) {}
+
+  /**
+   * POST /v1/attendance. The member and the event must be the church's (422 naming the field); the
+   * same member at the same event again, even concurrently, is 409 `conflict` naming the record.
+   */
+  async create(dto: CreateAttendanceDto): Promise<AttendanceResponse> {
+    const { row, issues } = readAttendanceRow({ ...dto });
+    if (!row) throw AppError.validation(issues);
+    const refIssues = (await this.checkReferences([row]))[0];
+    if (refIssues.length) throw AppError.validation(refIssues);
+    const [entity] = this.newRecords([{ ...row, checkedInAt: row.checkedInAt ?? new Date() }]);
+    const inserted = await this.attendance.insertMany([entity]);
+    if (!inserted.has(entity.id)) {
+      const [existing] = await this.attendance.findPairs([entity]);
+      throw new AppError('conflict', { reason: duplicateReason(entity, existing) }, [{ field: 'member_id', issue: 'duplicate' }]);
+    }
+    const response = toAttendanceResponse(entity);
+    await this.events.record('attendance.recorded', response);
+    return response;
+  }
+
+  /**
+   * For the kiosk check-in, in the caller's transaction: records every row in one statement and
+   * raises one `attendance.recorded` each. When any member is already recorded at the event (before,
+   * or by a concurrent call), nothing is kept: 409 naming the member(s).
+   */
+  async recordMany(rows: AttendanceInput[]): Promise<AttendanceResponse[]> {
+    const entities = this.newRecords(rows);
+    const inserted = await this.attendance.insertMany(entities);
+    const refused = entities.filter((e) => !inserted.has(e.id));
+    if (refused.length) {
+      const members = [...new Set(refused.map((e) => toPublicId(ID_PREFIX.member, e.memberId)))];
+      throw new AppError(ALREADY_CHECKED_IN, { reason: `already checked in to this event: ${members.join(', ')}`, members: members.join(', ') }, [
+        { field: 'member_ids', issue: 'duplicate' },
+      ]);
+    }
+    const responses = entities.map(toAttendanceResponse);
+    await this.events.recordMany('attendance.recorded', responses);
+    return responses;
+  }
+
+  /**
+   * POST /v1/attendance/bulk once each row is read: checks the references of all rows in two
+   * queries, inserts the valid ones in one statement, and answers per row (index order) the new
+   * id, or the issues (`validation_failed`) or the record already there (`conflict`).
+   */
+  async createMany(rows: { index: number; row: AttendanceRow }[]): Promise<{ created: { index: number; id: string }[]; rejected: { index: number; error: AppError }[] }> {
+    const refIssues = await this.checkReferences(rows.map((r) => r.row));
+    const rejected: { index: number; error: AppError }[] = [];
+    const valid: { index: number; entity: AttendanceEntity }[] = [];
+    const now = new Date();
+    const entities = this.newRecords(rows.map(({ row }) => ({ ...row, checkedInAt: row.checkedInAt ?? now })));
+    rows.forEach(({ index }, i) => {
+      if (refIssues[i].length) rejected.push({ index, error: AppError.validation(refIssues[i]) });
+      else valid.push({ index, entity: entities[i] });
+    });
+    const inserted = await this.attendance.insertMany(valid.map((v) => v.entity));
+    const refused = valid.filter((v) => !inserted.has(v.entity.id));
+    if (refused.length) {
+      const existing = await this.attendance.findPairs(refused.map((v) => v.entity));
+      const byPair = new Map(existing.map((e) => [`${e.eventId}/${e.memberId}`, e]));
+      for (const { index, entity } of refused) {
+        const other = byPair.get(`${entity.eventId}/${entity.memberId}`);
+        rejected.push({ index, error: new AppError('conflict', { reason: duplicateReason(entity, other) }, [{ field: 'member_id', issue: 'duplicate' }]) });
+      }
+    }
+    const created = valid.filter((v) => inserted.has(v.entity.id));
+    await this.events.recordMany(
+      'attendance.recorded',
+      created.map((v) => toAttendanceResponse(v.entity)),
+    );
+    return { created: created.map(({ index, entity }) => ({ index, id: toPublicId(ID_PREFIX.attendance, entity.id) })), rejected };
+  }
+
+  async get(id: string): Promise<AttendanceResponse> {
+    const record = await this.attendance.findById(id);
+    if (!record) throw AppError.notFound('attendance');
+    return toAttendanceResponse(record);
+  }
+
+  list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<AttendanceResponse>> {
+    return this.page(parseListQuery(rawQuery, ATTENDANCE_LIST));
+  }
+
+  /** GET /v1/members/{id}/attendance: 404 for a member the church does not have. */
+  async listForMember(memberId: string, rawQuery: Record<string, unknown>): Promise<ListEnvelope<AttendanceResponse>> {
+    const query = parseListQuery(rawQuery, MEMBER_ATTENDANCE_LIST);
+    if (!(await this.attendance.hasMember(memberId))) throw AppError.notFound('member');
+    query.filters.push({ field: 'member_id', op: 'eq', value: toPublicId(ID_PREFIX.member, memberId) });
+    return this.page(query);
+  }
+
+  /** GET /v1/events/{id}/attendance: 404 for an event the church does not have. */
+  async listForEvent(eventId: string, rawQuery: Record<string, unknown>): Promise<ListEnvelope<AttendanceResponse>> {
+    const query = parseListQuery(rawQuery, EVENT_ATTENDANCE_LIST);
+    if (!(await this.attendance.existingEvents([eventId])).size) throw AppError.notFound('event');
+    query.filters.push({ field: 'event_id', op: 'eq', value: toPublicId(ID_PREFIX.event, eventId) });
+    return this.page(query);
+  }
+
+  /** The attendance count of each event (by uuid), in one grouped query: events without any are absent (0). */
+  countByEvent(eventIds: string[]): Promise<Map<string, number>> {
+    return this.attendance.countByEvent(eventIds);
+  }
+
+  private async page(query: ListQuery): Promise<ListEnvelope<AttendanceResponse>> {
+    const page = await this.attendance.list(query, ATTENDANCE_LIST);
+    return toEnvelope(page, toAttendanceResponse);
+  }
+
+  /** For each row, the issues of its references (a member or event the church does not have), in two queries for all rows. */
+  private async checkReferences(rows: AttendanceRow[]): Promise<FieldIssue[][]> {
+    const members = await this.attendance.liveMembers([...new Set(rows.map((r) => r.memberId))]);
+    const events = await this.attendance.existingEvents([...new Set(rows.map((r) => r.eventId))]);
+    return rows.map((r) => {
+      const issues: FieldIssue[] = [];
+      if (!members.has(r.memberId)) issues.push({ field: 'member_id', issue: 'not_found' });
+      if (!events.has(r.eventId)) issues.push({ field: 'event_id', issue: 'not_found' });
+      return issues;
+    });
+  }
+
+  private newRecords(rows: (Omit<AttendanceInput, 'checkedInAt'> & { checkedInAt: Date })[]): AttendanceEntity[] {
+    const tenantId = TenantContext.current().tenantId;
+    const now = new Date();
+    return rows.map((r) =>
+      Object.assign(new AttendanceEntity(), {
+        tenantId,
+        id: newUuid(),
+        eventId: r.eventId,
+        memberId: r.memberId,
+        kind: r.kind,
+        checkedInAt: r.checkedInAt,
+        checkInId: r.checkInId ?? null,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
+  }
+}
+
+function duplicateReason(entity: { eventId: string; memberId: string }, existing?: AttendanceEntity): string {
+  const record = existing ? ` (${toPublicId(ID_PREFIX.attendance, existing.id)})` : '';
+  return `member ${toPublicId(ID_PREFIX.member, entity.memberId)} is already recorded at event ${toPublicId(ID_PREFIX.event, entity.eventId)}${record}`;
+}
