@@ -165,6 +165,7 @@ export const ISSUE_CATALOG: Record<Language, Record<string, string>> = {
     inactive: 'This fund is archived (active: false) and takes no new gifts.',
     currency_mismatch: 'The batch holds gifts in {currency} only.',
     before_start: 'Must be on or after the start date ({start}).',
+    not_in_group: 'This member is not in the group.',
   },
   es: {
     required: 'Este campo es obligatorio.',
@@ -190,6 +191,7 @@ export const ISSUE_CATALOG: Record<Language, Record<string, string>> = {
     inactive: 'Este fondo está archivado (active: false) y no recibe donativos nuevos.',
     currency_mismatch: 'El lote solo admite donativos en {currency}.',
     before_start: 'Debe ser igual o posterior a la fecha de inicio ({start}).',
+    not_in_group: 'Este miembro no está en el grupo.',
   },
   pt: {
     required: 'Este campo é obrigatório.',
@@ -215,6 +217,7 @@ export const ISSUE_CATALOG: Record<Language, Record<string, string>> = {
     inactive: 'Este fundo está arquivado (active: false) e não recebe novas doações.',
     currency_mismatch: 'O lote aceita apenas doações em {currency}.',
     before_start: 'Deve ser igual ou posterior à data de início ({start}).',
+    not_in_group: 'Este membro não está no grupo.',
   },
 };
 
@@ -237,6 +240,8 @@ export const FORMAT_CATALOG: Record<Exclude<Language, 'en'>, Record<string, stri
     'E.164, e.g. +5213312345678': 'E.164, p. ej. +5213312345678',
     'hh_ id': 'id hh_',
     'mem_ id': 'id mem_',
+    'grp_ id': 'id grp_',
+    'HH:MM (24-hour)': 'HH:MM (24 horas)',
     'IANA time zone': 'zona horaria IANA',
     'ISO 8601 with a time zone': 'ISO 8601 con zona horaria',
     'Stripe secret key (sk_… or rk_…)': 'clave secreta de Stripe (sk_… o rk_…)',
@@ -258,6 +263,8 @@ export const FORMAT_CATALOG: Record<Exclude<Language, 'en'>, Record<string, stri
     'E.164, e.g. +5213312345678': 'E.164, ex.: +5213312345678',
     'hh_ id': 'id hh_',
     'mem_ id': 'id mem_',
+    'grp_ id': 'id grp_',
+    'HH:MM (24-hour)': 'HH:MM (24 horas)',
     'IANA time zone': 'fuso horário IANA',
     'ISO 8601 with a time zone': 'ISO 8601 com fuso horário',
     'Stripe secret key (sk_… or rk_…)': 'chave secreta do Stripe (sk_… ou rk_…)',

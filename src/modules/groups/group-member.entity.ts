@@ -1,0 +1,16 @@
+import { Column, Entity } from 'typeorm';
+import { TenantScopedEntity } from '../../common/database/tenant-scoped.entity';
+
+export const GROUP_ROLES = ['leader', 'member'] as const;
+export type GroupRole = (typeof GROUP_ROLES)[number];
+
+/** A member's place in a group (one row per group and member; the id is internal, never shown). */
+@Entity('group_members')
+export class GroupMemberEntity extends TenantScopedEntity {
+  @Column('uuid') groupId: string;
+  @Column('uuid') memberId: string;
+  @Column('text') groupRole: GroupRole;
+  @Column('timestamptz') joinedAt: Date;
+  @Column('timestamptz') createdAt: Date;
+  @Column('timestamptz') updatedAt: Date;
+}

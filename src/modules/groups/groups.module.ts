@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { CampusesModule } from '../campuses/campuses.module';
+import { TagsModule } from '../tags/tags.module';
+import { GroupMembersController } from './group-members.controller';
+import { GroupMembersService } from './group-members.service';
+import { GroupsController } from './groups.controller';
+import { GroupsRepository } from './groups.repository';
+import { GroupsService } from './groups.service';
+
+@Module({
+  imports: [CampusesModule, TagsModule],
+  controllers: [GroupsController, GroupMembersController],
+  providers: [GroupsService, GroupMembersService, GroupsRepository],
+})
+export class GroupsModule {}

@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { In, IsNull } from 'typeorm';
+import { TenantContext } from '../../common/context/tenant-context';
+import { fetchPage, Page } from '../../common/lists/keyset-page';
+import type { ListQuery } from '../../common/lists/list-query';
+import { RowLock, withLock } from '../../database/row-lock';
+import { MemberEntity } from '../members/member.entity';
+import { GroupMemberEntity } from './group-member.entity';
+import { GroupEntity } from './group.entity';
+import { GROUP_MEMBER_LIST } from './group-members.list';
+import { GROUP_LIST } from './groups.list';
+
+/** The live member behind a group_members row (alias gm): deleted members leave every roster and count. */
+const LIVE_MEMBER = 'EXISTS (SELECT 1 FROM members m WHERE m.tenant_id = gm.tenant_id AND m.id = gm.member_id AND m.deleted_at IS NULL)';
+
+/** The module's only TypeORM surface. Every query names the tenant (RLS enforces it too) and skips soft-deleted rows. */
+@Injectable()
+export class GroupsRepository {
+  private scope() {
+    const { manager, tenantId } = TenantContext.current();
+    return { manager, groups: manager.getRepository(GroupEntity), roster: manager.getRepository(GroupMemberEntity), tenantId };
+  }
+
+  async insert(group: GroupEntity): Promise<void> {
+    await this.scope().groups.insert(group);
+  }
+
+  /** With `lock`, the row stays locked until the transaction ends (see RowLock). */
+  findLive(id: string, lock?: RowLock): Promise<GroupEntity | null> {
+    const { groups, tenantId } = this.scope();
+    return groups.findOne({ where: { tenantId, id, deletedAt: IsNull() }, ...withLock(lock) });
+  }
+
+  async update(id: string, changes: Partial<GroupEntity>): Promise<void> {
+    const { groups, tenantId } = this.scope();
+    await groups.update({ tenantId, id, deletedAt: IsNull() }, changes);
+  }
+
+  list(query: ListQuery): Promise<Page<GroupEntity>> {
+    const { groups, tenantId } = this.scope();
+    return fetchPage(groups.createQueryBuilder('g').where('g.tenant_id = :tenantId AND g.deleted_at IS NULL', { tenantId }), query, GROUP_LIST);
+  }
+
+  /** Live members of each group, in one grouped query (a group without any is absent). */
+  async memberCounts(groupIds: string[]): Promise<Map<string, number>> {
+    if (!groupIds.length) return new Map();
+    const { manager, tenantId } = this.scope();
+    const rows: { group_id: string; n: number }[] = await manager.query(
+      `SELECT gm.group_id, count(*)::int AS n FROM group_members gm WHERE gm.tenant_id = $1 AND gm.group_id = ANY($2::uuid[]) AND ${LIVE_MEMBER} GROUP BY gm.group_id`,
+      [tenantId, groupIds],
+    );
+    return new Map(rows.map((r) => [r.group_id, r.n]));
+  }
+
+  /** A page of a group's roster (live members only). */
+  roster(groupId: string, query: ListQuery): Promise<Page<GroupMemberEntity>> {
+    const { roster, tenantId } = this.scope();
+    const qb = roster.createQueryBuilder('gm').where(`gm.tenant_id = :tenantId AND gm.group_id = :groupId AND ${LIVE_MEMBER}`, { tenantId, groupId });
+    return fetchPage(qb, query, GROUP_MEMBER_LIST);
+  }
+
+  /** These members of the church, live ones only, by id (one query). */
+  async liveMembers(ids: string[], lock?: RowLock): Promise<MemberEntity[]> {
+    if (!ids.length) return [];
+    const { manager, tenantId } = this.scope();
+    return manager.getRepository(MemberEntity).find({ where: { tenantId, id: In(ids), deletedAt: IsNull() }, order: { id: 'ASC' }, ...withLock(lock) });
+  }
+
+  /** The group's rows for these members (locked FOR UPDATE with `lock`, in id order). */
+  placesOf(groupId: string, memberIds: string[], lock?: RowLock): Promise<GroupMemberEntity[]> {
+    const { roster, tenantId } = this.scope();
+    return roster.find({ where: { tenantId, groupId, memberId: In(memberIds) }, order: { id: 'ASC' }, ...withLock(lock) });
+  }
+
+  async insertPlaces(places: GroupMemberEntity[]): Promise<void> {
+    if (places.length) await this.scope().roster.insert(places);
+  }
+
+  async updatePlace(id: string, changes: Partial<GroupMemberEntity>): Promise<void> {
+    const { roster, tenantId } = this.scope();
+    await roster.update({ tenantId, id }, changes);
+  }
+
+  /** Deletes the group's rows for these members; how many went. */
+  async deletePlaces(groupId: string, memberIds: string[]): Promise<number> {
+    const { roster, tenantId } = this.scope();
+    const result = await roster.delete({ tenantId, groupId, memberId: In(memberIds) });
+    return result.affected ?? 0;
+  }
+}
