@@ -14,6 +14,7 @@ import { ProspectsModule } from './modules/prospects/prospects.module';
 import { StatementsModule } from './modules/statements/statements.module';
 import { RecurringGiftsModule } from './modules/recurring-gifts/recurring-gifts.module';
 import { PledgesModule } from './modules/pledges/pledges.module';
+import { CalendarEventsModule } from './modules/events/events.module';
 import { GroupsModule } from './modules/groups/groups.module';
 import { AuthModule } from './platform/auth/auth.module';
 import { MailModule } from './platform/mail/mail.module';
@@ -50,6 +51,7 @@ import { RedisModule } from './platform/redis/redis.module';
     BatchesModule,
     RecurringGiftsModule,
     PledgesModule,
+    CalendarEventsModule,
     GroupsModule,
   ],
   exports: [AppConfigModule, DatabaseModule, TenancyModule, AuthModule, UsersModule, CampusesModule, MembersModule, HouseholdsModule],

@@ -41,6 +41,8 @@ const en: Catalog = {
     detail: 'The batch expects {expected} but its donations add up to {total} ({currency}, minor units); fix the gifts or the expected total.',
   },
   refund_exceeds_remaining: { title: 'Refund exceeds what is left', detail: 'Only {remaining} ({currency}, minor units) of this donation is left to refund.' },
+  event_full: { title: 'Event full', detail: 'The event has no seats left (capacity {capacity}).' },
+  event_canceled: { title: 'Event canceled', detail: 'The event has been canceled; it takes no registrations and cannot be canceled again.' },
   rate_limited: { title: 'Too many requests', detail: 'Rate limit exceeded; retry after {retry_after} seconds.' },
   internal_error: { title: 'Internal error', detail: 'Something went wrong on our side. Quote the request id if you contact support.' },
   processor_unavailable: { title: 'Payment processor unavailable', detail: 'The payment processor could not be reached or failed ({reason}); nothing was changed. Retry shortly.' },
@@ -83,6 +85,8 @@ const es: Catalog = {
     detail: 'El lote espera {expected} pero sus donativos suman {total} ({currency}, unidades menores); corrija los donativos o el total esperado.',
   },
   refund_exceeds_remaining: { title: 'El reembolso excede lo que queda', detail: 'Solo quedan {remaining} ({currency}, unidades menores) de este donativo por reembolsar.' },
+  event_full: { title: 'Evento lleno', detail: 'El evento no tiene lugares disponibles (cupo {capacity}).' },
+  event_canceled: { title: 'Evento cancelado', detail: 'El evento fue cancelado; no admite inscripciones ni puede cancelarse de nuevo.' },
   rate_limited: { title: 'Demasiadas solicitudes', detail: 'Límite superado; reintente en {retry_after} segundos.' },
   internal_error: { title: 'Error interno', detail: 'Algo salió mal de nuestro lado. Cite el request id si contacta a soporte.' },
   processor_unavailable: {
@@ -128,6 +132,8 @@ const pt: Catalog = {
     detail: 'O lote espera {expected}, mas suas doações somam {total} ({currency}, unidades menores); corrija as doações ou o total esperado.',
   },
   refund_exceeds_remaining: { title: 'O reembolso excede o que resta', detail: 'Restam apenas {remaining} ({currency}, unidades menores) desta doação para reembolsar.' },
+  event_full: { title: 'Evento lotado', detail: 'O evento não tem mais vagas (capacidade {capacity}).' },
+  event_canceled: { title: 'Evento cancelado', detail: 'O evento foi cancelado; não aceita inscrições nem pode ser cancelado de novo.' },
   rate_limited: { title: 'Requisições demais', detail: 'Limite excedido; tente novamente em {retry_after} segundos.' },
   internal_error: { title: 'Erro interno', detail: 'Algo deu errado do nosso lado. Cite o request id ao contatar o suporte.' },
   processor_unavailable: {
@@ -165,6 +171,7 @@ export const ISSUE_CATALOG: Record<Language, Record<string, string>> = {
     inactive: 'This fund is archived (active: false) and takes no new gifts.',
     currency_mismatch: 'The batch holds gifts in {currency} only.',
     before_start: 'Must be on or after the start date ({start}).',
+    not_after_start: 'Must be after starts_at.',
     not_in_group: 'This member is not in the group.',
   },
   es: {
@@ -191,6 +198,7 @@ export const ISSUE_CATALOG: Record<Language, Record<string, string>> = {
     inactive: 'Este fondo está archivado (active: false) y no recibe donativos nuevos.',
     currency_mismatch: 'El lote solo admite donativos en {currency}.',
     before_start: 'Debe ser igual o posterior a la fecha de inicio ({start}).',
+    not_after_start: 'Debe ser posterior a starts_at.',
     not_in_group: 'Este miembro no está en el grupo.',
   },
   pt: {
@@ -217,6 +225,7 @@ export const ISSUE_CATALOG: Record<Language, Record<string, string>> = {
     inactive: 'Este fundo está arquivado (active: false) e não recebe novas doações.',
     currency_mismatch: 'O lote aceita apenas doações em {currency}.',
     before_start: 'Deve ser igual ou posterior à data de início ({start}).',
+    not_after_start: 'Deve ser posterior a starts_at.',
     not_in_group: 'Este membro não está no grupo.',
   },
 };

@@ -26,6 +26,8 @@ export const ERROR_CODES = [
   'public_url_required',
   'batch_total_mismatch',
   'refund_exceeds_remaining',
+  'event_full',
+  'event_canceled',
   'rate_limited',
   'internal_error',
   'processor_unavailable',
@@ -59,6 +61,8 @@ export function statusOf(code: ErrorCode): number {
       return 405;
     case 'idempotency_in_progress':
     case 'conflict':
+    case 'event_full':
+    case 'event_canceled':
       return 409;
     case 'payload_too_large':
       return 413;

@@ -12,6 +12,7 @@ import { CreateGiving1764700000000 } from './1764700000000-CreateGiving';
 import { CreateRecurringGiftsAndPledges1764710000000 } from './1764710000000-CreateRecurringGiftsAndPledges';
 import { CreatePaymentProcessors1764720000000 } from './1764720000000-CreatePaymentProcessors';
 import { CreateStatements1764730000000 } from './1764730000000-CreateStatements';
+import { CreateEvents1764800000000 } from './1764800000000-CreateEvents';
 import { CreateGroups1764830000000 } from './1764830000000-CreateGroups';
 
 /** Every migration, in order. A new migration is added here too. */
@@ -30,5 +31,6 @@ export const MIGRATIONS = [
   CreateRecurringGiftsAndPledges1764710000000,
   CreatePaymentProcessors1764720000000,
   CreateStatements1764730000000,
+  CreateEvents1764800000000,
   CreateGroups1764830000000,
 ];

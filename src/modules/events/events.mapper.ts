@@ -1,0 +1,52 @@
+import { ID_PREFIX, toPublicId } from '../../common/ids/id';
+import type { CampusEntity } from '../campuses/campus.entity';
+import { toCampusRef } from '../campuses/campuses.mapper';
+import type { CalendarEventResponse } from './dto/event.response';
+import type { RegisteredMember, RegistrationResponse } from './dto/registration.response';
+import type { CalendarEventEntity } from './event.entity';
+import type { RegistrationEntity } from './registration.entity';
+
+/** `campuses` holds (at least) the event's campus, by id. */
+export function toEventResponse(event: CalendarEventEntity, campuses: Map<string, CampusEntity>): CalendarEventResponse {
+  const campus = event.campusId ? campuses.get(event.campusId) : undefined;
+  return {
+    id: toPublicId(ID_PREFIX.event, event.id),
+    name: event.name,
+    description: event.description,
+    location: event.location,
+    campus: campus ? toCampusRef(campus) : null,
+    timezone: event.timezone,
+    starts_at: event.startsAt.toISOString(),
+    ends_at: event.endsAt.toISOString(),
+    capacity: event.capacity,
+    registration_count: event.registrationCount,
+    registration_open: event.registrationOpen,
+    status: event.status,
+    canceled_at: event.canceledAt ? event.canceledAt.toISOString() : null,
+    cancel_reason: event.cancelReason,
+    created_at: event.createdAt.toISOString(),
+    updated_at: event.updatedAt.toISOString(),
+  };
+}
+
+/** A registered member's name, by member uuid. */
+export interface MemberName {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+}
+
+/** `members` holds (at least) the registration's member, by uuid. */
+export function toRegistrationResponse(registration: RegistrationEntity, members: Map<string, MemberName>): RegistrationResponse {
+  const member = registration.memberId ? members.get(registration.memberId) : undefined;
+  const registered: RegisteredMember | null = member ? { id: toPublicId(ID_PREFIX.member, member.id), first_name: member.first_name, last_name: member.last_name } : null;
+  return {
+    id: toPublicId(ID_PREFIX.registration, registration.id),
+    event_id: toPublicId(ID_PREFIX.event, registration.eventId),
+    member: registered,
+    guest: registration.memberId === null ? { first_name: registration.guestFirstName ?? '', last_name: registration.guestLastName ?? '', email: registration.guestEmail } : null,
+    created_at: registration.createdAt.toISOString(),
+    updated_at: registration.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { CampusesModule } from '../campuses/campuses.module';
+import { CalendarEventsController } from './events.controller';
+import { CalendarEventsRepository } from './events.repository';
+import { CalendarEventsService } from './events.service';
+
+@Module({
+  imports: [CampusesModule],
+  controllers: [CalendarEventsController],
+  providers: [CalendarEventsService, CalendarEventsRepository],
+  exports: [CalendarEventsService],
+})
+export class CalendarEventsModule {}

@@ -1,0 +1,280 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { afterCommitOnce, TenantContext } from '../../common/context/tenant-context';
+import { AppError, FieldIssue } from '../../common/errors/app-error';
+import { ID_PREFIX, newUuid, parsePublicId, toPublicId } from '../../common/ids/id';
+import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
+import { parseListQuery } from '../../common/lists/list-query';
+import { clearedRequiredFields } from '../../common/validation/validation-issues';
+import type { RowLock } from '../../database/row-lock';
+import { MailerService } from '../../platform/mail/mailer.service';
+import { EventsService } from '../../platform/webhooks/events.service';
+import type { CampusEntity } from '../campuses/campus.entity';
+import { CampusesService } from '../campuses/campuses.service';
+import { cancellationMail } from './cancellation.mail';
+import type { CreateEventDto } from './dto/create-event.dto';
+import type { CalendarEventResponse } from './dto/event.response';
+import type { CreateRegistrationDto } from './dto/create-registration.dto';
+import type { RegistrationResponse } from './dto/registration.response';
+import type { UpdateEventDto } from './dto/update-event.dto';
+import { CalendarEventEntity } from './event.entity';
+import { EVENT_LIST, REGISTRATION_LIST } from './events.list';
+import { MemberName, toEventResponse, toRegistrationResponse } from './events.mapper';
+import { CalendarEventsRepository } from './events.repository';
+import { RegistrationEntity } from './registration.entity';
+import { isIanaTimeZone, toInstant } from './zoned-time';
+
+const REQUIRED_ON_PATCH = ['name', 'starts_at', 'ends_at', 'registration_open'] as const;
+const TIMEZONE_FORMAT = 'IANA time zone, e.g. America/Mexico_City';
+
+@Injectable()
+export class CalendarEventsService {
+  private readonly logger = new Logger('CalendarEvents');
+
+  constructor(
+    private readonly repository: CalendarEventsRepository,
+    private readonly campuses: CampusesService,
+    private readonly events: EventsService,
+    private readonly mailer: MailerService,
+  ) {}
+
+  async create(dto: CreateEventDto): Promise<CalendarEventResponse> {
+    const issues: FieldIssue[] = [];
+    const campus = await this.resolveCampus(dto.campus, issues);
+    const timezone = this.readTimezone(dto.timezone, campus, issues);
+    const times = timezone ? this.readTimes(dto.starts_at, dto.ends_at, timezone, issues) : null;
+    if (issues.length || !times || !timezone) throw AppError.validation(issues);
+    const now = new Date();
+    const event = Object.assign(new CalendarEventEntity(), {
+      tenantId: TenantContext.current().tenantId,
+      id: newUuid(),
+      name: dto.name.trim(),
+      description: dto.description ?? null,
+      location: dto.location ?? null,
+      campusId: campus?.id ?? null,
+      timezone,
+      startsAt: times.startsAt,
+      endsAt: times.endsAt,
+      capacity: dto.capacity ?? null,
+      registrationOpen: dto.registration_open ?? true,
+      status: 'scheduled' as const,
+      registrationCount: 0,
+      canceledAt: null,
+      cancelReason: null,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    });
+    await this.repository.insert(event);
+    const response = toEventResponse(event, campusMap(campus));
+    await this.events.record('event.created', response);
+    return response;
+  }
+
+  async get(id: string): Promise<CalendarEventResponse> {
+    const event = await this.require(id);
+    return toEventResponse(event, await this.campuses.byIdOf([event]));
+  }
+
+  /** A page of events; their campuses in one query. */
+  async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<CalendarEventResponse>> {
+    const page = await this.repository.list(parseListQuery(rawQuery, EVENT_LIST));
+    const campuses = await this.campuses.byIdOf(page.rows);
+    return toEnvelope(page, (e) => toEventResponse(e, campuses));
+  }
+
+  /**
+   * Any subset of the fields. A new `timezone` keeps the instants (starts_at and ends_at stay
+   * where they were in UTC); a local starts_at/ends_at sent with it is read in the new zone.
+   */
+  async update(id: string, dto: UpdateEventDto): Promise<CalendarEventResponse> {
+    const issues: FieldIssue[] = [...clearedRequiredFields(dto, REQUIRED_ON_PATCH)];
+    if (issues.length) throw AppError.validation(issues);
+    const event = await this.require(id, 'for_no_key_update');
+    const campus = dto.campus !== undefined ? await this.resolveCampus(dto.campus, issues) : null;
+    const changes: Partial<CalendarEventEntity> = {};
+    if (dto.campus !== undefined) changes.campusId = campus?.id ?? null;
+    if (dto.timezone !== undefined) {
+      const zoneCampus = campus ?? (dto.campus === undefined && event.campusId ? (await this.campuses.byIdOf([event])).get(event.campusId) : undefined);
+      const timezone = this.readTimezone(dto.timezone, zoneCampus ?? null, issues);
+      if (timezone) changes.timezone = timezone;
+    }
+    const timezone = changes.timezone ?? event.timezone;
+    const startsAt = dto.starts_at !== undefined ? this.readTime('starts_at', dto.starts_at, timezone, issues) : event.startsAt;
+    const endsAt = dto.ends_at !== undefined ? this.readTime('ends_at', dto.ends_at, timezone, issues) : event.endsAt;
+    if (startsAt && endsAt && endsAt <= startsAt) issues.push({ field: 'ends_at', issue: 'not_after_start' });
+    if (issues.length) throw AppError.validation(issues);
+    if (dto.starts_at !== undefined) changes.startsAt = startsAt!;
+    if (dto.ends_at !== undefined) changes.endsAt = endsAt!;
+    if (dto.name !== undefined) changes.name = dto.name.trim();
+    if (dto.description !== undefined) changes.description = dto.description;
+    if (dto.location !== undefined) changes.location = dto.location;
+    if (dto.capacity !== undefined) changes.capacity = dto.capacity;
+    if (dto.registration_open !== undefined) changes.registrationOpen = dto.registration_open;
+    changes.updatedAt = new Date();
+    await this.save(id, changes);
+    const updated = Object.assign(event, changes);
+    return toEventResponse(updated, await this.campuses.byIdOf([updated]));
+  }
+
+  /** Soft delete: the event disappears from the API; its registrations stay in the database. */
+  async remove(id: string): Promise<void> {
+    await this.require(id, 'for_no_key_update');
+    const now = new Date();
+    await this.save(id, { deletedAt: now, updatedAt: now });
+  }
+
+  /**
+   * Registers a member or a guest. The event row is locked (FOR NO KEY UPDATE) before the seat is
+   * counted, so concurrent registrations are decided one after the other on what the previous one
+   * committed: never more than `capacity`. The unique index (event, member) backs the duplicate 409.
+   */
+  async register(eventId: string, dto: CreateRegistrationDto): Promise<RegistrationResponse> {
+    if ((dto.member_id === undefined) === (dto.guest === undefined)) {
+      throw AppError.validation([{ field: dto.member_id === undefined ? 'member_id' : 'guest', issue: dto.member_id === undefined ? 'required' : 'invalid' }]);
+    }
+    const event = await this.require(eventId, 'for_no_key_update');
+    if (event.status === 'canceled') throw new AppError('event_canceled');
+    if (!event.registrationOpen) throw new AppError('conflict', { reason: 'registration is closed for this event (registration_open: false)' });
+    let member: MemberName | null = null;
+    if (dto.member_id !== undefined) {
+      const memberId = parsePublicId(ID_PREFIX.member, dto.member_id);
+      member = memberId ? await this.repository.liveMember(memberId) : null;
+      if (!member) throw AppError.validation([{ field: 'member_id', issue: 'not_found' }]);
+      if (await this.repository.hasMemberRegistration(event.id, member.id)) {
+        throw new AppError('conflict', { reason: `member ${dto.member_id} is already registered for this event` });
+      }
+    }
+    if (event.capacity !== null && event.registrationCount >= event.capacity) throw new AppError('event_full', { capacity: event.capacity });
+    const now = new Date();
+    const registration = Object.assign(new RegistrationEntity(), {
+      tenantId: event.tenantId,
+      id: newUuid(),
+      eventId: event.id,
+      memberId: member?.id ?? null,
+      guestFirstName: dto.guest ? dto.guest.first_name.trim() : null,
+      guestLastName: dto.guest ? dto.guest.last_name.trim() : null,
+      guestEmail: dto.guest?.email ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.repository.insertRegistration(registration);
+    await this.save(event.id, { registrationCount: event.registrationCount + 1, updatedAt: now });
+    const response = toRegistrationResponse(registration, new Map(member ? [[member.id, member]] : []));
+    await this.events.record('event.registration', response);
+    return response;
+  }
+
+  async listRegistrations(eventId: string, rawQuery: Record<string, unknown>): Promise<ListEnvelope<RegistrationResponse>> {
+    const query = parseListQuery(rawQuery, REGISTRATION_LIST);
+    const event = await this.require(eventId);
+    const page = await this.repository.listRegistrations(event.id, query);
+    const members = await this.repository.memberNames(page.rows.flatMap((r) => (r.memberId ? [r.memberId] : [])));
+    return toEnvelope(page, (r) => toRegistrationResponse(r, members));
+  }
+
+  /** Frees the seat (the event is locked as register locks it, so the count stays exact). */
+  async unregister(eventId: string, registrationId: string): Promise<void> {
+    const event = await this.require(eventId, 'for_no_key_update');
+    if (!(await this.repository.deleteRegistration(event.id, registrationId))) throw AppError.notFound('registration');
+    await this.save(event.id, { registrationCount: Math.max(0, event.registrationCount - 1), updatedAt: new Date() });
+  }
+
+  /**
+   * `status: canceled`, `event.canceled`, and one mail to each registrant with an address (one per
+   * address), in the language of the request, through the mail outbox once the cancellation has
+   * committed. Canceling a canceled event is 409 `event_canceled`.
+   */
+  async cancel(id: string, reason: string | null | undefined): Promise<CalendarEventResponse> {
+    const event = await this.require(id, 'for_no_key_update');
+    if (event.status === 'canceled') throw new AppError('event_canceled');
+    const now = new Date();
+    const changes: Partial<CalendarEventEntity> = { status: 'canceled', canceledAt: now, cancelReason: reason?.trim() || null, updatedAt: now };
+    await this.save(id, changes);
+    const canceled = Object.assign(event, changes);
+    const response = toEventResponse(canceled, await this.campuses.byIdOf([canceled]));
+    await this.events.record('event.canceled', response);
+    await this.mailRegistrants(canceled);
+    return response;
+  }
+
+  private async mailRegistrants(event: CalendarEventEntity): Promise<void> {
+    const registrations = await this.repository.allRegistrations(event.id);
+    const members = await this.repository.memberNames(registrations.flatMap((r) => (r.memberId ? [r.memberId] : [])));
+    const recipients = new Map<string, { to: string; firstName: string }>();
+    for (const r of registrations) {
+      const member = r.memberId ? members.get(r.memberId) : undefined;
+      const email = member ? member.email : r.guestEmail;
+      const firstName = member ? member.first_name : (r.guestFirstName ?? '');
+      if (email && !recipients.has(email.toLowerCase())) recipients.set(email.toLowerCase(), { to: email, firstName });
+    }
+    if (!recipients.size) return;
+    const { lang } = TenantContext.current();
+    const mails = [...recipients.values()].map(({ to, firstName }) => ({
+      to,
+      ...cancellationMail({ firstName, eventName: event.name, startsAt: event.startsAt, timezone: event.timezone, reason: event.cancelReason }, lang),
+    }));
+    afterCommitOnce(`event-canceled:${event.id}`, async () => {
+      for (const mail of mails) {
+        try {
+          await this.mailer.enqueue(mail);
+        } catch (error) {
+          this.logger.error(`cancellation mail of event ${toPublicId(ID_PREFIX.event, event.id)} could not be queued: ${String(error)}`);
+        }
+      }
+    });
+  }
+
+  private async resolveCampus(ref: string | null | undefined, issues: FieldIssue[]): Promise<CampusEntity | null> {
+    if (!ref) return null;
+    const campus = (await this.campuses.resolveRefs([ref])).get(ref);
+    if (!campus) issues.push({ field: 'campus', issue: 'not_found' });
+    return campus ?? null;
+  }
+
+  /** The given zone (checked), else the campus's, else UTC; null (with an issue) for an unknown name. */
+  private readTimezone(value: string | null | undefined, campus: CampusEntity | null, issues: FieldIssue[]): string | null {
+    if (value === undefined || value === null) return campus?.timezone && isIanaTimeZone(campus.timezone) ? campus.timezone : 'UTC';
+    if (isIanaTimeZone(value)) return value;
+    issues.push({ field: 'timezone', issue: 'invalid_format', params: { format: TIMEZONE_FORMAT } });
+    return null;
+  }
+
+  private readTimes(starts: string, ends: string, timezone: string, issues: FieldIssue[]): { startsAt: Date; endsAt: Date } | null {
+    const startsAt = this.readTime('starts_at', starts, timezone, issues);
+    const endsAt = this.readTime('ends_at', ends, timezone, issues);
+    if (!startsAt || !endsAt) return null;
+    if (endsAt <= startsAt) {
+      issues.push({ field: 'ends_at', issue: 'not_after_start' });
+      return null;
+    }
+    return { startsAt, endsAt };
+  }
+
+  private readTime(field: string, value: string, timezone: string, issues: FieldIssue[]): Date | null {
+    const instant = toInstant(value, timezone);
+    if (!instant) {
+      issues.push({ field, issue: 'invalid_format', params: { format: 'ISO 8601 date-time' } });
+      return null;
+    }
+    const year = instant.getUTCFullYear();
+    if (year < 1900 || year > 9999) {
+      issues.push({ field, issue: 'out_of_range', params: { min: '1900-01-01', max: '9999-12-31' } });
+      return null;
+    }
+    return instant;
+  }
+
+  private async save(id: string, changes: Partial<CalendarEventEntity>): Promise<void> {
+    if (!(await this.repository.update(id, changes))) throw AppError.notFound('event');
+  }
+
+  private async require(id: string, lock?: RowLock): Promise<CalendarEventEntity> {
+    const event = await this.repository.findLive(id, lock);
+    if (!event) throw AppError.notFound('event');
+    return event;
+  }
+}
+
+function campusMap(campus: CampusEntity | null): Map<string, CampusEntity> {
+  return new Map(campus ? [[campus.id, campus]] : []);
+}

@@ -1,0 +1,519 @@
+import { randomBytes } from 'node:crypto';
+import { ID_PREFIX, parsePublicId } from '../../src/common/ids/id';
+import type { ProblemBody as Problem } from '../../src/common/errors/problem';
+import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
+import { Call, JsonObject, TestApi } from '../support/api';
+import { cancelPendingDeliveries, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import { TestSmtpServer } from '../support/smtp';
+
+// ---------------------------------------------------------------------------------------------
+// Calendar events and registrations (CONTRACT §11), over HTTP on PostgreSQL, with a real SMTP server
+// for the cancellation mails (mail jobs run in-process: no REDIS_URL in this file).
+// ---------------------------------------------------------------------------------------------
+
+interface CampusRef {
+  id: string;
+  key: string;
+  name: string;
+}
+
+interface CalendarEvent {
+  id: string;
+  name: string;
+  description: string | null;
+  location: string | null;
+  campus: CampusRef | null;
+  timezone: string;
+  starts_at: string;
+  ends_at: string;
+  capacity: number | null;
+  registration_count: number;
+  registration_open: boolean;
+  status: string;
+  canceled_at: string | null;
+  cancel_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface Registration {
+  id: string;
+  event_id: string;
+  member: { id: string; first_name: string; last_name: string } | null;
+  guest: { first_name: string; last_name: string; email: string | null } | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const EVENT_ID = /^evt_[0-9a-f]{32}$/;
+const REG_ID = /^reg_[0-9a-f]{32}$/;
+
+const as = (church: TestTenant, extra: Call = {}): Call => ({ token: church.token, tenant: church.slug, ...extra });
+const qs = (params: Record<string, string>): string => `?${new URLSearchParams(params).toString()}`;
+const issuesOf = (body: Problem) => (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const unique = (prefix: string) => `${prefix}-${randomBytes(3).toString('hex')}`;
+
+async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+describe('calendar events', () => {
+  let api: TestApi;
+  let smtp: TestSmtpServer;
+  const churches: TestTenant[] = [];
+
+  beforeAll(async () => {
+    delete process.env.REDIS_URL; // mail jobs in-process, delivered to the test SMTP server
+    smtp = await TestSmtpServer.start();
+    api = await TestApi.start({ SMTP_URL: smtp.url, MAIL_FROM: 'Church API <no-reply@church.test>', JOB_RETRY_BASE_MS: '200' });
+  });
+
+  afterAll(async () => {
+    if (api && churches.length) {
+      await cancelPendingDeliveries(
+        api,
+        churches.map((c) => c.id),
+      );
+    }
+    await api?.close();
+    await smtp?.close();
+  });
+
+  async function church(): Promise<TestTenant> {
+    const c = await newTenant(api);
+    churches.push(c);
+    return c;
+  }
+
+  async function createEvent(c: TestTenant, body: JsonObject = {}): Promise<CalendarEvent> {
+    const res = await api.post<CalendarEvent>('/v1/events', as(c, { body: { name: 'Sunday service', starts_at: '2026-12-06T10:00:00Z', ends_at: '2026-12-06T11:30:00Z', ...body } }));
+    if (res.status !== 201) throw new Error(`create event failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  }
+
+  async function createCampus(c: TestTenant, key: string, timezone?: string): Promise<CampusRef> {
+    const res = await api.post<CampusRef>('/v1/campuses', as(c, { body: { key, name: `${key} campus`, ...(timezone ? { timezone } : {}) } }));
+    if (res.status !== 201) throw new Error(`create campus failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return { id: res.body.id, key: res.body.key, name: res.body.name };
+  }
+
+  function register(c: TestTenant, eventId: string, body: JsonObject) {
+    return api.post<Registration & Problem>(`/v1/events/${eventId}/registrations`, as(c, { body }));
+  }
+
+  async function listEvents(c: TestTenant, params: Record<string, string> = {}): Promise<List<CalendarEvent>> {
+    const res = await api.get<List<CalendarEvent>>(`/v1/events${qs(params)}`, as(c));
+    if (res.status !== 200) throw new Error(`list failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  }
+
+  async function outbox<T>(c: TestTenant, type: string, objectId: string): Promise<T[]> {
+    const rows: { object: T }[] = await api.db.platform.query(
+      `SELECT payload->'data'->'object' AS object FROM webhook_events WHERE tenant_id = $1 AND type = $2 AND payload->'data'->'object'->>'id' = $3 ORDER BY created_at, id`,
+      [c.id, type, objectId],
+    );
+    return rows.map((r) => r.object);
+  }
+
+  async function registrationRows(c: TestTenant, eventId: string): Promise<number> {
+    const rows: { n: number }[] = await api.db.platform.query(`SELECT count(*)::int AS n FROM event_registrations WHERE tenant_id = $1 AND event_id = $2`, [
+      c.id,
+      parsePublicId(ID_PREFIX.event, eventId),
+    ]);
+    return rows[0].n;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  describe('create, read, update, delete', () => {
+    it('creates an event: 201, Location, evt_ id, times in UTC, event.created carries the event as GET returns it', async () => {
+      const c = await church();
+      const res = await api.post<CalendarEvent>(
+        '/v1/events',
+        as(c, {
+          body: {
+            name: 'Christmas Eve service',
+            starts_at: '2026-12-24T19:00:00-06:00',
+            ends_at: '2026-12-24T20:30:00-06:00',
+            timezone: 'America/Mexico_City',
+            location: 'Main sanctuary',
+            description: 'Carols and candles.',
+            capacity: 120,
+          },
+        }),
+      );
+      expect(res.status).toBe(201);
+      expect(res.body.id).toMatch(EVENT_ID);
+      expect(res.headers.location).toBe(`/v1/events/${res.body.id}`);
+      expect(res.body).toMatchObject({
+        name: 'Christmas Eve service',
+        starts_at: '2026-12-25T01:00:00.000Z',
+        ends_at: '2026-12-25T02:30:00.000Z',
+        timezone: 'America/Mexico_City',
+        capacity: 120,
+        registration_count: 0,
+        registration_open: true,
+        status: 'scheduled',
+        canceled_at: null,
+        campus: null,
+      });
+      const got = await api.get<CalendarEvent>(`/v1/events/${res.body.id}`, as(c));
+      expect(got.status).toBe(200);
+      expect(got.body).toEqual(res.body);
+      expect(await outbox(c, 'event.created', res.body.id)).toEqual([res.body]);
+    });
+
+    it('reads a time without an offset as local time in the event time zone (DST included)', async () => {
+      const c = await church();
+      const summer = await createEvent(c, { starts_at: '2026-07-05T10:00', ends_at: '2026-07-05T11:00:00', timezone: 'America/New_York' });
+      expect([summer.starts_at, summer.ends_at]).toEqual(['2026-07-05T14:00:00.000Z', '2026-07-05T15:00:00.000Z']);
+      const winter = await createEvent(c, { starts_at: '2026-12-06T10:00', ends_at: '2026-12-06T11:00', timezone: 'America/New_York' });
+      expect(winter.starts_at).toBe('2026-12-06T15:00:00.000Z');
+    });
+
+    it("defaults the time zone to the campus's, else UTC", async () => {
+      const c = await church();
+      await createCampus(c, 'bogota', 'America/Bogota');
+      await createCampus(c, 'plain');
+      const atCampus = await createEvent(c, { campus: 'bogota', starts_at: '2026-12-06T10:00', ends_at: '2026-12-06T12:00' });
+      expect(atCampus.timezone).toBe('America/Bogota');
+      expect(atCampus.starts_at).toBe('2026-12-06T15:00:00.000Z');
+      expect(atCampus.campus).toMatchObject({ key: 'bogota' });
+      const noZone = await createEvent(c, { campus: 'plain', starts_at: '2026-12-06T10:00', ends_at: '2026-12-06T12:00' });
+      expect(noZone.timezone).toBe('UTC');
+      expect(noZone.starts_at).toBe('2026-12-06T10:00:00.000Z');
+      expect((await createEvent(c)).timezone).toBe('UTC');
+    });
+
+    it('refuses an unknown time zone, an offset as a zone, ends_at not after starts_at, a bad time, an unknown campus (422 naming each field)', async () => {
+      const c = await church();
+      const post = (body: JsonObject) => api.post<Problem>('/v1/events', as(c, { body: { name: 'x', starts_at: '2026-12-06T10:00:00Z', ends_at: '2026-12-06T11:00:00Z', ...body } }));
+      for (const timezone of ['Mars/Olympus_Mons', '+05:00', 'America/', '']) {
+        const res = await post({ timezone });
+        expect([res.status, res.body.code]).toEqual([422, 'validation_failed']);
+        expect(issuesOf(res.body)).toEqual([{ field: 'timezone', issue: 'invalid_format' }]);
+      }
+      const backwards = await post({ ends_at: '2026-12-06T09:00:00Z' });
+      expect(issuesOf(backwards.body)).toEqual([{ field: 'ends_at', issue: 'not_after_start' }]);
+      const equal = await post({ ends_at: '2026-12-06T10:00:00Z' });
+      expect(issuesOf(equal.body)).toEqual([{ field: 'ends_at', issue: 'not_after_start' }]);
+      const badDate = await post({ starts_at: '2026-02-30T10:00:00Z' });
+      expect(issuesOf(badDate.body)).toEqual([{ field: 'starts_at', issue: 'invalid_format' }]);
+      const badHour = await post({ starts_at: '2026-02-03T25:00' });
+      expect(issuesOf(badHour.body)).toEqual([{ field: 'starts_at', issue: 'invalid_format' }]);
+      const campus = await post({ campus: 'nowhere' });
+      expect(issuesOf(campus.body)).toEqual([{ field: 'campus', issue: 'not_found' }]);
+      const missing = await api.post<Problem>('/v1/events', as(c, { body: {} }));
+      expect(issuesOf(missing.body).map((i) => i.field)).toEqual(['ends_at', 'name', 'starts_at']);
+      const status = await post({ status: 'canceled' });
+      expect(status.status).toBe(422);
+    });
+
+    it('PATCH: a subset; a new time zone alone keeps the instants; local times are read in the new zone; ends_at must stay after starts_at', async () => {
+      const c = await church();
+      const e = await createEvent(c, { capacity: 10 });
+      const renamed = await api.patch<CalendarEvent>(`/v1/events/${e.id}`, as(c, { body: { name: 'Renamed', capacity: null, location: 'Hall' } }));
+      expect(renamed.status).toBe(200);
+      expect(renamed.body).toMatchObject({ name: 'Renamed', capacity: null, location: 'Hall', starts_at: e.starts_at });
+      const zoned = await api.patch<CalendarEvent>(`/v1/events/${e.id}`, as(c, { body: { timezone: 'Europe/Madrid' } }));
+      expect(zoned.body).toMatchObject({ timezone: 'Europe/Madrid', starts_at: e.starts_at, ends_at: e.ends_at });
+      const moved = await api.patch<CalendarEvent>(`/v1/events/${e.id}`, as(c, { body: { starts_at: '2026-12-06T09:00', ends_at: '2026-12-06T10:00' } }));
+      expect(moved.body).toMatchObject({ starts_at: '2026-12-06T08:00:00.000Z', ends_at: '2026-12-06T09:00:00.000Z' });
+      const backwards = await api.patch<Problem>(`/v1/events/${e.id}`, as(c, { body: { ends_at: '2026-12-06T07:00:00Z' } }));
+      expect([backwards.status, issuesOf(backwards.body)]).toEqual([422, [{ field: 'ends_at', issue: 'not_after_start' }]]);
+      const cleared = await api.patch<Problem>(`/v1/events/${e.id}`, as(c, { body: { name: null } }));
+      expect([cleared.status, issuesOf(cleared.body)]).toEqual([422, [{ field: 'name', issue: 'required' }]]);
+      const back = await api.patch<CalendarEvent>(`/v1/events/${e.id}`, as(c, { body: { timezone: null } }));
+      expect(back.body.timezone).toBe('UTC');
+    });
+
+    it('GET carries an ETag: 304 while unchanged, 200 after a registration changes it', async () => {
+      const c = await church();
+      const e = await createEvent(c);
+      const first = await api.get<CalendarEvent>(`/v1/events/${e.id}`, as(c));
+      const etag = String(first.headers.etag);
+      expect((await api.get(`/v1/events/${e.id}`, as(c, { headers: { 'If-None-Match': etag } }))).status).toBe(304);
+      await register(c, e.id, { guest: { first_name: 'Ana', last_name: 'Torres' } });
+      const after = await api.get<CalendarEvent>(`/v1/events/${e.id}`, as(c, { headers: { 'If-None-Match': etag } }));
+      expect([after.status, after.body.registration_count]).toEqual([200, 1]);
+    });
+
+    it('DELETE: 204, then 404 by id and gone from the list', async () => {
+      const c = await church();
+      const e = await createEvent(c);
+      expect((await api.delete(`/v1/events/${e.id}`, as(c))).status).toBe(204);
+      const gone = await api.get<Problem>(`/v1/events/${e.id}`, as(c));
+      expect([gone.status, gone.body.code]).toEqual([404, 'resource_not_found']);
+      expect((await listEvents(c)).data.map((x) => x.id)).not.toContain(e.id);
+      expect((await api.delete(`/v1/events/${e.id}`, as(c))).status).toBe(404);
+    });
+
+    it("another church's event is 404 on every {id} route; a malformed id too", async () => {
+      const mine = await church();
+      const theirs = await church();
+      const e = await createEvent(theirs);
+      const reg = await register(theirs, e.id, { guest: { first_name: 'Ana', last_name: 'Torres' } });
+      const calls = [
+        api.get<Problem>(`/v1/events/${e.id}`, as(mine)),
+        api.patch<Problem>(`/v1/events/${e.id}`, as(mine, { body: { name: 'hijack' } })),
+        api.delete<Problem>(`/v1/events/${e.id}`, as(mine)),
+        api.post<Problem>(`/v1/events/${e.id}/cancel`, as(mine, { body: {} })),
+        api.post<Problem>(`/v1/events/${e.id}/registrations`, as(mine, { body: { guest: { first_name: 'A', last_name: 'B' } } })),
+        api.get<Problem>(`/v1/events/${e.id}/registrations`, as(mine)),
+        api.delete<Problem>(`/v1/events/${e.id}/registrations/${reg.body.id}`, as(mine)),
+        api.get<Problem>('/v1/events/evt_nothex', as(mine)),
+      ];
+      for (const res of await Promise.all(calls)) expect([res.status, res.body.code]).toEqual([404, 'resource_not_found']);
+      const still = await api.get<CalendarEvent>(`/v1/events/${e.id}`, as(theirs));
+      expect(still.body).toMatchObject({ name: 'Sunday service', status: 'scheduled', registration_count: 1 });
+      expect((await listEvents(mine)).data).toEqual([]);
+    });
+
+    it('scopes: read:events reads but cannot write (403 scope_insufficient); without read:events nothing', async () => {
+      const c = await church();
+      const e = await createEvent(c);
+      const reader = await newToken(api, c, ['read:events'], 'volunteer');
+      const read = await api.get<CalendarEvent>(`/v1/events/${e.id}`, { token: reader.token, tenant: c.slug });
+      expect(read.status).toBe(200);
+      const write = await api.post<Problem>('/v1/events', { token: reader.token, tenant: c.slug, body: { name: 'x', starts_at: '2026-12-06T10:00:00Z', ends_at: '2026-12-06T11:00:00Z' } });
+      expect([write.status, write.body.code]).toEqual([403, 'scope_insufficient']);
+      const reg = await api.post<Problem>(`/v1/events/${e.id}/registrations`, { token: reader.token, tenant: c.slug, body: { guest: { first_name: 'A', last_name: 'B' } } });
+      expect([reg.status, reg.body.code]).toEqual([403, 'scope_insufficient']);
+      const other = await newToken(api, c, ['read:members'], 'staff');
+      const list = await api.get<Problem>('/v1/events', { token: other.token, tenant: c.slug });
+      expect([list.status, list.body.code]).toEqual([403, 'scope_insufficient']);
+      const kiosk = await newToken(api, c, ['read:events', 'read:members', 'write:attendance'], 'volunteer', 'kiosk');
+      expect((await api.get<List<CalendarEvent>>('/v1/events', { token: kiosk.token, tenant: c.slug })).status).toBe(200);
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------
+  describe('GET /v1/events', () => {
+    it('filters by starts_at[…], status, campus, created_at; sorts by starts_at; pages with the cursor', async () => {
+      const c = await church();
+      await createCampus(c, 'north');
+      const jan = await createEvent(c, { name: 'Jan', starts_at: '2027-01-10T10:00:00Z', ends_at: '2027-01-10T11:00:00Z', campus: 'north' });
+      const dec = await createEvent(c, { name: 'Dec', starts_at: '2026-12-10T10:00:00Z', ends_at: '2026-12-10T11:00:00Z' });
+      const feb = await createEvent(c, { name: 'Feb', starts_at: '2027-02-10T10:00:00Z', ends_at: '2027-02-10T11:00:00Z', campus: 'north' });
+      await api.post(`/v1/events/${feb.id}/cancel`, as(c, { body: {} }));
+
+      const byStart = await listEvents(c, { sort: 'starts_at' });
+      expect(byStart.data.map((e) => e.name)).toEqual(['Dec', 'Jan', 'Feb']);
+      expect(byStart.total).toBe(3);
+      const desc = await listEvents(c, { sort: '-starts_at' });
+      expect(desc.data.map((e) => e.name)).toEqual(['Feb', 'Jan', 'Dec']);
+      const upcoming = await listEvents(c, { 'starts_at[gte]': '2027-01-01T00:00:00Z', sort: 'starts_at' });
+      expect(upcoming.data.map((e) => e.id)).toEqual([jan.id, feb.id]);
+      const before = await listEvents(c, { 'starts_at[lt]': '2027-01-10T04:00:00-06:00' });
+      expect(before.data.map((e) => e.id)).toEqual([dec.id]);
+      expect((await listEvents(c, { status: 'canceled' })).data.map((e) => e.id)).toEqual([feb.id]);
+      expect((await listEvents(c, { 'status[ne]': 'canceled', campus: 'north' })).data.map((e) => e.id)).toEqual([jan.id]);
+      expect((await listEvents(c, { 'created_at[gte]': dec.created_at })).data.map((e) => e.id)).toEqual([dec.id, feb.id]);
+      expect((await listEvents(c, { 'updated_at[gt]': '2000-01-01T00:00:00Z' })).total).toBe(3);
+
+      const page1 = await listEvents(c, { sort: 'starts_at', limit: '2' });
+      expect(page1.data.map((e) => e.name)).toEqual(['Dec', 'Jan']);
+      const page2 = await listEvents(c, { sort: 'starts_at', limit: '2', cursor: page1.next_cursor! });
+      expect(page2.data.map((e) => e.name)).toEqual(['Feb']);
+      expect(page2.next_cursor).toBeNull();
+
+      const bad: Record<string, string>[] = [{ sort: 'name' }, { color: 'red' }, { 'starts_at[gte]': 'yesterday' }, { status: 'postponed' }];
+      for (const params of bad) {
+        const res = await api.get<Problem>(`/v1/events${qs(params)}`, as(c));
+        expect([res.status, res.body.code]).toEqual([400, 'invalid_parameter']);
+      }
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------
+  describe('registrations', () => {
+    it('registers a member and a guest: 201, reg_ ids, event.registration each, listed oldest first, counted on the event', async () => {
+      const c = await church();
+      const [maria] = await newMembers(api, c, [{ first_name: 'María', last_name: 'González', email: 'maria@example.org' }]);
+      const e = await createEvent(c, { capacity: 5 });
+      const m = await register(c, e.id, { member_id: maria });
+      expect(m.status).toBe(201);
+      expect(m.body.id).toMatch(REG_ID);
+      expect(m.body).toMatchObject({ event_id: e.id, member: { id: maria, first_name: 'María', last_name: 'González' }, guest: null });
+      const g = await register(c, e.id, { guest: { first_name: ' Ana ', last_name: 'Torres', email: 'ana@example.org' } });
+      expect(g.status).toBe(201);
+      expect(g.body).toMatchObject({ member: null, guest: { first_name: 'Ana', last_name: 'Torres', email: 'ana@example.org' } });
+      expect(await outbox(c, 'event.registration', m.body.id)).toEqual([m.body]);
+      expect(await outbox(c, 'event.registration', g.body.id)).toEqual([g.body]);
+
+      const list = await api.get<List<Registration>>(`/v1/events/${e.id}/registrations`, as(c));
+      expect(list.status).toBe(200);
+      expect(list.body.data).toEqual([m.body, g.body]);
+      expect(list.body.total).toBe(2);
+      expect((await api.get<CalendarEvent>(`/v1/events/${e.id}`, as(c))).body.registration_count).toBe(2);
+    });
+
+    it('a member registered twice is 409 conflict; a body with both or neither of member_id and guest, or an unknown member, is 422', async () => {
+      const c = await church();
+      const other = await church();
+      const [maria] = await newMembers(api, c, [{ first_name: 'María', last_name: 'González' }]);
+      const [stranger] = await newMembers(api, other, [{ first_name: 'Otro', last_name: 'Miembro' }]);
+      const e = await createEvent(c);
+      expect((await register(c, e.id, { member_id: maria })).status).toBe(201);
+      const twice = await register(c, e.id, { member_id: maria });
+      expect([twice.status, twice.body.code]).toEqual([409, 'conflict']);
+      const both = await register(c, e.id, { member_id: maria, guest: { first_name: 'A', last_name: 'B' } });
+      expect([both.status, both.body.code]).toEqual([422, 'validation_failed']);
+      const neither = await register(c, e.id, {});
+      expect([neither.status, issuesOf(neither.body)]).toEqual([422, [{ field: 'member_id', issue: 'required' }]]);
+      for (const member_id of [stranger, 'mem_nothex', 'prs_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f']) {
+        const res = await register(c, e.id, { member_id });
+        expect([res.status, issuesOf(res.body)]).toEqual([422, [{ field: 'member_id', issue: 'not_found' }]]);
+      }
+      const badGuest = await register(c, e.id, { guest: { first_name: 'A', last_name: '', email: 'nope' } });
+      expect([badGuest.status, issuesOf(badGuest.body).map((i) => i.field)]).toEqual([422, ['guest.email', 'guest.last_name']]);
+      expect(await registrationRows(c, e.id)).toBe(1);
+    });
+
+    it('over capacity is 409 event_full; deleting a registration frees the seat and lets the member register again', async () => {
+      const c = await church();
+      const [maria, jose] = await newMembers(api, c, [
+        { first_name: 'María', last_name: 'González' },
+        { first_name: 'José', last_name: 'Pérez' },
+      ]);
+      const e = await createEvent(c, { capacity: 1 });
+      const first = await register(c, e.id, { member_id: maria });
+      const full = await register(c, e.id, { member_id: jose });
+      expect([full.status, full.body.code]).toEqual([409, 'event_full']);
+      const guest = await register(c, e.id, { guest: { first_name: 'A', last_name: 'B' } });
+      expect([guest.status, guest.body.code]).toEqual([409, 'event_full']);
+      expect((await api.delete(`/v1/events/${e.id}/registrations/${first.body.id}`, as(c))).status).toBe(204);
+      expect((await api.delete<Problem>(`/v1/events/${e.id}/registrations/${first.body.id}`, as(c))).status).toBe(404);
+      expect((await api.get<CalendarEvent>(`/v1/events/${e.id}`, as(c))).body.registration_count).toBe(0);
+      expect((await register(c, e.id, { member_id: jose })).status).toBe(201);
+      expect((await register(c, e.id, { member_id: maria })).body.code).toBe('event_full');
+      const zero = await createEvent(c, { capacity: 0 });
+      expect((await register(c, zero.id, { member_id: maria })).body.code).toBe('event_full');
+      const unlimited = await createEvent(c);
+      for (let i = 0; i < 3; i++) expect((await register(c, unlimited.id, { guest: { first_name: `G${i}`, last_name: 'X' } })).status).toBe(201);
+    });
+
+    it("a registration of another event is 404 on this event's DELETE", async () => {
+      const c = await church();
+      const a = await createEvent(c);
+      const b = await createEvent(c);
+      const reg = await register(c, a.id, { guest: { first_name: 'A', last_name: 'B' } });
+      const res = await api.delete<Problem>(`/v1/events/${b.id}/registrations/${reg.body.id}`, as(c));
+      expect([res.status, res.body.code]).toEqual([404, 'resource_not_found']);
+      expect(await registrationRows(c, a.id)).toBe(1);
+    });
+
+    it('registration_open: false is 409 conflict', async () => {
+      const c = await church();
+      const e = await createEvent(c, { registration_open: false });
+      const res = await register(c, e.id, { guest: { first_name: 'A', last_name: 'B' } });
+      expect([res.status, res.body.code]).toEqual([409, 'conflict']);
+    });
+
+    it('10 concurrent registrations for 3 seats: exactly 3 succeed, 7 are event_full, and the count holds', async () => {
+      const c = await church();
+      const ids = await newMembers(
+        api,
+        c,
+        Array.from({ length: 10 }, (_, i) => ({ first_name: `Racer${i}`, last_name: 'Seat' })),
+      );
+      const e = await createEvent(c, { capacity: 3 });
+      const results = await Promise.all(ids.map((member_id) => register(c, e.id, { member_id })));
+      const statuses = results.map((r) => (r.status === 201 ? 201 : `${r.status} ${r.body.code}`));
+      expect(statuses.filter((s) => s === 201)).toHaveLength(3);
+      expect(statuses.filter((s) => s === '409 event_full')).toHaveLength(7);
+      expect(await registrationRows(c, e.id)).toBe(3);
+      expect((await api.get<CalendarEvent>(`/v1/events/${e.id}`, as(c))).body.registration_count).toBe(3);
+    });
+
+    it('the same member registering 5 times at once: one 201, the others 409 conflict', async () => {
+      const c = await church();
+      const [maria] = await newMembers(api, c, [{ first_name: 'María', last_name: 'González' }]);
+      const e = await createEvent(c, { capacity: 10 });
+      const results = await Promise.all(Array.from({ length: 5 }, () => register(c, e.id, { member_id: maria })));
+      expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+      expect(results.filter((r) => r.status === 409).map((r) => r.body.code)).toEqual(['conflict', 'conflict', 'conflict', 'conflict']);
+      expect(await registrationRows(c, e.id)).toBe(1);
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------
+  describe('POST /v1/events/{id}/cancel', () => {
+    it('cancels: status canceled, event.canceled, one localized mail to each registrant with an address; then registrations and a second cancel are 409 event_canceled', async () => {
+      const c = await church();
+      const maria = `maria-${randomBytes(3).toString('hex')}@example.org`;
+      const ana = `ana-${randomBytes(3).toString('hex')}@example.org`;
+      const [mariaId, noMailId] = await newMembers(api, c, [
+        { first_name: 'María', last_name: 'González', email: maria },
+        { first_name: 'Sin', last_name: 'Correo' },
+      ]);
+      const e = await createEvent(c, { name: unique('Retiro de jóvenes'), starts_at: '2026-12-24T19:00', ends_at: '2026-12-24T21:00', timezone: 'America/Mexico_City' });
+      for (const body of [
+        { member_id: mariaId },
+        { member_id: noMailId },
+        { guest: { first_name: 'Ana', last_name: 'Torres', email: ana } },
+        { guest: { first_name: 'Sin', last_name: 'Correo' } },
+      ]) {
+        expect((await register(c, e.id, body)).status).toBe(201);
+      }
+
+      const res = await api.post<CalendarEvent>(`/v1/events/${e.id}/cancel`, as(c, { lang: 'es', body: { reason: 'Alerta de huracán' } }));
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ id: e.id, status: 'canceled', cancel_reason: 'Alerta de huracán' });
+      expect(res.body.canceled_at).not.toBeNull();
+      expect(await outbox(c, 'event.canceled', e.id)).toEqual([res.body]);
+      expect((await api.get<CalendarEvent>(`/v1/events/${e.id}`, as(c))).body).toEqual(res.body);
+
+      await until('two cancellation mails', async () => smtp.to(maria).length + smtp.to(ana).length >= 2);
+      const [toMaria] = smtp.to(maria);
+      expect(toMaria.subject).toBe(`Cancelado: ${e.name}`);
+      expect(toMaria.text).toContain('Hola, María:');
+      expect(toMaria.text).toContain('Motivo: Alerta de huracán');
+      expect(toMaria.text).toContain('America/Mexico_City');
+      expect(toMaria.text).toMatch(/jueves, 24 de diciembre de 2026.*7:00/);
+      expect(smtp.to(ana)[0].text).toContain('Hola, Ana:');
+      expect(smtp.messages.filter((m) => m.subject.includes(e.name))).toHaveLength(2);
+
+      const again = await api.post<Problem>(`/v1/events/${e.id}/cancel`, as(c, { body: {} }));
+      expect([again.status, again.body.code]).toEqual([409, 'event_canceled']);
+      const late = await register(c, e.id, { guest: { first_name: 'Late', last_name: 'Comer' } });
+      expect([late.status, late.body.code]).toEqual([409, 'event_canceled']);
+      expect(await outbox(c, 'event.canceled', e.id)).toHaveLength(1);
+    });
+
+    it('in English for an English request; without a reason; no registrants, no mail', async () => {
+      const c = await church();
+      const bob = `bob-${randomBytes(3).toString('hex')}@example.org`;
+      const e = await createEvent(c, { name: unique('Youth night') });
+      await register(c, e.id, { guest: { first_name: 'Bob', last_name: 'Smith', email: bob } });
+      const res = await api.post<CalendarEvent>(`/v1/events/${e.id}/cancel`, as(c, { lang: 'en', body: {} }));
+      expect([res.status, res.body.cancel_reason]).toEqual([200, null]);
+      await until('the English mail', async () => smtp.to(bob).length >= 1);
+      expect(smtp.to(bob)[0].subject).toBe(`Canceled: ${e.name}`);
+      expect(smtp.to(bob)[0].text).toContain('Hello Bob,');
+      expect(smtp.to(bob)[0].text).not.toContain('Reason:');
+
+      const empty = await createEvent(c, { name: unique('Empty') });
+      expect((await api.post(`/v1/events/${empty.id}/cancel`, as(c, { body: {} }))).status).toBe(200);
+      const queued: { n: number }[] = await api.db.platform.query(`SELECT count(*)::int AS n FROM mail_outbox WHERE subject LIKE $1`, [`%${empty.name}%`]);
+      expect(queued[0].n).toBe(0);
+    });
+
+    it('two concurrent cancels: one 200, one 409 event_canceled, one event and one mail', async () => {
+      const c = await church();
+      const carl = `carl-${randomBytes(3).toString('hex')}@example.org`;
+      const e = await createEvent(c, { name: unique('Race') });
+      await register(c, e.id, { guest: { first_name: 'Carl', last_name: 'X', email: carl } });
+      const results = await Promise.all([0, 1].map(() => api.post<Problem>(`/v1/events/${e.id}/cancel`, as(c, { body: {} }))));
+      expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+      expect(await outbox(c, 'event.canceled', e.id)).toHaveLength(1);
+      await until('the mail', async () => smtp.to(carl).length >= 1);
+      const queued: { n: number }[] = await api.db.platform.query(`SELECT count(*)::int AS n FROM mail_outbox WHERE recipient = $1`, [carl]);
+      expect(queued[0].n).toBe(1);
+    });
+  });
+});
