@@ -15,6 +15,7 @@ import { StatementsModule } from './modules/statements/statements.module';
 import { RecurringGiftsModule } from './modules/recurring-gifts/recurring-gifts.module';
 import { PledgesModule } from './modules/pledges/pledges.module';
 import { CalendarEventsModule } from './modules/events/events.module';
+import { AttendanceModule } from './modules/attendance/attendance.module';
 import { GroupsModule } from './modules/groups/groups.module';
 import { AuthModule } from './platform/auth/auth.module';
 import { MailModule } from './platform/mail/mail.module';
@@ -52,6 +53,7 @@ import { RedisModule } from './platform/redis/redis.module';
     RecurringGiftsModule,
     PledgesModule,
     CalendarEventsModule,
+    AttendanceModule,
     GroupsModule,
   ],
   exports: [AppConfigModule, DatabaseModule, TenancyModule, AuthModule, UsersModule, CampusesModule, MembersModule, HouseholdsModule],

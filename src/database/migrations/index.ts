@@ -13,6 +13,7 @@ import { CreateRecurringGiftsAndPledges1764710000000 } from './1764710000000-Cre
 import { CreatePaymentProcessors1764720000000 } from './1764720000000-CreatePaymentProcessors';
 import { CreateStatements1764730000000 } from './1764730000000-CreateStatements';
 import { CreateEvents1764800000000 } from './1764800000000-CreateEvents';
+import { CreateAttendance1764810000000 } from './1764810000000-CreateAttendance';
 import { CreateGroups1764830000000 } from './1764830000000-CreateGroups';
 
 /** Every migration, in order. A new migration is added here too. */
@@ -32,5 +33,6 @@ export const MIGRATIONS = [
   CreatePaymentProcessors1764720000000,
   CreateStatements1764730000000,
   CreateEvents1764800000000,
+  CreateAttendance1764810000000,
   CreateGroups1764830000000,
 ];

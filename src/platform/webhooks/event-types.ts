@@ -39,7 +39,7 @@ export const EVENT_OBJECTS: Record<EventType, { schema?: string; description: st
   'member.deleted': { schema: 'MemberResponse', description: 'The member as it was when deleted.' },
   'prospect.created': { schema: 'ProspectResponse', description: 'The prospect, as GET /v1/prospects/{id} returns it.' },
   'prospect.converted': { schema: 'ProspectResponse', description: 'The converted prospect, with member_id (the member it became, raised with its member.created).' },
-  'attendance.recorded': { description: 'The attendance record.' },
+  'attendance.recorded': { schema: 'AttendanceResponse', description: 'The attendance record, as GET /v1/attendance/{id} returns it (one event per record, bulk and kiosk check-ins included).' },
   'donation.created': {
     schema: 'DonationResponse',
     description:
