@@ -514,6 +514,12 @@ describe('calendar events', () => {
       await until('the mail', async () => smtp.to(carl).length >= 1);
       const queued: { n: number }[] = await api.db.platform.query(`SELECT count(*)::int AS n FROM mail_outbox WHERE recipient = $1`, [carl]);
       expect(queued[0].n).toBe(1);
+      // Written in the cancel's own transaction: the mail job is the church's, not a platform job.
+      const jobs: { n: number }[] = await api.db.platform.query(
+        `SELECT count(*)::int AS n FROM background_jobs j JOIN mail_outbox m ON m.id = (j.data->>'mailId')::uuid WHERE j.tenant_id = $1 AND j.kind = 'mail' AND m.recipient = $2`,
+        [c.id, carl],
+      );
+      expect(jobs[0].n).toBe(1);
     });
   });
 });

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { isolateTenantTable } from '../app-role';
+import { APP_ROLE, isolateTenantTable } from '../app-role';
 
 /**
  * Calendar events and their registrations (CONTRACT §11). `registration_count` is the number of
@@ -64,11 +64,15 @@ export class CreateEvents1764800000000 implements MigrationInterface {
       `CREATE INDEX event_registrations_tenant_event_updated_idx ON event_registrations (tenant_id, event_id, updated_at, id)`,
       `CREATE INDEX event_registrations_tenant_member_idx ON event_registrations (tenant_id, member_id) WHERE member_id IS NOT NULL`,
       ...isolateTenantTable('event_registrations'),
+      // A cancellation's mails are written to the (platform) mail outbox in the church's transaction
+      // (MailerService.enqueueInTransaction): the app role may add mails, never read or change them.
+      `GRANT INSERT ON mail_outbox TO ${APP_ROLE}`,
     ];
     for (const sql of statements) await q.query(sql);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`REVOKE INSERT ON mail_outbox FROM ${APP_ROLE}`);
     await q.query(`DROP TABLE IF EXISTS event_registrations`);
     await q.query(`DROP TABLE IF EXISTS events`);
   }

@@ -1,7 +1,7 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { afterCommitOnce, TenantContext } from '../../common/context/tenant-context';
+import { Injectable } from '@nestjs/common';
+import { TenantContext } from '../../common/context/tenant-context';
 import { AppError, FieldIssue } from '../../common/errors/app-error';
-import { ID_PREFIX, newUuid, parsePublicId, toPublicId } from '../../common/ids/id';
+import { ID_PREFIX, newUuid, parsePublicId } from '../../common/ids/id';
 import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { parseListQuery } from '../../common/lists/list-query';
 import { clearedRequiredFields } from '../../common/validation/validation-issues';
@@ -28,8 +28,6 @@ const TIMEZONE_FORMAT = 'IANA time zone, e.g. America/Mexico_City';
 
 @Injectable()
 export class CalendarEventsService {
-  private readonly logger = new Logger('CalendarEvents');
-
   constructor(
     private readonly repository: CalendarEventsRepository,
     private readonly campuses: CampusesService,
@@ -181,8 +179,8 @@ export class CalendarEventsService {
 
   /**
    * `status: canceled`, `event.canceled`, and one mail to each registrant with an address (one per
-   * address), in the language of the request, through the mail outbox once the cancellation has
-   * committed. Canceling a canceled event is 409 `event_canceled`.
+   * address), in the language of the request, written to the mail outbox in this transaction (sent
+   * by the mail job once it commits). Canceling a canceled event is 409 `event_canceled`.
    */
   async cancel(id: string, reason: string | null | undefined): Promise<CalendarEventResponse> {
     const event = await this.require(id, 'for_no_key_update');
@@ -213,15 +211,7 @@ export class CalendarEventsService {
       to,
       ...cancellationMail({ firstName, eventName: event.name, startsAt: event.startsAt, timezone: event.timezone, reason: event.cancelReason }, lang),
     }));
-    afterCommitOnce(`event-canceled:${event.id}`, async () => {
-      for (const mail of mails) {
-        try {
-          await this.mailer.enqueue(mail);
-        } catch (error) {
-          this.logger.error(`cancellation mail of event ${toPublicId(ID_PREFIX.event, event.id)} could not be queued: ${String(error)}`);
-        }
-      }
-    });
+    for (const mail of mails) await this.mailer.enqueueInTransaction(mail);
   }
 
   private async resolveCampus(ref: string | null | undefined, issues: FieldIssue[]): Promise<CampusEntity | null> {

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { TenantContext } from '../../common/context/tenant-context';
 import { newUuid } from '../../common/ids/id';
 import { Database } from '../../database/database.service';
 import { JobsService } from '../jobs/jobs.service';
@@ -33,6 +34,18 @@ export class MailerService {
     });
     if (job) await this.jobs.dispatch([job]);
     this.logger.debug(`mail ${id} queued for ${message.to}`);
+    return id;
+  }
+
+  /**
+   * Inside a church's transaction: the mail and its `mail` job are written in that transaction (a
+   * change that rolls back sends nothing; one that commits cannot lose its mail) and the job is
+   * handed over after the commit. The app role may INSERT into mail_outbox (migration 1764800000000).
+   */
+  async enqueueInTransaction(message: MailMessage): Promise<string> {
+    const id = newUuid();
+    await TenantContext.current().manager.query('INSERT INTO mail_outbox (id, recipient, subject, body) VALUES ($1, $2, $3, $4)', [id, message.to, message.subject, message.text]);
+    await this.jobs.enqueue(QUEUES.mail, { mailId: id });
     return id;
   }
 }
