@@ -16,6 +16,7 @@ import { RecurringGiftsModule } from './modules/recurring-gifts/recurring-gifts.
 import { PledgesModule } from './modules/pledges/pledges.module';
 import { CalendarEventsModule } from './modules/events/events.module';
 import { AttendanceModule } from './modules/attendance/attendance.module';
+import { CheckInModule } from './modules/check-in/check-in.module';
 import { GroupsModule } from './modules/groups/groups.module';
 import { AuthModule } from './platform/auth/auth.module';
 import { MailModule } from './platform/mail/mail.module';
@@ -55,6 +56,7 @@ import { RedisModule } from './platform/redis/redis.module';
     CalendarEventsModule,
     AttendanceModule,
     GroupsModule,
+    CheckInModule,
   ],
   exports: [AppConfigModule, DatabaseModule, TenancyModule, AuthModule, UsersModule, CampusesModule, MembersModule, HouseholdsModule],
 })

@@ -256,7 +256,9 @@ describe('auth', () => {
     it('a kiosk key gets read:events, read:members and write:attendance by default', async () => {
       const issued = await newToken(api, church, [], 'org_admin', 'kiosk');
       expect((await tokenRow(issued.uuid)).scopes.sort()).toEqual(['read:events', 'read:members', 'write:attendance']);
-      expect((await api.get('/v1/members', { tenant: church.slug, token: issued.token })).status).toBe(200);
+      expect((await api.get('/v1/events', { tenant: church.slug, token: issued.token })).status).toBe(200);
+      // Its read:members serves the check-in search only (CONTRACT §11): every members route is 403.
+      expectProblem(await api.get('/v1/members', { tenant: church.slug, token: issued.token }), 403, 'scope_insufficient');
       expectProblem(await api.post('/v1/members', { tenant: church.slug, token: issued.token, body: { first_name: 'K', last_name: 'I' } }), 403, 'scope_insufficient');
     });
 

@@ -518,7 +518,7 @@ describe('concurrency: races end in clean answers and whole states', () => {
   // ------------------------------------------------------------------------------------------
 
   const kioskWorks = async (c: TestTenant, key: string) => {
-    const res = await send<ProblemBody | undefined>(c, { method: 'GET', path: '/v1/members?limit=1', token: key });
+    const res = await send<ProblemBody | undefined>(c, { method: 'GET', path: '/v1/events?limit=1', token: key });
     if (!('status' in res)) throw new Error(res.error);
     if (res.status !== 200 && res.body?.code !== 'token_revoked') throw new Error(`kiosk key answered ${res.status} ${res.text}`);
     return res.status === 200;

@@ -32,7 +32,8 @@ describe('kiosk devices (/v1/devices)', () => {
     expect(res.body.campus?.key).toBe('lobby');
 
     const key = res.body.key;
-    expect((await api.get('/v1/members', as(key))).status).toBe(200);
+    expect((await api.get('/v1/events', as(key))).status).toBe(200);
+    expect((await api.get('/v1/members', as(key))).status).toBe(403);
     const write = await api.post<{ code: string }>('/v1/members', as(key, { body: { first_name: 'A', last_name: 'B' } }));
     expect(write.status).toBe(403);
     expect(write.body.code).toBe('scope_insufficient');
@@ -62,7 +63,7 @@ describe('kiosk devices (/v1/devices)', () => {
     const old = await api.get<{ code: string }>('/v1/members', as(oldKey));
     expect(old.status).toBe(401);
     expect(old.body.code).toBe('token_revoked');
-    expect((await api.get('/v1/members', as(rotated.body.key))).status).toBe(200);
+    expect((await api.get('/v1/events', as(rotated.body.key))).status).toBe(200);
   });
 
   it('deleting a device revokes its key; the list and get follow', async () => {

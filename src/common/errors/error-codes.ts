@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   'refund_exceeds_remaining',
   'event_full',
   'event_canceled',
+  'already_checked_in',
+  'security_code_mismatch',
   'rate_limited',
   'internal_error',
   'processor_unavailable',
@@ -63,6 +65,7 @@ export function statusOf(code: ErrorCode): number {
     case 'conflict':
     case 'event_full':
     case 'event_canceled':
+    case 'already_checked_in':
       return 409;
     case 'payload_too_large':
       return 413;
@@ -74,6 +77,7 @@ export function statusOf(code: ErrorCode): number {
     case 'public_url_required':
     case 'batch_total_mismatch':
     case 'refund_exceeds_remaining':
+    case 'security_code_mismatch':
       return 422;
     case 'rate_limited':
       return 429;

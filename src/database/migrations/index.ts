@@ -14,6 +14,7 @@ import { CreatePaymentProcessors1764720000000 } from './1764720000000-CreatePaym
 import { CreateStatements1764730000000 } from './1764730000000-CreateStatements';
 import { CreateEvents1764800000000 } from './1764800000000-CreateEvents';
 import { CreateAttendance1764810000000 } from './1764810000000-CreateAttendance';
+import { CreateCheckIns1764820000000 } from './1764820000000-CreateCheckIns';
 import { CreateGroups1764830000000 } from './1764830000000-CreateGroups';
 
 /** Every migration, in order. A new migration is added here too. */
@@ -34,5 +35,6 @@ export const MIGRATIONS = [
   CreateStatements1764730000000,
   CreateEvents1764800000000,
   CreateAttendance1764810000000,
+  CreateCheckIns1764820000000,
   CreateGroups1764830000000,
 ];

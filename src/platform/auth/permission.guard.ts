@@ -6,6 +6,7 @@ import { applyCors } from '../settings/cors';
 import { CorsPolicy } from '../settings/cors-policy.service';
 import { AUTH_METADATA, RouteAccess } from './auth.decorator';
 import type { AuthRequest } from './principal';
+import { isKioskRoute, KIOSK_ROUTES } from './kiosk-routes';
 import { hasScope } from './scopes';
 
 /** Last global guard: a browser Origin must be on the church's allowlist, and the token must hold every scope of the route. */
@@ -21,7 +22,11 @@ export class PermissionGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<AuthRequest>();
     if (!access || access === 'public' || !req.principal) return true;
     await applyCors(this.cors, req.principal.tenantId, req, context.switchToHttp().getResponse<Response>());
-    const missing = access.scopes.find((scope) => !hasScope(req.principal!.scopes, scope));
+    // A kiosk key reaches its allow-list only (kiosk-routes.ts); the detail names the route's scopes and the list.
+    const kioskDenied = req.principal.tokenType === 'kiosk' && !isKioskRoute(req.method, (req as { route?: { path?: string } }).route?.path);
+    const missing = kioskDenied
+      ? `${access.scopes.join(' ') || 'a token other than a kiosk key'} (a kiosk key reaches only ${KIOSK_ROUTES.join(', ')})`
+      : access.scopes.find((scope) => !hasScope(req.principal!.scopes, scope));
     if (missing) {
       throw new AppError('scope_insufficient', { scope: missing }, [], {
         'WWW-Authenticate': `Bearer realm="church-api", error="insufficient_scope", scope="${access.scopes.join(' ')}"`,

@@ -4,6 +4,7 @@ import { API_VERSION } from '../../common/api-version';
 import { ERROR_CODES, statusOf } from '../../common/errors/error-codes';
 import { PROBLEM_TYPE_BASE } from '../../common/errors/problem';
 import { SCOPES } from '../auth/scopes';
+import { KIOSK_ROUTES } from '../auth/kiosk-routes';
 import { API_DESCRIPTION } from './openapi.description';
 import { addWebhooks } from './openapi.webhooks';
 
@@ -25,7 +26,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         type: 'http',
         scheme: 'bearer',
         bearerFormat: 'opaque (chp_/chs_/chk_/cho_ + 36 characters)',
-        description: `API token (chp_ PAT, chs_ service, chk_ kiosk, cho_ OAuth). Scopes: ${SCOPES.join(', ')}.`,
+        description: `API token (chp_ PAT, chs_ service, chk_ kiosk, cho_ OAuth). Scopes: ${SCOPES.join(', ')}. A kiosk key reaches only ${KIOSK_ROUTES.join(', ')}: any other route answers it 403 scope_insufficient.`,
       },
       'bearer',
     )

@@ -1,0 +1,62 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ParseIdPipe } from '../../common/ids/parse-id.pipe';
+import { Auth } from '../../platform/auth/auth.decorator';
+import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
+import { CheckInService } from './check-in.service';
+import { CheckInSearchQuery } from './dto/check-in-search.query';
+import { CheckInResponse, CheckInSearchResponse, CheckoutResponse } from './dto/check-in.response';
+import { CheckoutDto } from './dto/checkout.dto';
+import { CreateCheckInDto } from './dto/create-check-in.dto';
+import { BANNED_SEQUENCES, SECURITY_CODE_ALPHABET } from './security-code';
+
+/** Kiosk check-in (CONTRACT §11): kiosk keys reach these routes (and GET /v1/events) only; staff tokens need write:attendance. */
+@ApiTags('Check-in')
+@Controller('v1')
+export class CheckInController {
+  constructor(private readonly checkIns: CheckInService) {}
+
+  @Get('check-in/search')
+  @Auth({ scopes: ['read:members', 'write:attendance'] })
+  @ApiOperation({
+    summary: 'Find households at the kiosk',
+    description:
+      'By `phone_last4` (the last four digits of a member’s phone) or `name` (the start of a household name or a member’s first or last name, any case): ' +
+      'one of the two. Lists up to 25 households, each with all its members (`checked_in`: already has attendance at `event_id`); a matching person ' +
+      'in no household is listed alone with `id: null`. Nothing else about them. The event must be the church’s (404).',
+  })
+  @ApiOkResponse({ type: CheckInSearchResponse })
+  search(@Query() query: CheckInSearchQuery): Promise<CheckInSearchResponse> {
+    return this.checkIns.search(query);
+  }
+
+  @Post('check-ins')
+  @Idempotent()
+  @Auth({ scopes: ['write:attendance'] })
+  @ApiOperation({
+    summary: 'Check people in',
+    description:
+      'Checks in several people (a household visit) at once: one `attendance.recorded` each, and one security code for the visit: ' +
+      `4 characters from ${SECURITY_CODE_ALPHABET}, unique in the church for the day (the event’s local date), never containing a banned sequence ` +
+      `(${BANNED_SEQUENCES.join(', ')}). Labels: one per person (with \`allergies\` when the church defines a custom field with the key \`allergies\`) ` +
+      'and one for the parent. Anyone already recorded at the event is 409 `already_checked_in` and nothing is recorded; a canceled event is 409 `event_canceled`.',
+  })
+  @ApiCreatedResponse({ type: CheckInResponse })
+  checkIn(@Body() dto: CreateCheckInDto): Promise<CheckInResponse> {
+    return this.checkIns.checkIn(dto);
+  }
+
+  @Post('check-ins/:id/checkout')
+  @HttpCode(200)
+  @Auth({ scopes: ['write:attendance'] })
+  @ApiOperation({
+    summary: 'Check a household visit out',
+    description:
+      'Needs the security code of the visit (any letter case): a wrong one is 422 `security_code_mismatch` and nothing changes. ' +
+      'The right one records `checked_out_at` and the token (and its kiosk device) that did it. Checking out twice is 409 `conflict`.',
+  })
+  @ApiOkResponse({ type: CheckoutResponse })
+  checkout(@Param('id', new ParseIdPipe('cki', 'check-in')) id: string, @Body() dto: CheckoutDto): Promise<CheckoutResponse> {
+    return this.checkIns.checkout(id, dto);
+  }
+}

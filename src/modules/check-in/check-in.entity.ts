@@ -1,0 +1,19 @@
+import { Column, Entity } from 'typeorm';
+import { TenantScopedEntity } from '../../common/database/tenant-scoped.entity';
+
+/** One household visit at a kiosk: the people checked in together and the code that checks them out. */
+@Entity('check_ins')
+export class CheckInEntity extends TenantScopedEntity {
+  @Column('uuid') eventId: string;
+  /** The event's local date at check-in (YYYY-MM-DD): codes are unique per church per day. */
+  @Column('date') day: string;
+  @Column('text') securityCode: string;
+  @Column('uuid', { array: true }) memberIds: string[];
+  @Column('uuid', { nullable: true }) deviceId: string | null;
+  @Column('uuid', { nullable: true }) tokenId: string | null;
+  @Column('timestamptz', { nullable: true }) checkedOutAt: Date | null;
+  @Column('uuid', { nullable: true }) checkedOutDeviceId: string | null;
+  @Column('uuid', { nullable: true }) checkedOutTokenId: string | null;
+  @Column('timestamptz') createdAt: Date;
+  @Column('timestamptz') updatedAt: Date;
+}

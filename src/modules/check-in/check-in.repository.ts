@@ -1,0 +1,155 @@
+import { Injectable } from '@nestjs/common';
+import { TenantContext } from '../../common/context/tenant-context';
+import { RowLock, withLock } from '../../database/row-lock';
+import { CheckInEntity } from './check-in.entity';
+
+/** What a check-in needs of its event: the time zone that sets the code's day, and whether it was canceled. */
+export interface EventForCheckIn {
+  id: string;
+  timezone: string;
+  status: string;
+}
+
+export interface LabelMember {
+  id: string;
+  firstName: string;
+  lastName: string;
+  /** The `allergies` custom field's value; undefined when the church defines no such field. */
+  allergies?: string | null;
+}
+
+/** One row of a search: a person and the household they are listed under (null: on their own). */
+export interface SearchRow {
+  householdId: string | null;
+  householdName: string;
+  id: string;
+  firstName: string;
+  lastName: string;
+  age: number | null;
+  checkedIn: boolean;
+}
+
+/** Households listed by one search at most. */
+const SEARCH_HITS = 25;
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The module's only database surface; every query names the tenant (RLS enforces it too). */
+@Injectable()
+export class CheckInRepository {
+  private scope() {
+    const { manager, tenantId } = TenantContext.current();
+    return { manager, repo: manager.getRepository(CheckInEntity), tenantId };
+  }
+
+  /** The church's live event (the check-in's foreign key holds it while the transaction runs). */
+  async findEvent(id: string): Promise<EventForCheckIn | null> {
+    const { manager, tenantId } = this.scope();
+    const rows: EventForCheckIn[] = await manager.query(`SELECT id, timezone, status FROM events WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL`, [tenantId, id]);
+    return rows[0] ?? null;
+  }
+
+  /** The church's live members among `ids`, with their `allergies` custom field when `withAllergies`. */
+  async findMembers(ids: string[], withAllergies: boolean): Promise<LabelMember[]> {
+    const { manager, tenantId } = this.scope();
+    const rows: LabelMember[] = await manager.query(
+      `SELECT id, first_name AS "firstName", last_name AS "lastName", nullif(custom_fields ->> 'allergies', '') AS allergies
+         FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL`,
+      [tenantId, ids],
+    );
+    if (!withAllergies) for (const row of rows) delete row.allergies;
+    return rows;
+  }
+
+  /** Whether the church defines a custom field with the key `allergies`. */
+  async definesAllergies(): Promise<boolean> {
+    const { manager, tenantId } = this.scope();
+    const rows: unknown[] = await manager.query(`SELECT 1 FROM custom_field_definitions WHERE tenant_id = $1 AND key = 'allergies'`, [tenantId]);
+    return rows.length > 0;
+  }
+
+  /** The church's device, or null. */
+  async deviceExists(id: string): Promise<boolean> {
+    const { manager, tenantId } = this.scope();
+    const rows: unknown[] = await manager.query(`SELECT 1 FROM devices WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+    return rows.length > 0;
+  }
+
+  /** The device a token belongs to (kiosk keys), or null. */
+  async deviceOfToken(tokenId: string): Promise<string | null> {
+    const { manager, tenantId } = this.scope();
+    const rows: { device_id: string | null }[] = await manager.query(`SELECT device_id FROM api_tokens WHERE tenant_id = $1 AND id = $2`, [tenantId, tokenId]);
+    return rows[0]?.device_id ?? null;
+  }
+
+  /**
+   * Inserts the check-in with `code` unless the church already used that code on the day (the
+   * event's local date now): then nothing is written and null comes back, for another code. A
+   * concurrent insert of the same code waits here for the other transaction and then yields.
+   */
+  async insertWithCode(row: Omit<CheckInEntity, 'day' | 'securityCode' | 'createdAt' | 'updatedAt'>, timezone: string, code: string): Promise<CheckInEntity | null> {
+    const { manager } = this.scope();
+    const rows: { day: string; created_at: Date }[] = await manager.query(
+      `INSERT INTO check_ins (tenant_id, id, event_id, day, security_code, member_ids, device_id, token_id)
+       VALUES ($1, $2, $3, (now() AT TIME ZONE $4)::date, $5, $6::uuid[], $7, $8)
+       ON CONFLICT (tenant_id, day, security_code) DO NOTHING
+       RETURNING to_char(day, 'YYYY-MM-DD') AS day, created_at`,
+      [row.tenantId, row.id, row.eventId, timezone, code, row.memberIds, row.deviceId, row.tokenId],
+    );
+    if (!rows[0]) return null;
+    return Object.assign(new CheckInEntity(), row, { day: rows[0].day, securityCode: code, createdAt: rows[0].created_at, updatedAt: rows[0].created_at });
+  }
+
+  findById(id: string, lock?: RowLock): Promise<CheckInEntity | null> {
+    const { repo, tenantId } = this.scope();
+    return repo.findOne({ where: { tenantId, id }, ...withLock(lock) });
+  }
+
+  async update(id: string, changes: Partial<CheckInEntity>): Promise<void> {
+    const { repo, tenantId } = this.scope();
+    await repo.update({ tenantId, id }, changes);
+  }
+
+  /**
+   * The households with a member whose phone ends in `phoneLast4`, or whose name (or a member's
+   * first or last name) starts with `name`, each with all its live members; a matching person in
+   * no household is listed alone. `checked_in`: has attendance at the event.
+   */
+  async search(eventId: string, by: { phoneLast4: string } | { name: string }): Promise<SearchRow[]> {
+    const { manager, tenantId } = this.scope();
+    const hits =
+      'phoneLast4' in by
+        ? `SELECT m.id, m.household_id FROM members m
+            WHERE m.tenant_id = $1 AND m.deleted_at IS NULL AND m.phone IS NOT NULL AND right(m.phone, 4) = $3
+            LIMIT ${SEARCH_HITS * 4}`
+        : `(SELECT m.id, m.household_id FROM members m
+             WHERE m.tenant_id = $1 AND m.deleted_at IS NULL AND (lower(m.last_name) LIKE lower($3) || '%' OR lower(m.first_name) LIKE lower($3) || '%')
+             LIMIT ${SEARCH_HITS * 4})
+           UNION
+           (SELECT NULL::uuid, h.id FROM households h
+             WHERE h.tenant_id = $1 AND h.deleted_at IS NULL AND lower(h.name) LIKE lower($3) || '%'
+             LIMIT ${SEARCH_HITS})`;
+    const param = 'phoneLast4' in by ? by.phoneLast4 : escapeLike(by.name);
+    return manager.query(
+      `WITH hits AS (${hits}),
+            homes AS (SELECT DISTINCT household_id FROM hits WHERE household_id IS NOT NULL LIMIT ${SEARCH_HITS}),
+            people AS (
+              SELECT h.id AS household_id, h.name AS household_name, m.id, m.first_name, m.last_name, m.birthdate, m.household_role
+                FROM homes
+                JOIN households h ON h.tenant_id = $1 AND h.id = homes.household_id AND h.deleted_at IS NULL
+                JOIN members m ON m.tenant_id = $1 AND m.household_id = h.id AND m.deleted_at IS NULL
+              UNION ALL
+              SELECT NULL::uuid, m.first_name || ' ' || m.last_name, m.id, m.first_name, m.last_name, m.birthdate, m.household_role
+                FROM hits
+                JOIN members m ON m.tenant_id = $1 AND m.id = hits.id AND m.deleted_at IS NULL
+               WHERE hits.household_id IS NULL
+            )
+       SELECT p.household_id AS "householdId", p.household_name AS "householdName", p.id, p.first_name AS "firstName", p.last_name AS "lastName",
+              date_part('year', age(current_date, p.birthdate))::int AS age,
+              EXISTS (SELECT 1 FROM attendance a WHERE a.tenant_id = $1 AND a.event_id = $2 AND a.member_id = p.id) AS "checkedIn"
+         FROM people p
+        ORDER BY p.household_name, p.household_id, array_position(ARRAY['head', 'spouse', 'adult', 'child', 'other'], p.household_role), p.birthdate NULLS LAST, p.id`,
+      [tenantId, eventId, param],
+    );
+  }
+}

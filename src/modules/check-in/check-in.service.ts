@@ -1,0 +1,156 @@
+import { Injectable } from '@nestjs/common';
+import { TenantContext } from '../../common/context/tenant-context';
+import { AppError, FieldIssue } from '../../common/errors/app-error';
+import { ID_PREFIX, newUuid, parsePublicId, requirePublicId, toPublicId } from '../../common/ids/id';
+import { AttendanceService } from '../attendance/attendance.service';
+import { CheckInEntity } from './check-in.entity';
+import { CheckInRepository, LabelMember, SearchRow } from './check-in.repository';
+import type { CheckInSearchQuery } from './dto/check-in-search.query';
+import type { CheckInLabel, CheckInResponse, CheckInSearchResponse, CheckoutResponse } from './dto/check-in.response';
+import type { CheckoutDto } from './dto/checkout.dto';
+import type { CreateCheckInDto } from './dto/create-check-in.dto';
+import { newSecurityCode } from './security-code';
+
+/** Codes tried before giving up (each a unique-index probe): a day would need ~300,000 visits to make this fail. */
+const CODE_ATTEMPTS = 50;
+
+@Injectable()
+export class CheckInService {
+  constructor(
+    private readonly checkIns: CheckInRepository,
+    private readonly attendance: AttendanceService,
+  ) {}
+
+  /** GET /v1/check-in/search: 404 for an event the church does not have. */
+  async search(query: CheckInSearchQuery): Promise<CheckInSearchResponse> {
+    const hasPhone = query.phone_last4 !== undefined;
+    if (hasPhone === (query.name !== undefined)) {
+      // Exactly one of the two: both is ambiguous, neither matches nobody.
+      throw AppError.invalidParameter(hasPhone ? 'name' : 'phone_last4', hasPhone ? 'invalid' : 'required');
+    }
+    const eventId = requirePublicId(ID_PREFIX.event, query.event_id, 'event');
+    if (!(await this.checkIns.findEvent(eventId))) throw AppError.notFound('event');
+    const rows = await this.checkIns.search(eventId, hasPhone ? { phoneLast4: query.phone_last4! } : { name: query.name!.trim() });
+    return { data: groupHouseholds(rows) };
+  }
+
+  /**
+   * POST /v1/check-ins: one security code for the visit (unique per church per day: another is
+   * drawn while the unique index refuses it), then one attendance record per person through
+   * AttendanceService (409 `already_checked_in` when anyone is recorded at the event already; the
+   * whole call is then undone).
+   */
+  async checkIn(dto: CreateCheckInDto): Promise<CheckInResponse> {
+    const issues: FieldIssue[] = [];
+    const eventId = parsePublicId(ID_PREFIX.event, dto.event_id);
+    const event = eventId ? await this.checkIns.findEvent(eventId) : null;
+    if (!event) issues.push({ field: 'event_id', issue: 'not_found' });
+
+    const memberIds: string[] = [];
+    dto.member_ids.forEach((ref, i) => {
+      const id = parsePublicId(ID_PREFIX.member, ref);
+      if (!id) issues.push({ field: `member_ids.${i}`, issue: 'not_found' });
+      else if (!memberIds.includes(id)) memberIds.push(id);
+    });
+    const members = memberIds.length ? await this.checkIns.findMembers(memberIds, await this.checkIns.definesAllergies()) : [];
+    const byId = new Map(members.map((m) => [m.id, m]));
+    dto.member_ids.forEach((ref, i) => {
+      const id = parsePublicId(ID_PREFIX.member, ref);
+      if (id && !byId.has(id)) issues.push({ field: `member_ids.${i}`, issue: 'not_found' });
+    });
+
+    const { actor } = TenantContext.current();
+    let deviceId: string | null = null;
+    if (dto.device_id) {
+      deviceId = parsePublicId(ID_PREFIX.device, dto.device_id);
+      if (!deviceId || !(await this.checkIns.deviceExists(deviceId))) issues.push({ field: 'device_id', issue: 'not_found' });
+    } else if (actor.tokenId) {
+      deviceId = await this.checkIns.deviceOfToken(actor.tokenId);
+    }
+    if (issues.length) throw AppError.validation(issues);
+    if (event!.status === 'canceled') throw new AppError('event_canceled');
+
+    const base = { tenantId: TenantContext.current().tenantId, id: newUuid(), eventId: event!.id, memberIds, deviceId, tokenId: actor.tokenId ?? null };
+    const row = { ...base, checkedOutAt: null, checkedOutDeviceId: null, checkedOutTokenId: null };
+    let checkIn: CheckInEntity | null = null;
+    for (let attempt = 0; !checkIn && attempt < CODE_ATTEMPTS; attempt++) {
+      checkIn = await this.checkIns.insertWithCode(row, event!.timezone, newSecurityCode());
+    }
+    if (!checkIn) throw new AppError('conflict', { reason: 'no security code is left for today; try again' });
+
+    try {
+      await this.attendance.recordMany(memberIds.map((memberId) => ({ eventId: event!.id, memberId, kind: 'regular' as const, checkedInAt: checkIn.createdAt, checkInId: checkIn.id })));
+    } catch (error) {
+      // AttendanceService names the members already recorded; the code of that answer is ours.
+      if (error instanceof AppError && error.code === 'conflict') throw new AppError('already_checked_in', error.params, error.errors);
+      throw error;
+    }
+    return toCheckInResponse(
+      checkIn,
+      memberIds.map((id) => byId.get(id)!),
+    );
+  }
+
+  /**
+   * POST /v1/check-ins/{id}/checkout: under the row lock, a wrong code is 422 with nothing changed;
+   * the right one records when and by which device and token. A second checkout is 409.
+   */
+  async checkout(id: string, dto: CheckoutDto): Promise<CheckoutResponse> {
+    const checkIn = await this.checkIns.findById(id, 'for_no_key_update');
+    if (!checkIn) throw AppError.notFound('check-in');
+    if (dto.security_code.trim().toUpperCase() !== checkIn.securityCode) throw new AppError('security_code_mismatch');
+    if (checkIn.checkedOutAt) throw new AppError('conflict', { reason: `checked out already at ${checkIn.checkedOutAt.toISOString()}` });
+    const { actor } = TenantContext.current();
+    const now = new Date();
+    const changes = {
+      checkedOutAt: now,
+      checkedOutTokenId: actor.tokenId ?? null,
+      checkedOutDeviceId: actor.tokenId ? await this.checkIns.deviceOfToken(actor.tokenId) : null,
+      updatedAt: now,
+    };
+    await this.checkIns.update(id, changes);
+    const done = Object.assign(checkIn, changes);
+    return {
+      id: toPublicId(ID_PREFIX.checkIn, done.id),
+      event_id: toPublicId(ID_PREFIX.event, done.eventId),
+      member_ids: done.memberIds.map((m) => toPublicId(ID_PREFIX.member, m)),
+      checked_in_at: done.createdAt.toISOString(),
+      checked_out_at: now.toISOString(),
+      checked_out_device_id: done.checkedOutDeviceId ? toPublicId(ID_PREFIX.device, done.checkedOutDeviceId) : null,
+      checked_out_token_id: done.checkedOutTokenId ? toPublicId(ID_PREFIX.token, done.checkedOutTokenId) : null,
+    };
+  }
+}
+
+function toCheckInResponse(checkIn: CheckInEntity, members: LabelMember[]): CheckInResponse {
+  const code = checkIn.securityCode;
+  const labels = members.map((m) => {
+    const label: CheckInLabel = { member_id: toPublicId(ID_PREFIX.member, m.id), first_name: m.firstName, last_name: m.lastName, security_code: code };
+    if (m.allergies !== undefined) label.allergies = m.allergies;
+    return label;
+  });
+  return {
+    id: toPublicId(ID_PREFIX.checkIn, checkIn.id),
+    event_id: toPublicId(ID_PREFIX.event, checkIn.eventId),
+    security_code: code,
+    labels,
+    parent_label: { security_code: code, names: members.map((m) => `${m.firstName} ${m.lastName}`) },
+    device_id: checkIn.deviceId ? toPublicId(ID_PREFIX.device, checkIn.deviceId) : null,
+    checked_in_at: checkIn.createdAt.toISOString(),
+  };
+}
+
+/** Rows (ordered by household) into households with their members. */
+function groupHouseholds(rows: SearchRow[]): CheckInSearchResponse['data'] {
+  const out: CheckInSearchResponse['data'] = [];
+  let key: string | null = null;
+  for (const row of rows) {
+    const rowKey = row.householdId ?? `solo:${row.id}`;
+    if (rowKey !== key) {
+      out.push({ id: row.householdId ? toPublicId(ID_PREFIX.household, row.householdId) : null, name: row.householdName, members: [] });
+      key = rowKey;
+    }
+    out[out.length - 1].members.push({ id: toPublicId(ID_PREFIX.member, row.id), first_name: row.firstName, last_name: row.lastName, age: row.age, checked_in: row.checkedIn });
+  }
+  return out;
+}

@@ -1,0 +1,357 @@
+import { randomBytes } from 'node:crypto';
+import { ID_PREFIX, parsePublicId } from '../../src/common/ids/id';
+import type { ProblemBody as Problem } from '../../src/common/errors/problem';
+import { KIOSK_ROUTES } from '../../src/platform/auth/kiosk-routes';
+import { OPENAPI_DOCUMENT, OpenApiDocumentHolder } from '../../src/platform/openapi/openapi.controller';
+import { BANNED_SEQUENCES, isAllowedCode } from '../../src/modules/check-in/security-code';
+import { Call, JsonObject, TestApi } from '../support/api';
+import { cancelPendingDeliveries, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+
+interface SearchMember {
+  id: string;
+  first_name: string;
+  last_name: string;
+  age: number | null;
+  checked_in: boolean;
+}
+interface SearchHousehold {
+  id: string | null;
+  name: string;
+  members: SearchMember[];
+}
+interface Label {
+  member_id: string;
+  first_name: string;
+  last_name: string;
+  security_code: string;
+  allergies?: string | null;
+}
+interface CheckIn {
+  id: string;
+  event_id: string;
+  security_code: string;
+  labels: Label[];
+  parent_label: { security_code: string; names: string[] };
+  device_id: string | null;
+  checked_in_at: string;
+}
+interface Checkout {
+  id: string;
+  checked_out_at: string;
+  checked_out_device_id: string | null;
+  checked_out_token_id: string | null;
+}
+
+const CODE = /^[BCDFGHJKLMNPRSTXZ2456789]{4}$/;
+const as = (token: string, church: TestTenant, extra: Call = {}): Call => ({ token, tenant: church.slug, ...extra });
+const uuidOf = (prefix: keyof typeof ID_PREFIX, id: string) => parsePublicId(ID_PREFIX[prefix], id)!;
+const digits = () => String(1000 + (randomBytes(2).readUInt16BE() % 9000));
+
+describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
+  let api: TestApi;
+  let church: TestTenant;
+  let other: TestTenant;
+  let kiosk: { key: string; deviceId: string };
+  let eventId: string;
+
+  async function ok<T>(res: { status: number; body: unknown }, status: number): Promise<T> {
+    if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
+    return res.body as T;
+  }
+
+  async function newEvent(c: TestTenant, name = 'Sunday service'): Promise<string> {
+    const starts = new Date(Date.now() + 3600_000);
+    const body = { name, starts_at: starts.toISOString(), ends_at: new Date(starts.getTime() + 7200_000).toISOString(), timezone: 'America/Mexico_City' };
+    return (await ok<{ id: string }>(await api.post('/v1/events', as(c.token, c, { body })), 201)).id;
+  }
+
+  /** A household with its members (the first has the phone ending in `last4`). */
+  async function newHousehold(c: TestTenant, lastName: string, last4: string, people: { first: string; birthdate?: string; role: string }[]) {
+    const ids = await newMembers(
+      api,
+      c,
+      people.map((p, i) => ({ first_name: p.first, last_name: lastName, birthdate: p.birthdate ?? null, phone: i === 0 ? `+52133${randomBytes(2).readUInt16BE() % 10}00${last4}` : null })),
+    );
+    const household = await ok<{ id: string }>(await api.post('/v1/households', as(c.token, c, { body: { name: `${lastName} family` } })), 201);
+    for (const [i, id] of ids.entries()) await ok(await api.post(`/v1/households/${household.id}/members`, as(c.token, c, { body: { member_id: id, household_role: people[i].role } })), 200);
+    return { id: household.id, memberIds: ids };
+  }
+
+  async function checkIn(body: JsonObject, token = kiosk.key, c = church) {
+    return api.post<CheckIn & Problem>('/v1/check-ins', as(token, c, { body }));
+  }
+
+  const attendanceOf = async (event: string): Promise<{ member_id: string; check_in_id: string | null }[]> =>
+    api.db.platform.query(`SELECT member_id, check_in_id FROM attendance WHERE tenant_id = $1 AND event_id = $2 ORDER BY member_id`, [church.id, uuidOf('event', event)]);
+
+  beforeAll(async () => {
+    api = await TestApi.start();
+    church = await newTenant(api);
+    other = await newTenant(api);
+    const device = await ok<{ id: string; key: string }>(await api.post('/v1/devices', as(church.token, church, { body: { name: 'Lobby kiosk' } })), 201);
+    kiosk = { key: device.key, deviceId: device.id };
+    eventId = await newEvent(church);
+  });
+
+  afterAll(async () => {
+    await cancelPendingDeliveries(api, [church.id, other.id]);
+    await api.close();
+  });
+
+  describe('search', () => {
+    it('finds the household by the last four phone digits, with all its members and nothing else about them', async () => {
+      const last4 = digits();
+      const home = await newHousehold(church, `Pérez${last4}`, last4, [
+        { first: 'Ana', birthdate: '1985-02-03', role: 'head' },
+        { first: 'Sofía', birthdate: new Date(Date.now() - 7.5 * 365.25 * 86400_000).toISOString().slice(0, 10), role: 'child' },
+      ]);
+      const res = await ok<{ data: SearchHousehold[] }>(await api.get(`/v1/check-in/search?event_id=${eventId}&phone_last4=${last4}`, as(kiosk.key, church)), 200);
+      const found = res.data.find((h) => h.id === home.id)!;
+      expect(found).toEqual({
+        id: home.id,
+        name: `Pérez${last4} family`,
+        members: [
+          { id: home.memberIds[0], first_name: 'Ana', last_name: `Pérez${last4}`, age: expect.any(Number), checked_in: false },
+          { id: home.memberIds[1], first_name: 'Sofía', last_name: `Pérez${last4}`, age: 7, checked_in: false },
+        ],
+      });
+      // Another church's member with the same digits never shows.
+      const [theirs] = await newMembers(api, other, [{ first_name: 'Other', last_name: 'Church', phone: `+5213300${last4}` }]);
+      const again = await ok<{ data: SearchHousehold[] }>(await api.get(`/v1/check-in/search?event_id=${eventId}&phone_last4=${last4}`, as(kiosk.key, church)), 200);
+      expect(again.data.flatMap((h) => h.members.map((m) => m.id))).not.toContain(theirs);
+    });
+
+    it('finds by the start of a household, first or last name in any case; a person in no household is listed alone', async () => {
+      const tag = randomBytes(3).toString('hex');
+      const home = await newHousehold(church, `Zamora${tag}`, digits(), [{ first: 'Luis', role: 'head' }]);
+      const [solo] = await newMembers(api, church, [{ first_name: `Quintín${tag}`, last_name: 'Solo' }]);
+      const byLast = await ok<{ data: SearchHousehold[] }>(await api.get(`/v1/check-in/search?event_id=${eventId}&name=zAmOrA${tag}`, as(kiosk.key, church)), 200);
+      expect(byLast.data.map((h) => h.id)).toEqual([home.id]);
+      const byFirst = await ok<{ data: SearchHousehold[] }>(await api.get(`/v1/check-in/search?event_id=${eventId}&name=${encodeURIComponent(`quintín${tag}`)}`, as(kiosk.key, church)), 200);
+      expect(byFirst.data).toEqual([{ id: null, name: `Quintín${tag} Solo`, members: [{ id: solo, first_name: `Quintín${tag}`, last_name: 'Solo', age: null, checked_in: false }] }]);
+      const wildcard = await ok<{ data: SearchHousehold[] }>(await api.get(`/v1/check-in/search?event_id=${eventId}&name=%25%25`, as(kiosk.key, church)), 200);
+      expect(wildcard.data).toEqual([]);
+    });
+
+    it('needs exactly one of phone_last4 and name (400), and the church’s event (404)', async () => {
+      expect((await api.get<Problem>(`/v1/check-in/search?event_id=${eventId}`, as(kiosk.key, church))).body.code).toBe('invalid_parameter');
+      expect((await api.get<Problem>(`/v1/check-in/search?event_id=${eventId}&phone_last4=1234&name=ab`, as(kiosk.key, church))).body.code).toBe('invalid_parameter');
+      expect((await api.get<Problem>(`/v1/check-in/search?event_id=${eventId}&phone_last4=12a4`, as(kiosk.key, church))).status).toBe(400);
+      const theirEvent = await newEvent(other);
+      const res = await api.get<Problem>(`/v1/check-in/search?event_id=${theirEvent}&phone_last4=1234`, as(kiosk.key, church));
+      expect([res.status, res.body.code]).toEqual([404, 'resource_not_found']);
+    });
+  });
+
+  describe('check-in and checkout', () => {
+    it('checks a household in with one security code: labels, parent label, one attendance each pointing at the check-in', async () => {
+      const event = await newEvent(church);
+      const home = await newHousehold(church, 'Gómez', digits(), [
+        { first: 'Marta', role: 'head' },
+        { first: 'Leo', birthdate: '2020-05-06', role: 'child' },
+      ]);
+      const res = await checkIn({ event_id: event, member_ids: home.memberIds });
+      expect(res.status).toBe(201);
+      const code = res.body.security_code;
+      expect(code).toMatch(CODE);
+      expect(isAllowedCode(code)).toBe(true);
+      expect(res.body).toEqual({
+        id: expect.stringMatching(/^cki_[0-9a-f]{32}$/),
+        event_id: event,
+        security_code: code,
+        labels: [
+          { member_id: home.memberIds[0], first_name: 'Marta', last_name: 'Gómez', security_code: code },
+          { member_id: home.memberIds[1], first_name: 'Leo', last_name: 'Gómez', security_code: code },
+        ],
+        parent_label: { security_code: code, names: ['Marta Gómez', 'Leo Gómez'] },
+        device_id: kiosk.deviceId,
+        checked_in_at: expect.any(String),
+      });
+      const rows = await attendanceOf(event);
+      expect(rows.map((r) => r.member_id).sort()).toEqual(home.memberIds.map((id) => uuidOf('member', id)).sort());
+      expect(rows.every((r) => r.check_in_id === uuidOf('checkIn', res.body.id))).toBe(true);
+      const events: { n: number }[] = await api.db.platform.query(
+        `SELECT count(*)::int AS n FROM webhook_events WHERE tenant_id = $1 AND type = 'attendance.recorded' AND payload -> 'data' -> 'object' ->> 'event_id' = $2`,
+        [church.id, event],
+      );
+      expect(events[0].n).toBe(2);
+
+      const search = await ok<{ data: SearchHousehold[] }>(await api.get(`/v1/check-in/search?event_id=${event}&name=G%C3%B3mez`, as(kiosk.key, church)), 200);
+      expect(search.data.find((h) => h.id === home.id)!.members.map((m) => m.checked_in)).toEqual([true, true]);
+    });
+
+    it('labels carry allergies when the church defines an `allergies` custom field (null when the member has none)', async () => {
+      const c = await newTenant(api);
+      const key = (await ok<{ key: string }>(await api.post('/v1/devices', as(c.token, c, { body: { name: 'K' } })), 201)).key;
+      await ok(await api.post('/v1/custom-fields', as(c.token, c, { body: { key: 'allergies', label: 'Allergies', type: 'text' } })), 201);
+      const [kid, parent] = await newMembers(api, c, [
+        { first_name: 'Tim', last_name: 'Ruiz', custom_fields: { allergies: 'Peanuts' } },
+        { first_name: 'Eva', last_name: 'Ruiz' },
+      ]);
+      const res = await checkIn({ event_id: await newEvent(c), member_ids: [kid, parent] }, key, c);
+      expect(res.status).toBe(201);
+      expect(res.body.labels.map((l) => l.allergies)).toEqual(['Peanuts', null]);
+      await cancelPendingDeliveries(api, [c.id]);
+    });
+
+    it('a person already checked in to the event is 409 already_checked_in, and nothing of the call is kept', async () => {
+      const event = await newEvent(church);
+      const [first, second] = await newMembers(api, church, [
+        { first_name: 'Uno', last_name: 'Dup' },
+        { first_name: 'Dos', last_name: 'Dup' },
+      ]);
+      await ok(await checkIn({ event_id: event, member_ids: [first] }), 201);
+      const res = await checkIn({ event_id: event, member_ids: [second, first] });
+      expect([res.status, res.body.code]).toEqual([409, 'already_checked_in']);
+      expect(res.body.detail).toContain(first);
+      expect((await attendanceOf(event)).map((r) => r.member_id)).toEqual([uuidOf('member', first)]);
+      const visits: unknown[] = await api.db.platform.query(`SELECT 1 FROM check_ins WHERE tenant_id = $1 AND event_id = $2`, [church.id, uuidOf('event', event)]);
+      expect(visits).toHaveLength(1);
+    });
+
+    it('the same person checked in by two kiosks at once: one 201, one 409', async () => {
+      const event = await newEvent(church);
+      const [member] = await newMembers(api, church, [{ first_name: 'Race', last_name: 'Kid' }]);
+      const results = await Promise.all([checkIn({ event_id: event, member_ids: [member] }), checkIn({ event_id: event, member_ids: [member] })]);
+      expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+      expect(results.find((r) => r.status === 409)!.body.code).toBe('already_checked_in');
+      expect(await attendanceOf(event)).toHaveLength(1);
+    });
+
+    it('checkout with a wrong code is 422 security_code_mismatch and changes nothing; the right one (any case) records who and when; twice is 409', async () => {
+      const event = await newEvent(church);
+      const [member] = await newMembers(api, church, [{ first_name: 'Out', last_name: 'Kid' }]);
+      const visit = await ok<CheckIn>(await checkIn({ event_id: event, member_ids: [member] }), 201);
+      const rowOf = async () => {
+        const rows: { checked_out_at: Date | null; updated_at: Date }[] = await api.db.platform.query(
+          `SELECT checked_out_at, checked_out_device_id, checked_out_token_id, updated_at FROM check_ins WHERE tenant_id = $1 AND id = $2`,
+          [church.id, uuidOf('checkIn', visit.id)],
+        );
+        return rows[0];
+      };
+      const before = await rowOf();
+      const wrongCode = visit.security_code === 'BBBB' ? 'CCCC' : 'BBBB';
+      const wrong = await api.post<Problem>(`/v1/check-ins/${visit.id}/checkout`, as(kiosk.key, church, { body: { security_code: wrongCode } }));
+      expect([wrong.status, wrong.body.code]).toEqual([422, 'security_code_mismatch']);
+      expect(await rowOf()).toEqual(before);
+      expect(before.checked_out_at).toBeNull();
+
+      const right = await api.post<Checkout>(`/v1/check-ins/${visit.id}/checkout`, as(kiosk.key, church, { body: { security_code: visit.security_code.toLowerCase() } }));
+      expect(right.status).toBe(200);
+      expect(right.body).toMatchObject({ id: visit.id, checked_out_device_id: kiosk.deviceId, checked_out_token_id: expect.stringMatching(/^tok_/) });
+      expect((await rowOf()).checked_out_at).not.toBeNull();
+      const again = await api.post<Problem>(`/v1/check-ins/${visit.id}/checkout`, as(kiosk.key, church, { body: { security_code: visit.security_code } }));
+      expect([again.status, again.body.code]).toEqual([409, 'conflict']);
+    });
+
+    it("another church's check-in is 404; another church's event, member or device is 422 naming the field", async () => {
+      const event = await newEvent(church);
+      const [mine] = await newMembers(api, church, [{ first_name: 'Mine', last_name: 'X' }]);
+      const [theirs] = await newMembers(api, other, [{ first_name: 'Theirs', last_name: 'X' }]);
+      const theirDevice = (await ok<{ id: string }>(await api.post('/v1/devices', as(other.token, other, { body: { name: 'Their kiosk' } })), 201)).id;
+      const theirVisit = await ok<CheckIn>(await checkIn({ event_id: await newEvent(other), member_ids: [theirs] }, other.token, other), 201);
+      const checkout = await api.post<Problem>(`/v1/check-ins/${theirVisit.id}/checkout`, as(kiosk.key, church, { body: { security_code: theirVisit.security_code } }));
+      expect([checkout.status, checkout.body.code]).toEqual([404, 'resource_not_found']);
+
+      const fields = async (body: JsonObject) => {
+        const res = await checkIn(body);
+        expect([res.status, res.body.code]).toEqual([422, 'validation_failed']);
+        return (res.body.errors ?? []).map((e) => `${e.field}:${e.issue}`);
+      };
+      expect(await fields({ event_id: theirVisit.event_id, member_ids: [mine] })).toEqual(['event_id:not_found']);
+      expect(await fields({ event_id: event, member_ids: [mine, theirs] })).toEqual(['member_ids.1:not_found']);
+      expect(await fields({ event_id: event, member_ids: [mine], device_id: theirDevice })).toEqual(['device_id:not_found']);
+      expect(await fields({ event_id: event, member_ids: [] })).toEqual(['member_ids:required']);
+      expect(await attendanceOf(event)).toEqual([]);
+    });
+
+    it('a canceled event is 409 event_canceled', async () => {
+      const event = await newEvent(church);
+      const [member] = await newMembers(api, church, [{ first_name: 'Late', last_name: 'Kid' }]);
+      await ok(await api.post(`/v1/events/${event}/cancel`, as(church.token, church, { body: { reason: 'Storm' } })), 200);
+      const res = await checkIn({ event_id: event, member_ids: [member] });
+      expect([res.status, res.body.code]).toEqual([409, 'event_canceled']);
+    });
+
+    it('staff tokens need write:attendance (and read:members to search)', async () => {
+      const [member] = await newMembers(api, church, [{ first_name: 'Staff', last_name: 'Kid' }]);
+      const reader = await newToken(api, church, ['read:members', 'read:attendance'], 'staff');
+      const writer = await newToken(api, church, ['write:attendance'], 'staff');
+      expect((await checkIn({ event_id: eventId, member_ids: [member] }, reader.token)).body.code).toBe('scope_insufficient');
+      expect((await api.get<Problem>(`/v1/check-in/search?event_id=${eventId}&phone_last4=1234`, as(writer.token, church))).body.code).toBe('scope_insufficient');
+      const res = await checkIn({ event_id: eventId, member_ids: [member] }, writer.token);
+      expect(res.status).toBe(201);
+      expect(res.body.device_id).toBeNull();
+    });
+  });
+
+  describe('security codes', () => {
+    it('200 concurrent check-ins of different households on one church and day get 200 distinct codes', async () => {
+      const event = await newEvent(church, 'Big Sunday');
+      const members = await newMembers(
+        api,
+        church,
+        Array.from({ length: 200 }, (_, i) => ({ first_name: `Kid${i}`, last_name: 'Burst' })),
+      );
+      const results = await Promise.all(members.map((member) => checkIn({ event_id: event, member_ids: [member] })));
+      expect(results.filter((r) => r.status !== 201).map((r) => `${r.status} ${JSON.stringify(r.body)}`)).toEqual([]);
+      const codes = results.map((r) => r.body.security_code);
+      expect(new Set(codes).size).toBe(200);
+      expect(codes.every((c) => CODE.test(c) && isAllowedCode(c))).toBe(true);
+    });
+
+    it('a code the church already used today is never issued again: the check-in draws another', async () => {
+      // A quarter of all codes taken today (every code starting with one of the first 6 letters of the alphabet): without a retry, about one check-in in four would fail.
+      const event = await newEvent(church, 'Full day');
+      const eventUuid = uuidOf('event', event);
+      await api.db.platform.query(
+        `INSERT INTO check_ins (tenant_id, id, event_id, day, security_code, member_ids)
+         SELECT $1, gen_random_uuid(), $2, (now() AT TIME ZONE 'America/Mexico_City')::date, a || b || c || d, '{}'
+           FROM unnest(string_to_array('BCDFGH', NULL)) a, unnest(string_to_array('BCDFGHJKLMNPRSTXZ2456789', NULL)) b,
+                unnest(string_to_array('BCDFGHJKLMNPRSTXZ2456789', NULL)) c, unnest(string_to_array('BCDFGHJKLMNPRSTXZ2456789', NULL)) d
+         ON CONFLICT DO NOTHING`,
+        [church.id, eventUuid],
+      );
+      const members = await newMembers(
+        api,
+        church,
+        Array.from({ length: 20 }, (_, i) => ({ first_name: `Day${i}`, last_name: 'Full' })),
+      );
+      for (const member of members) {
+        const res = await checkIn({ event_id: event, member_ids: [member] });
+        expect(res.status).toBe(201);
+        expect('BCDFGH').not.toContain(res.body.security_code[0]);
+      }
+      await api.db.platform.query(`DELETE FROM check_ins WHERE tenant_id = $1 AND event_id = $2 AND member_ids = '{}'`, [church.id, eventUuid]);
+    });
+
+    it('the banned list only names sequences the alphabet can spell', () => {
+      for (const sequence of BANNED_SEQUENCES) expect(sequence).toMatch(/^[BCDFGHJKLMNPRSTXZ2456789]+$/);
+      expect(isAllowedCode('XFCK')).toBe(false);
+      expect(isAllowedCode('B69C')).toBe(false);
+      expect(isAllowedCode('BCDF')).toBe(true);
+    });
+  });
+
+  describe('kiosk keys', () => {
+    it('reach the check-in routes and GET /v1/events only: every other route of the OpenAPI document answers 403 scope_insufficient', async () => {
+      const document = api.app.get<OpenApiDocumentHolder>(OPENAPI_DOCUMENT).document!;
+      const reached: string[] = [];
+      const refused: string[] = [];
+      for (const [template, item] of Object.entries(document.paths)) {
+        for (const [method, operation] of Object.entries(item as Record<string, { security?: unknown[] }>)) {
+          if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+          if (!operation.security || operation.security.length === 0) continue; // public routes
+          const path = template.replace(/\{[^}]+\}/g, (name) => (name === '{id}' ? 'x_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' : 'x'));
+          const res = await api.send<Problem>(method.toUpperCase(), path, as(kiosk.key, church));
+          const route = `${method.toUpperCase()} ${template.replace(/\{([^}]+)\}/g, ':$1')}`;
+          if (res.status === 403 && res.body.code === 'scope_insufficient') refused.push(route);
+          else reached.push(route);
+        }
+      }
+      expect(reached.sort()).toEqual([...KIOSK_ROUTES].sort());
+      expect(refused.length).toBeGreaterThan(50);
+      expect(refused).toContain('GET /v1/members');
+    });
+  });
+});
