@@ -29,6 +29,7 @@ interface CalendarEvent {
   capacity: number | null;
   registration_count: number;
   registration_open: boolean;
+  attendance_count: number;
   status: string;
   canceled_at: string | null;
   cancel_reason: string | null;
@@ -157,6 +158,7 @@ describe('calendar events', () => {
         capacity: 120,
         registration_count: 0,
         registration_open: true,
+        attendance_count: 0,
         status: 'scheduled',
         canceled_at: null,
         campus: null,
@@ -326,6 +328,36 @@ describe('calendar events', () => {
         const res = await api.get<Problem>(`/v1/events${qs(params)}`, as(c));
         expect([res.status, res.body.code]).toEqual([400, 'invalid_parameter']);
       }
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------
+  describe('attendance_count', () => {
+    it('counts the attendance records of each event on GET, on every event of a list page, and after PATCH', async () => {
+      const c = await church();
+      const members = await newMembers(
+        api,
+        c,
+        Array.from({ length: 3 }, (_, i) => ({ first_name: `Att${i}`, last_name: 'Count' })),
+      );
+      const a = await createEvent(c, { name: 'A', starts_at: '2026-12-06T10:00:00Z', ends_at: '2026-12-06T11:00:00Z' });
+      const b = await createEvent(c, { name: 'B', starts_at: '2026-12-13T10:00:00Z', ends_at: '2026-12-13T11:00:00Z' });
+      const none = await createEvent(c, { name: 'None', starts_at: '2026-12-20T10:00:00Z', ends_at: '2026-12-20T11:00:00Z' });
+      const record = async (event_id: string, member_id: string) => {
+        const res = await api.post('/v1/attendance', as(c, { body: { event_id, member_id, kind: 'regular' } }));
+        expect(res.status).toBe(201);
+      };
+      for (const m of members) await record(a.id, m);
+      await record(b.id, members[0]);
+      expect((await api.get<CalendarEvent>(`/v1/events/${a.id}`, as(c))).body.attendance_count).toBe(3);
+      const page = await listEvents(c, { sort: 'starts_at' });
+      expect(page.data.map((e) => [e.name, e.attendance_count])).toEqual([
+        ['A', 3],
+        ['B', 1],
+        ['None', 0],
+      ]);
+      expect((await api.patch<CalendarEvent>(`/v1/events/${b.id}`, as(c, { body: { name: 'B2' } }))).body.attendance_count).toBe(1);
+      expect(none.attendance_count).toBe(0);
     });
   });
 

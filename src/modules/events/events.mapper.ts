@@ -6,8 +6,8 @@ import type { RegisteredMember, RegistrationResponse } from './dto/registration.
 import type { CalendarEventEntity } from './event.entity';
 import type { RegistrationEntity } from './registration.entity';
 
-/** `campuses` holds (at least) the event's campus, by id. */
-export function toEventResponse(event: CalendarEventEntity, campuses: Map<string, CampusEntity>): CalendarEventResponse {
+/** `campuses` holds (at least) the event's campus, by id; `attendance` the attendance count by event id (none: 0). */
+export function toEventResponse(event: CalendarEventEntity, campuses: Map<string, CampusEntity>, attendance: Map<string, number>): CalendarEventResponse {
   const campus = event.campusId ? campuses.get(event.campusId) : undefined;
   return {
     id: toPublicId(ID_PREFIX.event, event.id),
@@ -21,6 +21,7 @@ export function toEventResponse(event: CalendarEventEntity, campuses: Map<string
     capacity: event.capacity,
     registration_count: event.registrationCount,
     registration_open: event.registrationOpen,
+    attendance_count: attendance.get(event.id) ?? 0,
     status: event.status,
     canceled_at: event.canceledAt ? event.canceledAt.toISOString() : null,
     cancel_reason: event.cancelReason,

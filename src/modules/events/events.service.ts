@@ -8,6 +8,7 @@ import { clearedRequiredFields } from '../../common/validation/validation-issues
 import type { RowLock } from '../../database/row-lock';
 import { MailerService } from '../../platform/mail/mailer.service';
 import { EventsService } from '../../platform/webhooks/events.service';
+import { AttendanceService } from '../attendance/attendance.service';
 import type { CampusEntity } from '../campuses/campus.entity';
 import { CampusesService } from '../campuses/campuses.service';
 import { cancellationMail } from './cancellation.mail';
@@ -33,6 +34,7 @@ export class CalendarEventsService {
     private readonly campuses: CampusesService,
     private readonly events: EventsService,
     private readonly mailer: MailerService,
+    private readonly attendance: AttendanceService,
   ) {}
 
   async create(dto: CreateEventDto): Promise<CalendarEventResponse> {
@@ -63,21 +65,21 @@ export class CalendarEventsService {
       deletedAt: null,
     });
     await this.repository.insert(event);
-    const response = toEventResponse(event, campusMap(campus));
+    const response = toEventResponse(event, campusMap(campus), new Map());
     await this.events.record('event.created', response);
     return response;
   }
 
   async get(id: string): Promise<CalendarEventResponse> {
     const event = await this.require(id);
-    return toEventResponse(event, await this.campuses.byIdOf([event]));
+    return (await this.respond([event]))[0];
   }
 
   /** A page of events; their campuses in one query. */
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<CalendarEventResponse>> {
     const page = await this.repository.list(parseListQuery(rawQuery, EVENT_LIST));
-    const campuses = await this.campuses.byIdOf(page.rows);
-    return toEnvelope(page, (e) => toEventResponse(e, campuses));
+    const responses = await this.respond(page.rows);
+    return { data: responses, next_cursor: page.nextCursor, total: page.total };
   }
 
   /**
@@ -110,8 +112,7 @@ export class CalendarEventsService {
     if (dto.registration_open !== undefined) changes.registrationOpen = dto.registration_open;
     changes.updatedAt = new Date();
     await this.save(id, changes);
-    const updated = Object.assign(event, changes);
-    return toEventResponse(updated, await this.campuses.byIdOf([updated]));
+    return (await this.respond([Object.assign(event, changes)]))[0];
   }
 
   /** Soft delete: the event disappears from the API; its registrations stay in the database. */
@@ -189,7 +190,7 @@ export class CalendarEventsService {
     const changes: Partial<CalendarEventEntity> = { status: 'canceled', canceledAt: now, cancelReason: reason?.trim() || null, updatedAt: now };
     await this.save(id, changes);
     const canceled = Object.assign(event, changes);
-    const response = toEventResponse(canceled, await this.campuses.byIdOf([canceled]));
+    const [response] = await this.respond([canceled]);
     await this.events.record('event.canceled', response);
     await this.mailRegistrants(canceled);
     return response;
@@ -212,6 +213,13 @@ export class CalendarEventsService {
       ...cancellationMail({ firstName, eventName: event.name, startsAt: event.startsAt, timezone: event.timezone, reason: event.cancelReason }, lang),
     }));
     for (const mail of mails) await this.mailer.enqueueInTransaction(mail);
+  }
+
+  /** The events as GET answers them: their campuses in one query, their attendance counts in one grouped query. */
+  private async respond(events: CalendarEventEntity[]): Promise<CalendarEventResponse[]> {
+    const campuses = await this.campuses.byIdOf(events);
+    const attendance = await this.attendance.countByEvent(events.map((e) => e.id));
+    return events.map((e) => toEventResponse(e, campuses, attendance));
   }
 
   private async resolveCampus(ref: string | null | undefined, issues: FieldIssue[]): Promise<CampusEntity | null> {

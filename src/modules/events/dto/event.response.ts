@@ -14,6 +14,7 @@ export class CalendarEventResponse {
   @ApiProperty({ example: 120, nullable: true, type: Number, description: 'Seats; null is unlimited.' }) capacity: number | null;
   @ApiProperty({ example: 37, description: 'Current registrations.' }) registration_count: number;
   @ApiProperty({ example: true }) registration_open: boolean;
+  @ApiProperty({ example: 112, description: 'Attendance records of the event (GET /v1/events/{id}/attendance lists them).' }) attendance_count: number;
   @ApiProperty({ enum: EVENT_STATUSES, example: 'scheduled' }) status: string;
   @ApiProperty({ example: null, nullable: true, type: String, format: 'date-time', description: 'When the event was canceled; null while scheduled.' }) canceled_at: string | null;
   @ApiProperty({ example: null, nullable: true, type: String, description: 'The reason given when canceling.' }) cancel_reason: string | null;
