@@ -208,10 +208,13 @@ describe('groups', () => {
 
     it('DELETE is a soft delete: 204, then 404 everywhere', async () => {
       const group = await createGroup(api, church);
+      const [id] = await members(api, church, 1);
+      await join(api, church, group.id, id);
       expect((await api.delete(`/v1/groups/${group.id}`, as(church))).status).toBe(204);
       expect((await api.get(`/v1/groups/${group.id}`, as(church))).status).toBe(404);
       expect((await api.delete(`/v1/groups/${group.id}`, as(church))).status).toBe(404);
       expect((await api.get(`/v1/groups/${group.id}/members`, as(church))).status).toBe(404);
+      expect((await api.put(`/v1/groups/${group.id}/members/${id}`, as(church, { body: {} }))).status).toBe(404);
     });
 
     it("another church's group is 404 resource_not_found on every {id} route, and changes nothing", async () => {

@@ -670,6 +670,15 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       await make(`/v1/households/${householdId}/members`, { member_id: householdMembers[i], household_role: 'head' });
       realIds.set(`/v1/households/${householdId}/members`, householdMembers[i]);
     }
+    // A cell group with a member in it: {member_id} of /v1/groups/{id}/members/{member_id} is found through the group's members list.
+    const groupId = await make('/v1/groups', { name: 'Hostile group', campus: 'hostile-campus', meeting_day: 'thursday', meeting_time: '19:30', capacity: 20 });
+    const joined = await send(
+      'PUT',
+      `/v1/groups/${groupId}/members/${householdMembers[0]}`,
+      { Authorization: `Bearer ${token}`, 'X-Tenant': church.slug, 'Content-Type': 'application/json' },
+      '{"group_role":"leader"}',
+    );
+    if (!('status' in joined) || joined.status !== 200) throw new Error(`set-up: putting a member in the group failed: ${JSON.stringify(joined).slice(0, 500)}`);
     await make('/v1/batches', { description: 'Hostile batch', currency: 'USD', expected_total: 1000 });
     // An attendance record (att_) of a member at an event: {id} of /v1/attendance/{id}.
     const attendedEvent = await make('/v1/events', { name: 'Hostile service', starts_at: '2026-03-01T10:00:00-06:00', ends_at: '2026-03-01T12:00:00-06:00' });

@@ -1,5 +1,6 @@
 import { Column, Entity } from 'typeorm';
 import { TenantScopedEntity } from '../../common/database/tenant-scoped.entity';
+import type { MemberEntity } from '../members/member.entity';
 
 export const GROUP_ROLES = ['leader', 'member'] as const;
 export type GroupRole = (typeof GROUP_ROLES)[number];
@@ -13,4 +14,6 @@ export class GroupMemberEntity extends TenantScopedEntity {
   @Column('timestamptz') joinedAt: Date;
   @Column('timestamptz') createdAt: Date;
   @Column('timestamptz') updatedAt: Date;
+  /** The member, when a roster page loaded it with the row (not a column). */
+  member?: MemberEntity;
 }

@@ -33,14 +33,13 @@ export class GroupMembersService {
     private readonly events: EventsService,
   ) {}
 
-  /** A page of the roster: the page, then its members, campuses and tags in one query each (never one per row). */
+  /** A page of the roster: its rows with their members in one query, then their campuses and tags in one query each (never one per row). */
   async list(groupId: string, rawQuery: Record<string, unknown>): Promise<ListEnvelope<GroupMemberResponse>> {
-    const query = parseListQuery(rawQuery, GROUP_MEMBER_LIST);
-    await this.groups.require(groupId);
-    const page = await this.repository.roster(groupId, query);
-    const members = new Map((await this.repository.liveMembers(page.rows.map((p) => p.memberId))).map((m) => [m.id, m]));
-    const respond = await this.responder([...members.values()]);
-    return toEnvelope({ ...page, rows: page.rows.filter((p) => members.has(p.memberId)) }, (p) => respond(p, members.get(p.memberId)!));
+    const page = await this.repository.roster(groupId, parseListQuery(rawQuery, GROUP_MEMBER_LIST));
+    // An empty page may be a group that does not exist (or is another church's): 404 then.
+    if (!page.rows.length) await this.groups.require(groupId);
+    const respond = await this.responder(page.rows.map((p) => p.member));
+    return toEnvelope(page, (p) => respond(p, p.member));
   }
 
   /** Puts a member in the group (role `member` unless given) or changes their role; answers the member with group_role and joined_at. */

@@ -52,11 +52,16 @@ export class GroupsRepository {
     return new Map(rows.map((r) => [r.group_id, r.n]));
   }
 
-  /** A page of a group's roster (live members only). */
-  roster(groupId: string, query: ListQuery): Promise<Page<GroupMemberEntity>> {
+  /** A page of a group's roster, each row with its (live) member read by the same query. */
+  roster(groupId: string, query: ListQuery): Promise<Page<GroupMemberEntity & { member: MemberEntity }>> {
     const { roster, tenantId } = this.scope();
-    const qb = roster.createQueryBuilder('gm').where(`gm.tenant_id = :tenantId AND gm.group_id = :groupId AND ${LIVE_MEMBER}`, { tenantId, groupId });
-    return fetchPage(qb, query, GROUP_MEMBER_LIST);
+    const qb = roster
+      .createQueryBuilder('gm')
+      .innerJoinAndMapOne('gm.member', MemberEntity, 'm', 'm.tenant_id = gm.tenant_id AND m.id = gm.member_id AND m.deleted_at IS NULL')
+      .where('gm.tenant_id = :tenantId AND gm.group_id = :groupId', { tenantId, groupId })
+      // Evaluated once (no correlation): a deleted group lists nothing.
+      .andWhere('EXISTS (SELECT 1 FROM groups g WHERE g.tenant_id = :tenantId AND g.id = :groupId AND g.deleted_at IS NULL)');
+    return fetchPage(qb, query, GROUP_MEMBER_LIST) as Promise<Page<GroupMemberEntity & { member: MemberEntity }>>;
   }
 
   /** These members of the church, live ones only, by id (one query). */
