@@ -133,6 +133,18 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
       expect(wildcard.data).toEqual([]);
     });
 
+    it('the last-4 phone search is served by an index leading with tenant_id', async () => {
+      const planOf = (sql: string, params: unknown[]) =>
+        api.db.platform.transaction(async (m) => {
+          await m.query('SET LOCAL enable_seqscan = off');
+          const rows: { 'QUERY PLAN': string }[] = await m.query(`EXPLAIN ${sql}`, params);
+          return rows.map((r) => r['QUERY PLAN']).join('\n');
+        });
+      expect(await planOf(`SELECT id FROM members WHERE tenant_id = $1 AND deleted_at IS NULL AND phone IS NOT NULL AND right(phone, 4) = $2`, [church.id, '1234'])).toContain(
+        'members_tenant_phone_last4_idx',
+      );
+    });
+
     it('needs exactly one of phone_last4 and name (400), and the church’s event (404)', async () => {
       expect((await api.get<Problem>(`/v1/check-in/search?event_id=${eventId}`, as(kiosk.key, church))).body.code).toBe('invalid_parameter');
       expect((await api.get<Problem>(`/v1/check-in/search?event_id=${eventId}&phone_last4=1234&name=ab`, as(kiosk.key, church))).body.code).toBe('invalid_parameter');
