@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TenantContext } from '../../common/context/tenant-context';
 import { AppError, FieldIssue } from '../../common/errors/app-error';
-import type { ErrorCode } from '../../common/errors/error-codes';
 import { ID_PREFIX, newUuid, toPublicId } from '../../common/ids/id';
 import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { ListQuery, parseListQuery } from '../../common/lists/list-query';
@@ -23,9 +22,6 @@ export interface AttendanceInput {
   /** The check-in (check_ins.id) that recorded it. */
   checkInId?: string | null;
 }
-
-/** recordMany's 409 for a person already recorded at the event (CONTRACT §11 `already_checked_in`). */
-const ALREADY_CHECKED_IN: ErrorCode = 'conflict';
 
 @Injectable()
 export class AttendanceService {
@@ -57,7 +53,7 @@ export class AttendanceService {
   /**
    * For the kiosk check-in, in the caller's transaction: records every row in one statement and
    * raises one `attendance.recorded` each. When any member is already recorded at the event (before,
-   * or by a concurrent call), nothing is kept: 409 naming the member(s).
+   * or by a concurrent call), nothing is kept: 409 `already_checked_in` naming the member(s).
    */
   async recordMany(rows: AttendanceInput[]): Promise<AttendanceResponse[]> {
     const entities = this.newRecords(rows);
@@ -65,7 +61,7 @@ export class AttendanceService {
     const refused = entities.filter((e) => !inserted.has(e.id));
     if (refused.length) {
       const members = [...new Set(refused.map((e) => toPublicId(ID_PREFIX.member, e.memberId)))];
-      throw new AppError(ALREADY_CHECKED_IN, { reason: `already checked in to this event: ${members.join(', ')}`, members: members.join(', ') }, [
+      throw new AppError('already_checked_in', { reason: `already checked in to this event: ${members.join(', ')}`, members: members.join(', ') }, [
         { field: 'member_ids', issue: 'duplicate' },
       ]);
     }
