@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ParseIdPipe } from '../../common/ids/parse-id.pipe';
 import { ApiList } from '../../common/lists/list-envelope';
 import { Auth } from '../../platform/auth/auth.decorator';
 import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
-import { CancelEventDto } from './dto/cancel-event.dto';
+import { CancelEventDto, readCancelBody } from './dto/cancel-event.dto';
 import { CreateEventDto } from './dto/create-event.dto';
 import { CreateRegistrationDto } from './dto/create-registration.dto';
 import { CalendarEventResponse } from './dto/event.response';
@@ -89,9 +89,10 @@ export class CalendarEventsController {
       "(a member's e-mail or the guest's; one per address) through the mail outbox, in the request's language (Accept-Language), the start shown in the event's time zone. " +
       'Canceling a canceled event is 409 `event_canceled`.',
   })
+  @ApiBody({ type: CancelEventDto, required: false })
   @ApiOkResponse({ type: CalendarEventResponse })
-  cancel(@Param('id', EventId) id: string, @Body() dto: CancelEventDto): Promise<CalendarEventResponse> {
-    return this.events.cancel(id, dto.reason);
+  async cancel(@Param('id', EventId) id: string, @Body() body: unknown): Promise<CalendarEventResponse> {
+    return this.events.cancel(id, (await readCancelBody(body)).reason);
   }
 
   @Post(':id/registrations')
