@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { TenantContext } from '../../src/common/context/tenant-context';
 import { parsePublicId } from '../../src/common/ids/id';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { Call, JsonObject, TestApi } from '../support/api';
-import { newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 
 // ---------------------------------------------------------------------------------------------
 // Types and small helpers
@@ -335,6 +336,29 @@ describe('groups', () => {
       expect(await roster(api, church, group.id, { 'created_at[gt]': new Date(Date.now() + 60_000).toISOString() })).toEqual([]);
       const bad = await api.get<Problem>(`/v1/groups/${group.id}/members?sort=last_name`, as(church));
       expect(bad.status).toBe(400);
+    });
+
+    it('a 500-member group pages through every member once, in joined order, with the exact total', async () => {
+      const group = await createGroup(api, church);
+      const ids = await members(api, church, 500);
+      // Joined a minute apart (set in SQL inside the church's transaction): the order is known.
+      await inTenant(api, church.id, () =>
+        TenantContext.current().manager.query(
+          `INSERT INTO group_members (tenant_id, id, group_id, member_id, group_role, joined_at, created_at, updated_at)
+           SELECT $1, gen_random_uuid(), $2, m.id, CASE WHEN m.n = 1 THEN 'leader' ELSE 'member' END,
+                  timestamptz '2026-01-01T00:00:00Z' + make_interval(mins => m.n::int), now(), now()
+             FROM unnest($3::uuid[]) WITH ORDINALITY AS m(id, n)`,
+          [church.id, parsePublicId('grp', group.id), ids.map((id) => parsePublicId('mem', id))],
+        ),
+      );
+      const first = await api.get<List<GroupMember>>(`/v1/groups/${group.id}/members?limit=250`, as(church));
+      expect(first.status).toBe(200);
+      expect(first.body.total).toBe(500);
+      const all = await roster(api, church, group.id, {}, 250);
+      expect(all.map((m) => m.id)).toEqual(ids);
+      expect(all[0]).toMatchObject({ group_role: 'leader', joined_at: '2026-01-01T00:01:00.000Z' });
+      expect((await roster(api, church, group.id, { 'joined_at[gt]': '2026-01-01T08:00:00Z' })).map((m) => m.id)).toEqual(ids.slice(480));
+      expect((await api.get<Group>(`/v1/groups/${group.id}`, as(church))).body.member_count).toBe(500);
     });
 
     it('a deleted member leaves the roster and the count; DELETE takes a member out (204, then 404)', async () => {
