@@ -25,7 +25,7 @@ import { RegistrationEntity } from './registration.entity';
 import { isIanaTimeZone, toInstant } from './zoned-time';
 
 const REQUIRED_ON_PATCH = ['name', 'starts_at', 'ends_at', 'registration_open'] as const;
-const TIMEZONE_FORMAT = 'IANA time zone, e.g. America/Mexico_City';
+const TIMEZONE_FORMAT = 'IANA time zone'; // translated in FORMAT_CATALOG
 
 @Injectable()
 export class CalendarEventsService {
@@ -251,7 +251,7 @@ export class CalendarEventsService {
   private readTime(field: string, value: string, timezone: string, issues: FieldIssue[]): Date | null {
     const instant = toInstant(value, timezone);
     if (!instant) {
-      issues.push({ field, issue: 'invalid_format', params: { format: 'ISO 8601 date-time' } });
+      issues.push({ field, issue: 'invalid_format', params: { format: 'ISO 8601' } });
       return null;
     }
     const year = instant.getUTCFullYear();

@@ -4,7 +4,8 @@ import { Format, MaxLen, MinLen } from '../../../common/validation/rules';
 import { EVENT_TIME } from '../zoned-time';
 
 export const MAX_CAPACITY = 1_000_000;
-const TIME_FORMAT = 'ISO 8601 date-time, e.g. 2026-12-24T19:00:00-06:00 (without an offset: local time in `timezone`)';
+/** Named in `invalid_format` messages; a technical name, the same in every language. */
+const TIME_FORMAT = 'ISO 8601';
 
 /** The event write body (POST). PATCH takes any subset (UpdateEventDto). */
 export class CreateEventDto {
