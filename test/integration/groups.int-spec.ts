@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { TenantContext } from '../../src/common/context/tenant-context';
 import { parsePublicId } from '../../src/common/ids/id';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
@@ -300,7 +300,8 @@ describe('groups', () => {
     it('PUT adds a member (role member, joined_at) and answers the member as GET /v1/members/{id} shows it plus group_role and joined_at', async () => {
       const group = await createGroup(api, church);
       const [id] = await newMembers(api, church, [{ first_name: 'Ana', last_name: 'Ortiz', campus: 'north', birthdate: '1990-05-01' }]);
-      const added = await api.put<GroupMember>(`/v1/groups/${group.id}/members/${id}`, as(church, { body: {} }));
+      // No body at all: joins as `member`.
+      const added = await api.put<GroupMember>(`/v1/groups/${group.id}/members/${id}`, as(church));
       expect(added.status).toBe(200);
       const member = (await api.get<Member>(`/v1/members/${id}`, as(church))).body;
       expect(added.body).toEqual({ ...member, group_role: 'member', joined_at: expect.stringMatching(UTC_ISO) });
@@ -483,6 +484,21 @@ describe('groups', () => {
       const made = await api.get<List<Group>>(`/v1/groups${qs({ q: name })}`, as(church));
       expect(made.body.data).toEqual([]);
       expect(await eventObjects(api, church, 'group.multiplied', source.id, '{data,object,group,id}')).toEqual([]);
+    });
+
+    it('a multiply retried with the same Idempotency-Key replays its 201 without a second group', async () => {
+      const source = await createGroup(api, church);
+      const ids = await members(api, church, 2);
+      for (const id of ids) await join(api, church, source.id, id);
+      const headers = { 'Idempotency-Key': randomUUID() };
+      const body = { name: 'Reintento', member_ids: [ids[0]], leader_id: ids[0] };
+      const first = await api.post<Group>(`/v1/groups/${source.id}/multiply`, as(church, { body, headers }));
+      const again = await api.post<Group>(`/v1/groups/${source.id}/multiply`, as(church, { body, headers }));
+      expect([first.status, again.status]).toEqual([201, 201]);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+      const children = await api.get<List<Group>>(`/v1/groups${qs({ parent_group_id: source.id })}`, as(church));
+      expect(children.body.data.map((g) => g.id)).toEqual([first.body.id]);
     });
 
     it('two multiplies of the same members at once: one 201, one 422, and each member ends in exactly one group', async () => {

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ParseIdPipe } from '../../common/ids/parse-id.pipe';
 import { ApiList } from '../../common/lists/list-envelope';
@@ -8,7 +8,7 @@ import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
 import { GroupMemberResponse } from './dto/group-member.response';
 import { GroupResponse } from './dto/group.response';
 import { MultiplyGroupDto } from './dto/multiply-group.dto';
-import { PutGroupMemberDto } from './dto/put-group-member.dto';
+import { PutGroupMemberDto, readPutGroupMemberBody } from './dto/put-group-member.dto';
 import { GROUP_MEMBER_LIST } from './group-members.list';
 import { GroupMembersService } from './group-members.service';
 import { GroupId } from './groups.controller';
@@ -39,9 +39,10 @@ export class GroupMembersController {
     description:
       'A member may be in several groups, once each. Joining: `group_role` `member` unless given, `joined_at` now. Already in the group: the role changes (joined_at stays). A closed group is 409 `conflict`; so is a group at its `capacity`. Another church’s member is 404.',
   })
+  @ApiBody({ type: PutGroupMemberDto, required: false })
   @ApiOkResponse({ type: GroupMemberResponse })
-  put(@Param('id', GroupId) id: string, @Param('member_id', MemberId) memberId: string, @Body() dto: PutGroupMemberDto): Promise<GroupMemberResponse> {
-    return this.members.put(id, memberId, dto);
+  async put(@Param('id', GroupId) id: string, @Param('member_id', MemberId) memberId: string, @Body() body: unknown): Promise<GroupMemberResponse> {
+    return this.members.put(id, memberId, await readPutGroupMemberBody(body));
   }
 
   @Delete(':id/members/:member_id')
