@@ -6,6 +6,7 @@ import type { ListEnvelope as List } from '../../src/common/lists/list-envelope'
 import { AttendanceService } from '../../src/modules/attendance/attendance.service';
 import { Call, JsonObject, TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import { TEST_REDIS_URL } from '../support/test-env';
 
 interface Attendance {
   id: string;
@@ -77,10 +78,14 @@ async function rowsIn(api: TestApi, church: TestTenant): Promise<number> {
 describe('attendance', () => {
   let api: TestApi;
 
+  // With Redis, as production runs: list totals are cached there (and must follow every record).
   beforeAll(async () => {
-    api = await TestApi.start();
+    api = await TestApi.start({ REDIS_URL: TEST_REDIS_URL });
   });
-  afterAll(() => api.close());
+  afterAll(async () => {
+    await api.close();
+    delete process.env.REDIS_URL;
+  });
 
   describe('POST /v1/attendance', () => {
     it('records a member at an event: 201, Location, att_ id, defaults (regular, now), attendance.recorded with the record as GET returns it', async () => {
@@ -353,6 +358,18 @@ describe('attendance', () => {
       expect((await api.post('/v1/attendance/bulk', { token: reader.token, tenant: church.slug, body: { attendance: [] } })).status).toBe(403);
       expect((await api.get<Problem>('/v1/attendance', { token: writer.token, tenant: church.slug })).status).toBe(403);
       expect((await api.get<Problem>(`/v1/members/${members[0]}/attendance`, { token: writer.token, tenant: church.slug })).status).toBe(403);
+    });
+    it('totals follow every record (a cached total is never read after a write), per filter', async () => {
+      const before = await list(api, church, '/v1/attendance', { kind: 'regular' });
+      const again = await list(api, church, '/v1/attendance', { kind: 'regular' });
+      expect(again.total).toBe(before.total);
+      expect((await record(api, church, { member_id: members[1], event_id: wednesday })).status).toBe(201);
+      expect((await list(api, church, '/v1/attendance', { kind: 'regular' })).total).toBe(before.total! + 1);
+      expect((await list(api, church, `/v1/events/${wednesday}/attendance`)).total).toBe(2);
+      const bulk = await api.post<BulkResult>('/v1/attendance/bulk', as(church, { body: { attendance: [{ member_id: members[2], event_id: wednesday }] } }));
+      expect(bulk.body.created).toBe(1);
+      expect((await list(api, church, `/v1/events/${wednesday}/attendance`)).total).toBe(3);
+      expect((await list(api, church, '/v1/attendance', { kind: 'regular' })).total).toBe(before.total! + 2);
     });
   });
 

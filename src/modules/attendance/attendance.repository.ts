@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TenantContext } from '../../common/context/tenant-context';
-import { fetchPage, Page } from '../../common/lists/keyset-page';
+import { CachedTotal, fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import type { ListSpec } from '../../common/lists/list-spec';
 import { AttendanceEntity } from './attendance.entity';
@@ -96,8 +96,8 @@ export class AttendanceRepository {
     return new Map(rows.map((r) => [r.event_id, r.n]));
   }
 
-  list(query: ListQuery, spec: ListSpec<AttendanceEntity>): Promise<Page<AttendanceEntity>> {
+  list(query: ListQuery, spec: ListSpec<AttendanceEntity>, totals?: CachedTotal): Promise<Page<AttendanceEntity>> {
     const { repo, tenantId } = this.scope();
-    return fetchPage(repo.createQueryBuilder('a').where('a.tenant_id = :tenantId', { tenantId }), query, spec);
+    return fetchPage(repo.createQueryBuilder('a').where('a.tenant_id = :tenantId', { tenantId }), query, spec, { totals });
   }
 }

@@ -4,6 +4,7 @@ import { AppError, FieldIssue } from '../../common/errors/app-error';
 import { ID_PREFIX, newUuid, toPublicId } from '../../common/ids/id';
 import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { ListQuery, parseListQuery } from '../../common/lists/list-query';
+import { ListTotals } from '../../platform/list-totals/list-totals.service';
 import { EventsService } from '../../platform/webhooks/events.service';
 import { AttendanceEntity, AttendanceKind } from './attendance.entity';
 import { ATTENDANCE_LIST, EVENT_ATTENDANCE_LIST, MEMBER_ATTENDANCE_LIST } from './attendance.list';
@@ -28,6 +29,7 @@ export class AttendanceService {
   constructor(
     private readonly attendance: AttendanceRepository,
     private readonly events: EventsService,
+    private readonly totals: ListTotals,
   ) {}
 
   /**
@@ -47,6 +49,7 @@ export class AttendanceService {
     }
     const response = toAttendanceResponse(entity);
     await this.events.record('attendance.recorded', response);
+    this.totals.invalidate('attendance');
     return response;
   }
 
@@ -67,6 +70,7 @@ export class AttendanceService {
     }
     const responses = entities.map(toAttendanceResponse);
     await this.events.recordMany('attendance.recorded', responses);
+    this.totals.invalidate('attendance');
     return responses;
   }
 
@@ -96,6 +100,7 @@ export class AttendanceService {
       }
     }
     const created = valid.filter((v) => inserted.has(v.entity.id));
+    if (created.length) this.totals.invalidate('attendance');
     await this.events.recordMany(
       'attendance.recorded',
       created.map((v) => toAttendanceResponse(v.entity)),
@@ -134,8 +139,10 @@ export class AttendanceService {
     return this.attendance.countByEvent(eventIds);
   }
 
+  /** A page; its total is cached per church and filters until the next record (ListTotals). */
   private async page(query: ListQuery): Promise<ListEnvelope<AttendanceResponse>> {
-    const page = await this.attendance.list(query, ATTENDANCE_LIST);
+    const state = await this.totals.open('attendance', query);
+    const page = await this.attendance.list(query, ATTENDANCE_LIST, state);
     return toEnvelope(page, toAttendanceResponse);
   }
 
