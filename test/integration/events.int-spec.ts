@@ -175,6 +175,11 @@ describe('calendar events', () => {
       expect([summer.starts_at, summer.ends_at]).toEqual(['2026-07-05T14:00:00.000Z', '2026-07-05T15:00:00.000Z']);
       const winter = await createEvent(c, { starts_at: '2026-12-06T10:00', ends_at: '2026-12-06T11:00', timezone: 'America/New_York' });
       expect(winter.starts_at).toBe('2026-12-06T15:00:00.000Z');
+      // 02:30 does not exist on 2026-03-08 in New York (02:00 -> 03:00): it moves forward by the gap, to 03:30 EDT.
+      const skipped = await createEvent(c, { starts_at: '2026-03-08T02:30', ends_at: '2026-03-08T05:00', timezone: 'America/New_York' });
+      expect(skipped.starts_at).toBe('2026-03-08T07:30:00.000Z');
+      const madrid = await createEvent(c, { starts_at: '2026-03-29T02:30', ends_at: '2026-03-29T05:00', timezone: 'Europe/Madrid' });
+      expect(madrid.starts_at).toBe('2026-03-29T01:30:00.000Z');
     });
 
     it("defaults the time zone to the campus's, else UTC", async () => {

@@ -41,8 +41,8 @@ function offsetAt(instant: number, timeZone: string): number {
 
 /**
  * The instant of an EVENT_TIME string: as written when it carries a zone, else the wall-clock time
- * in `timeZone` (a time skipped by a DST change moves forward by the gap; a repeated one takes the
- * earlier). Null when the string is not a real date-time.
+ * in `timeZone` (a wall time skipped by a DST change moves forward by the gap; a repeated one takes
+ * one of its two instants). Null when the string is not a real date-time.
  */
 export function toInstant(value: string, timeZone: string): Date | null {
   const m = EVENT_TIME.exec(value);
@@ -57,5 +57,5 @@ export function toInstant(value: string, timeZone: string): Date | null {
   const wall = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), hour, minute, second, ms);
   const first = wall - offsetAt(wall, timeZone);
   const second_ = wall - offsetAt(first, timeZone);
-  return new Date(Math.min(first, second_));
+  return new Date(Math.max(first, second_));
 }
