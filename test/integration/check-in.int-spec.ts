@@ -149,6 +149,7 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
       expect((await api.get<Problem>(`/v1/check-in/search?event_id=${eventId}`, as(kiosk.key, church))).body.code).toBe('invalid_parameter');
       expect((await api.get<Problem>(`/v1/check-in/search?event_id=${eventId}&phone_last4=1234&name=ab`, as(kiosk.key, church))).body.code).toBe('invalid_parameter');
       expect((await api.get<Problem>(`/v1/check-in/search?event_id=${eventId}&phone_last4=12a4`, as(kiosk.key, church))).status).toBe(400);
+      expect((await api.get<Problem>(`/v1/check-in/search?event_id=${eventId}&name=%20%20a`, as(kiosk.key, church))).status).toBe(400); // not a match-all
       const theirEvent = await newEvent(other);
       const res = await api.get<Problem>(`/v1/check-in/search?event_id=${theirEvent}&phone_last4=1234`, as(kiosk.key, church));
       expect([res.status, res.body.code]).toEqual([404, 'resource_not_found']);

@@ -49,23 +49,20 @@ export class CheckInRepository {
     return rows[0] ?? null;
   }
 
-  /** The church's live members among `ids`, with their `allergies` custom field when `withAllergies`. */
-  async findMembers(ids: string[], withAllergies: boolean): Promise<LabelMember[]> {
+  /**
+   * The church's live members among `ids`, in one query with whether the church defines a custom
+   * field with the key `allergies`: then each carries its value (null when none), else no `allergies`.
+   */
+  async findMembers(ids: string[]): Promise<LabelMember[]> {
     const { manager, tenantId } = this.scope();
-    const rows: LabelMember[] = await manager.query(
-      `SELECT id, first_name AS "firstName", last_name AS "lastName", nullif(custom_fields ->> 'allergies', '') AS allergies
-         FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL`,
+    const rows: (LabelMember & { allergiesDefined: boolean })[] = await manager.query(
+      `SELECT m.id, m.first_name AS "firstName", m.last_name AS "lastName", nullif(m.custom_fields ->> 'allergies', '') AS allergies, d.defined AS "allergiesDefined"
+         FROM members m
+         CROSS JOIN (SELECT EXISTS (SELECT 1 FROM custom_field_definitions WHERE tenant_id = $1 AND key = 'allergies') AS defined) d
+        WHERE m.tenant_id = $1 AND m.id = ANY($2::uuid[]) AND m.deleted_at IS NULL`,
       [tenantId, ids],
     );
-    if (!withAllergies) for (const row of rows) delete row.allergies;
-    return rows;
-  }
-
-  /** Whether the church defines a custom field with the key `allergies`. */
-  async definesAllergies(): Promise<boolean> {
-    const { manager, tenantId } = this.scope();
-    const rows: unknown[] = await manager.query(`SELECT 1 FROM custom_field_definitions WHERE tenant_id = $1 AND key = 'allergies'`, [tenantId]);
-    return rows.length > 0;
+    return rows.map(({ allergiesDefined, ...member }) => (allergiesDefined ? member : { id: member.id, firstName: member.firstName, lastName: member.lastName }));
   }
 
   /** The church's device, or null. */

@@ -28,9 +28,11 @@ export class CheckInService {
       // Exactly one of the two: both is ambiguous, neither matches nobody.
       throw AppError.invalidParameter(hasPhone ? 'name' : 'phone_last4', hasPhone ? 'invalid' : 'required');
     }
+    const name = query.name?.trim();
+    if (name !== undefined && name.length < 2) throw AppError.invalidParameter('name', 'too_short', { min: 2 });
     const eventId = requirePublicId(ID_PREFIX.event, query.event_id, 'event');
     if (!(await this.checkIns.findEvent(eventId))) throw AppError.notFound('event');
-    const rows = await this.checkIns.search(eventId, hasPhone ? { phoneLast4: query.phone_last4! } : { name: query.name!.trim() });
+    const rows = await this.checkIns.search(eventId, hasPhone ? { phoneLast4: query.phone_last4! } : { name: name! });
     return { data: groupHouseholds(rows) };
   }
 
@@ -52,7 +54,7 @@ export class CheckInService {
       if (!id) issues.push({ field: `member_ids.${i}`, issue: 'not_found' });
       else if (!memberIds.includes(id)) memberIds.push(id);
     });
-    const members = memberIds.length ? await this.checkIns.findMembers(memberIds, await this.checkIns.definesAllergies()) : [];
+    const members = memberIds.length ? await this.checkIns.findMembers(memberIds) : [];
     const byId = new Map(members.map((m) => [m.id, m]));
     dto.member_ids.forEach((ref, i) => {
       const id = parsePublicId(ID_PREFIX.member, ref);
