@@ -10,3 +10,8 @@ export type RowLock = 'for_no_key_update' | 'pessimistic_write' | 'for_key_share
 export function withLock(lock?: RowLock): { lock?: { mode: RowLock } } {
   return lock ? { lock: { mode: lock } } : {};
 }
+
+/** The locking clause of a plain SQL SELECT for the lock, if any. */
+export function lockClause(lock?: RowLock): string {
+  return lock ? { for_no_key_update: 'FOR NO KEY UPDATE', pessimistic_write: 'FOR UPDATE', for_key_share: 'FOR KEY SHARE' }[lock] : '';
+}

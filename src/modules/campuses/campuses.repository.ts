@@ -11,7 +11,7 @@ import { CAMPUS_LIST } from './campuses.list';
 export class CampusesRepository {
   private scope() {
     const { manager, tenantId } = TenantContext.current();
-    return { repo: manager.getRepository(CampusEntity), tenantId };
+    return { manager, repo: manager.getRepository(CampusEntity), tenantId };
   }
 
   async insert(campus: CampusEntity): Promise<void> {
@@ -39,10 +39,15 @@ export class CampusesRepository {
     return repo.findBy({ tenantId, id: In(ids) });
   }
 
+  /** Plain SQL: a gift or a member naming its campus by key reads it on every write. */
   async findManyByKeys(keys: string[]): Promise<CampusEntity[]> {
     if (keys.length === 0) return [];
-    const { repo, tenantId } = this.scope();
-    return repo.findBy({ tenantId, key: In(keys) });
+    const { manager, tenantId } = this.scope();
+    const rows: CampusEntity[] = await manager.query(
+      'SELECT tenant_id AS "tenantId", id, key, name, timezone, created_at AS "createdAt", updated_at AS "updatedAt" FROM campuses WHERE tenant_id = $1 AND key = ANY($2::text[])',
+      [tenantId, keys],
+    );
+    return rows.map((row) => Object.assign(new CampusEntity(), row));
   }
 
   async update(campus: CampusEntity, changes: Partial<CampusEntity>): Promise<void> {

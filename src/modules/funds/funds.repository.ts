@@ -3,9 +3,12 @@ import { In } from 'typeorm';
 import { TenantContext } from '../../common/context/tenant-context';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
-import { RowLock, withLock } from '../../database/row-lock';
+import { lockClause, RowLock } from '../../database/row-lock';
 import { FundEntity } from './fund.entity';
 import { FUND_LIST } from './funds.list';
+
+const FUND_COLUMNS =
+  'tenant_id AS "tenantId", id, name, description, ledger_code AS "ledgerCode", active, tax_deductible AS "taxDeductible", created_at AS "createdAt", updated_at AS "updatedAt"';
 
 /** The module's only TypeORM surface; every query names the tenant (RLS enforces it too). */
 @Injectable()
@@ -27,10 +30,11 @@ export class FundsRepository {
     return rows.length === 1;
   }
 
-  /** With `lock`, the row stays locked until the transaction ends (see RowLock). */
-  findById(id: string, lock?: RowLock): Promise<FundEntity | null> {
-    const { repo, tenantId } = this.scope();
-    return repo.findOne({ where: { tenantId, id }, ...withLock(lock) });
+  /** With `lock`, the row stays locked until the transaction ends (see RowLock). Plain SQL: every gift reads its fund. */
+  async findById(id: string, lock?: RowLock): Promise<FundEntity | null> {
+    const { manager, tenantId } = this.scope();
+    const rows: FundEntity[] = await manager.query(`SELECT ${FUND_COLUMNS} FROM funds WHERE tenant_id = $1 AND id = $2 ${lockClause(lock)}`, [tenantId, id]);
+    return rows.length ? Object.assign(new FundEntity(), rows[0]) : null;
   }
 
   async findByName(name: string): Promise<FundEntity | null> {

@@ -20,19 +20,27 @@ export class AuditLog {
     return TenantContext.current().manager.getRepository(AuditEntryEntity);
   }
 
-  /** Writes one entry for the current actor, in the current transaction. */
+  /** Writes one entry for the current actor, in the current transaction (plain SQL: it runs on every write request). */
   async record(entry: AuditRecord): Promise<void> {
-    const { tenantId, actor, requestId } = TenantContext.current();
-    await this.repo.insert({
-      tenantId,
-      id: newUuid(),
-      tokenId: actor.tokenId ?? null,
-      tokenName: actor.tokenName ?? null,
-      userId: actor.userId ?? null,
-      ...entry,
-      requestId: requestId ?? null,
-      createdAt: new Date(),
-    });
+    const { manager, tenantId, actor, requestId } = TenantContext.current();
+    await manager.query(
+      `INSERT INTO audit_log (tenant_id, id, token_id, token_name, user_id, action, resource_type, resource_id, status, request_id, ip, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [
+        tenantId,
+        newUuid(),
+        actor.tokenId ?? null,
+        actor.tokenName ?? null,
+        actor.userId ?? null,
+        entry.action,
+        entry.resourceType,
+        entry.resourceId,
+        entry.status,
+        requestId ?? null,
+        entry.ip,
+        new Date(),
+      ],
+    );
   }
 
   list(query: ListQuery): Promise<Page<AuditEntryEntity>> {
