@@ -35,6 +35,11 @@ export interface PageOptions {
   totals?: CachedTotal;
   /** Values computed per row by the page query itself (name -> SQL over the alias), so that they cost no second round trip. */
   computed?: Record<string, string>;
+  /**
+   * Conditions implied by the filters that only help the page query find its rows along the sort
+   * index (the count is left as it is): they must not change which rows match.
+   */
+  pageBounds?: (alias: string, param: (value: unknown) => string) => string[];
 }
 
 export async function fetchPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, query: ListQuery, spec: ListSpec<T>, options: PageOptions = {}): Promise<Page<T>> {
@@ -61,6 +66,7 @@ export async function fetchPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<
   const idDesc = columns[columns.length - 1].desc;
   columns.push({ expr: `${alias}.id`, desc: idDesc, nullable: false });
 
+  for (const bound of options.pageBounds?.(alias, param) ?? []) qb.andWhere(bound);
   if (query.cursor) qb.andWhere(keysetCondition(columns, [...query.cursor.values, query.cursor.id], param));
   columns.forEach((c, i) => (i === 0 ? qb.orderBy(c.expr, c.desc ? 'DESC' : 'ASC') : qb.addOrderBy(c.expr, c.desc ? 'DESC' : 'ASC')));
   qb.limit(query.limit + 1);

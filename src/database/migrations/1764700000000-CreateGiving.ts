@@ -72,7 +72,10 @@ export class CreateGiving1764700000000 implements MigrationInterface {
          FOREIGN KEY (tenant_id, donor_id) REFERENCES members (tenant_id, id),
          FOREIGN KEY (tenant_id, campus_id) REFERENCES campuses (tenant_id, id),
          FOREIGN KEY (tenant_id, batch_id) REFERENCES batches (tenant_id, id),
-         CONSTRAINT donations_refunded_check CHECK (refunded_amount >= 0 AND refunded_amount <= amount)
+         CONSTRAINT donations_refunded_check CHECK (refunded_amount >= 0 AND refunded_amount <= amount),
+         -- Received at most 5 minutes (a client's clock skew) after it is entered: the donations list
+         -- relies on it to bound created_at by a received_at filter (DonationsRepository.list).
+         CONSTRAINT donations_received_check CHECK (received_at <= created_at + interval '5 minutes')
        )`,
       // A processor payment is recorded once, whatever the number of deliveries of its event.
       `CREATE UNIQUE INDEX donations_tenant_processor_key ON donations (tenant_id, processor_id) WHERE processor_id IS NOT NULL`,

@@ -34,6 +34,9 @@ export interface DonationDispute {
   amount: number | null;
 }
 
+/** How far after its entry (created_at) a gift may be received: a client's clock skew. The table's CHECK holds it. */
+export const RECEIVED_AT_SLACK_MS = 5 * 60_000;
+
 @Entity('donations')
 export class DonationEntity extends TenantScopedEntity {
   @Column('bigint', { transformer: BIGINT_NUMBER }) amount: number;

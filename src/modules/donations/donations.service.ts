@@ -121,7 +121,8 @@ export class DonationsService {
       campusId: null,
       method: DONATION_METHODS.includes(payment.method) ? payment.method : 'other',
       checkNumber: null,
-      receivedAt: payment.receivedAt instanceof Date && !Number.isNaN(payment.receivedAt.getTime()) ? payment.receivedAt : now,
+      // Never later than now: the processor's clock is not ours (and the table refuses a gift received after it is entered).
+      receivedAt: payment.receivedAt instanceof Date && payment.receivedAt.getTime() < now.getTime() ? payment.receivedAt : now,
       note: null,
       status: 'succeeded',
       batchId: null,

@@ -1,8 +1,6 @@
 import type { FieldIssue } from '../../common/errors/app-error';
 import { isRealDate } from '../../common/lists/list-query';
-
-/** Clock skew allowed between a client and the server for a gift received "now". */
-const FUTURE_SLACK_MS = 5 * 60_000;
+import { RECEIVED_AT_SLACK_MS } from './donation.entity';
 
 /** A body's `received_at` (already of the ISO 8601 shape): a real instant from 1900 on and not in the future; undefined when absent or null (now), or refused (an issue is added). */
 export function readReceivedAt(value: string | null | undefined, issues: FieldIssue[]): Date | undefined {
@@ -12,7 +10,7 @@ export function readReceivedAt(value: string | null | undefined, issues: FieldIs
     issues.push({ field: 'received_at', issue: 'invalid_format', params: { format: 'ISO 8601 with a time zone' } });
     return undefined;
   }
-  if (date.getTime() > Date.now() + FUTURE_SLACK_MS) {
+  if (date.getTime() > Date.now() + RECEIVED_AT_SLACK_MS) {
     issues.push({ field: 'received_at', issue: 'in_future' });
     return undefined;
   }
