@@ -683,6 +683,8 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     // An attendance record (att_) of a member at an event: {id} of /v1/attendance/{id}.
     const attendedEvent = await make('/v1/events', { name: 'Hostile service', starts_at: '2026-03-01T10:00:00-06:00', ends_at: '2026-03-01T12:00:00-06:00' });
     await make('/v1/attendance', { member_id: householdMembers[0], event_id: attendedEvent, kind: 'volunteer' });
+    // A kiosk check-in (no list route): {id} of /v1/check-ins/{id}/checkout.
+    realIds.set('/v1/check-ins', (await make('/v1/check-ins', { event_id: attendedEvent, member_ids: [householdMembers[1]] })) ?? null);
     await make('/v1/prayer-requests', { request: 'Hostile prayer', name: 'Ana', campus: 'hostile-campus' });
     await make('/v1/prayer-requests', { request: 'Hostile prayer 2', name: 'Bea', visibility: 'private' });
     // Recurring gifts and pledges name a donor (a member made above) and a fund of their own.
