@@ -680,6 +680,9 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     );
     if (!('status' in joined) || joined.status !== 200) throw new Error(`set-up: putting a member in the group failed: ${JSON.stringify(joined).slice(0, 500)}`);
     await make('/v1/batches', { description: 'Hostile batch', currency: 'USD', expected_total: 1000 });
+    // A calendar event (made first, so the {id} routes use it) with a guest's registration: {reg} of /v1/events/{id}/registrations/{reg}.
+    const registeredEvent = await make('/v1/events', { name: 'Hostile retreat', starts_at: '2026-03-07T09:00', ends_at: '2026-03-07T17:00', timezone: 'America/Lima', capacity: 50 });
+    await make(`/v1/events/${registeredEvent}/registrations`, { guest: { first_name: 'Ana', last_name: 'Invitada', email: 'ana.invitada@example.org' } });
     // An attendance record (att_) of a member at an event: {id} of /v1/attendance/{id}.
     const attendedEvent = await make('/v1/events', { name: 'Hostile service', starts_at: '2026-03-01T10:00:00-06:00', ends_at: '2026-03-01T12:00:00-06:00' });
     await make('/v1/attendance', { member_id: householdMembers[0], event_id: attendedEvent, kind: 'volunteer' });
