@@ -39,7 +39,10 @@ export const EVENT_OBJECTS: Record<EventType, { schema?: string; description: st
   'member.deleted': { schema: 'MemberResponse', description: 'The member as it was when deleted.' },
   'prospect.created': { schema: 'ProspectResponse', description: 'The prospect, as GET /v1/prospects/{id} returns it.' },
   'prospect.converted': { schema: 'ProspectResponse', description: 'The converted prospect, with member_id (the member it became, raised with its member.created).' },
-  'attendance.recorded': { schema: 'AttendanceResponse', description: 'The attendance record, as GET /v1/attendance/{id} returns it (one event per record, bulk and kiosk check-ins included).' },
+  'attendance.recorded': {
+    schema: 'AttendanceResponse',
+    description: 'The attendance record, as GET /v1/attendance/{id} returns it (one event per record, bulk and kiosk check-ins included).',
+  },
   'donation.created': {
     schema: 'DonationResponse',
     description:
@@ -51,7 +54,10 @@ export const EVENT_OBJECTS: Record<EventType, { schema?: string; description: st
   'event.registration': { schema: 'RegistrationResponse', description: 'The registration: id (reg_), event_id, member {id, first_name, last_name} or guest {first_name, last_name, email}.' },
   'event.canceled': { schema: 'CalendarEventResponse', description: 'The canceled event (status `canceled`, canceled_at, cancel_reason).' },
   'group.created': { schema: 'GroupResponse', description: 'The cell group, as GET /v1/groups/{id} returns it (on create and for the new group of a multiply).' },
-  'group.multiplied': { schema: 'GroupMultipliedEvent', description: 'The group that multiplied, after its members left, and the new group: {group, new_group}, each as GET /v1/groups/{id} returns it.' },
+  'group.multiplied': {
+    schema: 'GroupMultipliedEvent',
+    description: 'The group that multiplied, after its members left, and the new group: {group, new_group}, each as GET /v1/groups/{id} returns it.',
+  },
   'group.closed': { schema: 'GroupResponse', description: 'The closed cell group (status `closed`, closed_at).' },
   'prayer_request.created': { schema: 'PrayerRequestResponse', description: 'The prayer request, as GET /v1/prayer-requests/{id} returns it.' },
   'prayer_request.answered': { schema: 'PrayerRequestResponse', description: 'The prayer request, as GET /v1/prayer-requests/{id} returns it, with its answer.' },
