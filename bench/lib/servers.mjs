@@ -105,7 +105,7 @@ export async function startApi({ cpuProf = config.cpuProf, port = config.apiPort
 export async function startBaseline({ port = config.baselinePort } = {}) {
   const child = spawn(nodeBin(), [join(BENCH_DIR, 'baseline', 'server.mjs')], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(port), DATABASE_URL: config.databaseUrl, DB_POOL_SIZE: String(config.poolSize) },
+    env: { ...process.env, PORT: String(port), DATABASE_URL: config.databaseUrl, DB_POOL_SIZE: String(config.poolSize), ENCRYPTION_KEY: config.encryptionKey },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const proc = new ServerProcess('baseline', child, port, 'church-bench-baseline');
