@@ -103,7 +103,7 @@ export async function startApi({ cpuProf = config.cpuProf, port = config.apiPort
 }
 
 export async function startBaseline({ port = config.baselinePort } = {}) {
-  const child = spawn(nodeBin(), [join(BENCH_DIR, 'baseline', 'server.mjs')], {
+  const child = spawn(nodeBin(), [...(process.env.BENCH_CPU_PROF_BASELINE === '1' ? profileArgs() : []), join(BENCH_DIR, 'baseline', 'server.mjs')], {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: String(port), DATABASE_URL: config.databaseUrl, DB_POOL_SIZE: String(config.poolSize), ENCRYPTION_KEY: config.encryptionKey },
     stdio: ['ignore', 'pipe', 'pipe'],

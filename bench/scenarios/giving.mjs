@@ -82,6 +82,13 @@ async function createEndpoints(churches) {
 }
 
 /**
+ * Donation tokens used per church: 300 in all, so that at up to ~300 gifts/s over the ~30 s a
+ * minute's window can hold of API runs no token reaches the 30/min quota. More would cost the API
+ * more `last_used_at` writes (one per token and minute) than a real integration pays.
+ */
+const TOKENS_USED = 15;
+
+/**
  * A kiosk or online-giving integration: each (church, donation token) posts its own gift, varied
  * over the three tax-deductible funds, 200 donors, the five campuses and five methods; no
  * received_at (now). A fresh Idempotency-Key every time (the load generator makes it).
@@ -90,7 +97,7 @@ function donationRequests(churches) {
   const requests = [];
   let n = 0;
   for (const church of churches) {
-    for (const token of church.givingTokens) {
+    for (const token of church.givingTokens.slice(0, TOKENS_USED)) {
       const method = METHODS[n % METHODS.length];
       const body = {
         amount: 500 + ((n * 2_731) % 50_000),
@@ -161,16 +168,9 @@ export async function scenario8(ctx) {
     ]);
     const api = r['8:api'];
     const refused = api.non2xx + api.errors;
-    const row = ratioRow(
-      '8',
-      `POST /v1/donations with a fresh Idempotency-Key, 20 churches × ${churches[0].givingTokens.length} tokens, one webhook endpoint each, 32 conns`,
-      api,
-      r['8:baseline'],
-      0.5,
-      {
-        same_body: sameShape,
-      },
-    );
+    const row = ratioRow('8', `POST /v1/donations with a fresh Idempotency-Key, 20 churches × ${TOKENS_USED} tokens, one webhook endpoint each, 32 conns`, api, r['8:baseline'], 0.5, {
+      same_body: sameShape,
+    });
     // A refused request (a 429 from the 30/min donations quota) would make the ratio meaningless.
     if (refused) {
       row.pass = false;
