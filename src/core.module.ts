@@ -8,7 +8,10 @@ import { MembersModule } from './modules/members/members.module';
 import { TagsModule } from './modules/tags/tags.module';
 import { CustomFieldsModule } from './modules/custom-fields/custom-fields.module';
 import { DonationsModule } from './modules/donations/donations.module';
+import { BatchesModule } from './modules/batches/batches.module';
+import { PaymentsModule } from './modules/payments/payments.module';
 import { ProspectsModule } from './modules/prospects/prospects.module';
+import { StatementsModule } from './modules/statements/statements.module';
 import { RecurringGiftsModule } from './modules/recurring-gifts/recurring-gifts.module';
 import { PledgesModule } from './modules/pledges/pledges.module';
 import { AuthModule } from './platform/auth/auth.module';
@@ -40,7 +43,10 @@ import { RedisModule } from './platform/redis/redis.module';
     MembersModule,
     ProspectsModule,
     HouseholdsModule,
+    StatementsModule,
+    PaymentsModule,
     DonationsModule,
+    BatchesModule,
     RecurringGiftsModule,
     PledgesModule,
   ],

@@ -1,15 +1,20 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { CoreModule } from '../core.module';
+import { BatchesModule } from '../modules/batches/batches.module';
 import { CustomFieldsModule } from '../modules/custom-fields/custom-fields.module';
+import { DonationsModule } from '../modules/donations/donations.module';
+import { PledgesModule } from '../modules/pledges/pledges.module';
 import { PrayerRequestsModule } from '../modules/prayer-requests/prayer-requests.module';
 import { ProspectsModule } from '../modules/prospects/prospects.module';
+import { RecurringGiftsModule } from '../modules/recurring-gifts/recurring-gifts.module';
 import { TagsModule } from '../modules/tags/tags.module';
 import { JobsModule } from '../platform/jobs/jobs.module';
 import { CliSupport } from './cli-support';
 import { MigrationRunCommand } from './commands/migration-run.command';
 import { OpenApiExportCommand } from './commands/openapi-export.command';
 import { SeedDemoCommand } from './commands/seed-demo.command';
+import { GivingSeeder } from './commands/seed-demo.giving-seeder';
 import { TenantCreateCommand } from './commands/tenant-create.command';
 import { TenantQuotaCommand } from './commands/tenant-quota.command';
 import { TokenIssueCommand } from './commands/token-issue.command';
@@ -20,7 +25,7 @@ import { WebhooksResendCommand } from './commands/webhooks-resend.command';
 
 @Module({
   // The modules seed:demo writes through that CoreModule does not export.
-  imports: [CoreModule, TagsModule, CustomFieldsModule, ProspectsModule, PrayerRequestsModule],
+  imports: [CoreModule, TagsModule, CustomFieldsModule, ProspectsModule, PrayerRequestsModule, DonationsModule, BatchesModule, RecurringGiftsModule, PledgesModule],
   providers: [
     CliSupport,
     TenantCreateCommand,
@@ -31,6 +36,7 @@ import { WebhooksResendCommand } from './commands/webhooks-resend.command';
     MigrationRunCommand,
     OpenApiExportCommand,
     SeedDemoCommand,
+    GivingSeeder,
     WebhooksResendCommand,
     WebhooksBackfillCommand,
   ],

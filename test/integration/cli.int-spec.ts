@@ -8,6 +8,7 @@ import { TestApi } from '../support/api';
 import { uniqueSlug } from '../support/factories';
 import { runCli, runCliOk } from '../support/processes';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
+import { parsePublicId } from '../../src/common/ids/id';
 
 /**
  * The CLI of CONTRACT §9, run as a user runs it: `node dist/cli.js …` on the test database
@@ -352,13 +353,14 @@ describe('CLI (node dist/cli.js)', () => {
     ];
     const ENGLISH = ['Emily', 'Grace', 'Hannah', 'Olivia', 'Abigail', 'James', 'Daniel', 'Samuel', 'David', 'Joshua', 'Caleb', 'Nathan', 'Ruth', 'Esther'];
 
-    it('fills a church: 3 campuses, 200 members with Spanish and English names, households, tags, custom fields, prospects (some converted), prayer requests; a second run adds as many again and keeps the campuses, tags and custom fields', async () => {
+    it('fills a church: 3 campuses, 200 members with Spanish and English names, households, tags, custom fields, prospects (some converted), prayer requests, two years of giving (funds, weekly and occasional donors, recurring gifts, pledges, a committed batch); a second run adds as many again and keeps the campuses, tags, custom fields and funds', async () => {
       const { slug, admin } = await newChurch();
       const first = await runCli(['seed:demo', '--tenant', slug], { timeoutMs: 90_000 });
       expect(first.code).toBe(0);
-      expect(first.stdout).toMatch(/200 members, 70 households, 10 tags, 3 custom fields, 30 prospects, 20 prayer requests/);
+      expect(first.stdout).toMatch(/200 members, 70 households, 10 tags, 3 custom fields, 30 prospects, 20 prayer requests, 4 funds, \d+ donations, 5 recurring gifts, 12 pledges, 1 batch/);
+      const donationCount = Number(/(\d+) donations/.exec(first.stdout)![1]);
 
-      const token = (await issue(slug, admin, 'read:members,read:campuses,read:prayer_requests')).token;
+      const token = (await issue(slug, admin, 'read:members,read:campuses,read:prayer_requests,read:donations')).token;
       const campuses = await api.get<{ data: { key: string; name: string }[]; total: number }>('/v1/campuses', { token, tenant: slug });
       expect(campuses.status).toBe(200);
       expect(campuses.body.total).toBe(3);
@@ -479,15 +481,101 @@ describe('CLI (node dist/cli.js)', () => {
       expect(count('prayer_request.answered')).toBe(answered);
       expect(count('member.updated')).toBe(placed.members); // each one's move into their household
 
+      // Giving: 4 funds (one not tax-deductible), two years of donations through the services.
+      type Fund = { id: string; name: string; tax_deductible: boolean; active: boolean };
+      const funds = await get<{ data: Fund[]; total: number }>('/v1/funds?limit=10');
+      expect(funds.total).toBe(4);
+      expect(funds.data.filter((f) => !f.tax_deductible).map((f) => f.name)).toEqual(['Campamento de jóvenes']);
+      expect((await get<{ total: number }>('/v1/donations?limit=1')).total).toBe(donationCount);
+      const [span] = await tenantSql<{ first: Date; last: Date; donors: number; currencies: string[]; future: number }>(
+        slug,
+        `SELECT min(received_at) AS first, max(received_at) AS last, count(DISTINCT donor_id)::int AS donors, array_agg(DISTINCT currency ORDER BY currency) AS currencies,
+                count(*) FILTER (WHERE received_at > now())::int AS future
+           FROM donations WHERE tenant_id = current_setting('app.tenant_id')::uuid`,
+      );
+      expect((span.last.getTime() - span.first.getTime()) / DAY_MS).toBeGreaterThan(700);
+      expect((Date.now() - span.last.getTime()) / DAY_MS).toBeLessThan(8);
+      expect(span.future).toBe(0);
+      expect(span.currencies).toEqual(['MXN', 'USD']);
+      // Weekly givers (most of 104 Sundays) and occasional ones (a few gifts).
+      const perDonor = await tenantSql<{ n: number }>(
+        slug,
+        `SELECT count(*)::int AS n FROM donations WHERE tenant_id = current_setting('app.tenant_id')::uuid AND donor_id IS NOT NULL AND recurring_gift_id IS NULL GROUP BY donor_id`,
+      );
+      expect(perDonor.filter((d) => d.n >= 70).length).toBeGreaterThanOrEqual(10);
+      expect(perDonor.filter((d) => d.n <= 10).length).toBeGreaterThanOrEqual(10);
+      expect(span.donors).toBe(perDonor.length + 5); // and the five who give by recurring card gifts only
+
+      // 5 recurring gifts (active, paused, canceled), charged by the processor: card donations with recurring_gift_id; one failed charge.
+      type Recurring = { id: string; status: string };
+      const recurring = await get<{ data: Recurring[]; total: number }>('/v1/recurring-gifts?limit=10');
+      expect(recurring.total).toBe(5);
+      expect(recurring.data.map((r) => r.status).sort()).toEqual(['active', 'active', 'active', 'canceled', 'paused']);
+      const charged = await tenantSql<{ n: number; cards: number; processor: number }>(
+        slug,
+        `SELECT count(*)::int AS n, count(*) FILTER (WHERE method = 'card')::int AS cards, count(processor_id)::int AS processor
+           FROM donations WHERE tenant_id = current_setting('app.tenant_id')::uuid AND recurring_gift_id IS NOT NULL GROUP BY recurring_gift_id`,
+      );
+      expect(charged).toHaveLength(5);
+      for (const gift of charged) expect(gift).toEqual({ n: gift.n, cards: gift.n, processor: gift.n });
+
+      // 12 pledges to the building fund (this year and last), given towards: `given` is the net of the donor's gifts to it in the window.
+      type Pledge = { id: string; donor_id: string; fund_id: string; amount: number; starts_on: string; ends_on: string; given: number; remaining: number };
+      const pledges = await get<{ data: Pledge[]; total: number }>('/v1/pledges?limit=20');
+      expect(pledges.total).toBe(12);
+      const building = funds.data.find((f) => f.name === 'Fondo de construcción')!;
+      expect(pledges.data.every((p) => p.fund_id === building.id)).toBe(true);
+      expect(pledges.data.filter((p) => p.given > 0).length).toBeGreaterThanOrEqual(6);
+      for (const p of pledges.data) {
+        const [sum] = await tenantSql<{ given: number }>(
+          slug,
+          `SELECT COALESCE(sum(amount - refunded_amount), 0)::int AS given FROM donations
+            WHERE tenant_id = current_setting('app.tenant_id')::uuid AND donor_id = $1 AND fund_id = $2 AND currency = 'MXN' AND status IN ('succeeded', 'partially_refunded', 'refunded')
+              AND received_at >= $3::date AND received_at < $4::date + 1`,
+          [parsePublicId('mem', p.donor_id), parsePublicId('fnd', building.id), p.starts_on, p.ends_on],
+        );
+        expect({ id: p.id, given: p.given, remaining: p.remaining }).toEqual({ id: p.id, given: sum.given, remaining: Math.max(p.amount - sum.given, 0) });
+      }
+
+      // One committed batch (last Sunday's loose offering) whose total is its expected total.
+      type Batch = { status: string; count: number; total: number; expected_total: number | null; currency: string };
+      const batches = await get<{ data: Batch[]; total: number }>('/v1/batches?limit=10');
+      expect(batches.total).toBe(1);
+      expect(batches.data[0]).toMatchObject({ status: 'committed', count: 12, currency: 'MXN', expected_total: batches.data[0].total });
+
+      // Every gift raised its donation.created once (the batch's at its commit); a refund and a failed charge raised theirs.
+      expect(count('donation.created')).toBe(donationCount);
+      expect(count('donation.refunded')).toBe(1); // a camp fee given back
+      expect(count('recurring.created')).toBe(5);
+      expect(count('recurring.updated')).toBe(1);
+      expect(count('recurring.canceled')).toBe(1);
+      expect(count('recurring.charge_failed')).toBe(1);
+
       // a second run adds as many again, reusing the campuses, tags and custom fields (unique by key, name and key)
       const second = await runCli(['seed:demo', '--tenant', slug, '--json'], { timeoutMs: 90_000 });
       expect(second.code).toBe(0);
-      expect(JSON.parse(second.stdout)).toEqual({ tenant: slug, campuses: 3, members: 200, households: 70, tags: 10, custom_fields: 3, prospects: 30, prayer_requests: 20 });
+      expect(JSON.parse(second.stdout)).toEqual({
+        tenant: slug,
+        campuses: 3,
+        members: 200,
+        households: 70,
+        tags: 10,
+        custom_fields: 3,
+        prospects: 30,
+        prayer_requests: 20,
+        funds: 4,
+        donations: donationCount,
+        recurring_gifts: 5,
+        pledges: 12,
+        batches: 1,
+      });
       expect((await get<{ total: number }>('/v1/campuses')).total).toBe(3);
       expect((await get<{ total: number }>('/v1/tags?limit=1')).total).toBe(10);
       expect((await get<{ total: number }>('/v1/custom-fields?limit=1')).total).toBe(3);
       expect((await get<{ total: number }>('/v1/households?limit=1')).total).toBe(140);
       expect((await get<{ total: number }>('/v1/members?limit=1')).total).toBe(400);
+      expect((await get<{ total: number }>('/v1/funds?limit=1')).total).toBe(4);
+      expect((await get<{ total: number }>('/v1/donations?limit=1')).total).toBe(2 * donationCount);
     }, 180_000);
 
     it('refuses an unknown church', async () => {

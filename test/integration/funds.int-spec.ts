@@ -64,7 +64,9 @@ describe('funds', () => {
         created_at: expect.stringMatching(UTC_ISO),
         updated_at: res.body.created_at,
       });
-      expect((await api.get<Fund>(res.headers.location, as(church))).body).toEqual(res.body);
+      const fetched = await api.get<Fund>(res.headers.location, as(church));
+      expect(fetched.body).toEqual(res.body);
+      expect((await api.get(res.headers.location, as(church, { headers: { 'If-None-Match': fetched.headers.etag } }))).status).toBe(304);
       const other = await createFund(api, church, { name: 'Benevolence', tax_deductible: false, active: false });
       expect(other).toMatchObject({ description: null, ledger_code: null, active: false, tax_deductible: false });
     });
@@ -163,7 +165,7 @@ describe('funds', () => {
       } while (cursor);
       expect(seen).toEqual([a.id, d.id, b.id]);
 
-      for (const params of [{ color: 'red' }, { sort: 'ledger_code' }, { active: 'maybe' }, { 'name[gt]': 'a' }]) {
+      for (const params of [{ color: 'red' }, { sort: 'ledger_code' }, { active: 'maybe' }, { 'name[gt]': 'a' }] as Record<string, string>[]) {
         const res = await api.get<Problem>(`/v1/funds${qs(params)}`, as(c));
         expect({ params, status: res.status, code: res.body.code }).toEqual({ params, status: 400, code: 'invalid_parameter' });
       }

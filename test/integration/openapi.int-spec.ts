@@ -219,7 +219,8 @@ describe('OpenAPI description', () => {
     );
     for (const { path, method, op } of ops) {
       const scopes = op['x-required-scopes'];
-      const resource = path.split('/')[2];
+      // A member's donations are giving data: they ride on the donations scopes (CONTRACT §9b).
+      const resource = path === '/v1/members/{id}/donations' ? 'donations' : path.split('/')[2];
       const expected = method === 'get' ? `read:${resource}` : `write:${resource}`;
       expect({ op: `${method} ${path}`, scopes }).toEqual({ op: `${method} ${path}`, scopes: [expected] });
       expect(op.operationId).toEqual(expect.any(String));

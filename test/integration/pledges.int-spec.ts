@@ -271,6 +271,26 @@ describe('pledges', () => {
       expect(await c.get(pledge.id)).toMatchObject({ given: 28000, remaining: 72000 });
     });
 
+    it('counts nothing of a gift pending in an open batch, and all of it once the batch is committed', async () => {
+      const batch = await api.post<{ id: string }>('/v1/batches', c.as({ body: { description: 'Sunday envelopes', currency: 'USD' } }));
+      expect(batch.status).toBe(201);
+      const pending = await c.donate({
+        donor_id: c.ana,
+        fund_id: c.general.id,
+        currency: 'USD',
+        amount: 4000,
+        method: 'check',
+        received_at: '2025-08-03T17:00:00Z',
+        batch_id: batch.body.id,
+      });
+      expect(pending.status).toBe('pending');
+      expect(await c.get(pledge.id)).toMatchObject({ given: 28000, remaining: 72000 });
+      expect((await api.post(`/v1/batches/${batch.body.id}/commit`, c.as())).status).toBe(200);
+      expect(await c.get(pledge.id)).toMatchObject({ given: 32000, remaining: 68000 });
+      await c.refund(pending.id);
+      expect(await c.get(pledge.id)).toMatchObject({ given: 28000, remaining: 72000 });
+    });
+
     it('follows a change of window, fund or currency; remaining never goes below 0', async () => {
       const other = await c.pledge({ donor_id: c.ana, fund_id: c.missions.id, amount: 5000, currency: 'USD', starts_on: '2025-01-01', ends_on: '2025-12-31' });
       expect(other).toMatchObject({ given: 9000, remaining: 0 });

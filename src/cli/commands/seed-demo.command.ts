@@ -12,6 +12,7 @@ import type { Principal } from '../../platform/auth/principal';
 import type { TenantEntity } from '../../platform/tenancy/tenant.entity';
 import { CliError, CliSupport, requireOption } from '../cli-support';
 import { CAMPUSES, CUSTOM_FIELDS, FIRST_NAMES, LAST_NAMES, PRAYER_REQUESTS, PROSPECT_NOTES, PROSPECT_STAGES_PLAN, random, TAGS } from './seed-demo.data';
+import { GivingSeeder } from './seed-demo.giving-seeder';
 import { ascii, DemoFamily, DemoPeople } from './seed-demo.people';
 
 /** About this many members per transaction (whole families). */
@@ -23,11 +24,12 @@ const PROSPECT_SOURCES = ['visit', 'visit', 'event', 'online', 'referral', 'othe
 /**
  * Fills a church through the modules' services (their rules, events and row-level security
  * apply): campuses, tags, custom fields, members (with custom field values) in households,
- * prospects (some converted into members through the real convert), prayer requests.
- * Deterministic: a second run adds as many people again and reuses the campuses, tags and
- * custom fields.
+ * prospects (some converted into members through the real convert), prayer requests, and two
+ * years of giving (funds, donations, recurring gifts, pledges, a committed batch: GivingSeeder).
+ * Deterministic: a second run adds as many people (and gifts) again and reuses the campuses,
+ * tags, custom fields and funds.
  */
-@Command({ name: 'seed:demo', description: 'Fill a church with realistic demo data (campuses, members, households, tags, custom fields, prospects, prayer requests)' })
+@Command({ name: 'seed:demo', description: 'Fill a church with realistic demo data (campuses, members, households, tags, custom fields, prospects, prayer requests, giving)' })
 export class SeedDemoCommand extends CommandRunner {
   constructor(
     private readonly cli: CliSupport,
@@ -39,6 +41,7 @@ export class SeedDemoCommand extends CommandRunner {
     private readonly memberTags: MemberTagsService,
     private readonly prospects: ProspectsService,
     private readonly prayerRequests: PrayerRequestsService,
+    private readonly giving: GivingSeeder,
   ) {
     super();
   }
@@ -68,6 +71,7 @@ export class SeedDemoCommand extends CommandRunner {
     const prayerRequests = await this.cli.inTenant(slug, (tenant) => this.seedPrayerRequests(people, seeded.adults, cliPrincipal(tenant)));
     progress('prayer requests', prayerRequests, prayerRequests);
     process.stderr.write('\n');
+    const giving = await this.giving.seed(slug, seeded.adults, progress);
 
     const summary = {
       tenant: slug,
@@ -78,11 +82,13 @@ export class SeedDemoCommand extends CommandRunner {
       custom_fields: CUSTOM_FIELDS.length,
       prospects,
       prayer_requests: prayerRequests,
+      ...giving,
     };
     this.cli.out(
       summary,
       Boolean(options.json),
-      `seeded ${slug}: ${summary.campuses} campuses, ${summary.members} members, ${summary.households} households, ${summary.tags} tags, ${summary.custom_fields} custom fields, ${prospects} prospects, ${prayerRequests} prayer requests`,
+      `seeded ${slug}: ${summary.campuses} campuses, ${summary.members} members, ${summary.households} households, ${summary.tags} tags, ${summary.custom_fields} custom fields, ${prospects} prospects, ${prayerRequests} prayer requests, ` +
+        `${giving.funds} funds, ${giving.donations} donations, ${giving.recurring_gifts} recurring gifts, ${giving.pledges} pledges, ${giving.batches} batch`,
     );
   }
 

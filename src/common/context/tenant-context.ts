@@ -2,12 +2,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EntityManager } from 'typeorm';
 import type { Language } from '../i18n/language';
 
-/** Who acts: the token behind a request, or a staff/CLI/worker actor. */
+/** Who acts: the token behind a request, or a staff/CLI/worker actor, or the church's payment processor (its signed events). */
 export interface Actor {
   tokenId?: string;
   tokenName?: string;
   userId?: string | null;
-  kind: 'token' | 'cli' | 'worker';
+  kind: 'token' | 'cli' | 'worker' | 'processor';
 }
 
 /** The unit of work of one request or job: the tenant, its transaction, who acts, in which language. */

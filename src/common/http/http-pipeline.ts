@@ -29,6 +29,21 @@ export function requireJsonBody(req: Request, _res: Response, next: NextFunction
 
 export const jsonBody = express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'], strict: true, verify: noteEscapes });
 
+/**
+ * The same JSON parser that also keeps the body's exact bytes on `req.rawBody`, for the routes it
+ * is mounted on (a signature covers the bytes, not re-serialized JSON). jsonBody then skips the
+ * request, whose body has been read.
+ */
+export const jsonBodyKeepingRaw = express.json({
+  limit: BODY_LIMIT,
+  type: ['application/json', 'application/*+json'],
+  strict: true,
+  verify: (req: Request, res: Response, raw: Buffer, encoding: string) => {
+    noteEscapes(req, res, raw, encoding);
+    (req as ApiRequest).rawBody = raw;
+  },
+});
+
 interface BodyParserError {
   type?: string;
   status?: number;

@@ -11,4 +11,6 @@ export interface ApiRequest<P extends RequestPrincipal = RequestPrincipal> exten
   id: string;
   lang: Language;
   principal?: P;
+  /** The body's exact bytes, kept only on routes that verify a signature over them (see jsonBodyKeepingRaw). */
+  rawBody?: Buffer;
 }

@@ -28,6 +28,7 @@ export const ID_PREFIX = {
   recurringGift: 'rcg',
   pledge: 'plg',
   statement: 'stm',
+  statementRun: 'stmrun',
   audit: 'aud',
   request: 'req',
 } as const;

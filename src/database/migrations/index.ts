@@ -10,6 +10,8 @@ import { CreateTags1764620000000 } from './1764620000000-CreateTags';
 import { CreateCustomFields1764630000000 } from './1764630000000-CreateCustomFields';
 import { CreateGiving1764700000000 } from './1764700000000-CreateGiving';
 import { CreateRecurringGiftsAndPledges1764710000000 } from './1764710000000-CreateRecurringGiftsAndPledges';
+import { CreatePaymentProcessors1764720000000 } from './1764720000000-CreatePaymentProcessors';
+import { CreateStatements1764730000000 } from './1764730000000-CreateStatements';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -25,4 +27,6 @@ export const MIGRATIONS = [
   CreateHouseholds1764640000000,
   CreateGiving1764700000000,
   CreateRecurringGiftsAndPledges1764710000000,
+  CreatePaymentProcessors1764720000000,
+  CreateStatements1764730000000,
 ];

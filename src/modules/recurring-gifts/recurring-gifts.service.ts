@@ -123,13 +123,27 @@ export class RecurringGiftsService {
    * the processor's metadata carries it) or the uuid. The gift itself does not change.
    */
   async chargeFailed(recurringGiftId: string, failure: ChargeFailure): Promise<RecurringChargeFailedEvent | null> {
-    const uuid = isUuid(recurringGiftId) ? recurringGiftId : parsePublicId(ID_PREFIX.recurringGift, recurringGiftId);
-    const gift = uuid ? await this.gifts.find(uuid) : null;
+    const gift = await this.findByRef(recurringGiftId);
     if (!gift) return null;
     const at = new Date();
     const event = toChargeFailedEvent(toRecurringGiftResponse(gift, utcDate(at)), { ...failure, at });
     await this.events.record('recurring.charge_failed', event);
     return event;
+  }
+
+  /**
+   * For a processor payment that names a recurring gift (`metadata.recurring_gift_id`, an `rcg_` id
+   * or a uuid): the uuid of the church's gift, or null when the church has no such gift (record the
+   * payment without the link rather than refuse money that came in: donations.recurring_gift_id
+   * has a foreign key).
+   */
+  async resolveId(recurringGiftId: string): Promise<string | null> {
+    return (await this.findByRef(recurringGiftId))?.id ?? null;
+  }
+
+  private findByRef(ref: string): Promise<RecurringGiftEntity | null> {
+    const uuid = isUuid(ref) ? ref : parsePublicId(ID_PREFIX.recurringGift, ref);
+    return uuid ? this.gifts.find(uuid) : Promise.resolve(null);
   }
 
   /** The donor must be a live member of the church. */

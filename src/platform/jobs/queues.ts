@@ -6,6 +6,7 @@ export const QUEUES = {
   webhookDeliveries: 'webhook-deliveries',
   tokenExpiry: 'token-expiry',
   mail: 'mail',
+  statements: 'statements',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

@@ -1,3 +1,10 @@
+import { CURRENCIES } from '../../common/money/currencies';
+
+/** The currency table as `USD (2), CLP (0), …`: the code and its minor-unit digits. */
+const CURRENCY_LIST = Object.entries(CURRENCIES)
+  .map(([code, exponent]) => `${code} (${exponent})`)
+  .join(', ');
+
 export const API_DESCRIPTION = `
 A multi-tenant JSON API for running a church: members, campuses and (as modules land) households,
 donations, attendance, events, groups and more.
@@ -20,6 +27,16 @@ even while records are added.
 **Identifiers** are \`<prefix>_<32 hex>\` (mem_, cmp_, tok_ ...). A malformed or unknown id is a 404.
 
 **Timestamps** are ISO 8601 in UTC; offsets in requests are honoured.
+
+**Money** is an \`amount\` in the currency's minor unit, always an integer (2500 = 25.00 USD; CLP and
+PYG have no minor unit: 2500 = 2,500 CLP), and a \`currency\`, an upper-case ISO 4217 code from this
+table (digits after the decimal point in brackets): ${CURRENCY_LIST}. A gift is 1 to 100,000,000
+minor units; a float, a string or another currency is 422 \`validation_failed\`. Sums are per
+currency, never mixed. A gift's **net given** (what pledges, statements and reports count) is
+\`amount - refunded_amount\` while its status is \`succeeded\`, \`partially_refunded\` or
+\`refunded\`, and 0 while \`pending\` (an open batch), \`disputed\` or \`failed\`. Money is never
+edited: a gift is refunded (\`POST /v1/donations/{id}/refund\`, never past what is left) and
+entered again.
 
 **Rate limits.** Each church has a token bucket that holds its plan's burst (Starter 100, Growth
 1,000, Business 5,000 requests) and refills at the plan's rate (60, 600, 3,000 per minute): a

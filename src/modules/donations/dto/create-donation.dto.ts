@@ -57,14 +57,15 @@ export class CreateDonationDto {
 
   @ApiPropertyOptional({
     type: String,
+    nullable: true,
     format: 'date-time',
     example: '2026-03-01T10:30:00-06:00',
-    description: 'When the gift was received (ISO 8601 with Z or an offset; default now). Not in the future.',
+    description: 'When the gift was received (ISO 8601 with Z or an offset; absent or null: now). Not in the future.',
   })
   @IsOptional()
   @IsString()
   @Format(TIMESTAMP_WITH_ZONE, 'ISO 8601 with a time zone')
-  received_at?: string;
+  received_at?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, example: 'In memory of Rosa Ortiz.', maxLength: 2000 })
   @IsOptional()

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { DonationsModule } from '../donations/donations.module';
+import { BatchesController } from './batches.controller';
+import { BatchesRepository } from './batches.repository';
+import { BatchesService } from './batches.service';
+
+@Module({
+  imports: [DonationsModule],
+  controllers: [BatchesController],
+  providers: [BatchesService, BatchesRepository],
+  exports: [BatchesService],
+})
+export class BatchesModule {}

@@ -1,0 +1,97 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { TenantContext } from '../../common/context/tenant-context';
+import { SECRET_BOX } from '../../common/crypto/crypto.module';
+import type { SecretBox } from '../../common/crypto/secret-box';
+import { AppError } from '../../common/errors/app-error';
+import { newUuid } from '../../common/ids/id';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import type { ConnectPaymentProcessorDto } from './dto/connect-payment-processor.dto';
+import type { PaymentProcessorResponse } from './dto/payment-processor.response';
+import { PaymentProcessorEntity } from './payment-processor.entity';
+import { PAYMENT_WEBHOOKS_PATH, Provider } from './payment-webhooks.path';
+import { PaymentsRepository } from './payments.repository';
+import { StripeGateway } from './stripe-gateway';
+
+/**
+ * The church's payment processor setting (CONTRACT §12). Connecting registers the church's inbound
+ * endpoint at the processor and keeps the key and the endpoint's signing secret sealed; neither is
+ * ever returned or logged.
+ */
+@Injectable()
+export class PaymentProcessorService {
+  constructor(
+    private readonly repo: PaymentsRepository,
+    private readonly gateway: StripeGateway,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async get(): Promise<PaymentProcessorResponse> {
+    return this.toResponse(await this.repo.findProcessor());
+  }
+
+  /**
+   * Creates the endpoint at the processor with this key, then stores it. A church already connected
+   * is reconnected: its row is locked first (a concurrent PUT waits), and the old endpoint is deleted
+   * at the processor once the new one is committed. When storing fails, the new endpoint is deleted.
+   */
+  async connect(dto: ConnectPaymentProcessorDto): Promise<PaymentProcessorResponse> {
+    if (!this.config.PUBLIC_URL) throw new AppError('public_url_required');
+    const { tenantId, afterCommit } = TenantContext.current();
+    const slug = await this.repo.tenantSlug();
+    const existing = await this.repo.findProcessor('for_no_key_update');
+    const endpoint = await this.gateway.createEndpoint(dto.api_key, this.webhookUrl(slug), slug);
+    try {
+      const now = new Date();
+      const fields = {
+        provider: dto.provider as Provider,
+        apiKeySealed: this.box.seal(dto.api_key),
+        webhookSecretSealed: this.box.seal(endpoint.secret),
+        endpointId: endpoint.id,
+        accountLast4: dto.api_key.slice(-4),
+        connectedAt: now,
+        updatedAt: now,
+      };
+      let previous = existing;
+      if (!previous && !(await this.repo.insertProcessor(Object.assign(new PaymentProcessorEntity(), { tenantId, id: newUuid(), ...fields })))) {
+        // A concurrent connect inserted first and has committed: this one replaces it, as a later PUT would.
+        previous = await this.repo.findProcessor('for_no_key_update');
+      }
+      if (previous) {
+        await this.repo.updateProcessor(previous.id, fields);
+        const { apiKeySealed, endpointId } = previous;
+        afterCommit.push(() => this.gateway.deleteQuietly(this.box.open(apiKeySealed), endpointId));
+      }
+      return this.toResponse(Object.assign(new PaymentProcessorEntity(), { ...previous, ...fields }));
+    } catch (error) {
+      await this.gateway.deleteQuietly(dto.api_key, endpoint.id);
+      throw error;
+    }
+  }
+
+  /**
+   * Deletes the endpoint at the processor, then the connection. A processor that cannot be reached
+   * is a 502 and changes nothing (retry); one that no longer has the endpoint, or no longer takes
+   * the key, does not stop the disconnect.
+   */
+  async disconnect(): Promise<void> {
+    const processor = await this.repo.findProcessor('pessimistic_write');
+    if (!processor) throw AppError.notFound('payment processor');
+    await this.gateway.deleteEndpoint(this.box.open(processor.apiKeySealed), processor.endpointId);
+    await this.repo.deleteProcessor(processor.id);
+  }
+
+  private webhookUrl(slug: string): string {
+    return `${this.config.PUBLIC_URL!.replace(/\/+$/, '')}${PAYMENT_WEBHOOKS_PATH}/${slug}`;
+  }
+
+  private async toResponse(processor: PaymentProcessorEntity | null): Promise<PaymentProcessorResponse> {
+    if (!processor) return { provider: null, connected_at: null, account_last4: null, webhook_url: null };
+    return {
+      provider: processor.provider,
+      connected_at: processor.connectedAt.toISOString(),
+      account_last4: processor.accountLast4,
+      webhook_url: this.config.PUBLIC_URL ? this.webhookUrl(await this.repo.tenantSlug()) : null,
+    };
+  }
+}
