@@ -1,10 +1,12 @@
-// Scenarios 8 and 9 (issue 13, giving): recording donations with an Idempotency-Key, and a fund's
-// donations since a date on the church with 1,000,000 of them; API against baseline.
+// Scenarios 8, 9 and 10 (issue 13, giving): recording donations with an Idempotency-Key, a fund's
+// donations since a date on the church with 1,000,000 of them, and a year's statements (PDFs);
+// API (and its worker) against baseline.
 import { randomUUID } from 'node:crypto';
 import { BIG, churchSlug, DONOR_POOL, FUNDS } from '../lib/seed.mjs';
 import { captureDonationListSql } from '../lib/explain.mjs';
 import { series } from '../lib/measure.mjs';
-import { config, log, requireFromDist, requireFromRepo } from '../lib/util.mjs';
+import { startScript, startWorker, writeServerLog } from '../lib/servers.mjs';
+import { config, cpuDelta, cpuSample, log, median, pidsByName, requireFromDist, requireFromRepo, sleep } from '../lib/util.mjs';
 import { auth, expectOk, explainList, probe, ratioRow } from './http.mjs';
 
 const { Client } = requireFromRepo('pg');
@@ -282,4 +284,179 @@ export async function scenario9(ctx) {
       pass: null,
     },
   ];
+}
+
+// ---- 10 ---------------------------------------------------------------------------------------
+
+/** What the church prints on its statements (the API's /v1/settings/statements), in English. */
+const STATEMENT_SETTINGS = {
+  language: 'en',
+  timezone: 'America/Chicago',
+  address: { line1: '1200 Main Street', city: 'Houston', region: 'TX', postal_code: '77002', country: 'US' },
+  tax_id: '74-1234567',
+  signer_name: 'Ana Torres',
+  signer_title: 'Treasurer',
+};
+
+const uuidOf = (id) => id.replace(/^[a-z]+_/, '').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+
+/** The church's statements, their runs and the runs' jobs: every run issues every statement anew. */
+async function clearStatements(church) {
+  await db(async (c) => {
+    for (const table of ['statement_donors', 'statements', 'statement_runs']) await c.query(`DELETE FROM ${table} WHERE tenant_id = $1`, [church.id]);
+    await c.query(`DELETE FROM background_jobs WHERE tenant_id = $1 AND kind = 'statements'`, [church.id]);
+    await c.query('VACUUM (ANALYZE) statements, statement_donors, statement_runs');
+  });
+}
+
+/** A run's statements, elapsed seconds (run created -> finished, the database's clock) and what it issued. */
+async function runRecord(church, runId) {
+  return db(async (c) => {
+    const run = (
+      await c.query('SELECT status, total, extract(epoch FROM finished_at - created_at)::float8 AS seconds FROM statement_runs WHERE tenant_id = $1 AND id = $2', [church.id, runId])
+    ).rows[0];
+    const issued = (
+      await c.query(
+        `SELECT count(*)::int AS statements, sum(gift_count)::int AS gifts, md5(string_agg(recipient_id::text || recipient_name || totals::text, ',' ORDER BY recipient_id)) AS digest,
+                sum(length(pdf))::bigint AS bytes, max((SELECT count(*) FROM statement_donors sd WHERE sd.tenant_id = s.tenant_id AND sd.statement_id = s.id))::int AS max_donors
+           FROM statements s WHERE tenant_id = $1 AND run_id = $2`,
+        [church.id, runId],
+      )
+    ).rows[0];
+    return { ...run, ...issued, bytes: Number(issued.bytes) };
+  });
+}
+
+/**
+ * One API run: POST /v1/statements {year}, then GET /v1/statement-runs/{id} every 200 ms until
+ * done. CPU: the worker, the PostgreSQL backends of the API and the worker (the API's only answer
+ * the polls) and Redis.
+ */
+async function apiRun(ctx, worker, church, year) {
+  await clearStatements(church);
+  const headers = { ...auth(church, church.tokens[0]), 'Content-Type': 'application/json' };
+  const pids = async () => ({ proc: [worker.pid], db: [...(await ctx.api.backendPids())], redis: pidsByName('redis-server') });
+  const p0 = await pids();
+  const before = { proc: cpuSample(p0.proc), db: cpuSample(p0.db), redis: cpuSample(p0.redis) };
+  const res = await fetch(ctx.api.url('/v1/statements'), { method: 'POST', headers, body: JSON.stringify({ year }) });
+  const started = await res.json();
+  if (res.status !== 202) throw new Error(`scenario 10: POST /v1/statements answered ${res.status}: ${JSON.stringify(started)}`);
+  const deadline = Date.now() + 15 * 60_000;
+  let run = started;
+  while (run.status !== 'done' && run.status !== 'failed') {
+    if (Date.now() > deadline) throw new Error(`scenario 10: run ${started.id} not done after 15 minutes (${JSON.stringify(run)})`);
+    if (worker.exited) throw new Error(`scenario 10: the worker exited:\n${worker.output}`);
+    await sleep(200);
+    run = await (await fetch(ctx.api.url(`/v1/statement-runs/${started.id}`), { headers })).json();
+  }
+  const p1 = await pids();
+  const after = { proc: cpuSample(p1.proc), db: cpuSample([...new Set([...p0.db, ...p1.db])]), redis: cpuSample(p1.redis) };
+  if (run.status !== 'done') throw new Error(`scenario 10: run ${started.id} ended ${run.status}:\n${worker.output.slice(-2000)}`);
+  return measured(await runRecord(church, uuidOf(started.id)), before, after);
+}
+
+/** One baseline run: the script issues the year's statements; CPU of the script, its backend and Redis. */
+async function baselineRun(script, church, year) {
+  await clearStatements(church);
+  const pids = { proc: [script.child.pid], db: [script.backendPid], redis: pidsByName('redis-server') };
+  const before = { proc: cpuSample(pids.proc), db: cpuSample(pids.db), redis: cpuSample(pids.redis) };
+  const reply = await ask(script, { cmd: 'run', tenantId: church.id, year }, (m) => (m.run_id || m.error ? m : undefined));
+  if (reply.error) throw new Error(`scenario 10: the baseline failed: ${reply.error}`);
+  const after = { proc: cpuSample(pids.proc), db: cpuSample(pids.db), redis: cpuSample(pids.redis) };
+  return measured(await runRecord(church, reply.run_id), before, after);
+}
+
+function measured(record, before, after) {
+  const n = Math.max(1, record.statements);
+  return {
+    ...record,
+    rps: record.statements / record.seconds,
+    cpu_us_per_req: cpuDelta(before.proc, after.proc) / n,
+    db_us_per_req: cpuDelta(before.db, after.db) / n,
+    redis_us_per_req: cpuDelta(before.redis, after.redis) / n,
+  };
+}
+
+function ask(proc, message, pick) {
+  return new Promise((resolveAsk, reject) => {
+    const onMessage = (m) => {
+      const v = pick(m);
+      if (v === undefined) return;
+      proc.child.off('message', onMessage);
+      proc.child.off('exit', onExit);
+      resolveAsk(v);
+    };
+    const onExit = () => reject(new Error(`${proc.name} exited:\n${proc.output}`));
+    proc.child.on('message', onMessage);
+    proc.child.on('exit', onExit);
+    if (message) proc.child.send(message);
+  });
+}
+
+const STATEMENT_METRICS = ['rps', 'seconds', 'cpu_us_per_req', 'db_us_per_req', 'redis_us_per_req'];
+const summary = (runs) => ({
+  ...Object.fromEntries(STATEMENT_METRICS.map((m) => [m, median(runs.map((r) => r[m]))])),
+  statements: runs[0].statements,
+  runs: runs.length,
+  each: runs.map((r) => Object.fromEntries(STATEMENT_METRICS.map((m) => [m, r[m]]))),
+});
+
+export async function scenario10(ctx) {
+  const church = ctx.fixtures.churches[churchSlug(0)];
+  const year = new Date().getUTCFullYear() - 1;
+  const settings = await fetch(ctx.api.url('/v1/settings/statements'), {
+    method: 'PUT',
+    headers: { ...auth(church, church.tokens[0]), 'Content-Type': 'application/json' },
+    body: JSON.stringify(STATEMENT_SETTINGS),
+  });
+  if (settings.status !== 200) throw new Error(`scenario 10: PUT /v1/settings/statements answered ${settings.status}: ${await settings.text()}`);
+  const worker = await startWorker();
+  const script = startScript('statements-baseline', 'baseline/statements.mjs', { DATABASE_URL: config.databaseUrl });
+  try {
+    script.backendPid = (await ask(script, null, (m) => (m.ready ? m : undefined))).backendPid;
+    const api = [];
+    const base = [];
+    // An uncounted run of each first (the worker's and the script's code warm, pdfkit's fonts loaded).
+    for (let r = 0; r <= config.runs; r++) {
+      const label = r === 0 ? 'warm-up' : `run ${r}/${config.runs}`;
+      const a = await apiRun(ctx, worker, church, year);
+      log(
+        `  ${label} 10:api: ${a.statements} statements in ${a.seconds.toFixed(1)} s, ${a.rps.toFixed(1)}/s, ${a.cpu_us_per_req.toFixed(0)} µs worker CPU, ${a.db_us_per_req.toFixed(0)} µs PostgreSQL per statement`,
+      );
+      const b = await baselineRun(script, church, year);
+      log(
+        `  ${label} 10:baseline: ${b.statements} statements in ${b.seconds.toFixed(1)} s, ${b.rps.toFixed(1)}/s, ${b.cpu_us_per_req.toFixed(0)} µs script CPU, ${b.db_us_per_req.toFixed(0)} µs PostgreSQL per statement`,
+      );
+      if (a.statements !== b.statements || a.gifts !== b.gifts || a.digest !== b.digest) {
+        throw new Error(`scenario 10: the API and the baseline issued different statements (${JSON.stringify({ api: a, baseline: b })})`);
+      }
+      if (r > 0) {
+        api.push(a);
+        base.push(b);
+      }
+    }
+    const p = summary(api);
+    const b = summary(base);
+    const ratio = p.rps / b.rps;
+    const last = api[api.length - 1];
+    return [
+      {
+        id: '10',
+        title: `${p.statements.toLocaleString('en')} year-end statements (${year}, ${last.gifts.toLocaleString('en')} gifts, joint ones for households, ~${Math.round(last.bytes / last.statements / 1024)} KB PDFs): API run (POST, worker, polled) vs a plain loop, same queries and renderer`,
+        metric: 'statements/s',
+        project: p,
+        baseline: b,
+        ratio,
+        target: { op: '>=', value: 0.5 },
+        pass: ratio >= 0.5,
+        same_statements: true,
+      },
+    ];
+  } finally {
+    script.child.send({ cmd: 'stop' });
+    await new Promise((r) => (script.exited ? r() : script.child.once('exit', r)));
+    await worker.stop();
+    writeServerLog(worker);
+    await clearStatements(church);
+  }
 }
