@@ -22,7 +22,7 @@ interface Donation {
   currency: string;
   fund: Ref;
   donor: { id: string; first_name: string } | null;
-  campus: { id: string; key: string; name: string } | null;
+  campus: { id: string; name: string } | null;
   method: string;
   status: string;
   received_at: string;
@@ -172,7 +172,7 @@ describe('donations', () => {
         currency: 'USD',
         fund: general,
         donor: { id: donorId, first_name: 'Lucía' },
-        campus: { id: expect.stringMatching(/^cmp_/), key: 'north', name: 'North Campus' },
+        campus: { id: expect.stringMatching(/^cmp_/), name: 'North Campus' },
         method: 'check',
         status: 'succeeded',
         received_at: '2026-01-04T16:30:00.000Z',
@@ -433,7 +433,7 @@ describe('donations', () => {
       expect(res.body).toEqual({
         ...gift,
         fund: building,
-        campus: { id: expect.stringMatching(/^cmp_/), key: 'east', name: 'East' },
+        campus: { id: expect.stringMatching(/^cmp_/), name: 'East' },
         note: 'moved',
         check_number: '2',
         updated_at: expect.stringMatching(UTC_ISO),
@@ -602,6 +602,10 @@ describe('donations', () => {
         service().recordProcessorPayment({ processorId: `pi_${randomUUID()}`, amount: 100, currency: 'MXN', fundId: general.id, donorId: `mem_${'0'.repeat(32)}`, method: 'ach' }),
       );
       expect(anonymous).toMatchObject({ donor: null, currency: 'MXN', method: 'ach' });
+      const unlinked = await inChurch(() =>
+        service().recordProcessorPayment({ processorId: `pi_${randomUUID()}`, amount: 100, currency: 'USD', fundId: general.id, recurringGiftId: `rcg_${'0'.repeat(32)}`, method: 'card' }),
+      );
+      expect(unlinked).toMatchObject({ recurring_gift_id: null, status: 'succeeded' });
       await expect(
         inChurch(() => service().recordProcessorPayment({ processorId: `pi_${randomUUID()}`, amount: 100, currency: 'zzz', fundId: `fnd_${'0'.repeat(32)}`, method: 'card' })),
       ).rejects.toMatchObject({

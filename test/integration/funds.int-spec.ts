@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { Call, JsonObject, TestApi } from '../support/api';
-import { newTenant, newToken, TestTenant } from '../support/factories';
+import { newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 
 interface Fund {
   id: string;
@@ -183,6 +183,24 @@ describe('funds', () => {
       expect([refused.status, refused.body.code]).toEqual([409, 'conflict']);
       expect(refused.body.detail).toContain('active: false');
       expect((await api.get<Fund>(`/v1/funds/${used.id}`, as(church))).status).toBe(200);
+    });
+
+    it('a fund with only a recurring gift or a pledge is 409 too, and the answer says which', async () => {
+      const [donor] = await newMembers(api, church, [{ first_name: 'Pledger', last_name: 'One' }]);
+      const pledged = await createFund(api, church, { name: unique('Pledged') });
+      const pledge = { donor_id: donor, fund_id: pledged.id, amount: 100_000, currency: 'USD', starts_on: '2026-01-01', ends_on: '2026-12-31' };
+      expect((await api.post('/v1/pledges', as(church, { body: pledge }))).status).toBe(201);
+      const scheduled = await createFund(api, church, { name: unique('Scheduled') });
+      const gift = { donor_id: donor, fund_id: scheduled.id, amount: 5_000, currency: 'USD', interval: 'month', start_on: '2026-01-01' };
+      expect((await api.post('/v1/recurring-gifts', as(church, { body: gift }))).status).toBe(201);
+      for (const [fund, what] of [
+        [pledged, 'pledges'],
+        [scheduled, 'recurring gifts'],
+      ] as const) {
+        const refused = await api.delete<Problem>(`/v1/funds/${fund.id}`, as(church));
+        expect([refused.status, refused.body.code]).toEqual([409, 'conflict']);
+        expect(refused.body.detail).toContain(`the fund has ${what}`);
+      }
     });
 
     it('an archived fund takes no new gift (422 inactive on fund_id); its old gifts stay', async () => {

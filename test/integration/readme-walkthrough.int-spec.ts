@@ -60,6 +60,16 @@ describe('README walk-through', () => {
       ['María tagged', /"first_name":"María".*?"household_id":"hh_[0-9a-f]{32}","household_role":"head".*?"tags":\[\{"id":"tag_[0-9a-f]{32}","name":"Choir"\}\]/],
       ['members by tag', /\{"data":\[\{"id":"mem_[0-9a-f]{32}","first_name":"María"[^\n]*?"total":1\}/],
       ['prospect converted into a member', /"first_name":"Luis","last_name":"Ramírez".*?"source":"visit","stage":"converted".*?"converted_at":"[^"]+","member_id":"mem_[0-9a-f]{32}"/],
+      [
+        "partial refund of María's gift",
+        /"id":"don_[0-9a-f]{32}","amount":25000,"currency":"MXN","fund":\{"id":"fnd_[0-9a-f]{32}","name":"Building Fund"\},"donor":\{"id":"mem_[0-9a-f]{32}","first_name":"María"\},"campus":\{"id":"cmp_[0-9a-f]{32}","name":"North Campus"\},"method":"card","status":"partially_refunded".*?"refunded_amount":5000/,
+      ],
+      [
+        'batch committed at its expected total',
+        /"id":"bat_[0-9a-f]{32}","description":"Sunday offering","expected_total":15000,"currency":"MXN","status":"committed","count":2,"total":15000/,
+      ],
+      ["the fund's gifts, the batch's now succeeded", /\{"data":\[(\{"id":"don_[^\n]*?"status":"(succeeded|partially_refunded)"[^\n]*?){3}"total":3\}/],
+      ["María's giving", /\{"data":\[\{"id":"don_[0-9a-f]{32}","amount":25000[^\n]*?"total":1\}/],
       ['narrower token, value shown once', /"name":"nightly export".*?"scopes":\["read:members"\].*?"token":"chp_/],
       ['first create', /^HTTP\/1\.1 201 Created\r?$/im],
       ['replayed create', /^idempotent-replayed: true\r?$/im],

@@ -600,15 +600,10 @@ describe('recurring gifts', () => {
         }),
       );
       expect(donation).toMatchObject({ amount: 5000, currency: 'USD', recurring_gift_id: gift.id, status: 'succeeded' });
-      // What the processor side checks a payment's metadata.recurring_gift_id with: the church's gift, by rcg_ id or uuid.
-      const service = api.app.get(RecurringGiftsService);
-      const uuid = parsePublicId('rcg', gift.id)!;
-      expect(await inTenant(api, g.church.id, () => Promise.all([gift.id, uuid, `rcg_${'0'.repeat(32)}`, 'nope'].map((ref) => service.resolveId(ref))))).toEqual([uuid, uuid, null, null]);
 
       // The foreign key: no donation points at a gift the church does not have.
       const other = await newGivingChurch(api);
       const theirs = await createGift(api, other.church, { donor_id: other.ana, amount: 5000, currency: 'USD', fund_id: other.general.id, interval: 'month', start_on: '2026-01-01' });
-      expect(await inTenant(api, g.church.id, () => service.resolveId(theirs.id))).toBeNull();
       for (const gid of [parsePublicId('rcg', theirs.id)!, randomUUID()]) {
         await expect(
           inTenant(api, g.church.id, () =>

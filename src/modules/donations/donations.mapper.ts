@@ -1,6 +1,5 @@
 import { ID_PREFIX, toPublicId } from '../../common/ids/id';
 import type { CampusEntity } from '../campuses/campus.entity';
-import { toCampusRef } from '../campuses/campuses.mapper';
 import type { FundEntity } from '../funds/fund.entity';
 import { toFundRef } from '../funds/funds.mapper';
 import type { DonationRefundEntity } from './donation-refund.entity';
@@ -25,7 +24,7 @@ export function toDonationResponse(d: DonationEntity, refs: DonationRefs): Donat
     currency: d.currency,
     fund: toFundRef(fund),
     donor: donor ? { id: toPublicId(ID_PREFIX.member, donor.id), first_name: donor.firstName } : null,
-    campus: campus ? toCampusRef(campus) : null,
+    campus: campus ? { id: toPublicId(ID_PREFIX.campus, campus.id), name: campus.name } : null,
     method: d.method,
     status: d.status,
     received_at: d.receivedAt.toISOString(),

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CampusesModule } from '../campuses/campuses.module';
 import { FundsModule } from '../funds/funds.module';
+import { DonationRefsLoader } from './donation-refs';
 import { DonationsController } from './donations.controller';
 import { DonationsRepository } from './donations.repository';
 import { DonationsService } from './donations.service';
@@ -10,7 +11,7 @@ import { MemberDonationsController } from './member-donations.controller';
 @Module({
   imports: [CampusesModule, FundsModule],
   controllers: [DonationsController, MemberDonationsController],
-  providers: [DonationsService, DonationsRepository],
+  providers: [DonationsService, DonationsRepository, DonationRefsLoader],
   exports: [DonationsService, FundsModule],
 })
 export class DonationsModule {}

@@ -119,6 +119,13 @@ export class DonationsRepository {
     return rows[0] ? { id: rows[0].id, firstName: rows[0].first_name } : null;
   }
 
+  /** Whether the church has this recurring gift (a processor's metadata may name one it does not). */
+  async hasRecurringGift(id: string): Promise<boolean> {
+    const { manager, tenantId } = this.scope();
+    const rows: unknown[] = await manager.query('SELECT 1 FROM recurring_gifts WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+    return rows.length > 0;
+  }
+
   /**
    * The batch a donation is added to, locked FOR SHARE until the transaction ends: a commit (FOR NO
    * KEY UPDATE) waits for the add, and sees its donation; an add waits for a commit, and sees it.

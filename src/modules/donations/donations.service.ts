@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TenantContext } from '../../common/context/tenant-context';
 import { AppError, FieldIssue } from '../../common/errors/app-error';
-import { ID_PREFIX, IdPrefix, isUuid, newUuid, parsePublicId } from '../../common/ids/id';
+import { ID_PREFIX, newUuid, parsePublicId } from '../../common/ids/id';
 import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { parseListQuery } from '../../common/lists/list-query';
 import { isCurrency, isValidAmount } from '../../common/money/currencies';
@@ -12,33 +12,19 @@ import { EventsService } from '../../platform/webhooks/events.service';
 import { CampusesService } from '../campuses/campuses.service';
 import { FundsService } from '../funds/funds.service';
 import { DonationRefundEntity } from './donation-refund.entity';
-import { DonationEntity, DonationMethod, DonationStatus } from './donation.entity';
+import { DONATION_METHODS, DonationEntity, DonationStatus } from './donation.entity';
 import { DONATION_LIST, MEMBER_DONATION_LIST } from './donations.list';
-import { DonationRefs, toDonationRefundedEvent, toDonationResponse } from './donations.mapper';
+import { DonationRefsLoader } from './donation-refs';
+import { toDonationRefundedEvent, toDonationResponse } from './donations.mapper';
 import { DonationsRepository } from './donations.repository';
 import type { CreateDonationDto } from './dto/create-donation.dto';
 import type { DonationResponse } from './dto/donation.response';
 import type { RefundDonationDto } from './dto/refund-donation.dto';
 import type { UpdateDonationDto } from './dto/update-donation.dto';
+import { ProcessorPayment, uuidOf } from './processor-payment';
 import { readReceivedAt } from './received-at';
 
-/** A payment the processor reports as succeeded (`payment_intent.succeeded`). */
-export interface ProcessorPayment {
-  /** The processor's payment id (`pi_…`): a donation is made once per id. */
-  processorId: string;
-  /** Minor units (Stripe's `amount`). */
-  amount: number;
-  /** ISO 4217 in any case (Stripe sends `usd`). */
-  currency: string;
-  /** `fnd_` id (the intent's `metadata.fund_id`); an unknown one is a 422 naming `metadata.fund_id`. */
-  fundId: string;
-  /** `mem_` id (`metadata.donor_id`); absent or unknown: an anonymous gift (the money came in all the same). */
-  donorId?: string | null;
-  /** `rcg_` id (`metadata.recurring_gift_id`). */
-  recurringGiftId?: string | null;
-  method: DonationMethod;
-  receivedAt?: Date;
-}
+export type { ProcessorPayment } from './processor-payment';
 
 /** Who names the references: a client (public ids only) or the processor's metadata (public ids or bare uuids). */
 type Origin = 'api' | 'processor';
@@ -49,6 +35,7 @@ const REFUNDABLE: readonly DonationStatus[] = ['succeeded', 'partially_refunded'
 export class DonationsService {
   constructor(
     private readonly donations: DonationsRepository,
+    private readonly refs: DonationRefsLoader,
     private readonly funds: FundsService,
     private readonly campuses: CampusesService,
     private readonly events: EventsService,
@@ -112,7 +99,7 @@ export class DonationsService {
    */
   async recordProcessorPayment(payment: ProcessorPayment): Promise<DonationResponse> {
     const existing = await this.donations.findByProcessorId(payment.processorId);
-    if (existing) return this.respondOne(existing);
+    if (existing) return this.refs.respond(existing);
     const currency = typeof payment.currency === 'string' ? payment.currency.toUpperCase() : '';
     const issues: FieldIssue[] = [];
     if (!isValidAmount(payment.amount)) issues.push({ field: 'amount', issue: 'out_of_range', params: { min: 1, max: 100_000_000 } });
@@ -122,6 +109,9 @@ export class DonationsService {
     if (!fund) issues.push({ field: 'metadata.fund_id', issue: 'not_found' });
     if (issues.length) throw AppError.validation(issues);
     const donor = payment.donorId ? await this.findDonor(payment.donorId, 'processor') : null;
+    // A recurring gift the church does not have is left out (the money is recorded all the same).
+    const giftId = uuidOf(ID_PREFIX.recurringGift, payment.recurringGiftId, true);
+    const recurringGiftId = giftId && (await this.donations.hasRecurringGift(giftId)) ? giftId : null;
     const now = new Date();
     const donation = this.newDonation({
       amount: payment.amount,
@@ -129,28 +119,28 @@ export class DonationsService {
       fundId: fund!.id,
       donorId: donor?.id ?? null,
       campusId: null,
-      method: payment.method,
+      method: DONATION_METHODS.includes(payment.method) ? payment.method : 'other',
       checkNumber: null,
-      receivedAt: payment.receivedAt ?? now,
+      receivedAt: payment.receivedAt instanceof Date && !Number.isNaN(payment.receivedAt.getTime()) ? payment.receivedAt : now,
       note: null,
       status: 'succeeded',
       batchId: null,
-      recurringGiftId: uuidOf(ID_PREFIX.recurringGift, payment.recurringGiftId, true),
+      recurringGiftId,
       processorId: payment.processorId,
       createdAt: now,
     });
     if (!(await this.donations.insert(donation))) {
       // Recorded meanwhile by a concurrent delivery of the same payment (which raised the event).
-      return this.respondOne((await this.donations.findByProcessorId(payment.processorId))!);
+      return this.refs.respond((await this.donations.findByProcessorId(payment.processorId))!);
     }
-    const response = await this.respondOne(donation);
+    const response = await this.refs.respond(donation);
     await this.events.record('donation.created', response);
     this.totals.invalidate('donations');
     return response;
   }
 
   async get(id: string): Promise<DonationResponse> {
-    return this.respondOne(await this.require(id));
+    return this.refs.respond(await this.require(id));
   }
 
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<DonationResponse>> {
@@ -184,7 +174,7 @@ export class DonationsService {
     if (dto.check_number !== undefined) changes.checkNumber = dto.check_number;
     await this.donations.update(donation.id, changes);
     this.totals.invalidate('donations');
-    return this.respondOne(Object.assign(donation, changes));
+    return this.refs.respond(Object.assign(donation, changes));
   }
 
   /**
@@ -217,7 +207,7 @@ export class DonationsService {
     if (!donation) return null;
     const already = refund.processorRefundId ? await this.donations.hasProcessorRefund(refund.processorRefundId) : false;
     const amount = Math.min(Math.trunc(refund.amount), donation.amount - donation.refundedAmount);
-    if (already || !(amount > 0) || donation.status === 'pending' || donation.status === 'failed') return this.respondOne(donation);
+    if (already || !(amount > 0) || donation.status === 'pending' || donation.status === 'failed') return this.refs.respond(donation);
     return (await this.applyRefund(donation, amount, refund.processorRefundId ?? null)).donation;
   }
 
@@ -235,7 +225,7 @@ export class DonationsService {
       updatedAt: new Date(),
     };
     await this.donations.update(donation.id, changes);
-    const response = await this.respondOne(Object.assign(donation, changes));
+    const response = await this.refs.respond(Object.assign(donation, changes));
     await this.events.record('donation.disputed', response);
     this.totals.invalidate('donations');
     return response;
@@ -249,11 +239,9 @@ export class DonationsService {
     const ids = await this.donations.succeedPendingOfBatch(batchId, new Date());
     if (ids.length === 0) return 0;
     const rows = await this.donations.findManyByIds(ids);
-    const refs = await this.refsOf(rows);
-    await this.events.recordMany(
-      'donation.created',
-      rows.map((d) => toDonationResponse(d, refs)),
-    );
+    const refs = await this.refs.of(rows);
+    const objects = rows.map((d) => toDonationResponse(d, refs));
+    await this.events.recordMany('donation.created', objects);
     this.totals.invalidate('donations');
     return ids.length;
   }
@@ -271,7 +259,7 @@ export class DonationsService {
     const status: DonationStatus = donation.status === 'disputed' ? 'disputed' : refundedAmount === donation.amount ? 'refunded' : 'partially_refunded';
     const changes: Partial<DonationEntity> = { refundedAmount, status, updatedAt: now };
     await this.donations.update(donation.id, changes);
-    const response = await this.respondOne(Object.assign(donation, changes));
+    const response = await this.refs.respond(Object.assign(donation, changes));
     await this.events.record('donation.refunded', toDonationRefundedEvent(response, refund));
     this.totals.invalidate('donations');
     return { donation: response };
@@ -280,7 +268,7 @@ export class DonationsService {
   private async page(query: ReturnType<typeof parseListQuery>): Promise<ListEnvelope<DonationResponse>> {
     const state = await this.totals.open('donations', query);
     const page = await this.donations.list(query, state);
-    const refs = await this.refsOf(page.rows);
+    const refs = await this.refs.of(page.rows);
     return toEnvelope(page, (d) => toDonationResponse(d, refs));
   }
 
@@ -297,17 +285,6 @@ export class DonationsService {
     });
   }
 
-  private async respondOne(donation: DonationEntity): Promise<DonationResponse> {
-    return toDonationResponse(donation, await this.refsOf([donation]));
-  }
-
-  /** The funds, donors and campuses of a page, one query each. */
-  private async refsOf(rows: DonationEntity[]): Promise<DonationRefs> {
-    const donorIds = [...new Set(rows.map((d) => d.donorId).filter((id): id is string => id !== null))];
-    const [funds, donors, campuses] = [await this.funds.byIdOf(rows), await this.donations.donorsOf(donorIds), await this.campuses.byIdOf(rows)];
-    return { funds, donors, campuses };
-  }
-
   /** A live member named by a `mem_` id (a processor's metadata may hold the bare uuid). */
   private async findDonor(ref: string, origin: Origin) {
     const uuid = uuidOf(ID_PREFIX.member, ref, origin === 'processor');
@@ -319,11 +296,4 @@ export class DonationsService {
     if (!donation) throw AppError.notFound('donation');
     return donation;
   }
-}
-
-/** The uuid of a public id (`mem_…`); a processor's metadata may also hold the bare uuid. */
-function uuidOf(prefix: IdPrefix, value: string | null | undefined, allowUuid = false): string | null {
-  if (typeof value !== 'string' || value === '') return null;
-  if (allowUuid && isUuid(value)) return value;
-  return parsePublicId(prefix, value);
 }

@@ -49,11 +49,18 @@ export class FundsRepository {
     await repo.update({ tenantId, id }, changes);
   }
 
-  /** Whether any donation was made to the fund (one index probe). */
-  async hasDonations(id: string): Promise<boolean> {
+  /** What keeps the fund from being deleted: its donations, recurring gifts or pledges (deleted ones too), or null (one query). */
+  async referencedBy(id: string): Promise<'donations' | 'recurring gifts' | 'pledges' | null> {
     const { manager, tenantId } = this.scope();
-    const rows: unknown[] = await manager.query('SELECT 1 FROM donations WHERE tenant_id = $1 AND fund_id = $2 LIMIT 1', [tenantId, id]);
-    return rows.length > 0;
+    const [row]: { what: 'donations' | 'recurring gifts' | 'pledges' | null }[] = await manager.query(
+      `SELECT CASE
+                WHEN EXISTS (SELECT 1 FROM donations WHERE tenant_id = $1 AND fund_id = $2) THEN 'donations'
+                WHEN EXISTS (SELECT 1 FROM recurring_gifts WHERE tenant_id = $1 AND fund_id = $2) THEN 'recurring gifts'
+                WHEN EXISTS (SELECT 1 FROM pledges WHERE tenant_id = $1 AND fund_id = $2) THEN 'pledges'
+              END AS what`,
+      [tenantId, id],
+    );
+    return row.what;
   }
 
   async delete(id: string): Promise<void> {

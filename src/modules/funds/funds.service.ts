@@ -74,9 +74,8 @@ export class FundsService {
    */
   async remove(id: string): Promise<void> {
     const fund = await this.require(id, 'pessimistic_write');
-    if (await this.funds.hasDonations(fund.id)) {
-      throw new AppError('conflict', { reason: 'the fund has donations; archive it with active: false instead' });
-    }
+    const referencedBy = await this.funds.referencedBy(fund.id);
+    if (referencedBy) throw new AppError('conflict', { reason: `the fund has ${referencedBy}; archive it with active: false instead` });
     await this.funds.delete(fund.id);
   }
 

@@ -131,16 +131,6 @@ export class RecurringGiftsService {
     return event;
   }
 
-  /**
-   * For a processor payment that names a recurring gift (`metadata.recurring_gift_id`, an `rcg_` id
-   * or a uuid): the uuid of the church's gift, or null when the church has no such gift (record the
-   * payment without the link rather than refuse money that came in: donations.recurring_gift_id
-   * has a foreign key).
-   */
-  async resolveId(recurringGiftId: string): Promise<string | null> {
-    return (await this.findByRef(recurringGiftId))?.id ?? null;
-  }
-
   private findByRef(ref: string): Promise<RecurringGiftEntity | null> {
     const uuid = isUuid(ref) ? ref : parsePublicId(ID_PREFIX.recurringGift, ref);
     return uuid ? this.gifts.find(uuid) : Promise.resolve(null);

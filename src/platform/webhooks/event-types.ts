@@ -42,7 +42,8 @@ export const EVENT_OBJECTS: Record<EventType, { schema?: string; description: st
   'attendance.recorded': { description: 'The attendance record.' },
   'donation.created': {
     schema: 'DonationResponse',
-    description: 'The donation, as GET /v1/donations/{id} returns it: id (don_), amount (integer, minor units), currency, fund {id, name}, donor {id, first_name} or null, campus or null, method, status, received_at, created_at, …',
+    description:
+      'The donation, as GET /v1/donations/{id} returns it: id (don_), amount (integer, minor units), currency, fund {id, name}, donor {id, first_name} or null, campus or null, method, status, received_at, created_at, …',
   },
   'donation.disputed': { schema: 'DonationResponse', description: 'The donation with status `disputed` and `dispute: {reason, status, amount}` from the processor.' },
   'donation.refunded': { schema: 'DonationRefundedEvent', description: 'The donation after the refund (status, refunded_amount) and `refund: {amount, processor_refund_id, created_at}`.' },

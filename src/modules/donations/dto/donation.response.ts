@@ -1,6 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CURRENCY_CODES } from '../../../common/money/currencies';
-import { CampusRef } from '../../campuses/dto/campus.response';
 import { FundRef } from '../../funds/dto/fund.response';
 import { DONATION_METHODS, DONATION_STATUSES } from '../donation.entity';
 
@@ -8,6 +7,12 @@ import { DONATION_METHODS, DONATION_STATUSES } from '../donation.entity';
 export class DonorRef {
   @ApiProperty({ example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' }) id: string;
   @ApiProperty({ example: 'Lucía' }) first_name: string;
+}
+
+/** How the campus appears on a donation: exactly the specification's `{id, name}`. */
+export class DonationCampusRef {
+  @ApiProperty({ example: 'cmp_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' }) id: string;
+  @ApiProperty({ example: 'North Campus' }) name: string;
 }
 
 export class DisputeInfo {
@@ -23,7 +28,7 @@ export class DonationResponse {
   @ApiProperty({ enum: CURRENCY_CODES, example: 'USD' }) currency: string;
   @ApiProperty({ type: FundRef }) fund: FundRef;
   @ApiProperty({ type: DonorRef, nullable: true, description: 'null for an anonymous gift.' }) donor: DonorRef | null;
-  @ApiProperty({ type: CampusRef, nullable: true }) campus: CampusRef | null;
+  @ApiProperty({ type: DonationCampusRef, nullable: true }) campus: DonationCampusRef | null;
   @ApiProperty({ enum: DONATION_METHODS, example: 'card' }) method: string;
   @ApiProperty({
     enum: DONATION_STATUSES,
