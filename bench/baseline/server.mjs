@@ -429,7 +429,7 @@ function donationJson(d, fund, donor, campus) {
     currency: d.currency,
     fund: { id: publicId('fnd', fund.id), name: fund.name },
     donor: donor ? { id: publicId('mem', donor.id), first_name: donor.first_name } : null,
-    campus: campus ? { id: publicId('cmp', campus.id), key: campus.key, name: campus.name } : null,
+    campus: campus ? { id: publicId('cmp', campus.id), name: campus.name } : null,
     method: d.method,
     status: d.status,
     received_at: d.received_at.toISOString(),
@@ -630,7 +630,7 @@ async function listDonations(req, res, url) {
     const byId = async (list, sql) => new Map(list.length ? (await client.query(sql, [principal.tenant_id, list])).rows.map((r) => [r.id, r]) : []);
     const funds = await byId(ids('fund_id'), 'SELECT id, name FROM funds WHERE tenant_id = $1 AND id = ANY($2::uuid[])');
     const donors = await byId(ids('donor_id'), 'SELECT id, first_name FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])');
-    const campuses = await byId(ids('campus_id'), 'SELECT id, key, name FROM campuses WHERE tenant_id = $1 AND id = ANY($2::uuid[])');
+    const campuses = await byId(ids('campus_id'), 'SELECT id, name FROM campuses WHERE tenant_id = $1 AND id = ANY($2::uuid[])');
     return { rows, total: count, funds, donors, campuses, hasMore: more };
   });
   const last = rows[rows.length - 1];
