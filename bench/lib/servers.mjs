@@ -54,7 +54,7 @@ class ServerProcess {
     const c = new Client({ connectionString: config.databaseUrl, application_name: 'church-bench-probe' });
     await c.connect();
     try {
-      return (await c.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [this.appName])).rows.map((r) => r.pid);
+      return (await c.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [this.appName])).rows.map((r) => r.pid);
     } finally {
       await c.end();
     }
