@@ -599,6 +599,15 @@ function donationListSql(tenantId, params) {
   const sortText = params.get('sort') || 'created_at';
   const sort = sortText.split(',').map((part) => ({ field: part.replace(/^-/, ''), descending: part.startsWith('-') }));
   if (sort.some((s) => !DONATION_SORTS[s.field])) throw new HttpError(400, 'invalid_parameter');
+  // donations.repository.ts createdAtBounds: in the created_at order, received_at[gte|gt] X bounds
+  // created_at >= X - 5 minutes in the page query (not the count).
+  if (sort[0].field === 'created_at') {
+    for (const [key, raw] of params) {
+      if (key !== 'received_at[gte]' && key !== 'received_at[gt]') continue;
+      const since = new Date(/^\d{4}-\d{2}-\d{2}$/.test(raw) ? `${raw}T00:00:00Z` : raw);
+      where.push(`d.created_at >= ${p(new Date(since.getTime() - 5 * 60_000))}`);
+    }
+  }
   const columns = sort.map((s) => ({ expr: `d.${DONATION_SORTS[s.field].column}`, desc: s.descending, nullable: false }));
   columns.push({ expr: 'd.id', desc: columns[columns.length - 1].desc, nullable: false });
   const cursor = params.get('cursor');
