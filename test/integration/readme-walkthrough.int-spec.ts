@@ -76,6 +76,18 @@ describe('README walk-through', () => {
       ['rate-limit headers', /^x-ratelimit-limit: \d+\r?$/im],
       ['usage', /"day":\{/],
       ['CORS allowlist', /"allowed_origins":\["https:\/\/app\.example\.org"\]/],
+      ['María registered', /"id":"reg_[0-9a-f]{32}","event_id":"evt_[0-9a-f]{32}","member":\{"id":"mem_[0-9a-f]{32}","first_name":"María"/],
+      ['the event, in UTC, with her registration', /"id":"evt_[0-9a-f]{32}","name":"Sunday Service"[^\n]*?"starts_at":"2026-12-06T16:00:00\.000Z"[^\n]*?"registration_count":1/],
+      [
+        'the kiosk finds the González household',
+        /\{"data":\[\{"id":"hh_[0-9a-f]{32}","name":"Familia González","members":\[\{"id":"mem_[0-9a-f]{32}","first_name":"María","last_name":"González"[^\]]*?"checked_in":false\}/,
+      ],
+      ['the kiosk key reads no members', /403\n/],
+      [
+        'checked in with a security code',
+        /"id":"cki_[0-9a-f]{32}","event_id":"evt_[0-9a-f]{32}","security_code":"[BCDFGHJKLMNPRSTXZ2456789]{4}","labels":\[\{"member_id":"mem_[0-9a-f]{32}","first_name":"María"/,
+      ],
+      ['checked out with the code', /"id":"cki_[0-9a-f]{32}"[^\n]*?"checked_out_at":"[^"]+"/],
       // With DNS the endpoint is created (its secret shown once); without, the SSRF guard answers as the README says.
       ['webhook subscription', /"secret":"whsec_|"code":"invalid_webhook_url"/],
       ['events', /"type":"member\.created"/],
