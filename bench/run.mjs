@@ -10,6 +10,7 @@ import { ensureSeeded } from './lib/seed.mjs';
 import { startApi, startBaseline, writeServerLog } from './lib/servers.mjs';
 import { scenario1, scenario2, scenario3, scenario4, scenario6, scenario7 } from './scenarios/http.mjs';
 import { scenario5 } from './scenarios/webhooks.mjs';
+import { scenario8, scenario9, scenario10 } from './scenarios/giving.mjs';
 import { join } from 'node:path';
 
 const SCENARIOS = {
@@ -20,8 +21,11 @@ const SCENARIOS = {
   7: { title: 'tag filter, 20 churches of 50k; EXPLAIN of the tag and custom-field filters', http: true, run: scenario7 },
   4: { title: 'bulk create of 500 members', http: true, run: scenario4 },
   5: { title: 'webhook deliveries', http: false, run: scenario5 },
+  8: { title: 'POST /v1/donations with an Idempotency-Key', http: true, run: scenario8 },
+  9: { title: "a fund's donations since a date, 1,000,000 donations; EXPLAIN", http: true, run: scenario9 },
+  10: { title: '1,000 year-end statements (PDF) through the worker', http: true, run: scenario10 },
 };
-const ORDER = ['1', '2', '6', '3', '7', '4', '5'];
+const ORDER = ['1', '2', '6', '3', '7', '4', '8', '9', '10', '5'];
 
 const USAGE = `usage: npm run bench [-- [scenario …] [--reseed] [--no-build]]
   scenarios: ${ORDER.map((id) => `${id} (${SCENARIOS[id].title})`).join(', ')}

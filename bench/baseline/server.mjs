@@ -7,12 +7,20 @@
 //      the keyset page (limit + 1 rows) with each member's tag ids (MembersRepository PAGE_TAG_IDS),
 //      the exact count;
 //      POST /v1/members/bulk: INSERT … SELECT unnest(…) RETURNING id;
-//   campuses and tag names come from per-church maps read once, as the API's campus directory and
-//   MemberTagRefs do (they are few and rarely change; the bench never changes them);
+//      POST /v1/donations (scenario 8): with an Idempotency-Key, the key's advisory lock and the
+//      look-up of a stored response (IdempotencyStore.begin); the fund FOR KEY SHARE, the donor and
+//      the campus by key (DonationsService.create); the INSERT; the outbox event, the enabled
+//      endpoints FOR KEY SHARE and one delivery row per matching endpoint (EventsService.recordMany);
+//      the idempotency record with the sealed response (IdempotencyStore.complete);
+//      GET /v1/donations (scenario 9): the keyset page and the exact count of fetchPage, then the
+//      page's funds, donors and campuses, one query each (DonationsService.refsOf);
+//   campuses and tag names of member lists come from per-church maps read once, as the API's campus
+//   directory and MemberTagRefs do (they are few and rarely change; the bench never changes them);
 //   3. the same JSON envelope, the same ETag (SHA-1 of tenant, language and body) and 304.
 // Not done here (the framework's and the project's own work, which the ratio prices): the rate
 // limiter's Redis call, usage metering, request validation beyond shape, audit rows, webhook
-// events, last_used_at writes, CORS, the problem+json error catalogue.
+// events of member writes, the delivery jobs enqueued after a commit, list-total invalidation,
+// last_used_at writes, CORS, the problem+json error catalogue.
 //
 // A bench switch: `X-Bench-Count: off` skips the count (scenario 6's list without counting).
 import { createHash, randomUUID } from 'node:crypto';
@@ -24,8 +32,15 @@ import { fileURLToPath } from 'node:url';
 const repoRoot = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
 const require = createRequire(join(repoRoot, 'package.json'));
 const pg = require('pg');
-// The same UUIDv7 generator as the API (from the bench build), so ids cost the same on both sides.
-const { newUuid: uuidv7 } = require(join(repoRoot, 'bench', '.build', 'dist', 'common', 'ids', 'id.js'));
+// The same UUIDv7 generator as the API (from the bench build), so ids cost the same on both sides;
+// likewise the currency table, the response sealing and the webhook filters (pure functions).
+const fromBuild = (path) => require(join(repoRoot, 'bench', '.build', 'dist', path));
+const { newUuid: uuidv7 } = fromBuild('common/ids/id.js');
+const { isCurrency, isValidAmount } = fromBuild('common/money/currencies.js');
+const { SecretBox } = fromBuild('common/crypto/secret-box.js');
+const { matchesFilters } = fromBuild('platform/webhooks/delivery-filters.js');
+const { API_VERSION } = fromBuild('common/api-version.js');
+const box = new SecretBox(Buffer.from(process.env.ENCRYPTION_KEY ?? '', 'base64'));
 
 const PORT = Number(process.env.PORT ?? 3391);
 const POOL = Number(process.env.DB_POOL_SIZE ?? 16);
@@ -372,12 +387,289 @@ async function bulkCreate(req, res) {
   res.end(text);
 }
 
+// ---- donations (scenarios 8 and 9) -------------------------------------------------------------
+
+const DONATION_METHODS = ['cash', 'check', 'card', 'ach', 'online', 'other'];
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+const DONATION_COLUMNS =
+  'tenant_id, id, amount, currency, fund_id, donor_id, campus_id, method, check_number, received_at, note, status, batch_id, recurring_gift_id, processor_id, refunded_amount, dispute, created_at, updated_at';
+const INSERT_DONATION = `INSERT INTO donations (${DONATION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING id`;
+const INSERT_EVENTS = `INSERT INTO webhook_events (tenant_id, id, type, payload, created_at)
+  SELECT $1, e.id, $2, e.payload, $3 FROM ROWS FROM (unnest($4::uuid[]), json_array_elements($5::json)) AS e(id, payload)`;
+const ENDPOINTS = `SELECT id, filters FROM webhook_endpoints WHERE tenant_id = $1 AND status = 'enabled' AND events && ARRAY[$2, '*']::text[] FOR KEY SHARE`;
+const INSERT_DELIVERIES = `INSERT INTO webhook_deliveries (tenant_id, id, endpoint_id, event_id, next_attempt_at, created_at, updated_at)
+  SELECT $1, d.id, d.endpoint_id, d.event_id, $5, $5, $5 FROM unnest($2::uuid[], $3::uuid[], $4::uuid[]) AS d(id, endpoint_id, event_id)`;
+const IDEMPOTENCY_LOOKUP = `SELECT method, path, fingerprint, status, body_sealed, location FROM idempotency_keys
+  WHERE tenant_id = $1 AND token_id = $2 AND key = $3 AND created_at > now() - make_interval(hours => $4)`;
+const IDEMPOTENCY_STORE = `INSERT INTO idempotency_keys (tenant_id, token_id, key, method, path, fingerprint, status, body_sealed, location)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+  ON CONFLICT (tenant_id, token_id, key) DO UPDATE
+    SET method = excluded.method, path = excluded.path, fingerprint = excluded.fingerprint, status = excluded.status,
+        body_sealed = excluded.body_sealed, location = excluded.location, created_at = now()`;
+
+/** The same JSON with its keys in another order is the same request (idempotency.store.ts). */
+function canonicalJson(value) {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const optionalText = (v, max) => v === undefined || v === null || (typeof v === 'string' && v.length <= max);
+
+/** donations.mapper.ts toDonationResponse, from a row (snake_case) and its fund, donor and campus. */
+function donationJson(d, fund, donor, campus) {
+  return {
+    id: publicId('don', d.id),
+    amount: Number(d.amount),
+    currency: d.currency,
+    fund: { id: publicId('fnd', fund.id), name: fund.name },
+    donor: donor ? { id: publicId('mem', donor.id), first_name: donor.first_name } : null,
+    campus: campus ? { id: publicId('cmp', campus.id), name: campus.name } : null,
+    method: d.method,
+    status: d.status,
+    received_at: d.received_at.toISOString(),
+    check_number: d.check_number,
+    note: d.note,
+    batch_id: d.batch_id ? publicId('bat', d.batch_id) : null,
+    recurring_gift_id: d.recurring_gift_id ? publicId('rcg', d.recurring_gift_id) : null,
+    processor_id: d.processor_id,
+    refunded_amount: Number(d.refunded_amount),
+    dispute: d.dispute ? { reason: d.dispute.reason ?? null, status: d.dispute.status ?? null, amount: d.dispute.amount ?? null } : null,
+    created_at: d.created_at.toISOString(),
+    updated_at: d.updated_at.toISOString(),
+  };
+}
+
+async function createDonation(req, res) {
+  const principal = await authenticate(req);
+  const rawKey = req.headers['idempotency-key'];
+  if (rawKey !== undefined && !UUID_V4.test(rawKey)) throw new HttpError(400, 'invalid_idempotency_key');
+  const key = rawKey?.toLowerCase();
+  const body = JSON.parse(await readBody(req));
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(422, 'validation_failed');
+  const ok =
+    isValidAmount(body.amount) &&
+    isCurrency(body.currency) &&
+    typeof body.fund_id === 'string' &&
+    body.fund_id.length <= 64 &&
+    optionalText(body.donor_id, 64) &&
+    optionalText(body.campus, 64) &&
+    (body.method === undefined || DONATION_METHODS.includes(body.method)) &&
+    optionalText(body.check_number, 50) &&
+    optionalText(body.note, 2000) &&
+    (body.received_at === undefined || (typeof body.received_at === 'string' && !Number.isNaN(Date.parse(body.received_at)))) &&
+    (body.batch_id === undefined || body.batch_id === null);
+  if (!ok) throw new HttpError(422, 'validation_failed');
+  const fundId = parsePublicId('fnd', body.fund_id);
+  const donorId = body.donor_id ? parsePublicId('mem', body.donor_id) : null;
+  const campusId = body.campus ? parsePublicId('cmp', body.campus) : null;
+  const tenantId = principal.tenant_id;
+  const request = { method: 'POST', path: '/v1/donations', fingerprint: createHash('sha256').update(canonicalJson(body)).digest() };
+
+  const { status, text, location } = await inTenant(tenantId, async (client) => {
+    if (key) {
+      const { rows: lock } = await client.query('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked', [`idem:${tenantId}:${principal.id}:${key}`]);
+      if (!lock[0].locked) throw new HttpError(409, 'idempotency_in_progress');
+      const { rows: prior } = await client.query(IDEMPOTENCY_LOOKUP, [tenantId, principal.id, key, 24]);
+      if (prior[0]) {
+        if (prior[0].method !== request.method || prior[0].path !== request.path || !prior[0].fingerprint.equals(request.fingerprint)) throw new HttpError(422, 'idempotency_key_reused');
+        return { status: prior[0].status, text: box.open(prior[0].body_sealed), location: prior[0].location };
+      }
+    }
+    const fund = fundId ? (await client.query('SELECT id, name, active FROM funds WHERE tenant_id = $1 AND id = $2 FOR KEY SHARE', [tenantId, fundId])).rows[0] : undefined;
+    const donor = donorId ? (await client.query('SELECT id, first_name FROM members WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL', [tenantId, donorId])).rows[0] : undefined;
+    const campus = body.campus
+      ? (
+          await client.query(campusId ? 'SELECT id, key, name FROM campuses WHERE tenant_id = $1 AND id = $2' : 'SELECT id, key, name FROM campuses WHERE tenant_id = $1 AND key = $2', [
+            tenantId,
+            campusId ?? body.campus,
+          ])
+        ).rows[0]
+      : undefined;
+    if (!fund || !fund.active || (body.donor_id && !donor) || (body.campus && !campus)) throw new HttpError(422, 'validation_failed');
+
+    const now = new Date();
+    const d = {
+      id: uuidv7(),
+      amount: body.amount,
+      currency: body.currency,
+      method: body.method ?? 'other',
+      check_number: body.check_number ?? null,
+      received_at: body.received_at ? new Date(body.received_at) : now,
+      note: body.note ?? null,
+      status: 'succeeded',
+      batch_id: null,
+      recurring_gift_id: null,
+      processor_id: null,
+      refunded_amount: 0,
+      dispute: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await client.query(INSERT_DONATION, [
+      tenantId,
+      d.id,
+      d.amount,
+      d.currency,
+      fund.id,
+      donor?.id ?? null,
+      campus?.id ?? null,
+      d.method,
+      d.check_number,
+      d.received_at,
+      d.note,
+      d.status,
+      null,
+      null,
+      null,
+      0,
+      null,
+      now,
+      now,
+    ]);
+    const donation = donationJson(d, fund, donor, campus);
+
+    // The outbox (EventsService.recordMany): the event, the enabled endpoints and their deliveries.
+    const eventId = uuidv7();
+    const eventAt = new Date();
+    const payload = {
+      id: publicId('evt', eventId),
+      type: 'donation.created',
+      created: Math.floor(eventAt.getTime() / 1000),
+      tenant: principal.slug,
+      api_version: API_VERSION,
+      data: { object: donation },
+    };
+    await client.query(INSERT_EVENTS, [tenantId, 'donation.created', eventAt, [eventId], JSON.stringify([payload])]);
+    const { rows: endpoints } = await client.query(ENDPOINTS, [tenantId, 'donation.created']);
+    const deliveries = endpoints.filter((e) => matchesFilters(payload, e.filters)).map((e) => ({ id: uuidv7(), endpointId: e.id }));
+    if (deliveries.length) {
+      await client.query(INSERT_DELIVERIES, [tenantId, deliveries.map((x) => x.id), deliveries.map((x) => x.endpointId), deliveries.map(() => eventId), eventAt]);
+    }
+    const text = JSON.stringify(donation);
+    const location = `/v1/donations/${donation.id}`;
+    if (key) await client.query(IDEMPOTENCY_STORE, [tenantId, principal.id, key, request.method, request.path, request.fingerprint, 201, box.seal(text), location]);
+    return { status: 201, text, location };
+  });
+  if (location) res.setHeader('Location', location);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.writeHead(status);
+  res.end(text);
+}
+
+// The donation list's sorts (src/modules/donations/donations.list.ts), as SQL.
+const DONATION_SORTS = {
+  created_at: { column: 'created_at', value: (r) => r.created_at.toISOString() },
+  received_at: { column: 'received_at', value: (r) => r.received_at.toISOString() },
+  amount: { column: 'amount', value: (r) => Number(r.amount) },
+};
+
+/** The page and count SQL of src/common/lists/keyset-page.ts for the donation list (the filters the bench sends). */
+function donationListSql(tenantId, params) {
+  const values = [tenantId];
+  const p = (v) => {
+    values.push(v);
+    return `$${values.length}`;
+  };
+  const where = ['d.tenant_id = $1'];
+  for (const [key, raw] of params) {
+    if (key === 'limit' || key === 'sort' || key === 'cursor') continue;
+    const match = /^([a-z_]+)(?:\[([a-z]+)\])?$/.exec(key);
+    if (!match) throw new HttpError(400, 'invalid_parameter');
+    const [, field, op = 'eq'] = match;
+    if (field === 'fund_id' || field === 'donor_id') {
+      // idCondition: one id is `=` (a range of the (tenant_id, fund_id, received_at, id) index).
+      const prefix = field === 'fund_id' ? 'fnd' : 'mem';
+      const ids = (op === 'in' ? raw.split(',') : [raw]).map((r) => parsePublicId(prefix, r)).filter((id) => id !== null);
+      const list = ids.length ? ids : ['00000000-0000-0000-0000-000000000000'];
+      where.push(list.length === 1 ? `d.${field} = ${p(list[0])}` : `d.${field} IN (${list.map(p).join(', ')})`);
+    } else if ((field === 'received_at' || field === 'created_at' || field === 'updated_at') && OPS[op] && op !== 'eq' && op !== 'ne') {
+      where.push(`d.${field} ${OPS[op]} ${p(new Date(/^\d{4}-\d{2}-\d{2}$/.test(raw) ? `${raw}T00:00:00Z` : raw))}`);
+    } else throw new HttpError(400, 'invalid_parameter');
+  }
+  const countSql = `SELECT count(*)::int AS total FROM donations d WHERE ${where.join(' AND ')}`;
+  const countValues = [...values];
+
+  const sortText = params.get('sort') || 'created_at';
+  const sort = sortText.split(',').map((part) => ({ field: part.replace(/^-/, ''), descending: part.startsWith('-') }));
+  if (sort.some((s) => !DONATION_SORTS[s.field])) throw new HttpError(400, 'invalid_parameter');
+  // donations.repository.ts createdAtBounds: in the created_at order, received_at[gte|gt] X bounds
+  // created_at >= X - 5 minutes in the page query (not the count).
+  if (sort[0].field === 'created_at') {
+    for (const [key, raw] of params) {
+      if (key !== 'received_at[gte]' && key !== 'received_at[gt]') continue;
+      const since = new Date(/^\d{4}-\d{2}-\d{2}$/.test(raw) ? `${raw}T00:00:00Z` : raw);
+      where.push(`d.created_at >= ${p(new Date(since.getTime() - 5 * 60_000))}`);
+    }
+  }
+  const columns = sort.map((s) => ({ expr: `d.${DONATION_SORTS[s.field].column}`, desc: s.descending, nullable: false }));
+  columns.push({ expr: 'd.id', desc: columns[columns.length - 1].desc, nullable: false });
+  const cursor = params.get('cursor');
+  if (cursor) {
+    const [sortKey, vals, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (sortKey !== sortText) throw new HttpError(400, 'invalid_parameter');
+    where.push(keyset(columns, [...vals, id], p));
+  }
+  const limit = Number(params.get('limit') ?? 50);
+  if (!(limit >= 1 && limit <= 250)) throw new HttpError(400, 'invalid_parameter');
+  const pageSql = `SELECT ${DONATION_COLUMNS.split(', ')
+    .map((c) => `d.${c}`)
+    .join(', ')} FROM donations d WHERE ${where.join(' AND ')} ORDER BY ${columns.map((c) => `${c.expr} ${c.desc ? 'DESC' : 'ASC'}`).join(', ')} LIMIT ${limit + 1}`;
+  return { pageSql, values, countSql, countValues, sort, sortText, limit };
+}
+
+async function listDonations(req, res, url) {
+  const principal = await authenticate(req);
+  const lang = language(req.headers['accept-language']);
+  const q = donationListSql(principal.tenant_id, url.searchParams);
+  const counting = req.headers['x-bench-count'] !== 'off';
+  const { rows, total, funds, donors, campuses, hasMore } = await inTenant(principal.tenant_id, async (client) => {
+    const { rows } = await client.query(q.pageSql, q.values);
+    const count = counting ? (await client.query(q.countSql, q.countValues)).rows[0].total : 0;
+    const more = rows.length > q.limit;
+    if (more) rows.pop();
+    // The page's funds, donors and campuses, one query each (none for an empty id list).
+    const ids = (column) => [...new Set(rows.map((r) => r[column]).filter((id) => id !== null))];
+    const byId = async (list, sql) => new Map(list.length ? (await client.query(sql, [principal.tenant_id, list])).rows.map((r) => [r.id, r]) : []);
+    const funds = await byId(ids('fund_id'), 'SELECT id, name FROM funds WHERE tenant_id = $1 AND id = ANY($2::uuid[])');
+    const donors = await byId(ids('donor_id'), 'SELECT id, first_name FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])');
+    const campuses = await byId(ids('campus_id'), 'SELECT id, name FROM campuses WHERE tenant_id = $1 AND id = ANY($2::uuid[])');
+    return { rows, total: count, funds, donors, campuses, hasMore: more };
+  });
+  const last = rows[rows.length - 1];
+  const nextCursor = hasMore && last ? Buffer.from(JSON.stringify([q.sortText, q.sort.map((s) => DONATION_SORTS[s.field].value(last)), last.id])).toString('base64url') : null;
+  const data = rows.map((d) => donationJson(d, funds.get(d.fund_id), d.donor_id ? donors.get(d.donor_id) : undefined, d.campus_id ? campuses.get(d.campus_id) : undefined));
+  const text = JSON.stringify({ data, next_cursor: nextCursor, total });
+  const tag = `"${createHash('sha1').update(principal.tenant_id).update('\0').update(lang).update('\0').update(text).digest('base64url')}"`;
+  res.setHeader('ETag', tag);
+  res.setHeader('Cache-Control', 'private, no-cache');
+  res.setHeader('Vary', 'Authorization, X-Tenant, Accept-Language');
+  const inm = req.headers['if-none-match'];
+  if (inm && inm.split(',').some((c) => c.trim().replace(/^W\//, '') === tag)) {
+    res.writeHead(304);
+    res.end();
+    return;
+  }
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.writeHead(200);
+  res.end(text);
+}
+
 const server = createServer(async (req, res) => {
   res.setHeader('X-Request-Id', publicId('req', randomUUID()));
   try {
     const url = new URL(req.url, 'http://localhost');
     if (req.method === 'GET' && url.pathname === '/v1/members') return await listMembers(req, res, url);
     if (req.method === 'POST' && url.pathname === '/v1/members/bulk') return await bulkCreate(req, res);
+    if (req.method === 'POST' && url.pathname === '/v1/donations') return await createDonation(req, res);
+    if (req.method === 'GET' && url.pathname === '/v1/donations') return await listDonations(req, res, url);
     if (req.method === 'GET' && url.pathname === '/healthz') {
       await pool.query('SELECT 1');
       res.writeHead(200, { 'Content-Type': 'text/plain' });

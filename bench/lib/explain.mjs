@@ -1,5 +1,5 @@
-// The SQL the API emits for a member list, captured from the build under test (TypeORM with a
-// capturing logger, the real MembersRepository and list parser), then EXPLAIN (ANALYZE) of each
+// The SQL the API emits for a member or donation list, captured from the build under test (TypeORM
+// with a capturing logger, the real repository and list parser), then EXPLAIN (ANALYZE) of each
 // statement as church_app inside the church's transaction, exactly as a request runs it.
 import { config, requireFromDist, requireFromRepo } from './util.mjs';
 
@@ -10,18 +10,40 @@ import { config, requireFromDist, requireFromRepo } from './util.mjs';
  * filter's names become ids (MemberTagRefs.resolveTagFilter); their own queries are not returned.
  */
 export async function captureListSql(tenantId, rawQuery) {
+  const { MembersRepository } = requireFromDist('modules/members/members.repository.js');
+  const { parseListQuery } = requireFromDist('common/lists/list-query.js');
+  const { MEMBER_LIST } = requireFromDist('modules/members/members.list.js');
+  const keys = Object.keys(rawQuery);
+  const customFields = keys.some((k) => k.startsWith('custom_fields.')) ? customFieldsService() : null;
+  const tagRefs = keys.some((k) => k === 'tag') ? memberTagRefs() : null;
+  return captureSql(tenantId, async (captured) => {
+    const spec = customFields ? await customFields.memberListSpec(MEMBER_LIST, rawQuery) : MEMBER_LIST;
+    const query = parseListQuery(rawQuery, spec);
+    if (tagRefs) await tagRefs.resolveTagFilter(query);
+    captured.length = 0; // only what the list itself runs
+    // A ListTotals that never has a cached total: the count statement is always emitted (and explained).
+    await new MembersRepository({ slot: () => undefined, invalidate: () => undefined }).list(query, undefined, spec);
+  });
+}
+
+/** The page and count SELECTs DonationsRepository.list emits for `rawQuery` (no cached total: the count is always run). */
+export async function captureDonationListSql(tenantId, rawQuery) {
+  const { DonationsRepository } = requireFromDist('modules/donations/donations.repository.js');
+  const { parseListQuery } = requireFromDist('common/lists/list-query.js');
+  const { DONATION_LIST } = requireFromDist('modules/donations/donations.list.js');
+  return captureSql(tenantId, async (captured) => {
+    captured.length = 0; // not the transaction's set_config
+    await new DonationsRepository().list(parseListQuery(rawQuery, DONATION_LIST), undefined);
+  });
+}
+
+/** Runs `fn(captured)` in the church's transaction and TenantContext on a capturing TypeORM data source of the build; its SELECTs. */
+async function captureSql(tenantId, fn) {
   requireFromRepo('reflect-metadata');
   const { DataSource } = requireFromRepo('typeorm');
   const { dataSourceOptions } = requireFromDist('database/data-source-options.js');
   const { TenantContext } = requireFromDist('common/context/tenant-context.js');
-  const { MembersRepository } = requireFromDist('modules/members/members.repository.js');
-  const { parseListQuery } = requireFromDist('common/lists/list-query.js');
-  const { MEMBER_LIST } = requireFromDist('modules/members/members.list.js');
   const { APP_ROLE } = requireFromDist('database/app-role.js');
-  const keys = Object.keys(rawQuery);
-  const customFields = keys.some((k) => k.startsWith('custom_fields.')) ? customFieldsService() : null;
-  const tagRefs = keys.some((k) => k === 'tag') ? memberTagRefs() : null;
-
   const captured = [];
   const logger = {
     logQuery: (query, parameters) => captured.push({ sql: query, params: parameters ?? [] }),
@@ -37,14 +59,7 @@ export async function captureListSql(tenantId, rawQuery) {
   try {
     await source.transaction(async (manager) => {
       await manager.query(`SELECT set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, [APP_ROLE, tenantId]);
-      await TenantContext.run({ tenantId, manager, actor: { kind: 'worker' }, lang: 'es', afterCommit: [] }, async () => {
-        const spec = customFields ? await customFields.memberListSpec(MEMBER_LIST, rawQuery) : MEMBER_LIST;
-        const query = parseListQuery(rawQuery, spec);
-        if (tagRefs) await tagRefs.resolveTagFilter(query);
-        captured.length = 0; // only what the list itself runs
-        // A ListTotals that never has a cached total: the count statement is always emitted (and explained).
-        await new MembersRepository({ slot: () => undefined, invalidate: () => undefined }).list(query, undefined, spec);
-      });
+      await TenantContext.run({ tenantId, manager, actor: { kind: 'worker' }, lang: 'es', afterCommit: [] }, () => fn(captured));
     });
   } finally {
     await source.destroy();
@@ -93,9 +108,13 @@ export function judgePlan(planJson, maxSortRows = 10_000) {
   const problems = [];
   const nodes = [];
   let largestSort = 0;
+  // Rows a scan read and threw away (its Filter): a walk of a whole index range filtered row by
+  // row costs what a Seq Scan does without being one.
+  let largestDiscard = 0;
   const walk = (node) => {
     const type = node['Node Type'];
     const rows = (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1);
+    largestDiscard = Math.max(largestDiscard, (node['Rows Removed by Filter'] ?? 0) * (node['Actual Loops'] ?? 1));
     nodes.push(`${type}${node['Index Name'] ? ` on ${node['Index Name']}` : node['Relation Name'] ? ` on ${node['Relation Name']}` : ''} (${rows} rows)`);
     if (type === 'Seq Scan') problems.push(`Seq Scan on ${node['Relation Name']} (${rows} rows)`);
     if (type === 'Sort' || type === 'Incremental Sort') {
@@ -112,5 +131,13 @@ export function judgePlan(planJson, maxSortRows = 10_000) {
     for (const child of node.Plans ?? []) walk(child);
   };
   walk(planJson.Plan);
-  return { ok: problems.length === 0, problems, nodes, largest_sort: largestSort, execution_ms: planJson['Execution Time'], planning_ms: planJson['Planning Time'] };
+  return {
+    ok: problems.length === 0,
+    problems,
+    nodes,
+    largest_sort: largestSort,
+    largest_discard: largestDiscard,
+    execution_ms: planJson['Execution Time'],
+    planning_ms: planJson['Planning Time'],
+  };
 }

@@ -1,6 +1,8 @@
 // Fallback load generators, run as a child process of the harness (never inside a server):
 // autocannon when installed, otherwise a small closed-loop keep-alive client on node:http.
 // Usage: node bench/lib/node-load.mjs <spec.json>; prints one JSON line (the same fields as wrk's).
+// A request with `idempotencyKey: true` gets a fresh `Idempotency-Key` (UUID v4) each time.
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
@@ -19,7 +21,13 @@ if (loader === 'autocannon') {
     connections,
     duration: seconds,
     pipelining: 1,
-    requests: requests.map((r, i) => ({ method: r.method ?? 'GET', path: r.path, headers: r.headers, body: bodies[i] })),
+    requests: requests.map((r, i) => ({
+      method: r.method ?? 'GET',
+      path: r.path,
+      headers: r.headers,
+      body: bodies[i],
+      ...(r.idempotencyKey ? { setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'Idempotency-Key': randomUUID() } }) } : {}),
+    })),
   });
   const non2xx = result.non2xx ?? 0;
   console.log(
@@ -51,7 +59,14 @@ if (loader === 'autocannon') {
       const t0 = performance.now();
       const body = bodies[i];
       const req = request(
-        { host: url.hostname, port: url.port, method: r.method ?? 'GET', path: r.path, headers: { ...r.headers, ...(body ? { 'Content-Length': Buffer.byteLength(body) } : {}) }, agent },
+        {
+          host: url.hostname,
+          port: url.port,
+          method: r.method ?? 'GET',
+          path: r.path,
+          headers: { ...r.headers, ...(r.idempotencyKey ? { 'Idempotency-Key': randomUUID() } : {}), ...(body ? { 'Content-Length': Buffer.byteLength(body) } : {}) },
+          agent,
+        },
         (res) => {
           res.resume();
           res.on('end', () => {

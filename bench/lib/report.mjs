@@ -12,6 +12,7 @@ function cell(side, row) {
     case 'req/s':
       return `${num(side.rps)} req/s · ${num(side.cpu_us_per_req)} µs CPU`;
     case 'deliveries/s':
+    case 'statements/s':
       return `${num(side.rps)}/s · ${num(side.cpu_us_per_req)} µs CPU`;
     case 'p50':
       return `p50 ${ms(side.p50_ms)}`;

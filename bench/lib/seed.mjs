@@ -1,6 +1,6 @@
 // Seeds the bench database: the app's migrations, then churches, staff, campuses, tags, custom-field
-// definitions, members (with households, tags and custom fields) and tokens in plain SQL
-// (generate_series), then VACUUM ANALYZE. Idempotent: a marker row records what was
+// definitions, members (with households, tags and custom fields), funds, donations and tokens in
+// plain SQL (generate_series), then VACUUM ANALYZE. Idempotent: a marker row records what was
 // seeded; a different size (BENCH_MEMBERS, ...) or seed version recreates the database.
 import { config, DIST_DIR, log, nodeBin, requireFromDist, requireFromRepo, run } from './util.mjs';
 import { join } from 'node:path';
@@ -8,13 +8,19 @@ import { join } from 'node:path';
 const { Client } = requireFromRepo('pg');
 
 /** Bumped whenever the seeded data changes shape. */
-const SEED_VERSION = 5;
+const SEED_VERSION = 6;
 
 export const BIG = 'bench-big';
 export const BULK = 'bench-bulk';
 export const HOOKS = 'bench-hooks';
 export const churchSlug = (i) => `bench-c${String(i + 1).padStart(2, '0')}`;
 const TOKENS_PER_CHURCH = 2;
+/**
+ * Service tokens with the donation scopes per church with members (scenario 8): POST /v1/donations
+ * has a fixed quota of 30 a minute per token that no plan or override raises, so the bench spreads
+ * its load over enough tokens that none reaches it (see bench/README.md).
+ */
+export const GIVING_TOKENS_PER_CHURCH = 30;
 const CAMPUSES = [
   ['central', 'Central Campus', 'America/Mexico_City'],
   ['north', 'North Campus', 'America/Chicago'],
@@ -44,6 +50,27 @@ export const CUSTOM_FIELDS = [
   { key: 'ministry', label: 'Ministry', type: 'select', options: ['worship', 'children', 'youth', 'hospitality', 'outreach'] },
   { key: 'baptism_date', label: 'Baptism date', type: 'date', options: null },
 ];
+/**
+ * Four funds per church with members, [name, ledger code, tax deductible, share of the gifts in %];
+ * the camp fund is not tax-deductible (statements leave its gifts out).
+ */
+export const FUNDS = [
+  ['General Fund', '4000', true, 60],
+  ['Building Fund', '4100', true, 15],
+  ['Missions', '4200', true, 17],
+  ['Youth Camp', '4300', false, 8],
+];
+/** How gifts are given, [method, share in %]. */
+const METHODS = [
+  ['card', 35],
+  ['online', 20],
+  ['ach', 10],
+  ['cash', 15],
+  ['check', 18],
+  ['other', 2],
+];
+/** Members who give: the church's earliest live members (households included), by church size. */
+export const DONOR_POOL = { big: 20_000, church: 1_600 };
 const OCCUPATIONS = ['Teacher', 'Nurse', 'Engineer', 'Student', 'Retired', 'Accountant', 'Driver', 'Sales', 'Homemaker', 'Electrician', 'Pastor', 'Chef'];
 /**
  * Households: in every block of 50 members (created one after another, as families join), the
@@ -174,7 +201,7 @@ export function plannedChurches() {
 }
 
 function signature() {
-  return { version: SEED_VERSION, churches: config.churches, members: config.members, big: config.bigMembers };
+  return { version: SEED_VERSION, churches: config.churches, members: config.members, big: config.bigMembers, donations: config.donations, church_donations: config.churchDonations };
 }
 
 async function withClient(url, fn) {
@@ -236,13 +263,14 @@ export async function ensureSeeded({ force = false } = {}) {
 export async function loadFixtures() {
   return withClient(config.databaseUrl, async (c) => {
     const tokens = (await c.query(`SELECT value FROM bench_seed WHERE key = 'tokens'`)).rows[0].value;
+    const givingTokens = (await c.query(`SELECT value FROM bench_seed WHERE key = 'giving_tokens'`)).rows[0].value;
     const rows = (
       await c.query(
         `SELECT t.id, t.slug, (SELECT count(*) FROM members m WHERE m.tenant_id = t.id AND m.deleted_at IS NULL)::int AS live FROM tenants t WHERE t.slug LIKE 'bench-%' ORDER BY t.slug`,
       )
     ).rows;
     const churches = {};
-    for (const r of rows) churches[r.slug] = { id: r.id, slug: r.slug, live: r.live, tokens: tokens[r.slug] };
+    for (const r of rows) churches[r.slug] = { id: r.id, slug: r.slug, live: r.live, tokens: tokens[r.slug], givingTokens: givingTokens[r.slug] ?? [] };
     return { churches };
   });
 }
@@ -252,7 +280,8 @@ async function seed(sig) {
   const { generateToken, hashToken } = requireFromDist('platform/auth/token-format.js');
   const planned = plannedChurches();
   const total = planned.reduce((n, c) => n + c.members, 0);
-  log(`seeding ${planned.length} churches, ${total.toLocaleString('en')} members …`);
+  const gifts = config.donations + config.churches * config.churchDonations;
+  log(`seeding ${planned.length} churches, ${total.toLocaleString('en')} members, ${gifts.toLocaleString('en')} donations …`);
   await withClient(config.databaseUrl, async (c) => {
     await c.query(`SET synchronous_commit = off`);
     await c.query(`SET maintenance_work_mem = '512MB'`);
@@ -319,6 +348,36 @@ async function seed(sig) {
       [slugs, values, values.map((v) => hashToken(v))],
     );
     await c.query(`INSERT INTO bench_seed VALUES ('tokens', $1)`, [JSON.stringify(tokens)]);
+
+    // Donation tokens of a giving integration (scenario 8), and four funds, in the churches with members.
+    const giving = {};
+    const givingSlugs = [];
+    const givingValues = [];
+    for (const { slug } of planned.filter((p) => p.members > 0 && p.slug !== BIG)) {
+      giving[slug] = [];
+      for (let i = 0; i < GIVING_TOKENS_PER_CHURCH; i++) {
+        const value = generateToken('service');
+        giving[slug].push(value);
+        givingSlugs.push(slug);
+        givingValues.push(value);
+      }
+    }
+    await c.query(
+      `INSERT INTO api_tokens (tenant_id, id, type, name, scopes, token_hash, token_prefix, last4, user_id, created_by, created_at, expires_at)
+       SELECT t.id, gen_random_uuid(), 'service', 'giving ' || x.n, '{read:donations,write:donations}', x.hash, left(x.value, 4), right(x.value, 4), NULL, u.id, now(), now() + interval '1 year'
+         FROM unnest($1::text[], $2::text[], $3::bytea[]) WITH ORDINALITY AS x(slug, value, hash, n)
+         JOIN tenants t ON t.slug = x.slug
+         JOIN users u ON u.tenant_id = t.id AND u.role = 'org_admin'`,
+      [givingSlugs, givingValues, givingValues.map((v) => hashToken(v))],
+    );
+    await c.query(`INSERT INTO bench_seed VALUES ('giving_tokens', $1)`, [JSON.stringify(giving)]);
+    await c.query(
+      `INSERT INTO funds (tenant_id, id, name, description, ledger_code, active, tax_deductible, created_at, updated_at)
+       SELECT t.id, gen_random_uuid(), f.name, 'Gifts to the ' || f.name, f.code, true, f.deductible, t.created_at + f.n * interval '1 hour', t.created_at + f.n * interval '1 hour'
+         FROM tenants t CROSS JOIN unnest($1::text[], $2::text[], $3::boolean[]) WITH ORDINALITY AS f(name, code, deductible, n)
+        WHERE t.slug = ANY($4::text[])`,
+      [FUNDS.map((f) => f[0]), FUNDS.map((f) => f[1]), FUNDS.map((f) => f[2]), planned.filter((p) => p.members > 0).map((p) => p.slug)],
+    );
     await c.query('COMMIT');
 
     // Members, households and member_tags: secondary indexes dropped during the load and rebuilt
@@ -327,7 +386,8 @@ async function seed(sig) {
     const indexes = (
       await c.query(
         `SELECT i.relname AS name, pg_get_indexdef(i.oid) AS def FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
-          WHERE x.indrelid IN ('members'::regclass, 'households'::regclass, 'member_tags'::regclass) AND NOT x.indisprimary AND NOT x.indisunique`,
+          WHERE x.indrelid IN ('members'::regclass, 'households'::regclass, 'member_tags'::regclass, 'donations'::regclass, 'donation_refunds'::regclass)
+            AND NOT x.indisprimary AND NOT x.indisunique`,
       )
     ).rows;
     for (const ix of indexes) await c.query(`DROP INDEX ${ix.name}`);
@@ -339,10 +399,17 @@ async function seed(sig) {
       loaded += church.members;
       log(`  members: ${church.slug} (${loaded.toLocaleString('en')}/${total.toLocaleString('en')}, ${Math.round((Date.now() - started) / 1000)} s)`);
     }
+    for (const church of planned.filter((p) => p.members > 0)) {
+      const big = church.slug === BIG;
+      await insertDonations(c, church.slug, big ? config.donations : config.churchDonations, big ? DONOR_POOL.big : DONOR_POOL.church);
+    }
+    log(`  donations (${Math.round((Date.now() - started) / 1000)} s)`);
     for (const ix of indexes) await c.query(ix.def);
     log(`  indexes rebuilt (${Math.round((Date.now() - started) / 1000)} s)`);
     await c.query(`SET session_replication_role = DEFAULT`);
     await c.query(`VACUUM (ANALYZE)`);
+    // Rows made later (scenario 8's donations) are told from the seed's by this time.
+    await c.query(`INSERT INTO bench_seed VALUES ('seeded_at', to_jsonb(now()))`);
     await c.query(`INSERT INTO bench_seed VALUES ('signature', $1)`, [JSON.stringify(sig)]);
   });
   log(`seeded and vacuumed in ${Math.round((Date.now() - started) / 1000)} s`);
@@ -441,5 +508,88 @@ async function insertMemberTags(c, slug) {
                CROSS JOIN LATERAL generate_series(1, CASE WHEN k.r < 0.5 THEN 0 WHEN k.r < 0.78 THEN 1 WHEN k.r < 0.93 THEN 2 ELSE 3 END) AS s) x
       GROUP BY tenant_id, tag_id, member_id`,
     [slug, cumulative],
+  );
+}
+
+/**
+ * `n` donations of one church over the last three years, in time order (UUIDv7 ids from
+ * created_at, as the API makes them): methods by METHODS; cash, checks and "other" received on a
+ * Sunday morning and entered a day or two later, the rest entered as received; log-uniform amounts
+ * from 5 to 2,000 (whole units in cash and checks, cents in 30% of card and online gifts); 96% USD,
+ * 3% MXN (×17), 1% CAD; funds by the shares of FUNDS; 75% with a donor from the church's
+ * earliest `pool` live members, skewed (a few weekly givers, many occasional; cash mostly
+ * anonymous); 85% on a campus; check numbers on checks, a note on 2%; 97.5% succeeded, 1% refunded,
+ * 0.5% partially refunded (half), 0.5% failed, 0.5% disputed; online gifts carry a processor id.
+ * Refunds get their donation_refunds row.
+ */
+async function insertDonations(c, slug, n, pool) {
+  const cumulative = (shares) => {
+    let sum = 0;
+    return shares.slice(0, -1).map((x) => (sum += x) / 100);
+  };
+  await c.query(
+    `WITH t AS (
+       SELECT id,
+              (SELECT array_agg(f.id ORDER BY f.created_at) FROM funds f WHERE f.tenant_id = tenants.id) AS funds,
+              (SELECT array_agg(cp.id ORDER BY cp.key) FROM campuses cp WHERE cp.tenant_id = tenants.id) AS campuses
+         FROM tenants WHERE slug = $1
+     ),
+     -- The donors by number (a join: indexing a large array per row would copy it every time).
+     pool AS (
+       SELECT row_number() OVER (ORDER BY m.id) AS n, m.id FROM members m, t WHERE m.tenant_id = t.id AND m.deleted_at IS NULL ORDER BY m.id LIMIT $3
+     ),
+     g0 AS (
+       SELECT i, now() - interval '1 day' - interval '1095 days' * (1 - (i - random()) / $2::float8) AS t0,
+              ($4::text[])[1 + width_bucket(random(), $5::float8[])] AS method,
+              random() AS r1, random() AS r2, random() AS r3, random() AS r4, random() AS r5, random() AS r6, random() AS r7, random() AS r8,
+              1 + floor(power(random(), 1.5) * least($3::int, (SELECT count(*) FROM pool)))::int AS donor_n,
+              md5(random()::text) AS h
+         FROM generate_series(1, $2::int) AS i
+     ),
+     g1 AS (
+       SELECT g0.*,
+              date_trunc('milliseconds', CASE WHEN method IN ('cash', 'check', 'other')
+                THEN least(now() - interval '1 hour', date_trunc('week', t0, 'UTC') + interval '6 days 9 hours' + r1 * interval '4 hours')
+                ELSE t0 END) AS received,
+              floor(exp(ln(5) + r2 * ln(400)))::bigint AS units,
+              CASE WHEN r3 < 0.96 THEN 'USD' WHEN r3 < 0.99 THEN 'MXN' ELSE 'CAD' END AS currency,
+              (ARRAY['succeeded', 'refunded', 'partially_refunded', 'failed', 'disputed'])[1 + width_bucket(r4, ARRAY[0.975, 0.985, 0.99, 0.995]::float8[])] AS status
+         FROM g0
+     ),
+     g AS (
+       SELECT g1.*,
+              date_trunc('milliseconds', least(now(), received + CASE WHEN method IN ('cash', 'check', 'other') THEN interval '1 day' + r5 * interval '2 days' ELSE r5 * interval '5 seconds' END)) AS created,
+              (units * 100 + CASE WHEN method IN ('card', 'online') AND r6 < 0.3 THEN floor(r6 * 330)::int ELSE 0 END) * CASE currency WHEN 'MXN' THEN 17 ELSE 1 END AS amount
+         FROM g1
+     )
+     INSERT INTO donations (tenant_id, id, amount, currency, fund_id, donor_id, campus_id, method, check_number, received_at, note, status,
+                            batch_id, recurring_gift_id, processor_id, refunded_amount, dispute, created_at, updated_at)
+     SELECT t.id,
+            (lpad(to_hex((extract(epoch FROM g.created) * 1000)::bigint), 12, '0') || '7' || substr(g.h, 1, 3)
+              || substr('89ab', 1 + (g.i % 4), 1) || substr(g.h, 4, 15))::uuid,
+            g.amount, g.currency,
+            t.funds[1 + width_bucket(g.r7, $6::float8[])],
+            CASE WHEN g.r8 < (CASE g.method WHEN 'cash' THEN 0.2 ELSE 0.85 END) THEN p.id END,
+            CASE WHEN g.r1 < 0.85 THEN t.campuses[1 + (g.i % array_length(t.campuses, 1))] END,
+            g.method,
+            CASE WHEN g.method = 'check' THEN (1000 + (g.i * 7) % 9000)::text END,
+            g.received,
+            CASE WHEN g.r2 < 0.02 THEN (ARRAY['In memory of Rosa Ortiz.', 'For the new roof.', 'Thank you for the food pantry.'])[1 + g.i % 3] END,
+            g.status,
+            NULL, NULL,
+            CASE WHEN g.method = 'online' THEN 'pi_bench' || lpad(g.i::text, 9, '0') END,
+            CASE g.status WHEN 'refunded' THEN g.amount WHEN 'partially_refunded' THEN g.amount / 2 ELSE 0 END,
+            CASE WHEN g.status = 'disputed' THEN jsonb_build_object('reason', 'fraudulent', 'status', 'needs_response', 'amount', g.amount) END,
+            g.created,
+            CASE WHEN g.status IN ('refunded', 'partially_refunded', 'disputed') THEN least(now(), g.created + interval '3 days') ELSE g.created END
+       FROM g CROSS JOIN t LEFT JOIN pool p ON p.n = g.donor_n`,
+    [slug, n, pool, METHODS.map((m) => m[0]), cumulative(METHODS.map((m) => m[1])), cumulative(FUNDS.map((f) => f[3]))],
+  );
+  await c.query(
+    `INSERT INTO donation_refunds (tenant_id, id, donation_id, amount, processor_refund_id, created_at)
+     SELECT d.tenant_id, gen_random_uuid(), d.id, d.refunded_amount, CASE WHEN d.processor_id IS NOT NULL THEN 're_' || substr(d.processor_id, 4) END, d.updated_at
+       FROM donations d JOIN tenants t ON t.id = d.tenant_id
+      WHERE t.slug = $1 AND d.status IN ('refunded', 'partially_refunded')`,
+    [slug],
   );
 }

@@ -54,7 +54,7 @@ class ServerProcess {
     const c = new Client({ connectionString: config.databaseUrl, application_name: 'church-bench-probe' });
     await c.connect();
     try {
-      return (await c.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [this.appName])).rows.map((r) => r.pid);
+      return (await c.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [this.appName])).rows.map((r) => r.pid);
     } finally {
       await c.end();
     }
@@ -103,9 +103,9 @@ export async function startApi({ cpuProf = config.cpuProf, port = config.apiPort
 }
 
 export async function startBaseline({ port = config.baselinePort } = {}) {
-  const child = spawn(nodeBin(), [join(BENCH_DIR, 'baseline', 'server.mjs')], {
+  const child = spawn(nodeBin(), [...(process.env.BENCH_CPU_PROF_BASELINE === '1' ? profileArgs() : []), join(BENCH_DIR, 'baseline', 'server.mjs')], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(port), DATABASE_URL: config.databaseUrl, DB_POOL_SIZE: String(config.poolSize) },
+    env: { ...process.env, PORT: String(port), DATABASE_URL: config.databaseUrl, DB_POOL_SIZE: String(config.poolSize), ENCRYPTION_KEY: config.encryptionKey },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const proc = new ServerProcess('baseline', child, port, 'church-bench-baseline');

@@ -51,6 +51,9 @@ export const config = {
   members: Math.round(envNumber('BENCH_MEMBERS', 50_000)),
   bigMembers: Math.round(envNumber('BENCH_BIG_MEMBERS', 250_000)),
   churches: Math.max(1, Math.round(envNumber('BENCH_CHURCHES', 20))),
+  /** Donations of the large church (scenario 9) and of each of the 20 churches (scenarios 8 and 10). */
+  donations: Math.round(envNumber('BENCH_DONATIONS', 1_000_000)),
+  churchDonations: Math.round(envNumber('BENCH_CHURCH_DONATIONS', 40_000)),
   webhooks: Math.max(100, Math.round(envNumber('BENCH_WEBHOOKS', 10_000))),
   /** Load generator: wrk (default when installed), autocannon, or node (bench/lib/node-load.mjs). */
   loader: process.env.BENCH_LOADER ?? '',

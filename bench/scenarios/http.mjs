@@ -6,7 +6,7 @@ import { config, log, requireFromRepo } from '../lib/util.mjs';
 
 const { Client } = requireFromRepo('pg');
 
-const auth = (church, token) => ({ Authorization: `Bearer ${token}`, 'X-Tenant': church.slug });
+export const auth = (church, token) => ({ Authorization: `Bearer ${token}`, 'X-Tenant': church.slug });
 
 /** Every (church, token) pair of the 20 churches, each asking for `path`. */
 function acrossChurches(ctx, path, extra = {}) {
@@ -24,7 +24,7 @@ function onBig(ctx, path, extra = {}) {
 }
 
 /** One request to both servers: status, ETag and whether the bodies are byte-identical. */
-async function probe(ctx, request) {
+export async function probe(ctx, request) {
   const out = {};
   const bodies = {};
   for (const server of [ctx.api, ctx.baseline]) {
@@ -37,13 +37,13 @@ async function probe(ctx, request) {
   return out;
 }
 
-function expectOk(check, what, status = 200) {
+export function expectOk(check, what, status = 200) {
   for (const side of ['api', 'baseline']) {
     if (check[side].status !== status) throw new Error(`${what}: ${side} answered ${check[side].status}, expected ${status}: ${check.api_body.slice(0, 300)}`);
   }
 }
 
-const ratioRow = (id, title, project, baseline, target, notes = {}) => ({
+export const ratioRow = (id, title, project, baseline, target, notes = {}) => ({
   id,
   title,
   project: { rps: project.rps, p50_ms: project.p50_ms, p99_ms: project.p99_ms, cpu_us_per_req: project.cpu_us_per_req, db_us_per_req: project.db_us_per_req },
@@ -195,10 +195,10 @@ export async function scenario6(ctx) {
 
 // ---- 3 ----------------------------------------------------------------------------------------
 
-/** EXPLAIN (ANALYZE) of the page and count statements the API itself emits (captured from the build) for `query` on `church`. */
-async function explainList(church, query) {
+/** EXPLAIN (ANALYZE) of the page and count statements the API itself emits (captured from the build, by `capture`) for `query` on `church`. */
+export async function explainList(church, query, capture = captureListSql) {
   const plans = [];
-  for (const statement of await captureListSql(church.id, query)) {
+  for (const statement of await capture(church.id, query)) {
     const e = await explain(church.id, statement);
     plans.push({ sql: statement.sql, params: statement.params.map(String), verdict: judgePlan(e.json), text: e.text });
   }
