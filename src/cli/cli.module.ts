@@ -4,6 +4,9 @@ import { CoreModule } from '../core.module';
 import { BatchesModule } from '../modules/batches/batches.module';
 import { CustomFieldsModule } from '../modules/custom-fields/custom-fields.module';
 import { DonationsModule } from '../modules/donations/donations.module';
+import { CalendarEventsModule } from '../modules/events/events.module';
+import { GroupsModule } from '../modules/groups/groups.module';
+import { AttendanceModule } from '../modules/attendance/attendance.module';
 import { PledgesModule } from '../modules/pledges/pledges.module';
 import { PrayerRequestsModule } from '../modules/prayer-requests/prayer-requests.module';
 import { ProspectsModule } from '../modules/prospects/prospects.module';
@@ -15,6 +18,7 @@ import { MigrationRunCommand } from './commands/migration-run.command';
 import { OpenApiExportCommand } from './commands/openapi-export.command';
 import { SeedDemoCommand } from './commands/seed-demo.command';
 import { GivingSeeder } from './commands/seed-demo.giving-seeder';
+import { MinistrySeeder } from './commands/seed-demo.ministry-seeder';
 import { TenantCreateCommand } from './commands/tenant-create.command';
 import { TenantQuotaCommand } from './commands/tenant-quota.command';
 import { TokenIssueCommand } from './commands/token-issue.command';
@@ -25,7 +29,20 @@ import { WebhooksResendCommand } from './commands/webhooks-resend.command';
 
 @Module({
   // The modules seed:demo writes through that CoreModule does not export.
-  imports: [CoreModule, TagsModule, CustomFieldsModule, ProspectsModule, PrayerRequestsModule, DonationsModule, BatchesModule, RecurringGiftsModule, PledgesModule],
+  imports: [
+    CoreModule,
+    TagsModule,
+    CustomFieldsModule,
+    ProspectsModule,
+    PrayerRequestsModule,
+    DonationsModule,
+    BatchesModule,
+    RecurringGiftsModule,
+    PledgesModule,
+    CalendarEventsModule,
+    AttendanceModule,
+    GroupsModule,
+  ],
   providers: [
     CliSupport,
     TenantCreateCommand,
@@ -37,6 +54,7 @@ import { WebhooksResendCommand } from './commands/webhooks-resend.command';
     OpenApiExportCommand,
     SeedDemoCommand,
     GivingSeeder,
+    MinistrySeeder,
     WebhooksResendCommand,
     WebhooksBackfillCommand,
   ],

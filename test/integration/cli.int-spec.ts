@@ -24,6 +24,7 @@ interface IssuedJson {
 }
 
 const DAY_MS = 86_400_000;
+const CAMPUS_ZONES: Record<string, string> = { central: 'America/Mexico_City', norte: 'America/Mexico_City', online: 'UTC' };
 
 async function sql<T>(text: string, params: unknown[] = []): Promise<T[]> {
   const client = new Client({ connectionString: process.env.DATABASE_URL });
@@ -353,12 +354,17 @@ describe('CLI (node dist/cli.js)', () => {
     ];
     const ENGLISH = ['Emily', 'Grace', 'Hannah', 'Olivia', 'Abigail', 'James', 'Daniel', 'Samuel', 'David', 'Joshua', 'Caleb', 'Nathan', 'Ruth', 'Esther'];
 
-    it('fills a church: 3 campuses, 200 members with Spanish and English names, households, tags, custom fields, prospects (some converted), prayer requests, two years of giving (funds, weekly and occasional donors, recurring gifts, pledges, a committed batch); a second run adds as many again and keeps the campuses, tags, custom fields and funds', async () => {
+    it('fills a church: 3 campuses, 200 members with Spanish and English names, households, tags, custom fields, prospects (some converted), prayer requests, two years of giving (funds, weekly and occasional donors, recurring gifts, pledges, a committed batch), a year of Sunday services per campus with attendance, 12 cell groups, upcoming events with registrations; a second run adds as many again and keeps the campuses, tags, custom fields, funds, services, groups and events', async () => {
       const { slug, admin } = await newChurch();
       const first = await runCli(['seed:demo', '--tenant', slug], { timeoutMs: 90_000 });
       expect(first.code).toBe(0);
-      expect(first.stdout).toMatch(/200 members, 70 households, 10 tags, 3 custom fields, 30 prospects, 20 prayer requests, 4 funds, \d+ donations, 5 recurring gifts, 12 pledges, 1 batch/);
+      expect(first.stdout).toMatch(
+        /200 members, 70 households, 10 tags, 3 custom fields, 30 prospects, 20 prayer requests, 4 funds, \d+ donations, 5 recurring gifts, 12 pledges, 1 batch, 156 services, \d+ attendance records, 12 groups, \d+ group members, 3 upcoming events, \d+ registrations/,
+      );
       const donationCount = Number(/(\d+) donations/.exec(first.stdout)![1]);
+      const attendanceCount = Number(/(\d+) attendance records/.exec(first.stdout)![1]);
+      const groupMemberCount = Number(/(\d+) group members/.exec(first.stdout)![1]);
+      const registrationCount = Number(/(\d+) registrations/.exec(first.stdout)![1]);
 
       const token = (await issue(slug, admin, 'read:members,read:campuses,read:prayer_requests,read:donations')).token;
       const campuses = await api.get<{ data: { key: string; name: string }[]; total: number }>('/v1/campuses', { token, tenant: slug });
@@ -551,6 +557,72 @@ describe('CLI (node dist/cli.js)', () => {
       expect(count('recurring.canceled')).toBe(1);
       expect(count('recurring.charge_failed')).toBe(1);
 
+      // A year of Sunday services per campus (52 × 3 calendar events, in the campus's time zone), each with a realistic share of its campus's members.
+      const ministry = (await issue(slug, admin, 'read:events,read:attendance,read:groups,read:members')).token;
+      const read = <T>(path: string) => api.get<T>(path, { token: ministry, tenant: slug }).then((r) => (expect(r.status).toBe(200), r.body));
+      type CalendarEvent = {
+        id: string;
+        name: string;
+        timezone: string;
+        starts_at: string;
+        capacity: number | null;
+        registration_count: number;
+        attendance_count: number;
+        campus: { key: string } | null;
+      };
+      const calendar = await read<{ data: CalendarEvent[]; total: number }>('/v1/events?limit=250');
+      expect(calendar.total).toBe(159);
+      const services = calendar.data.filter((e) => e.name.startsWith('Servicio dominical'));
+      expect(services).toHaveLength(156);
+      const campusSize = new Map<string, number>();
+      for (const m of members.body.data) campusSize.set(m.campus!.key, (campusSize.get(m.campus!.key) ?? 0) + 1);
+      for (const key of ['central', 'norte', 'online']) {
+        const mine = services.filter((e) => e.campus?.key === key);
+        expect(mine).toHaveLength(52);
+        expect(new Set(mine.map((e) => new Date(e.starts_at).getUTCDay()))).toEqual(new Set([0])); // Sundays
+        expect(mine.every((e) => e.timezone === CAMPUS_ZONES[key])).toBe(true);
+        const share = mine.reduce((sum, e) => sum + e.attendance_count, 0) / (52 * campusSize.get(key)!);
+        expect(share).toBeGreaterThan(0.4);
+        expect(share).toBeLessThan(0.85);
+        expect(mine.every((e) => e.attendance_count > 0 && e.attendance_count <= campusSize.get(key)!)).toBe(true);
+      }
+      const [span2] = await tenantSql<{ weeks: number; n: number; kinds: string[]; late: number }>(
+        slug,
+        `SELECT count(DISTINCT date_trunc('week', e.starts_at))::int AS weeks, count(*)::int AS n, array_agg(DISTINCT a.kind::text ORDER BY a.kind::text) AS kinds,
+                count(*) FILTER (WHERE a.checked_in_at > e.ends_at OR a.checked_in_at < e.starts_at - interval '2 hours')::int AS late
+           FROM attendance a JOIN events e ON e.tenant_id = a.tenant_id AND e.id = a.event_id WHERE a.tenant_id = current_setting('app.tenant_id')::uuid`,
+      );
+      expect(span2).toEqual({ weeks: 52, n: attendanceCount, kinds: ['regular', 'volunteer'], late: 0 });
+      expect(count('attendance.recorded')).toBe(attendanceCount);
+      expect(count('event.created')).toBe(159);
+
+      // 12 cell groups, each with one leader and members of its campus.
+      type Group = { id: string; name: string; member_count: number; campus: { key: string } | null };
+      const groups = await read<{ data: Group[]; total: number }>('/v1/groups?limit=50');
+      expect(groups.total).toBe(12);
+      expect(groups.data.reduce((sum, g) => sum + g.member_count, 0)).toBe(groupMemberCount);
+      for (const g of groups.data) {
+        expect(g.member_count).toBeGreaterThanOrEqual(5);
+        const roster = await read<{ data: { group_role: string; campus: { key: string } | null }[] }>(`/v1/groups/${g.id}/members?limit=50`);
+        expect(roster.data.filter((m) => m.group_role === 'leader')).toHaveLength(1);
+        expect(roster.data.every((m) => m.campus?.key === g.campus?.key)).toBe(true);
+      }
+      expect(count('group.created')).toBe(12);
+
+      // Upcoming events with seats: members and a guest registered, within capacity.
+      const upcoming = calendar.data.filter((e) => !e.name.startsWith('Servicio dominical'));
+      expect(upcoming).toHaveLength(3);
+      expect(upcoming.reduce((sum, e) => sum + e.registration_count, 0)).toBe(registrationCount);
+      for (const e of upcoming) {
+        expect(new Date(e.starts_at).getTime()).toBeGreaterThan(Date.now());
+        expect(e.capacity).not.toBeNull();
+        expect(e.registration_count).toBeLessThanOrEqual(e.capacity!);
+        const regs = await read<{ data: { member: object | null; guest: object | null }[] }>(`/v1/events/${e.id}/registrations?limit=250`);
+        expect(regs.data.filter((r) => r.guest !== null)).toHaveLength(1);
+        expect(regs.data.filter((r) => r.member !== null).length).toBeGreaterThan(5);
+      }
+      expect(count('event.registration')).toBe(registrationCount);
+
       // a second run adds as many again, reusing the campuses, tags and custom fields (unique by key, name and key)
       const second = await runCli(['seed:demo', '--tenant', slug, '--json'], { timeoutMs: 90_000 });
       expect(second.code).toBe(0);
@@ -568,6 +640,12 @@ describe('CLI (node dist/cli.js)', () => {
         recurring_gifts: 5,
         pledges: 12,
         batches: 1,
+        services: 156,
+        attendance: expect.any(Number),
+        groups: 12,
+        group_members: expect.any(Number),
+        upcoming_events: 3,
+        registrations: expect.any(Number),
       });
       expect((await get<{ total: number }>('/v1/campuses')).total).toBe(3);
       expect((await get<{ total: number }>('/v1/tags?limit=1')).total).toBe(10);
@@ -576,6 +654,16 @@ describe('CLI (node dist/cli.js)', () => {
       expect((await get<{ total: number }>('/v1/members?limit=1')).total).toBe(400);
       expect((await get<{ total: number }>('/v1/funds?limit=1')).total).toBe(4);
       expect((await get<{ total: number }>('/v1/donations?limit=1')).total).toBe(2 * donationCount);
+      // the services, groups and upcoming events are reused: this run's members are added to their attendance, groups and registrations
+      const again = JSON.parse(second.stdout) as { attendance: number; group_members: number; registrations: number };
+      expect((await read<{ total: number }>('/v1/events?limit=1')).total).toBe(159);
+      expect((await read<{ total: number }>('/v1/attendance?limit=1')).total).toBe(attendanceCount + again.attendance);
+      const groupsAfter = await read<{ data: Group[]; total: number }>('/v1/groups?limit=50');
+      expect(groupsAfter.total).toBe(12);
+      expect(groupsAfter.data.reduce((sum, g) => sum + g.member_count, 0)).toBe(groupMemberCount + again.group_members);
+      const upcomingAfter = (await read<{ data: CalendarEvent[] }>('/v1/events?limit=250')).data.filter((e) => !e.name.startsWith('Servicio dominical'));
+      expect(upcomingAfter.reduce((sum, e) => sum + e.registration_count, 0)).toBe(registrationCount + again.registrations);
+      expect(upcomingAfter.every((e) => e.registration_count <= e.capacity!)).toBe(true);
     }, 180_000);
 
     it('refuses an unknown church', async () => {

@@ -13,6 +13,8 @@ import type { TenantEntity } from '../../platform/tenancy/tenant.entity';
 import { CliError, CliSupport, requireOption } from '../cli-support';
 import { CAMPUSES, CUSTOM_FIELDS, FIRST_NAMES, LAST_NAMES, PRAYER_REQUESTS, PROSPECT_NOTES, PROSPECT_STAGES_PLAN, random, TAGS } from './seed-demo.data';
 import { GivingSeeder } from './seed-demo.giving-seeder';
+import type { MinistryPerson } from './seed-demo.ministry';
+import { MinistrySeeder } from './seed-demo.ministry-seeder';
 import { ascii, DemoFamily, DemoPeople } from './seed-demo.people';
 
 /** About this many members per transaction (whole families). */
@@ -25,11 +27,18 @@ const PROSPECT_SOURCES = ['visit', 'visit', 'event', 'online', 'referral', 'othe
  * Fills a church through the modules' services (their rules, events and row-level security
  * apply): campuses, tags, custom fields, members (with custom field values) in households,
  * prospects (some converted into members through the real convert), prayer requests, and two
- * years of giving (funds, donations, recurring gifts, pledges, a committed batch: GivingSeeder).
+ * years of giving (funds, donations, recurring gifts, pledges, a committed batch: GivingSeeder),
+ * and a year of ministry (weekly Sunday services per campus with attendance, 12 cell groups,
+ * upcoming events with registrations: MinistrySeeder).
  * Deterministic: a second run adds as many people (and gifts) again and reuses the campuses,
- * tags, custom fields and funds.
+ * tags, custom fields, funds, Sunday services, groups and upcoming events (adding this run's people
+ * to their attendance, groups and registrations).
  */
-@Command({ name: 'seed:demo', description: 'Fill a church with realistic demo data (campuses, members, households, tags, custom fields, prospects, prayer requests, giving)' })
+@Command({
+  name: 'seed:demo',
+  description:
+    'Fill a church with realistic demo data (campuses, members, households, tags, custom fields, prospects, prayer requests, giving, services and attendance, cell groups, upcoming events)',
+})
 export class SeedDemoCommand extends CommandRunner {
   constructor(
     private readonly cli: CliSupport,
@@ -42,6 +51,7 @@ export class SeedDemoCommand extends CommandRunner {
     private readonly prospects: ProspectsService,
     private readonly prayerRequests: PrayerRequestsService,
     private readonly giving: GivingSeeder,
+    private readonly ministry: MinistrySeeder,
   ) {
     super();
   }
@@ -57,7 +67,7 @@ export class SeedDemoCommand extends CommandRunner {
     const families = people.families(total - converts, Math.round(total * HOUSEHOLDS_PER_MEMBER));
 
     await this.cli.inTenant(slug, () => this.ensureDefinitions());
-    const seeded = { members: 0, households: 0, adults: [] as string[] };
+    const seeded = { members: 0, households: 0, adults: [] as string[], people: [] as MinistryPerson[] };
     const direct = total - converts;
     for (const chunk of batches(families)) {
       await this.cli.inTenant(slug, () => this.seedFamilies(chunk, seeded));
@@ -72,6 +82,7 @@ export class SeedDemoCommand extends CommandRunner {
     progress('prayer requests', prayerRequests, prayerRequests);
     process.stderr.write('\n');
     const giving = await this.giving.seed(slug, seeded.adults, progress);
+    const ministry = await this.ministry.seed(slug, seeded.people, progress);
 
     const summary = {
       tenant: slug,
@@ -83,12 +94,14 @@ export class SeedDemoCommand extends CommandRunner {
       prospects,
       prayer_requests: prayerRequests,
       ...giving,
+      ...ministry,
     };
     this.cli.out(
       summary,
       Boolean(options.json),
       `seeded ${slug}: ${summary.campuses} campuses, ${summary.members} members, ${summary.households} households, ${summary.tags} tags, ${summary.custom_fields} custom fields, ${prospects} prospects, ${prayerRequests} prayer requests, ` +
-        `${giving.funds} funds, ${giving.donations} donations, ${giving.recurring_gifts} recurring gifts, ${giving.pledges} pledges, ${giving.batches} batch`,
+        `${giving.funds} funds, ${giving.donations} donations, ${giving.recurring_gifts} recurring gifts, ${giving.pledges} pledges, ${giving.batches} batch, ` +
+        `${ministry.services} services, ${ministry.attendance} attendance records, ${ministry.groups} groups, ${ministry.group_members} group members, ${ministry.upcoming_events} upcoming events, ${ministry.registrations} registrations`,
     );
   }
 
@@ -102,7 +115,7 @@ export class SeedDemoCommand extends CommandRunner {
   }
 
   /** The members of these families in one insert, then each family's household (head as its contact) and everyone's tags. */
-  private async seedFamilies(families: DemoFamily[], seeded: { members: number; households: number; adults: string[] }): Promise<void> {
+  private async seedFamilies(families: DemoFamily[], seeded: { members: number; households: number; adults: string[]; people: MinistryPerson[] }): Promise<void> {
     const rows = families.flatMap((f) => f.people).map((p, index) => ({ index, dto: p.dto }));
     const { created, rejected } = await this.memberService.createMany(rows);
     if (rejected.length) throw new CliError(`a demo member was refused: ${JSON.stringify(rejected[0].errors)}`);
@@ -120,6 +133,7 @@ export class SeedDemoCommand extends CommandRunner {
       for (const { person, uuid } of members) {
         for (const tag of person.tags) await this.memberTags.add(uuid, tag);
         if (person.age >= 18) seeded.adults.push(toPublicId(ID_PREFIX.member, uuid));
+        seeded.people.push({ id: uuid, campus: person.dto.campus!, age: person.age });
       }
     }
     seeded.members += created.length;

@@ -11,5 +11,6 @@ import { GroupsService } from './groups.service';
   imports: [CampusesModule, TagsModule],
   controllers: [GroupsController, GroupMembersController],
   providers: [GroupsService, GroupMembersService, GroupsRepository],
+  exports: [GroupsService, GroupMembersService],
 })
 export class GroupsModule {}
