@@ -1,23 +1,7 @@
-import { ID_PREFIX, IdPrefix, parsePublicId } from '../../common/ids/id';
+import { ID_PREFIX } from '../../common/ids/id';
 import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
+import { asStrings, idCondition, uuidsOf } from '../../common/lists/ref-filters';
 import { ATTENDANCE_KINDS, AttendanceEntity } from './attendance.entity';
-
-const NO_ID = '00000000-0000-0000-0000-000000000000';
-const asStrings = (value: FilterValue | FilterValue[]) => (Array.isArray(value) ? value : [value]).map(String);
-
-/** The uuids of the public ids among `refs`; a malformed one matches nothing (as an unknown one does). */
-function uuidsOf(prefix: IdPrefix, refs: string[]): string[] {
-  const ids = refs.map((r) => parsePublicId(prefix, r)).filter((id): id is string => id !== null);
-  return ids.length ? ids : [NO_ID];
-}
-
-/** `<field>=<prefixed id>` or `<field>[in]=a,b` on a uuid column (one id: `=`, so the (tenant_id, column, …) index is a range). */
-function idCondition(column: string, prefix: IdPrefix) {
-  return (alias: string, _op: Operator, value: FilterValue | FilterValue[], param: (v: unknown) => string): string => {
-    const ids = uuidsOf(prefix, asStrings(value));
-    return ids.length === 1 ? `${alias}.${column} = ${param(ids[0])}` : `${alias}.${column} IN ${param(ids)}`;
-  };
-}
 
 /** campus=<key or cmp_ id> (or campus[in]=a,b): attendance at the events of those campuses. */
 function campusCondition(alias: string, _op: Operator, value: FilterValue | FilterValue[], param: (v: unknown) => string): string {

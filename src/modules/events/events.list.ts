@@ -1,16 +1,8 @@
-import { ID_PREFIX, IdPrefix, parsePublicId } from '../../common/ids/id';
+import { ID_PREFIX } from '../../common/ids/id';
 import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
+import { asStrings, uuidsOf } from '../../common/lists/ref-filters';
 import { CalendarEventEntity, EVENT_STATUSES } from './event.entity';
 import type { RegistrationEntity } from './registration.entity';
-
-const NO_ID = '00000000-0000-0000-0000-000000000000';
-
-function uuidsOf(prefix: IdPrefix, refs: string[]): string[] {
-  const ids = refs.map((r) => parsePublicId(prefix, r)).filter((id): id is string => id !== null);
-  return ids.length ? ids : [NO_ID];
-}
-
-const asStrings = (value: FilterValue | FilterValue[]) => (Array.isArray(value) ? value : [value]).map(String);
 
 /** campus=<key or cmp_ id>, or campus[in]=a,b (as members filter it). */
 function campusCondition(alias: string, _op: Operator, value: FilterValue | FilterValue[], param: (v: unknown) => string): string {

@@ -1,16 +1,7 @@
-import { ID_PREFIX, IdPrefix, parsePublicId } from '../../common/ids/id';
+import { ID_PREFIX } from '../../common/ids/id';
 import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
+import { asStrings, uuidsOf } from '../../common/lists/ref-filters';
 import { PROSPECT_SOURCES, PROSPECT_STAGES, ProspectEntity } from './prospect.entity';
-
-const NO_ID = '00000000-0000-0000-0000-000000000000';
-
-/** The uuids of the public ids among `refs`; a malformed one matches nothing (as an unknown one does). */
-function uuidsOf(prefix: IdPrefix, refs: string[]): string[] {
-  const ids = refs.map((r) => parsePublicId(prefix, r)).filter((id): id is string => id !== null);
-  return ids.length ? ids : [NO_ID];
-}
-
-const asStrings = (value: FilterValue | FilterValue[]) => (Array.isArray(value) ? value : [value]).map(String);
 
 /** campus=<key or cmp_ id>, or campus[in]=a,b (as members filter it). */
 function campusCondition(alias: string, _op: Operator, value: FilterValue | FilterValue[], param: (v: unknown) => string): string {

@@ -1,17 +1,8 @@
-import { ID_PREFIX, IdPrefix, parsePublicId } from '../../common/ids/id';
-import type { FilterValue, ListSpec, Operator, SqlCondition } from '../../common/lists/list-spec';
+import { ID_PREFIX } from '../../common/ids/id';
+import type { ListSpec } from '../../common/lists/list-spec';
+import { idCondition } from '../../common/lists/ref-filters';
 import { RECURRING_STATUSES, RecurringGiftEntity } from './recurring-gift.entity';
 import { INTERVALS } from './schedule';
-
-const NO_ID = '00000000-0000-0000-0000-000000000000';
-
-/** `<column> = <public id>` or `<column>[in]=a,b`; a malformed id matches nothing (as an unknown one does). */
-function idCondition(column: string, prefix: IdPrefix): SqlCondition {
-  return (alias: string, _op: Operator, value: FilterValue | FilterValue[], param: (v: unknown) => string) => {
-    const ids = (Array.isArray(value) ? value : [value]).map((v) => parsePublicId(prefix, String(v)) ?? NO_ID);
-    return `${alias}.${column} IN ${param(ids)}`;
-  };
-}
 
 export const RECURRING_GIFT_LIST: ListSpec<RecurringGiftEntity> = {
   resource: 'recurring gift',
