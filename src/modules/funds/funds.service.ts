@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TenantContext } from '../../common/context/tenant-context';
-import { AppError } from '../../common/errors/app-error';
+import { AppError, FieldIssue } from '../../common/errors/app-error';
 import { ID_PREFIX, newUuid, parsePublicId } from '../../common/ids/id';
 import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { parseListQuery } from '../../common/lists/list-query';
@@ -77,6 +77,16 @@ export class FundsService {
     const referencedBy = await this.funds.referencedBy(fund.id);
     if (referencedBy) throw new AppError('conflict', { reason: `the fund has ${referencedBy}; archive it with active: false instead` });
     await this.funds.delete(fund.id);
+  }
+
+  /**
+   * What is wrong with giving to the fund `fund_id` names (a gift, a pledge, a recurring gift): not
+   * found, or archived (`inactive`). Locked FOR KEY SHARE: a concurrent delete waits.
+   */
+  async givingIssues(publicId: string): Promise<FieldIssue[]> {
+    const fund = await this.findByPublicId(publicId, 'for_key_share');
+    if (!fund) return [{ field: 'fund_id', issue: 'not_found' }];
+    return fund.active ? [] : [{ field: 'fund_id', issue: 'inactive' }];
   }
 
   /** The fund a body or a processor names (`fnd_` id), or null. `lock` as RowLock (a donation takes for_key_share). */

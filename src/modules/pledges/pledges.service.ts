@@ -33,7 +33,7 @@ export class PledgesService {
 
   async create(dto: CreatePledgeDto): Promise<PledgeResponse> {
     const donorId = parsePublicId(ID_PREFIX.member, dto.donor_id);
-    const issues = [...(await this.donorIssues(donorId)), ...(await this.fundIssues(dto.fund_id)), ...windowIssues(dto.starts_on, dto.ends_on)];
+    const issues = [...(await this.donorIssues(donorId)), ...(await this.funds.givingIssues(dto.fund_id)), ...windowIssues(dto.starts_on, dto.ends_on)];
     if (issues.length) throw AppError.validation(issues);
     const now = new Date();
     const pledge = Object.assign(new PledgeEntity(), {
@@ -76,7 +76,7 @@ export class PledgesService {
     if (dto.ends_on !== undefined) changes.endsOn = dto.ends_on;
     // A fund that stays the same is not checked again (an archived fund keeps its pledges).
     const fundChanged = dto.fund_id !== undefined && changes.fundId !== pledge.fundId;
-    const issues = [...(fundChanged ? await this.fundIssues(dto.fund_id!) : []), ...windowIssues(changes.startsOn ?? pledge.startsOn, changes.endsOn ?? pledge.endsOn)];
+    const issues = [...(fundChanged ? await this.funds.givingIssues(dto.fund_id!) : []), ...windowIssues(changes.startsOn ?? pledge.startsOn, changes.endsOn ?? pledge.endsOn)];
     if (issues.length) throw AppError.validation(issues);
     if (!(await this.pledges.update(id, changes))) throw AppError.notFound('pledge');
     return this.respond(Object.assign(pledge, changes));
@@ -92,13 +92,6 @@ export class PledgesService {
   /** The donor must be a live member of the church. */
   private async donorIssues(donorId: string | null): Promise<FieldIssue[]> {
     return donorId && (await this.members.isLive(donorId)) ? [] : [{ field: 'donor_id', issue: 'not_found' }];
-  }
-
-  /** The fund must exist (locked FOR KEY SHARE: a concurrent delete waits) and take gifts (active). */
-  private async fundIssues(fundId: string): Promise<FieldIssue[]> {
-    const fund = await this.funds.findByPublicId(fundId, 'for_key_share');
-    if (!fund) return [{ field: 'fund_id', issue: 'not_found' }];
-    return fund.active ? [] : [{ field: 'fund_id', issue: 'inactive' }];
   }
 
   private async require(id: string, lock?: RowLock): Promise<PledgeEntity> {

@@ -45,7 +45,7 @@ export class RecurringGiftsService {
 
   async create(dto: CreateRecurringGiftDto): Promise<RecurringGiftResponse> {
     const donorId = parsePublicId(ID_PREFIX.member, dto.donor_id);
-    const issues = [...(await this.donorIssues(donorId)), ...(await this.fundIssues(dto.fund_id)), ...windowIssues(dto.start_on, dto.end_on ?? null)];
+    const issues = [...(await this.donorIssues(donorId)), ...(await this.funds.givingIssues(dto.fund_id)), ...windowIssues(dto.start_on, dto.end_on ?? null)];
     if (issues.length) throw AppError.validation(issues);
     const now = new Date();
     const gift = Object.assign(new RecurringGiftEntity(), {
@@ -102,7 +102,7 @@ export class RecurringGiftsService {
     if (dto.status !== undefined) next.status = dto.status;
     const changes: Partial<RecurringGiftEntity> = Object.fromEntries(EDITABLE.filter((key) => key in next && next[key] !== gift[key]).map((key) => [key, next[key]]));
     const issues = [
-      ...('fundId' in changes ? await this.fundIssues(dto.fund_id!) : []),
+      ...('fundId' in changes ? await this.funds.givingIssues(dto.fund_id!) : []),
       ...windowIssues(changes.startOn ?? gift.startOn, changes.endOn !== undefined ? changes.endOn : gift.endOn),
     ];
     if (issues.length) throw AppError.validation(issues);
@@ -139,13 +139,6 @@ export class RecurringGiftsService {
   /** The donor must be a live member of the church. */
   private async donorIssues(donorId: string | null): Promise<FieldIssue[]> {
     return donorId && (await this.members.isLive(donorId)) ? [] : [{ field: 'donor_id', issue: 'not_found' }];
-  }
-
-  /** The fund must exist (locked FOR KEY SHARE: a concurrent delete waits) and take gifts (active). */
-  private async fundIssues(fundId: string): Promise<FieldIssue[]> {
-    const fund = await this.funds.findByPublicId(fundId, 'for_key_share');
-    if (!fund) return [{ field: 'fund_id', issue: 'not_found' }];
-    return fund.active ? [] : [{ field: 'fund_id', issue: 'inactive' }];
   }
 
   private async require(id: string, lock?: 'for_no_key_update'): Promise<RecurringGiftEntity> {
