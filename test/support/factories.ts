@@ -24,7 +24,7 @@ export function uniqueSlug(prefix = 'church'): string {
 export async function newTenant(api: TestApi, options: { plan?: Plan; slug?: string } = {}): Promise<TestTenant> {
   const tenant = await api.app.get(TenantsService).create({ slug: options.slug ?? uniqueSlug(), name: 'Test Church', plan: options.plan ?? 'enterprise' });
   const { admin, token } = await inTenant(api, tenant.id, async () => {
-    const user = await api.app.get(UsersService).create({ email: `admin-${randomBytes(3).toString('hex')}@example.org`, role: 'org_admin' });
+    const user = await api.app.get(UsersService).create({ email: `admin-${randomBytes(8).toString('hex')}@example.org`, role: 'org_admin' });
     const issued = await api.app.get(TokensService).issue({ type: 'service', name: 'test admin', scopes: ['admin:*'], creator: user });
     return { admin: user, token: issued.value };
   });
@@ -34,7 +34,7 @@ export async function newTenant(api: TestApi, options: { plan?: Plan; slug?: str
 /** A staff user of `role` and a PAT with `scopes`. */
 export async function newToken(api: TestApi, tenant: TestTenant, scopes: Scope[], role: Role = 'org_admin', type: 'pat' | 'service' | 'kiosk' = 'pat') {
   return inTenant(api, tenant.id, async () => {
-    const user = await api.app.get(UsersService).create({ email: `${role}-${randomBytes(3).toString('hex')}@example.org`, role });
+    const user = await api.app.get(UsersService).create({ email: `${role}-${randomBytes(8).toString('hex')}@example.org`, role });
     const issued = await api.app.get(TokensService).issue({ type, name: `${role} token`, scopes, creator: user });
     return { token: issued.value, id: toPublicId(ID_PREFIX.token, issued.entity.id), uuid: issued.entity.id, user };
   });
