@@ -18,6 +18,7 @@ import { SettingsModule } from './platform/settings/settings.module';
 import { TenantTransactionInterceptor } from './platform/tenancy/tenant-transaction.interceptor';
 import { JobsModule } from './platform/jobs/jobs.module';
 import { NoticesModule } from './platform/notices/notices.module';
+import { OAuthModule } from './platform/oauth/oauth.module';
 import { WebhooksApiModule } from './platform/webhooks/webhooks-api.module';
 
 /**
@@ -25,7 +26,7 @@ import { WebhooksApiModule } from './platform/webhooks/webhooks-api.module';
  * interceptors nest in order: the tenant transaction wraps idempotency, which wraps the audit entry.
  */
 @Module({
-  imports: [CoreModule, DevicesModule, PrayerRequestsModule, WebhooksApiModule, NoticesModule, AuditModule, IdempotencyModule, SettingsModule, RateLimitModule, OpenApiModule, HealthModule],
+  imports: [CoreModule, DevicesModule, PrayerRequestsModule, WebhooksApiModule, NoticesModule, AuditModule, IdempotencyModule, SettingsModule, RateLimitModule, OpenApiModule, HealthModule, OAuthModule],
   providers: [
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },

@@ -16,6 +16,8 @@ import { CreateEvents1764800000000 } from './1764800000000-CreateEvents';
 import { CreateAttendance1764810000000 } from './1764810000000-CreateAttendance';
 import { CreateCheckIns1764820000000 } from './1764820000000-CreateCheckIns';
 import { CreateGroups1764830000000 } from './1764830000000-CreateGroups';
+import { CreateOAuthClients1764900000000 } from './1764900000000-CreateOAuthClients';
+import { CreateOAuthGrants1764910000000 } from './1764910000000-CreateOAuthGrants';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -37,4 +39,6 @@ export const MIGRATIONS = [
   CreateAttendance1764810000000,
   CreateCheckIns1764820000000,
   CreateGroups1764830000000,
+  CreateOAuthClients1764900000000,
+  CreateOAuthGrants1764910000000,
 ];
