@@ -14,6 +14,7 @@ import { recordUsage } from './platform/rate-limit/record-usage';
 import { UsageMeter } from './platform/rate-limit/usage-meter';
 import { corsPreflight } from './platform/settings/cors';
 import { CorsPolicy } from './platform/settings/cors-policy.service';
+import { oauthFormBody } from './platform/oauth/oauth-form-body';
 import { buildOpenApiDocument } from './platform/openapi/openapi.document';
 import { OPENAPI_DOCUMENT, OpenApiDocumentHolder } from './platform/openapi/openapi.controller';
 
@@ -41,6 +42,7 @@ export function configureHttpApp(app: NestExpressApplication): void {
   app.use(requestIdentity);
   app.use(corsPreflight(app.get(CorsPolicy)));
   app.use(recordUsage(app.get(UsageMeter)));
+  app.use(oauthFormBody); // OAuth form routes (token, revocation, pages): read here, skipped by the JSON parsers
   app.use(requireJsonBody);
   app.use(PAYMENT_WEBHOOKS_PATH, jsonBodyKeepingRaw);
   app.use(jsonBody);

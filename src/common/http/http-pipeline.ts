@@ -19,9 +19,9 @@ export function requestIdentity(req: Request, res: Response, next: NextFunction)
   next();
 }
 
-/** A body that is present must be JSON (415 otherwise); GET and DELETE bodies are never parsed. */
+/** A body that is present must be JSON (415 otherwise); GET and DELETE bodies are never parsed, form routes' bodies are already read. */
 export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
-  if (!METHODS_WITH_BODY.has(req.method)) return next();
+  if (!METHODS_WITH_BODY.has(req.method) || (req as ApiRequest).form) return next();
   const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
   if (hasBody && !req.is(['application/json', 'application/*+json'])) return next(new AppError('unsupported_media_type'));
   next();

@@ -13,4 +13,13 @@ export interface ApiRequest<P extends RequestPrincipal = RequestPrincipal> exten
   principal?: P;
   /** The body's exact bytes, kept only on routes that verify a signature over them (see jsonBodyKeepingRaw). */
   rawBody?: Buffer;
+  /** The body of a form route (OAuth token, revocation and page forms), read before the JSON pipeline, which then skips it. */
+  form?: FormBody;
+}
+
+/** An `application/x-www-form-urlencoded` body: its fields (a repeated name gives an array), or why it could not be read. */
+export interface FormBody {
+  fields: Record<string, string | string[]>;
+  /** media_type: another content type; too_large: over the limit; malformed: unreadable, or text the database cannot hold. */
+  error?: 'media_type' | 'too_large' | 'malformed';
 }
