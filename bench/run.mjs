@@ -11,6 +11,7 @@ import { startApi, startBaseline, writeServerLog } from './lib/servers.mjs';
 import { scenario1, scenario2, scenario3, scenario4, scenario6, scenario7 } from './scenarios/http.mjs';
 import { scenario5 } from './scenarios/webhooks.mjs';
 import { scenario8, scenario9, scenario10 } from './scenarios/giving.mjs';
+import { scenario11, scenario12, scenario13 } from './scenarios/ministry.mjs';
 import { join } from 'node:path';
 
 const SCENARIOS = {
@@ -24,8 +25,11 @@ const SCENARIOS = {
   8: { title: 'POST /v1/donations with an Idempotency-Key', http: true, run: scenario8 },
   9: { title: "a fund's donations since a date, 1,000,000 donations; EXPLAIN", http: true, run: scenario9 },
   10: { title: '1,000 year-end statements (PDF) through the worker', http: true, run: scenario10 },
+  11: { title: 'Sunday-morning kiosk burst: search by phone, check in a household', http: true, run: scenario11 },
+  12: { title: 'POST /v1/attendance/bulk with 500 records', http: true, run: scenario12 },
+  13: { title: "a 500-member group's roster", http: true, run: scenario13 },
 };
-const ORDER = ['1', '2', '6', '3', '7', '4', '8', '9', '10', '5'];
+const ORDER = ['1', '2', '6', '3', '7', '4', '8', '9', '10', '11', '12', '13', '5'];
 
 const USAGE = `usage: npm run bench [-- [scenario …] [--reseed] [--no-build]]
   scenarios: ${ORDER.map((id) => `${id} (${SCENARIOS[id].title})`).join(', ')}

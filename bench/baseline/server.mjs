@@ -16,6 +16,8 @@
 //      page's funds, donors and campuses, one query each (DonationsService.refsOf);
 //   campuses and tag names of member lists come from per-church maps read once, as the API's campus
 //   directory and MemberTagRefs do (they are few and rarely change; the bench never changes them);
+//   the ministry routes of scenarios 11–13 (check-in search and check-in, attendance bulk, a group's
+//   roster): bench/baseline/ministry.mjs;
 //   3. the same JSON envelope, the same ETag (SHA-1 of tenant, language and body) and 304.
 // Not done here (the framework's and the project's own work, which the ratio prices): the rate
 // limiter's Redis call, usage metering, request validation beyond shape, audit rows, webhook
@@ -28,6 +30,7 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ministryRoutes } from './ministry.mjs';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
 const require = createRequire(join(repoRoot, 'package.json'));
@@ -40,6 +43,7 @@ const { isCurrency, isValidAmount } = fromBuild('common/money/currencies.js');
 const { SecretBox } = fromBuild('common/crypto/secret-box.js');
 const { matchesFilters } = fromBuild('platform/webhooks/delivery-filters.js');
 const { API_VERSION } = fromBuild('common/api-version.js');
+const { isAllowedCode } = fromBuild('modules/check-in/security-code.js');
 const box = new SecretBox(Buffer.from(process.env.ENCRYPTION_KEY ?? '', 'base64'));
 
 const PORT = Number(process.env.PORT ?? 3391);
@@ -407,6 +411,30 @@ const IDEMPOTENCY_STORE = `INSERT INTO idempotency_keys (tenant_id, token_id, ke
     SET method = excluded.method, path = excluded.path, fingerprint = excluded.fingerprint, status = excluded.status,
         body_sealed = excluded.body_sealed, location = excluded.location, created_at = now()`;
 
+/** The outbox (EventsService.recordMany): one event per object, the enabled endpoints and their deliveries. */
+async function recordEvents(client, principal, type, objects) {
+  const tenantId = principal.tenant_id;
+  const eventAt = new Date();
+  const events = objects.map((object) => {
+    const id = uuidv7();
+    return { id, payload: { id: publicId('evt', id), type, created: Math.floor(eventAt.getTime() / 1000), tenant: principal.slug, api_version: API_VERSION, data: { object } } };
+  });
+  await client.query(INSERT_EVENTS, [tenantId, type, eventAt, events.map((e) => e.id), JSON.stringify(events.map((e) => e.payload))]);
+  const { rows: endpoints } = await client.query(ENDPOINTS, [tenantId, type]);
+  const deliveries = [];
+  for (const endpoint of endpoints) for (const event of events) if (matchesFilters(event.payload, endpoint.filters)) deliveries.push({ id: uuidv7(), endpointId: endpoint.id, eventId: event.id });
+  if (deliveries.length) {
+    await client.query(INSERT_DELIVERIES, [tenantId, deliveries.map((x) => x.id), deliveries.map((x) => x.endpointId), deliveries.map((x) => x.eventId), eventAt]);
+  }
+}
+
+function send(res, status, text) {
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.writeHead(status);
+  res.end(text);
+}
+
 /** The same JSON with its keys in another order is the same request (idempotency.store.ts). */
 function canonicalJson(value) {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
@@ -534,23 +562,7 @@ async function createDonation(req, res) {
     ]);
     const donation = donationJson(d, fund, donor, campus);
 
-    // The outbox (EventsService.recordMany): the event, the enabled endpoints and their deliveries.
-    const eventId = uuidv7();
-    const eventAt = new Date();
-    const payload = {
-      id: publicId('evt', eventId),
-      type: 'donation.created',
-      created: Math.floor(eventAt.getTime() / 1000),
-      tenant: principal.slug,
-      api_version: API_VERSION,
-      data: { object: donation },
-    };
-    await client.query(INSERT_EVENTS, [tenantId, 'donation.created', eventAt, [eventId], JSON.stringify([payload])]);
-    const { rows: endpoints } = await client.query(ENDPOINTS, [tenantId, 'donation.created']);
-    const deliveries = endpoints.filter((e) => matchesFilters(payload, e.filters)).map((e) => ({ id: uuidv7(), endpointId: e.id }));
-    if (deliveries.length) {
-      await client.query(INSERT_DELIVERIES, [tenantId, deliveries.map((x) => x.id), deliveries.map((x) => x.endpointId), deliveries.map(() => eventId), eventAt]);
-    }
+    await recordEvents(client, principal, 'donation.created', [donation]);
     const text = JSON.stringify(donation);
     const location = `/v1/donations/${donation.id}`;
     if (key) await client.query(IDEMPOTENCY_STORE, [tenantId, principal.id, key, request.method, request.path, request.fingerprint, 201, box.seal(text), location]);
@@ -662,6 +674,8 @@ async function listDonations(req, res, url) {
   res.end(text);
 }
 
+const ministry = ministryRoutes({ authenticate, inTenant, readBody, publicId, parsePublicId, uuidv7, HttpError, recordEvents, isAllowedCode, send, language, memberJson });
+
 const server = createServer(async (req, res) => {
   res.setHeader('X-Request-Id', publicId('req', randomUUID()));
   try {
@@ -670,6 +684,7 @@ const server = createServer(async (req, res) => {
     if (req.method === 'POST' && url.pathname === '/v1/members/bulk') return await bulkCreate(req, res);
     if (req.method === 'POST' && url.pathname === '/v1/donations') return await createDonation(req, res);
     if (req.method === 'GET' && url.pathname === '/v1/donations') return await listDonations(req, res, url);
+    if (await ministry(req, res, url)) return;
     if (req.method === 'GET' && url.pathname === '/healthz') {
       await pool.query('SELECT 1');
       res.writeHead(200, { 'Content-Type': 'text/plain' });

@@ -37,7 +37,8 @@ function aggregate(runs) {
 const cache = new Map();
 
 /**
- * items: [{key, server, requests, connections}] → {key: aggregate}. Results are cached by key for
+ * items: [{key, server, requests, connections, before?}] → {key: aggregate}; `before()` runs ahead of
+ * each run and warm-up (a scenario whose requests can be sent once only clears what they wrote). Results are cached by key for
  * the invocation (scenario 6 reuses scenario 2's runs).
  */
 export async function series(items, { seconds = config.duration, warmup = config.warmup, runs = config.runs } = {}) {
@@ -46,12 +47,14 @@ export async function series(items, { seconds = config.duration, warmup = config
     if (warmup > 0) {
       for (const item of todo) {
         log(`  warm-up ${item.key} (${warmup} s)`);
+        await item.before?.();
         await loadRun(item.server.url(), item.requests, { connections: item.connections, seconds: warmup });
       }
     }
     const results = new Map(todo.map((i) => [i.key, []]));
     for (let r = 0; r < runs; r++) {
       for (const item of todo) {
+        await item.before?.();
         const one = await measureOnce(item.server, item.requests, item.connections, seconds);
         results.get(item.key).push(one);
         log(`  run ${r + 1}/${runs} ${item.key}: ${one.rps.toFixed(0)} req/s, p50 ${one.p50_ms.toFixed(1)} ms, p99 ${one.p99_ms.toFixed(1)} ms, ${one.cpu_us_per_req.toFixed(0)} µs CPU/req${one.errors || one.non2xx ? `, ${one.errors} errors, ${one.non2xx} non-2xx` : ''}`);

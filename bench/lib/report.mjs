@@ -13,6 +13,7 @@ function cell(side, row) {
       return `${num(side.rps)} req/s · ${num(side.cpu_us_per_req)} µs CPU`;
     case 'deliveries/s':
     case 'statements/s':
+    case 'iterations/s':
       return `${num(side.rps)}/s · ${num(side.cpu_us_per_req)} µs CPU`;
     case 'p50':
       return `p50 ${ms(side.p50_ms)}`;
@@ -22,6 +23,8 @@ function cell(side, row) {
       return row.metric.includes('lateness') ? `p99 ${ms(side.p99_ms)} (p50 ${ms(side.p50_ms)})` : `p99 ${ms(side.p99_ms)}`;
     case 'count':
       return `${side.lost} lost, ${side.duplicates} duplicate`;
+    case 'duplicates':
+      return `${side.duplicates} duplicate codes, ${side.partial} partial check-ins`;
     case 'text':
       return side.text;
     case 'plan':
