@@ -59,8 +59,9 @@ const LIVE_EVENTS = 'SELECT id FROM events WHERE tenant_id = $1 AND id = ANY($2:
 const MEMBER_COLUMNS = `m.tenant_id, m.id, m.first_name, m.last_name, m.email, m.phone, m.birthdate, m.gender, m.status,
   m.campus_id, m.active, m.household_id, m.household_role, m.address, m.custom_fields, m.created_at, m.updated_at, m.deleted_at`;
 const ROSTER_WHERE = `gm.tenant_id = $1 AND gm.group_id = $2
+  AND (SELECT lm.deleted_at IS NULL FROM members lm WHERE lm.tenant_id = gm.tenant_id AND lm.id = gm.member_id)
   AND EXISTS (SELECT 1 FROM groups g WHERE g.tenant_id = $1 AND g.id = $2 AND g.deleted_at IS NULL)`;
-const ROSTER_FROM = 'group_members gm INNER JOIN members m ON m.tenant_id = gm.tenant_id AND m.id = gm.member_id AND m.deleted_at IS NULL';
+const ROSTER_FROM = 'group_members gm LEFT JOIN members m ON m.tenant_id = gm.tenant_id AND m.id = gm.member_id';
 const CAMPUSES_BY_ID = 'SELECT id, key, name FROM campuses WHERE tenant_id = $1 AND id = ANY($2::uuid[])';
 const TAGS_OF_MEMBERS = `WITH mt AS MATERIALIZED (SELECT member_id, tag_id FROM member_tags WHERE tenant_id = $1 AND member_id = ANY($2::uuid[]))
   SELECT mt.member_id AS "memberId", t.id, t.name
