@@ -13,8 +13,10 @@ import { ProspectsModule } from '../modules/prospects/prospects.module';
 import { RecurringGiftsModule } from '../modules/recurring-gifts/recurring-gifts.module';
 import { TagsModule } from '../modules/tags/tags.module';
 import { JobsModule } from '../platform/jobs/jobs.module';
+import { OAuthModule } from '../platform/oauth/oauth.module';
 import { CliSupport } from './cli-support';
 import { MigrationRunCommand } from './commands/migration-run.command';
+import { OAuthClientCreateCommand } from './commands/oauth-client-create.command';
 import { OpenApiExportCommand } from './commands/openapi-export.command';
 import { SeedDemoCommand } from './commands/seed-demo.command';
 import { GivingSeeder } from './commands/seed-demo.giving-seeder';
@@ -42,6 +44,7 @@ import { WebhooksResendCommand } from './commands/webhooks-resend.command';
     CalendarEventsModule,
     AttendanceModule,
     GroupsModule,
+    OAuthModule,
   ],
   providers: [
     CliSupport,
@@ -50,6 +53,7 @@ import { WebhooksResendCommand } from './commands/webhooks-resend.command';
     UserCreateCommand,
     TokenIssueCommand,
     TokenRevokeCommand,
+    OAuthClientCreateCommand,
     MigrationRunCommand,
     OpenApiExportCommand,
     SeedDemoCommand,
