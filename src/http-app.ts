@@ -15,6 +15,7 @@ import { UsageMeter } from './platform/rate-limit/usage-meter';
 import { corsPreflight } from './platform/settings/cors';
 import { CorsPolicy } from './platform/settings/cors-policy.service';
 import { oauthFormBody } from './platform/oauth/oauth-form-body';
+import { configureViews } from './platform/views/views';
 import { buildOpenApiDocument } from './platform/openapi/openapi.document';
 import { OPENAPI_DOCUMENT, OpenApiDocumentHolder } from './platform/openapi/openapi.controller';
 
@@ -51,6 +52,7 @@ export function configureHttpApp(app: NestExpressApplication): void {
   app.use(conditionalGet);
   app.useGlobalPipes(new AppValidationPipe());
   app.useGlobalFilters(new ProblemFilter());
+  configureViews(app); // the OAuth sign-in and consent pages (hbs)
   app.enableShutdownHooks();
 
   const holder = app.get<OpenApiDocumentHolder>(OPENAPI_DOCUMENT);

@@ -2,12 +2,15 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EntityManager } from 'typeorm';
 import type { Language } from '../i18n/language';
 
-/** Who acts: the token behind a request, or a staff/CLI/worker actor, or the church's payment processor (its signed events). */
+/**
+ * Who acts: the token behind a request, or a staff/CLI/worker actor, or the church's payment
+ * processor (its signed events). `staff`: a staff member signed in on a page (OAuth consent).
+ */
 export interface Actor {
   tokenId?: string;
   tokenName?: string;
   userId?: string | null;
-  kind: 'token' | 'cli' | 'worker' | 'processor';
+  kind: 'token' | 'cli' | 'worker' | 'processor' | 'staff';
 }
 
 /** The unit of work of one request or job: the tenant, its transaction, who acts, in which language. */

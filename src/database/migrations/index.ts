@@ -18,6 +18,7 @@ import { CreateCheckIns1764820000000 } from './1764820000000-CreateCheckIns';
 import { CreateGroups1764830000000 } from './1764830000000-CreateGroups';
 import { CreateOAuthClients1764900000000 } from './1764900000000-CreateOAuthClients';
 import { CreateOAuthGrants1764910000000 } from './1764910000000-CreateOAuthGrants';
+import { CreateOAuthAuthorizationRequests1764920000000 } from './1764920000000-CreateOAuthAuthorizationRequests';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   CreateGroups1764830000000,
   CreateOAuthClients1764900000000,
   CreateOAuthGrants1764910000000,
+  CreateOAuthAuthorizationRequests1764920000000,
 ];
