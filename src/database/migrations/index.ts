@@ -19,6 +19,7 @@ import { CreateGroups1764830000000 } from './1764830000000-CreateGroups';
 import { CreateOAuthClients1764900000000 } from './1764900000000-CreateOAuthClients';
 import { CreateOAuthGrants1764910000000 } from './1764910000000-CreateOAuthGrants';
 import { CreateOAuthAuthorizationRequests1764920000000 } from './1764920000000-CreateOAuthAuthorizationRequests';
+import { AddSearchKeyColumns1764950000000 } from './1764950000000-AddSearchKeyColumns';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   CreateOAuthClients1764900000000,
   CreateOAuthGrants1764910000000,
   CreateOAuthAuthorizationRequests1764920000000,
+  AddSearchKeyColumns1764950000000,
 ];

@@ -32,8 +32,6 @@ export interface SearchRow {
 /** Households listed by one search at most. */
 const SEARCH_HITS = 25;
 
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /** The module's only database surface; every query names the tenant (RLS enforces it too). */
 @Injectable()
 export class CheckInRepository {
@@ -114,19 +112,22 @@ export class CheckInRepository {
    */
   async search(eventId: string, by: { phoneLast4: string } | { name: string }): Promise<SearchRow[]> {
     const { manager, tenantId } = this.scope();
+    // Plain-column conditions (see the AddSearchKeyColumns migration): under row-level security only
+    // leakproof comparisons reach the indexes, so the prefix is a range of the pattern operators.
+    const prefix = (column: string) => `(${column} ~>=~ lower($3) AND ${column} ~<=~ (lower($3) || U&'\\+10FFFF') AND starts_with(${column}, lower($3)))`;
     const hits =
       'phoneLast4' in by
         ? `SELECT m.id, m.household_id FROM members m
-            WHERE m.tenant_id = $1 AND m.deleted_at IS NULL AND m.phone IS NOT NULL AND right(m.phone, 4) = $3
+            WHERE m.tenant_id = $1 AND m.deleted_at IS NULL AND m.phone_last4 IS NOT NULL AND m.phone_last4 = $3
             LIMIT ${SEARCH_HITS * 4}`
         : `(SELECT m.id, m.household_id FROM members m
-             WHERE m.tenant_id = $1 AND m.deleted_at IS NULL AND (lower(m.last_name) LIKE lower($3) || '%' OR lower(m.first_name) LIKE lower($3) || '%')
+             WHERE m.tenant_id = $1 AND m.deleted_at IS NULL AND (${prefix('m.last_name_key')} OR ${prefix('m.first_name_key')})
              LIMIT ${SEARCH_HITS * 4})
            UNION
            (SELECT NULL::uuid, h.id FROM households h
-             WHERE h.tenant_id = $1 AND h.deleted_at IS NULL AND lower(h.name) LIKE lower($3) || '%'
+             WHERE h.tenant_id = $1 AND h.deleted_at IS NULL AND ${prefix('h.name_key')}
              LIMIT ${SEARCH_HITS})`;
-    const param = 'phoneLast4' in by ? by.phoneLast4 : escapeLike(by.name);
+    const param = 'phoneLast4' in by ? by.phoneLast4 : by.name;
     return manager.query(
       `WITH hits AS (${hits}),
             homes AS (SELECT DISTINCT household_id FROM hits WHERE household_id IS NOT NULL LIMIT ${SEARCH_HITS}),

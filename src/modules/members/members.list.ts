@@ -96,7 +96,7 @@ export const MEMBER_LIST: ListSpec<MemberEntity> = {
       sql: (a, _o, v, p) => `${a}.created_at < (${p(v)}::date::timestamp AT TIME ZONE 'UTC')`,
       description: 'Created before this date (YYYY-MM-DD, UTC).',
     },
-    email: { type: 'string', ops: [], sql: (a, _o, v, p) => `lower(${a}.email) = lower(${p(v)})`, description: 'Exact e-mail, case-insensitive.' },
+    email: { type: 'string', ops: [], sql: (a, _o, v, p) => `${a}.email_key = lower(${p(v)})`, description: 'Exact e-mail, case-insensitive.' },
     q: { type: 'string', ops: [], sql: searchCondition, description: 'Search in name and e-mail (substring, case-insensitive).' },
   },
 };
