@@ -18,7 +18,7 @@ const CODE_ALPHABET = 'BCDFGHJKLMNPRSTXZ2456789';
 
 const FIND_EVENT = 'SELECT id, timezone, status FROM events WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL';
 const PHONE_HITS = `SELECT m.id, m.household_id FROM members m
-  WHERE m.tenant_id = $1 AND m.deleted_at IS NULL AND m.phone IS NOT NULL AND right(m.phone, 4) = $3
+  WHERE m.tenant_id = $1 AND m.deleted_at IS NULL AND m.phone_last4 IS NOT NULL AND m.phone_last4 = $3
   LIMIT ${SEARCH_HITS * 4}`;
 const SEARCH = `WITH hits AS (${PHONE_HITS}),
       homes AS (SELECT DISTINCT household_id FROM hits WHERE household_id IS NOT NULL LIMIT ${SEARCH_HITS}),
