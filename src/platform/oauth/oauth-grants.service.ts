@@ -65,10 +65,11 @@ export class OAuthGrantsService {
    */
   private async revokeWhere(where: string, params: unknown[]): Promise<number> {
     const { manager, tenantId } = this.scope;
-    const grants: { id: string }[] = await manager.query(`UPDATE oauth_grants SET revoked_at = now() WHERE tenant_id = $1 AND ${where} AND revoked_at IS NULL RETURNING id`, [
-      tenantId,
-      ...params,
-    ]);
+    // Wrapped in a SELECT: TypeORM answers a bare UPDATE … RETURNING with [rows, count].
+    const grants: { id: string }[] = await manager.query(
+      `WITH revoked AS (UPDATE oauth_grants SET revoked_at = now() WHERE tenant_id = $1 AND ${where} AND revoked_at IS NULL RETURNING id) SELECT id FROM revoked`,
+      [tenantId, ...params],
+    );
     if (grants.length === 0) return 0;
     const ids = grants.map((g) => g.id);
     await manager.query(`UPDATE api_tokens SET revoked_at = now() WHERE tenant_id = $1 AND grant_id = ANY($2::uuid[]) AND revoked_at IS NULL`, [tenantId, ids]);
