@@ -1,11 +1,14 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Agent, IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { FORMAT_CATALOG } from '../../src/common/errors/catalog';
+import { ID_PREFIX, parsePublicId } from '../../src/common/ids/id';
 import { SCOPES } from '../../src/platform/auth/scopes';
+import { OAuthCodesService } from '../../src/platform/oauth/oauth-codes.service';
+import type { UserEntity } from '../../src/platform/users/user.entity';
 import { TestApi } from '../support/api';
-import { cancelPendingDeliveries, newTenant, newToken, TestTenant, uniqueSlug } from '../support/factories';
+import { cancelPendingDeliveries, inTenant, newTenant, newToken, TestTenant, uniqueSlug } from '../support/factories';
 import { FakeStripe } from '../support/fake-stripe';
 
 /**
@@ -663,7 +666,8 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     // Enterprise plan (the factory's default): its burst of 10,000 covers every request of this file.
     church = await newTenant(api);
     other = await newTenant(api);
-    token = (await newToken(api, church, [...SCOPES])).token;
+    const caller = await newToken(api, church, [...SCOPES]);
+    token = caller.token;
     const served = await send('GET', '/v1/openapi.json', {});
     if (!('status' in served) || served.status !== 200) throw new Error('GET /v1/openapi.json failed');
     document = JSON.parse(served.text);
@@ -744,6 +748,9 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     if (!('status' in connected) || connected.status !== 200) throw new Error(`set-up: connecting the payment processor failed: ${JSON.stringify(connected).slice(0, 500)}`);
     await make('/v1/auth/tokens', { name: 'path id', scopes: ['read:members'] });
     await make('/v1/auth/tokens', { name: 'path id 2', scopes: ['read:members'] });
+    // An OAuth client, and the caller's authorization of it ({client_id} of /v1/oauth/authorizations/{client_id}): a code
+    // issued as the consent page issues it, exchanged at the token endpoint.
+    await authorizeApp(await make('/v1/oauth/clients', { name: 'Hostile app', redirect_uris: [LOOPBACK_URL], scopes: ['read:members'] }), caller.user);
 
     operations = Object.entries(document.paths).flatMap(([template, item]) =>
       VERBS.filter((v) => item[v]).map((method) => {
@@ -770,6 +777,22 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       cursors.set(op.template, found);
     }
   }, 60_000);
+
+  async function authorizeApp(clientId: string | undefined, user: UserEntity): Promise<void> {
+    const verifier = randomUUID() + randomUUID();
+    const code = await inTenant(api, church.id, () =>
+      api.app.get(OAuthCodesService).issue({
+        clientId: parsePublicId(ID_PREFIX.oauthClient, clientId)!,
+        userId: user.id,
+        scopes: ['read:members'],
+        redirectUri: LOOPBACK_URL,
+        codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
+      }),
+    );
+    const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_URL, code_verifier: verifier, client_id: clientId! });
+    const exchanged = await send('POST', '/v1/oauth/token', { 'Content-Type': 'application/x-www-form-urlencoded' }, form.toString());
+    if (!('status' in exchanged) || exchanged.status !== 200) throw new Error(`set-up: the OAuth code exchange failed: ${JSON.stringify(exchanged).slice(0, 500)}`);
+  }
 
   afterAll(async () => {
     if (church) await cancelPendingDeliveries(api, [church.id, other.id]);
