@@ -12,6 +12,7 @@ import { scenario1, scenario2, scenario3, scenario4, scenario6, scenario7 } from
 import { scenario5 } from './scenarios/webhooks.mjs';
 import { scenario8, scenario9, scenario10 } from './scenarios/giving.mjs';
 import { scenario11, scenario12, scenario13 } from './scenarios/ministry.mjs';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SCENARIOS = {
@@ -77,6 +78,8 @@ async function build(flags) {
   const started = Date.now();
   // Its own output directory: a concurrent `nest build` (deleteOutDir) cannot pull dist/ from under the bench.
   await run(nodeBin(), [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join('bench', 'tsconfig.build.json')]);
+  // The page assets nest-cli.json copies (templates and style sheet), as `nest build` does.
+  cpSync(join(REPO_ROOT, 'src', 'platform', 'views'), join(DIST_DIR, 'platform', 'views'), { recursive: true, filter: (src) => !src.endsWith('.ts') });
   log(`built the API into ${DIST_DIR} (${Date.now() - started} ms)`);
 }
 

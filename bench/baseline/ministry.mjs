@@ -9,7 +9,8 @@
 //   POST /v1/attendance/bulk: the rows' members and events (AttendanceService.checkReferences), the
 //     unnest insert, the outbox;
 //   GET /v1/groups/{id}/members: the roster page joined with its members and its count
-//     (GroupsRepository.roster through fetchPage), the page's campuses and tags (one query each),
+//     (GroupsRepository.roster through fetchPage; the count without the join), the page's campuses
+//     and tags (one query each),
 //     the member list envelope, ETag and 304.
 import { createHash, randomInt } from 'node:crypto';
 
@@ -59,9 +60,8 @@ const LIVE_EVENTS = 'SELECT id FROM events WHERE tenant_id = $1 AND id = ANY($2:
 const MEMBER_COLUMNS = `m.tenant_id, m.id, m.first_name, m.last_name, m.email, m.phone, m.birthdate, m.gender, m.status,
   m.campus_id, m.active, m.household_id, m.household_role, m.address, m.custom_fields, m.created_at, m.updated_at, m.deleted_at`;
 const ROSTER_WHERE = `gm.tenant_id = $1 AND gm.group_id = $2
-  AND (SELECT lm.deleted_at IS NULL FROM members lm WHERE lm.tenant_id = gm.tenant_id AND lm.id = gm.member_id)
   AND EXISTS (SELECT 1 FROM groups g WHERE g.tenant_id = $1 AND g.id = $2 AND g.deleted_at IS NULL)`;
-const ROSTER_FROM = 'group_members gm LEFT JOIN members m ON m.tenant_id = gm.tenant_id AND m.id = gm.member_id';
+const ROSTER_FROM = 'group_members gm INNER JOIN members m ON m.tenant_id = gm.tenant_id AND m.id = gm.member_id AND m.deleted_at IS NULL';
 const CAMPUSES_BY_ID = 'SELECT id, key, name FROM campuses WHERE tenant_id = $1 AND id = ANY($2::uuid[])';
 const TAGS_OF_MEMBERS = `WITH mt AS MATERIALIZED (SELECT member_id, tag_id FROM member_tags WHERE tenant_id = $1 AND member_id = ANY($2::uuid[]))
   SELECT mt.member_id AS "memberId", t.id, t.name
@@ -219,7 +219,7 @@ export function ministryRoutes(d) {
         `SELECT gm.id AS gm_id, gm.group_role, gm.joined_at, ${MEMBER_COLUMNS} FROM ${ROSTER_FROM} WHERE ${ROSTER_WHERE} ORDER BY gm.joined_at ASC, gm.id ASC LIMIT ${limit + 1}`,
         [tenantId, groupId],
       );
-      const total = (await client.query(`SELECT count(*)::int AS total FROM ${ROSTER_FROM} WHERE ${ROSTER_WHERE}`, [tenantId, groupId])).rows[0].total;
+      const total = (await client.query(`SELECT count(*)::int AS total FROM group_members gm WHERE ${ROSTER_WHERE}`, [tenantId, groupId])).rows[0].total;
       if (!rows.length) throw new HttpError(404, 'not_found');
       const page = rows.slice(0, limit);
       const campusIds = [...new Set(page.map((r) => r.campus_id).filter((id) => id !== null))];

@@ -139,13 +139,20 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
       // may be index conditions (lower() and right() are not; the generated key columns are plain).
       // A church of 1,000 more members, analyzed, so that the selective index is the planner's choice.
       const n = (i: number) => String(i).padStart(4, '0');
-      await newMembers(api, church, Array.from({ length: 1000 }, (_, i) => ({ first_name: `Load${n(i)}`, last_name: `Planner${n(i)}`, phone: `+1555777${n(i)}`, email: `load${n(i)}@example.org` })));
+      await newMembers(
+        api,
+        church,
+        Array.from({ length: 1000 }, (_, i) => ({ first_name: `Load${n(i)}`, last_name: `Planner${n(i)}`, phone: `+1555777${n(i)}`, email: `load${n(i)}@example.org` })),
+      );
       await api.db.platform.query('ANALYZE members');
       const indexConditions = (where: string, params: unknown[]) =>
         inTenant(api, church.id, async () => {
           const { manager } = TenantContext.current();
           await manager.query('SET LOCAL enable_seqscan = off');
-          const rows: { 'QUERY PLAN': string }[] = await manager.query(`EXPLAIN SELECT id FROM members m WHERE m.tenant_id = $1 AND m.deleted_at IS NULL AND ${where}`, [church.id, ...params]);
+          const rows: { 'QUERY PLAN': string }[] = await manager.query(`EXPLAIN SELECT id FROM members m WHERE m.tenant_id = $1 AND m.deleted_at IS NULL AND ${where}`, [
+            church.id,
+            ...params,
+          ]);
           return rows.map((r) => r['QUERY PLAN']);
         });
       expect((await indexConditions('m.phone_last4 IS NOT NULL AND m.phone_last4 = $2', ['1234'])).join('\n')).toMatch(/tenant_id = .*phone_last4 = /);

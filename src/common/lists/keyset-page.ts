@@ -40,6 +40,11 @@ export interface PageOptions {
    * index (the count is left as it is): they must not change which rows match.
    */
   pageBounds?: (alias: string, param: (value: unknown) => string) => string[];
+  /**
+   * Count without `qb`'s joins: for joins that only bring each row's columns (one-to-one, never
+   * filtering), which the count would otherwise plan as a join over the joined table.
+   */
+  countWithoutJoins?: boolean;
 }
 
 export async function fetchPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, query: ListQuery, spec: ListSpec<T>, options: PageOptions = {}): Promise<Page<T>> {
@@ -59,6 +64,7 @@ export async function fetchPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<
   }
 
   const countQb = qb.clone().select('count(*)::int', 'total').orderBy();
+  if (options.countWithoutJoins) countQb.expressionMap.joinAttributes = [];
   const columns: Column[] = query.sort.map((term) => {
     const def: SortDef<T> = spec.sorts[term.field];
     return { expr: `${alias}.${def.column}`, desc: term.descending !== Boolean(def.inverted), nullable: Boolean(def.nullable) };

@@ -20,6 +20,7 @@ import { CreateOAuthClients1764900000000 } from './1764900000000-CreateOAuthClie
 import { CreateOAuthGrants1764910000000 } from './1764910000000-CreateOAuthGrants';
 import { CreateOAuthAuthorizationRequests1764920000000 } from './1764920000000-CreateOAuthAuthorizationRequests';
 import { AddSearchKeyColumns1764950000000 } from './1764950000000-AddSearchKeyColumns';
+import { RemoveDeletedMembersFromGroups1764960000000 } from './1764960000000-RemoveDeletedMembersFromGroups';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   CreateOAuthGrants1764910000000,
   CreateOAuthAuthorizationRequests1764920000000,
   AddSearchKeyColumns1764950000000,
+  RemoveDeletedMembersFromGroups1764960000000,
 ];
