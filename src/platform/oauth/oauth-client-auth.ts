@@ -31,11 +31,11 @@ function basicCredentials(header: string): { id: string; secret: string } {
   const encoded = /^Basic[ ]+([A-Za-z0-9+/]+={0,2})[ ]*$/i.exec(header)?.[1];
   const decoded = encoded ? Buffer.from(encoded, 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');
-  if (colon < 1) throw new OAuthError('invalid_client', 'the Authorization header is not Basic credentials of the form base64(client_id:client_secret)');
+  if (colon < 1) throw new OAuthError('invalid_client', 'the Authorization header is not Basic credentials of the form base64(client_id:client_secret)', true);
   try {
     return { id: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
   } catch {
-    throw new OAuthError('invalid_client', 'the Basic credentials are not valid form-urlencoded text (RFC 6749 §2.3.1)');
+    throw new OAuthError('invalid_client', 'the Basic credentials are not valid form-urlencoded text (RFC 6749 §2.3.1)', true);
   }
 }
 

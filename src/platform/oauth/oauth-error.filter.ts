@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
 import { OAuthError } from './oauth-error';
 
-/** The answer RFC 6749 §5.2 asks for: JSON `{error, error_description}`, never cached; 401 with a challenge for invalid_client. */
+/** The answer RFC 6749 §5.2 asks for: JSON `{error, error_description}`, never cached; a 401 carries the Basic challenge. */
 export function sendOAuthError(res: Response, error: OAuthError): void {
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Pragma', 'no-cache');

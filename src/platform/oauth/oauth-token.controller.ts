@@ -35,8 +35,11 @@ const clientAuthentication = (what: string) =>
   applyDecorators(
     ApiExtraModels(OAuthErrorResponse),
     ApiConsumes(FORM),
-    oauthError(400, `RFC 6749 §5.2 error (application/json, not problem+json): invalid_request, ${what}; \`error_description\` names the check that failed.`),
-    oauthError(401, '`invalid_client`: unknown client_id, a wrong or missing secret (confidential clients), or a secret sent by a public client. With `WWW-Authenticate: Basic`.'),
+    oauthError(
+      400,
+      `RFC 6749 §5.2 error (application/json, not problem+json): invalid_request, invalid_client (client_secret_post or a public client: unknown client_id, wrong or missing secret, a secret sent by a public client), ${what}; \`error_description\` names the check that failed.`,
+    ),
+    oauthError(401, '`invalid_client` for a client that authenticated with `Authorization: Basic` (unknown client_id or wrong secret), with `WWW-Authenticate: Basic`.'),
   );
 
 const CLIENT_FIELDS = {

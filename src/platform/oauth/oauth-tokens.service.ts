@@ -121,15 +121,17 @@ export class OAuthTokensService {
   /** RFC 6749 §2.3, §3.2.1: public clients name themselves, confidential clients prove it. */
   private async authenticate(req: Request, fields: Fields): Promise<TokenClient> {
     const credentials = readClientCredentials(req, fields);
+    // Basic credentials that fail are a 401 with a challenge (RFC 6749 §5.2); the other methods get a 400.
+    const refuse = (description: string) => new OAuthError('invalid_client', description, credentials.method === 'client_secret_basic');
     const client = credentials.clientId.length <= 64 ? await this.clients.findForToken(credentials.clientId) : null;
-    if (!client) throw new OAuthError('invalid_client', 'client_id is unknown (or the client was deleted)');
+    if (!client) throw refuse('client_id is unknown (or the client was deleted)');
     if (client.client.type === 'public') {
-      if (credentials.secret !== null) throw new OAuthError('invalid_client', 'this client is public: it must not send a client_secret (it proves itself with PKCE)');
+      if (credentials.secret !== null) throw refuse('this client is public: it must not send a client_secret (it proves itself with PKCE)');
     } else {
-      if (credentials.secret === null) throw new OAuthError('invalid_client', 'this client is confidential: authenticate with client_secret_basic or client_secret_post');
-      if (!OAuthClientsService.secretMatches(client, credentials.secret)) throw new OAuthError('invalid_client', 'client authentication failed: the client_secret does not match');
+      if (credentials.secret === null) throw refuse('this client is confidential: authenticate with client_secret_basic or client_secret_post');
+      if (!OAuthClientsService.secretMatches(client, credentials.secret)) throw refuse('client authentication failed: the client_secret does not match');
     }
-    if (client.tenant.status !== 'active') throw new OAuthError('invalid_client', 'the church of this client is suspended');
+    if (client.tenant.status !== 'active') throw refuse('the church of this client is suspended');
     return client;
   }
 
