@@ -8,10 +8,10 @@
 //     (EventsService.recordMany);
 //   POST /v1/attendance/bulk: the rows' members and events (AttendanceService.checkReferences), the
 //     unnest insert, the outbox;
-//   GET /v1/groups/{id}/members: the roster page joined with its members and its count
-//     (GroupsRepository.roster through fetchPage; the count without the join), the page's campuses
-//     and tags (one query each),
-//     the member list envelope, ETag and 304.
+//   GET /v1/groups/{id}/members: the roster page joined with its members and their tag ids, and
+//     its count without the join (GroupsRepository.roster through fetchPage); campuses and tag
+//     names from the per-church maps, as the API's member lists; the envelope, ETag and 304 (the
+//     API caches the total and answers If-None-Match from the members list version: not here).
 import { createHash, randomInt } from 'node:crypto';
 
 const SEARCH_HITS = 25;
@@ -62,11 +62,7 @@ const MEMBER_COLUMNS = `m.tenant_id, m.id, m.first_name, m.last_name, m.email, m
 const ROSTER_WHERE = `gm.tenant_id = $1 AND gm.group_id = $2
   AND EXISTS (SELECT 1 FROM groups g WHERE g.tenant_id = $1 AND g.id = $2 AND g.deleted_at IS NULL)`;
 const ROSTER_FROM = 'group_members gm INNER JOIN members m ON m.tenant_id = gm.tenant_id AND m.id = gm.member_id AND m.deleted_at IS NULL';
-const CAMPUSES_BY_ID = 'SELECT id, key, name FROM campuses WHERE tenant_id = $1 AND id = ANY($2::uuid[])';
-const TAGS_OF_MEMBERS = `WITH mt AS MATERIALIZED (SELECT member_id, tag_id FROM member_tags WHERE tenant_id = $1 AND member_id = ANY($2::uuid[]))
-  SELECT mt.member_id AS "memberId", t.id, t.name
-    FROM mt JOIN tags t ON t.tenant_id = $1 AND t.id = mt.tag_id
-   ORDER BY lower(t.name), t.id`;
+const PAGE_TAG_IDS = 'ARRAY(SELECT mt.tag_id FROM member_tags mt WHERE mt.tenant_id = m.tenant_id AND mt.member_id = m.id) AS tag_ids';
 
 function newCode() {
   let code = '';
@@ -214,24 +210,27 @@ export function ministryRoutes(d) {
     const limit = Number(url.searchParams.get('limit') ?? 50);
     if (!(limit >= 1 && limit <= 250) || url.searchParams.has('cursor')) throw new HttpError(400, 'invalid_parameter');
     const tenantId = principal.tenant_id;
-    const { rows, total, campuses, tags } = await inTenant(tenantId, async (client) => {
+    // Campuses and tag names from the per-church maps, tag ids with the page, as the API (and the member list) does.
+    const campuses = (await d.campusesOf(tenantId)).byId;
+    const churchTags = await d.tagsOf(tenantId);
+    const { rows, total } = await inTenant(tenantId, async (client) => {
       const { rows } = await client.query(
-        `SELECT gm.id AS gm_id, gm.group_role, gm.joined_at, ${MEMBER_COLUMNS} FROM ${ROSTER_FROM} WHERE ${ROSTER_WHERE} ORDER BY gm.joined_at ASC, gm.id ASC LIMIT ${limit + 1}`,
+        `SELECT gm.id AS gm_id, gm.group_role, gm.joined_at, ${MEMBER_COLUMNS}, ${PAGE_TAG_IDS} FROM ${ROSTER_FROM} WHERE ${ROSTER_WHERE} ORDER BY gm.joined_at ASC, gm.id ASC LIMIT ${limit + 1}`,
         [tenantId, groupId],
       );
       const total = (await client.query(`SELECT count(*)::int AS total FROM group_members gm WHERE ${ROSTER_WHERE}`, [tenantId, groupId])).rows[0].total;
       if (!rows.length) throw new HttpError(404, 'not_found');
-      const page = rows.slice(0, limit);
-      const campusIds = [...new Set(page.map((r) => r.campus_id).filter((id) => id !== null))];
-      const campuses = new Map(campusIds.length ? (await client.query(CAMPUSES_BY_ID, [tenantId, campusIds])).rows.map((c) => [c.id, c]) : []);
-      const tags = new Map();
-      for (const t of (await client.query(TAGS_OF_MEMBERS, [tenantId, page.map((r) => r.id)])).rows) {
-        const ref = { id: publicId('tag', t.id), name: t.name };
-        if (tags.has(t.memberId)) tags.get(t.memberId).push(ref);
-        else tags.set(t.memberId, [ref]);
-      }
-      return { rows, total, campuses, tags };
+      return { rows, total };
     });
+    const tags = new Map(
+      rows.map((r) => [
+        r.id,
+        r.tag_ids
+          .map((id) => churchTags.get(id))
+          .sort((a, b) => a.rank - b.rank)
+          .map((t) => t.ref),
+      ]),
+    );
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];

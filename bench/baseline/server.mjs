@@ -674,7 +674,22 @@ async function listDonations(req, res, url) {
   res.end(text);
 }
 
-const ministry = ministryRoutes({ authenticate, inTenant, readBody, publicId, parsePublicId, uuidv7, HttpError, recordEvents, isAllowedCode, send, language, memberJson });
+const ministry = ministryRoutes({
+  authenticate,
+  inTenant,
+  readBody,
+  publicId,
+  parsePublicId,
+  uuidv7,
+  HttpError,
+  recordEvents,
+  isAllowedCode,
+  send,
+  language,
+  memberJson,
+  campusesOf,
+  tagsOf,
+});
 
 const server = createServer(async (req, res) => {
   res.setHeader('X-Request-Id', publicId('req', randomUUID()));

@@ -362,6 +362,36 @@ describe('groups', () => {
       expect((await api.get<Group>(`/v1/groups/${group.id}`, as(church))).body.member_count).toBe(500);
     });
 
+    it("the roster's total and ETag are cached under the members list version: 304 while nothing changed; a join, a role change, a removal, a member's deletion or the group's deletion each change them", async () => {
+      const group = await createGroup(api, church);
+      const ids = await members(api, church, 4);
+      for (const id of ids.slice(0, 3)) await join(api, church, group.id, id);
+      const path = `/v1/groups/${group.id}/members?limit=1`;
+      const read = async () => {
+        const res = await api.get<List<GroupMember>>(path, as(church));
+        expect(res.status).toBe(200);
+        return { etag: String(res.headers.etag), total: res.body.total, first: res.body.data[0] };
+      };
+      const unchanged = async (etag: string) => (await api.get(path, as(church, { headers: { 'If-None-Match': etag } }))).status;
+      let seen = await read();
+      expect([seen.total, await unchanged(seen.etag)]).toEqual([3, 304]);
+      const changes: [string, () => Promise<unknown>, number][] = [
+        ['join', () => join(api, church, group.id, ids[3]), 4],
+        ['role change', () => api.put(`/v1/groups/${group.id}/members/${ids[0]}`, as(church, { body: { group_role: 'leader' } })), 4],
+        ['removal', () => api.delete(`/v1/groups/${group.id}/members/${ids[3]}`, as(church)), 3],
+        ["a member's deletion", () => api.delete(`/v1/members/${ids[2]}`, as(church)), 2],
+      ];
+      for (const [what, change, total] of changes) {
+        await change();
+        const now = await read();
+        expect([what, now.total, now.etag === seen.etag, await unchanged(seen.etag)]).toEqual([what, total, false, 200]);
+        seen = now;
+      }
+      expect(seen.first.group_role).toBe('leader');
+      expect((await api.delete(`/v1/groups/${group.id}`, as(church))).status).toBe(204);
+      expect(await unchanged(seen.etag)).toBe(404);
+    });
+
     it('a deleted member leaves the roster and the count; DELETE takes a member out (204, then 404)', async () => {
       const group = await createGroup(api, church);
       const ids = await members(api, church, 3);

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ParseIdPipe } from '../../common/ids/parse-id.pipe';
@@ -28,8 +28,15 @@ export class GroupMembersController {
       'The member list envelope: each member as GET /v1/members/{id} returns it, plus `group_role` and `joined_at`. Keyset-paginated by `joined_at` (the id breaks ties); `created_at[…]`/`updated_at[…]` filter on the member. Deleted members are not listed.',
   })
   @ApiList(GroupMemberResponse, GROUP_MEMBER_LIST)
-  list(@Param('id', GroupId) id: string, @Query() query: Record<string, unknown>) {
-    return this.members.list(id, query);
+  async list(
+    @Param('id', GroupId) id: string,
+    @Query() query: Record<string, unknown>,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const { etag, body } = await this.members.list(id, query, ifNoneMatch);
+    if (etag) res.setHeader('ETag', etag);
+    return body;
   }
 
   @Put(':id/members/:member_id')

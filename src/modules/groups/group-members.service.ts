@@ -2,11 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { TenantContext } from '../../common/context/tenant-context';
 import { AppError, FieldIssue } from '../../common/errors/app-error';
 import { ID_PREFIX, newUuid, parsePublicId } from '../../common/ids/id';
+import { matches, versionEtag } from '../../common/http/conditional-get';
+import { NotModified } from '../../common/http/not-modified';
 import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { parseListQuery } from '../../common/lists/list-query';
+import { ListTotals } from '../../platform/list-totals/list-totals.service';
 import { EventsService } from '../../platform/webhooks/events.service';
 import { CampusesService } from '../campuses/campuses.service';
+import { CampusDirectory } from '../members/campus-directory';
 import type { MemberEntity } from '../members/member.entity';
+import { MemberTagRefs } from '../members/member-tag-refs';
 import { TagsService } from '../tags/tags.service';
 import type { GroupMemberResponse } from './dto/group-member.response';
 import type { GroupMultipliedEvent, GroupResponse } from './dto/group.response';
@@ -31,15 +36,45 @@ export class GroupMembersService {
     private readonly campuses: CampusesService,
     private readonly tags: TagsService,
     private readonly events: EventsService,
+    private readonly totals: ListTotals,
+    private readonly campusDirectory: CampusDirectory,
+    private readonly memberTags: MemberTagRefs,
   ) {}
 
-  /** A page of the roster: its rows with their members in one query, then their campuses and tags in one query each (never one per row). */
-  async list(groupId: string, rawQuery: Record<string, unknown>): Promise<ListEnvelope<GroupMemberResponse>> {
-    const page = await this.repository.roster(groupId, parseListQuery(rawQuery, GROUP_MEMBER_LIST));
+  /**
+   * A page of the roster, as GET /v1/members pages members: rows, members and their tag ids in one
+   * query; campuses and tag names from the maps kept under the members list version; the total
+   * cached under that version too (a roster change bumps it, as every member write does). With
+   * Redis the ETag comes from the version, so a matching If-None-Match is a 304 before any query.
+   */
+  async list(groupId: string, rawQuery: Record<string, unknown>, ifNoneMatch?: string): Promise<{ etag: string | null; body: ListEnvelope<GroupMemberResponse> }> {
+    const query = parseListQuery(rawQuery, GROUP_MEMBER_LIST);
+    const { lang, tenantId } = TenantContext.current();
+    // Told apart from the member lists' totals by the group.
+    const state = await this.totals.open('members', { ...query, filters: [...query.filters, { field: 'group_id', op: 'eq', value: groupId }] });
+    const etag = state
+      ? versionEtag(
+          tenantId,
+          'group-members',
+          groupId,
+          state.version,
+          new Date().toISOString().slice(0, 10),
+          lang,
+          String(query.limit),
+          query.sortKey,
+          JSON.stringify(query.cursor),
+          JSON.stringify(query.filters),
+          String(query.withTotal),
+        )
+      : null;
+    if (etag && matches(ifNoneMatch, etag)) throw new NotModified(etag);
+    const page = await this.repository.roster(groupId, query, state);
     // An empty page may be a group that does not exist (or is another church's): 404 then.
     if (!page.rows.length) await this.groups.require(groupId);
-    const respond = await this.responder(page.rows.map((p) => p.member));
-    return toEnvelope(page, (p) => respond(p, p.member));
+    const members = page.rows.map((p) => p.member);
+    const campuses = state ? await this.campusDirectory.campusesOf(members, state.version) : await this.campuses.byIdOf(members);
+    const tags = await this.memberTags.ofPage(new Map(page.rows.map((p) => [p.member.id, (page.computed?.get(p.id)?.tag_ids as string[] | undefined) ?? []])), state?.version);
+    return { etag, body: toEnvelope(page, (p) => toGroupMemberResponse(p, p.member, campuses, lang, tags.get(p.member.id) ?? [])) };
   }
 
   /** Puts a member in the group (role `member` unless given) or changes their role; answers the member with group_role and joined_at. */

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CampusesModule } from '../campuses/campuses.module';
+import { MembersModule } from '../members/members.module';
 import { TagsModule } from '../tags/tags.module';
 import { GroupMembersController } from './group-members.controller';
 import { GroupMembersService } from './group-members.service';
@@ -8,7 +9,7 @@ import { GroupsRepository } from './groups.repository';
 import { GroupsService } from './groups.service';
 
 @Module({
-  imports: [CampusesModule, TagsModule],
+  imports: [CampusesModule, TagsModule, MembersModule],
   controllers: [GroupsController, GroupMembersController],
   providers: [GroupsService, GroupMembersService, GroupsRepository],
   exports: [GroupsService, GroupMembersService],

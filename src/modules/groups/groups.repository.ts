@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull } from 'typeorm';
 import { TenantContext } from '../../common/context/tenant-context';
-import { fetchPage, Page } from '../../common/lists/keyset-page';
+import { CachedTotal, fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
+import { ListTotals } from '../../platform/list-totals/list-totals.service';
 import { MemberEntity } from '../members/member.entity';
+import { PAGE_TAG_IDS } from '../members/members.repository';
 import { GroupMemberEntity } from './group-member.entity';
 import { GroupEntity } from './group.entity';
 import { GROUP_MEMBER_LIST } from './group-members.list';
@@ -13,6 +15,8 @@ import { GROUP_LIST } from './groups.list';
 /** The module's only TypeORM surface. Every query names the tenant (RLS enforces it too) and skips soft-deleted rows. */
 @Injectable()
 export class GroupsRepository {
+  constructor(private readonly totals: ListTotals) {}
+
   private scope() {
     const { manager, tenantId } = TenantContext.current();
     return { manager, groups: manager.getRepository(GroupEntity), roster: manager.getRepository(GroupMemberEntity), tenantId };
@@ -31,6 +35,12 @@ export class GroupsRepository {
   async update(id: string, changes: Partial<GroupEntity>): Promise<void> {
     const { groups, tenantId } = this.scope();
     await groups.update({ tenantId, id, deletedAt: IsNull() }, changes);
+    if (changes.deletedAt) this.rosterChanged();
+  }
+
+  /** Rosters are cached (totals, ETags) under the members list version: a change of who is in a group bumps it. */
+  private rosterChanged(): void {
+    this.totals.invalidate('members');
   }
 
   list(query: ListQuery): Promise<Page<GroupEntity>> {
@@ -49,8 +59,8 @@ export class GroupsRepository {
     return new Map(rows.map((r) => [r.group_id, r.n]));
   }
 
-  /** A page of a group's roster, each row with its (live) member read by the same query. */
-  roster(groupId: string, query: ListQuery): Promise<Page<GroupMemberEntity & { member: MemberEntity }>> {
+  /** A page of a group's roster, each row with its (live) member and the member's tag ids (computed `tag_ids`) read by the same query. */
+  roster(groupId: string, query: ListQuery, totals?: CachedTotal): Promise<Page<GroupMemberEntity & { member: MemberEntity }>> {
     const { roster, tenantId } = this.scope();
     const qb = roster
       .createQueryBuilder('gm')
@@ -59,7 +69,7 @@ export class GroupsRepository {
       .where('gm.tenant_id = :tenantId AND gm.group_id = :groupId', { tenantId, groupId })
       // Evaluated once (no correlation): a deleted group lists nothing.
       .andWhere('EXISTS (SELECT 1 FROM groups g WHERE g.tenant_id = :tenantId AND g.id = :groupId AND g.deleted_at IS NULL)');
-    return fetchPage(qb, query, GROUP_MEMBER_LIST, { countWithoutJoins: true }) as Promise<Page<GroupMemberEntity & { member: MemberEntity }>>;
+    return fetchPage(qb, query, GROUP_MEMBER_LIST, { totals, countWithoutJoins: true, computed: { tag_ids: PAGE_TAG_IDS } }) as Promise<Page<GroupMemberEntity & { member: MemberEntity }>>;
   }
 
   /** These members of the church, live ones only, by id (one query). */
@@ -76,18 +86,22 @@ export class GroupsRepository {
   }
 
   async insertPlaces(places: GroupMemberEntity[]): Promise<void> {
-    if (places.length) await this.scope().roster.insert(places);
+    if (!places.length) return;
+    await this.scope().roster.insert(places);
+    this.rosterChanged();
   }
 
   async updatePlace(id: string, changes: Partial<GroupMemberEntity>): Promise<void> {
     const { roster, tenantId } = this.scope();
     await roster.update({ tenantId, id }, changes);
+    this.rosterChanged();
   }
 
   /** Deletes the group's rows for these members; how many went. */
   async deletePlaces(groupId: string, memberIds: string[]): Promise<number> {
     const { roster, tenantId } = this.scope();
     const result = await roster.delete({ tenantId, groupId, memberId: In(memberIds) });
+    if (result.affected) this.rosterChanged();
     return result.affected ?? 0;
   }
 }

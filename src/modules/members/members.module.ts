@@ -16,6 +16,6 @@ import { MembersService } from './members.service';
   imports: [CampusesModule, TagsModule, CustomFieldsModule],
   controllers: [MembersController, MemberTagsController],
   providers: [MembersService, MembersBulkService, MembersRepository, CampusDirectory, MemberHouseholdsService, MemberTagRefs, MemberTagsService],
-  exports: [MembersService, MemberHouseholdsService, MemberTagsService],
+  exports: [MembersService, MemberHouseholdsService, MemberTagsService, CampusDirectory, MemberTagRefs],
 })
 export class MembersModule {}

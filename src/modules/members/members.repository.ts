@@ -11,7 +11,8 @@ import { ListTotals } from '../../platform/list-totals/list-totals.service';
 
 /** The module's only TypeORM surface. Every query names the tenant (RLS enforces it too) and skips soft-deleted rows. */
 /** Each member's tag ids, read with the page (an index-only scan of member_tags per row): no second round trip. */
-const PAGE_TAG_IDS = 'ARRAY(SELECT mt.tag_id FROM member_tags mt WHERE mt.tenant_id = m.tenant_id AND mt.member_id = m.id)';
+/** Each member's tag ids, read with a page of members (alias m) so that no second round trip is needed. */
+export const PAGE_TAG_IDS = 'ARRAY(SELECT mt.tag_id FROM member_tags mt WHERE mt.tenant_id = m.tenant_id AND mt.member_id = m.id)';
 
 @Injectable()
 export class MembersRepository {
