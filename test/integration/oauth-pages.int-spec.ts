@@ -295,6 +295,17 @@ describe('OAuth authorize pages', () => {
       expect(count[0].n).toBe(1);
     });
 
+    it('two Allows at once (a double click, two tabs): one ends the request with a code, the other gets the error page', async () => {
+      const staff = await newStaff(api, church, 'staff');
+      const browser: Browser = {};
+      const keys = await start(browser);
+      expect((await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: staff.email, password: staff.password })).status).toBe(200);
+      const answers = await Promise.all(Array.from({ length: 4 }, () => post(browser, '/v1/oauth/authorize/decision', { ...keys, decision: 'allow' })));
+      expect(answers.map((a) => a.status).sort()).toEqual([303, 400, 400, 400]);
+      const codes: { n: number }[] = await api.db.platform.query(`SELECT count(*)::int AS n FROM oauth_codes WHERE user_id = $1`, [staff.id]);
+      expect(codes[0].n).toBe(1);
+    });
+
     it('Deny: 303 with error=access_denied, state and iss, and no code', async () => {
       const staff = await newStaff(api, church, 'staff');
       const browser: Browser = {};
