@@ -3,7 +3,7 @@ import { ID_PREFIX, parsePublicId } from '../../src/common/ids/id';
 import { APP_CONFIG, AppConfig } from '../../src/config/app-config';
 import { SCOPES } from '../../src/platform/auth/scopes';
 import { AUTHORIZATION_REQUEST_LIFETIME_MS } from '../../src/platform/oauth/authorization-requests.service';
-import { SIGN_IN_LIMITS } from '../../src/platform/oauth/sign-in-throttle';
+import { accountKey, addressKey, SIGN_IN_LIMITS } from '../../src/platform/oauth/sign-in-throttle';
 import { TenantsService } from '../../src/platform/tenancy/tenants.service';
 import { TestApi, TypedResponse } from '../support/api';
 import { newTenant, TestTenant } from '../support/factories';
@@ -373,6 +373,11 @@ describe('OAuth authorize pages', () => {
         expect(res.text).not.toContain(password);
         expect(hiddenFields(res.text)).toEqual(keys);
       }
+      // Counted under digests: neither what was typed as an e-mail nor the address is stored.
+      const stored: { account: string; address: string }[] = await api.db.platform.query(`SELECT account, address FROM oauth_sign_in_failures WHERE tenant_id = $1`, [church.id]);
+      expect(stored.map((r) => r.account)).toContain(accountKey('nobody@example.org'));
+      expect(stored.map((r) => r.address)).toContain(addressKey('198.51.100.1'));
+      expect(JSON.stringify(stored)).not.toMatch(/example\.org|198\.51/);
       const missing = await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: staff.email });
       expect(missing.status).toBe(400);
       expect(missing.text).toContain('Enter your email and your password.');
@@ -400,9 +405,9 @@ describe('OAuth authorize pages', () => {
       const other = await start(browser);
       expect((await post(browser, '/v1/oauth/authorize/sign-in', { ...other, email: colleague.email, password: colleague.password })).status).toBe(200);
       // The failures leave the window (written back 16 minutes): the right password signs in, and clears the account.
-      await api.db.platform.query(`UPDATE oauth_sign_in_failures SET failed_at = failed_at - interval '16 minutes' WHERE account = $1`, [staff.email]);
+      await api.db.platform.query(`UPDATE oauth_sign_in_failures SET failed_at = failed_at - interval '16 minutes' WHERE account = $1`, [accountKey(staff.email)]);
       expect((await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: staff.email, password: staff.password })).status).toBe(200);
-      const left: { n: number }[] = await api.db.platform.query(`SELECT count(*)::int AS n FROM oauth_sign_in_failures WHERE account = $1`, [staff.email]);
+      const left: { n: number }[] = await api.db.platform.query(`SELECT count(*)::int AS n FROM oauth_sign_in_failures WHERE account = $1`, [accountKey(staff.email)]);
       expect(left[0].n).toBe(0);
     });
 

@@ -8,8 +8,9 @@ import { allowPlatformAccess, isolateTenantTable } from '../app-role';
  *   keeps the SHA-256 of that handle, of the form's CSRF token and of the browser cookie the
  *   request is bound to. The pages know only the handle, hence `platform_access` (like a bearer
  *   token lookup); once the church is known the row is written inside its transaction.
- * - `oauth_sign_in_failures`: failed sign-ins, counted per account (church + lower-cased e-mail)
- *   and per client address over a sliding window. Platform-only: the application role has no grant.
+ * - `oauth_sign_in_failures`: failed sign-ins, counted per account (church + SHA-256 of the
+ *   lower-cased e-mail) and per client address (its SHA-256) over a sliding window. Platform-only:
+ *   the application role has no grant.
  */
 export class CreateOAuthAuthorizationRequests1764920000000 implements MigrationInterface {
   name = 'CreateOAuthAuthorizationRequests1764920000000';

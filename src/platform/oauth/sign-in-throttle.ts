@@ -1,12 +1,23 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../database/database.service';
 
 /** Failed sign-ins allowed per account (church + e-mail) and per client address within the window. */
 export const SIGN_IN_LIMITS = { perAccount: 5, perAddress: 20, windowSeconds: 15 * 60 } as const;
 
-/** The key of an account: its church and the e-mail as typed, trimmed and lower-cased (an unknown e-mail counts too). */
+const digest = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/**
+ * What a failure is counted under: the SHA-256 (hex) of the e-mail as typed, trimmed and
+ * lower-cased (an unknown e-mail counts too), and of the client address. Digests, not the text:
+ * what people type into an e-mail field (sometimes a password) and their addresses are not kept.
+ */
 export function accountKey(email: string): string {
-  return email.trim().toLowerCase().slice(0, 320);
+  return digest(email.trim().toLowerCase());
+}
+
+export function addressKey(address: string): string {
+  return digest(address);
 }
 
 /**
@@ -31,14 +42,14 @@ export class SignInThrottle {
                 (SELECT extract(epoch FROM failed_at + make_interval(secs => $4) - now()) FROM oauth_sign_in_failures
                   WHERE address = $3 AND failed_at > now() - make_interval(secs => $4)
                   ORDER BY failed_at DESC OFFSET $6 LIMIT 1)) AS wait`,
-      [tenantId, accountKey(email), address, windowSeconds, perAccount - 1, perAddress - 1],
+      [tenantId, accountKey(email), addressKey(address), windowSeconds, perAccount - 1, perAddress - 1],
     );
     const wait = Number(rows[0]?.wait ?? 0);
     return wait > 0 ? Math.ceil(wait) : 0;
   }
 
   async recordFailure(tenantId: string, email: string, address: string): Promise<void> {
-    await this.db.platform.query(`INSERT INTO oauth_sign_in_failures (tenant_id, account, address) VALUES ($1, $2, $3)`, [tenantId, accountKey(email), address]);
+    await this.db.platform.query(`INSERT INTO oauth_sign_in_failures (tenant_id, account, address) VALUES ($1, $2, $3)`, [tenantId, accountKey(email), addressKey(address)]);
     // Failures older than a day count for nothing: removed a few at a time.
     await this.db.platform.query(
       `DELETE FROM oauth_sign_in_failures WHERE id IN (SELECT id FROM oauth_sign_in_failures WHERE failed_at < now() - interval '1 day' ORDER BY failed_at LIMIT 50)`,
