@@ -26,7 +26,20 @@ import { WebhooksApiModule } from './platform/webhooks/webhooks-api.module';
  * interceptors nest in order: the tenant transaction wraps idempotency, which wraps the audit entry.
  */
 @Module({
-  imports: [CoreModule, DevicesModule, PrayerRequestsModule, WebhooksApiModule, NoticesModule, AuditModule, IdempotencyModule, SettingsModule, RateLimitModule, OpenApiModule, HealthModule, OAuthModule],
+  imports: [
+    CoreModule,
+    DevicesModule,
+    PrayerRequestsModule,
+    WebhooksApiModule,
+    NoticesModule,
+    AuditModule,
+    IdempotencyModule,
+    SettingsModule,
+    RateLimitModule,
+    OpenApiModule,
+    HealthModule,
+    OAuthModule,
+  ],
   providers: [
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
