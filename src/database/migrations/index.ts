@@ -21,6 +21,7 @@ import { CreateOAuthGrants1764910000000 } from './1764910000000-CreateOAuthGrant
 import { CreateOAuthAuthorizationRequests1764920000000 } from './1764920000000-CreateOAuthAuthorizationRequests';
 import { AddSearchKeyColumns1764950000000 } from './1764950000000-AddSearchKeyColumns';
 import { RemoveDeletedMembersFromGroups1764960000000 } from './1764960000000-RemoveDeletedMembersFromGroups';
+import { CreateCheckInSettings1764970000000 } from './1764970000000-CreateCheckInSettings';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   CreateOAuthAuthorizationRequests1764920000000,
   AddSearchKeyColumns1764950000000,
   RemoveDeletedMembersFromGroups1764960000000,
+  CreateCheckInSettings1764970000000,
 ];

@@ -37,8 +37,10 @@ export class CheckInController {
     summary: 'Check people in',
     description:
       'Checks in several people (a household visit) at once: one `attendance.recorded` each, and one security code for the visit: ' +
-      `4 characters from ${SECURITY_CODE_ALPHABET}, unique in the church for the day (the event’s local date), never containing a banned sequence ` +
-      `(${BANNED_SEQUENCES.join(', ')}). Labels: one per person (with \`allergies\` when the church defines a custom field with the key \`allergies\`) ` +
+      `4 characters from ${SECURITY_CODE_ALPHABET}, unique in the church for the day (the event’s local date), never containing a sequence ` +
+      `of the church’s banned list: the built-in one (${BANNED_SEQUENCES.join(', ')}) and the church’s own additions, set by an admin with ` +
+      'PUT /v1/settings/check-in (e.g. `{"banned_sequences": ["GRR", "PK"]}`: no code then contains GRR or PK) and read at each check-in. ' +
+      `Labels: one per person (with \`allergies\` when the church defines a custom field with the key \`allergies\`) ` +
       'and one for the parent. Anyone already recorded at the event is 409 `already_checked_in` and nothing is recorded; a canceled event is 409 `event_canceled`.',
   })
   @ApiCreatedResponse({ type: CheckInResponse })

@@ -77,6 +77,22 @@ export class CheckInRepository {
     return rows[0]?.device_id ?? null;
   }
 
+  /** The church's own banned sequences (PUT /v1/settings/check-in); none until set. */
+  async bannedSequences(): Promise<string[]> {
+    const { manager, tenantId } = this.scope();
+    const [row] = await manager.query<{ banned_sequences: string[] }[]>('SELECT banned_sequences FROM check_in_settings WHERE tenant_id = $1', [tenantId]);
+    return row?.banned_sequences ?? [];
+  }
+
+  async saveBannedSequences(sequences: string[]): Promise<void> {
+    const { manager, tenantId } = this.scope();
+    await manager.query(
+      `INSERT INTO check_in_settings (tenant_id, banned_sequences, updated_at) VALUES ($1, $2::text[], now())
+       ON CONFLICT (tenant_id) DO UPDATE SET banned_sequences = excluded.banned_sequences, updated_at = now()`,
+      [tenantId, sequences],
+    );
+  }
+
   /**
    * Inserts the check-in with `code` unless the church already used that code on the day (the
    * event's local date now): then nothing is written and null comes back, for another code. A

@@ -7,9 +7,10 @@ import { CheckInEntity } from './check-in.entity';
 import { CheckInRepository, LabelMember, SearchRow } from './check-in.repository';
 import type { CheckInSearchQuery } from './dto/check-in-search.query';
 import type { CheckInLabel, CheckInResponse, CheckInSearchResponse, CheckoutResponse } from './dto/check-in.response';
+import type { CheckInSettingsDto, CheckInSettingsResponse } from './dto/check-in-settings.dto';
 import type { CheckoutDto } from './dto/checkout.dto';
 import type { CreateCheckInDto } from './dto/create-check-in.dto';
-import { newSecurityCode } from './security-code';
+import { BANNED_SEQUENCES, CHURCH_SEQUENCE, CHURCH_SEQUENCE_FORMAT, newSecurityCode } from './security-code';
 
 /** Codes tried before giving up (each a unique-index probe): a day would need ~300,000 visits to make this fail. */
 const CODE_ATTEMPTS = 50;
@@ -75,8 +76,12 @@ export class CheckInService {
     const base = { tenantId: TenantContext.current().tenantId, id: newUuid(), eventId: event!.id, memberIds, deviceId, tokenId: actor.tokenId ?? null };
     const row = { ...base, checkedOutAt: null, checkedOutDeviceId: null, checkedOutTokenId: null };
     let checkIn: CheckInEntity | null = null;
+    // The church's own banned sequences, read once (in the request's transaction) for every draw.
+    const banned = await this.checkIns.bannedSequences();
     for (let attempt = 0; !checkIn && attempt < CODE_ATTEMPTS; attempt++) {
-      checkIn = await this.checkIns.insertWithCode(row, event!.timezone, newSecurityCode());
+      const code = newSecurityCode(banned);
+      if (code === null) break;
+      checkIn = await this.checkIns.insertWithCode(row, event!.timezone, code);
     }
     if (!checkIn) throw new AppError('conflict', { reason: 'no security code is left for today; try again' });
 
@@ -91,6 +96,34 @@ export class CheckInService {
       checkIn,
       memberIds.map((id) => byId.get(id)!),
     );
+  }
+
+  /** GET /v1/settings/check-in: the church's banned sequences and the built-in ones. */
+  async settings(): Promise<CheckInSettingsResponse> {
+    return toSettingsResponse(await this.checkIns.bannedSequences());
+  }
+
+  /**
+   * PUT /v1/settings/check-in: replaces the church's banned sequences (absent: none). Each is 2 to 4
+   * characters of the code alphabet, in any letter case (saved upper-cased); a bad one is a 422
+   * issue naming its position. Repeats are kept once, in the order first given.
+   */
+  async saveSettings(dto: CheckInSettingsDto): Promise<CheckInSettingsResponse> {
+    const given = dto.banned_sequences ?? [];
+    const issues: FieldIssue[] = [];
+    const sequences: string[] = [];
+    given.forEach((value, i) => {
+      const field = `banned_sequences[${i}]`;
+      // ASCII letters only: toUpperCase() would turn some other characters into letters of the alphabet (ﬀ into FF).
+      const sequence = value.replace(/[a-z]/g, (c) => c.toUpperCase());
+      if (sequence.length < 2) issues.push({ field, issue: 'too_short', params: { min: 2 } });
+      else if (sequence.length > 4) issues.push({ field, issue: 'too_long', params: { max: 4 } });
+      else if (!CHURCH_SEQUENCE.test(sequence)) issues.push({ field, issue: 'invalid_format', params: { format: CHURCH_SEQUENCE_FORMAT } });
+      else if (!sequences.includes(sequence)) sequences.push(sequence);
+    });
+    if (issues.length) throw AppError.validation(issues);
+    await this.checkIns.saveBannedSequences(sequences);
+    return toSettingsResponse(sequences);
   }
 
   /**
@@ -122,6 +155,10 @@ export class CheckInService {
       checked_out_token_id: done.checkedOutTokenId ? toPublicId(ID_PREFIX.token, done.checkedOutTokenId) : null,
     };
   }
+}
+
+function toSettingsResponse(sequences: string[]): CheckInSettingsResponse {
+  return { banned_sequences: sequences, built_in: [...BANNED_SEQUENCES] };
 }
 
 function toCheckInResponse(checkIn: CheckInEntity, members: LabelMember[]): CheckInResponse {
