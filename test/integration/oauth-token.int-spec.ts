@@ -333,6 +333,36 @@ describe('OAuth token endpoint, revocation, metadata and authorized apps', () =>
     });
   });
 
+  describe('browser apps (CORS)', () => {
+    it('an origin on the CORS allowlist of the client’s church may read the answers; another origin gets no CORS header', async () => {
+      const appOrigin = 'https://checkin-web.example.org';
+      const put = await api.put('/v1/settings/cors', { token: church.token, tenant: church.slug, body: { allowed_origins: [appOrigin] } });
+      expect(put.status).toBe(200);
+      // A preflight (a page that sends Authorization: Basic, say) is answered for an allowlisted origin.
+      const preflight = await api.send('OPTIONS', '/v1/oauth/token', { headers: { Origin: appOrigin, 'Access-Control-Request-Method': 'POST' } });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers['access-control-allow-origin']).toBe(appOrigin);
+      const verifier = newVerifier();
+      const allowed = await exchange(await issueCode({ challenge: s256(verifier) }), verifier, {}, { Origin: appOrigin });
+      expect(allowed.status).toBe(200);
+      expect(allowed.headers['access-control-allow-origin']).toBe(appOrigin);
+      expect(allowed.headers.vary).toMatch(/Origin/);
+      const noOrigin = await refresh(allowed.body.refresh_token);
+      expect(noOrigin.headers['access-control-allow-origin']).toBeUndefined();
+      const elsewhere = await post(
+        '/v1/oauth/token',
+        { grant_type: 'refresh_token', refresh_token: noOrigin.body.refresh_token, client_id: app.client_id },
+        { Origin: 'https://evil.example.org' },
+      );
+      expect(elsewhere.status).toBe(200);
+      expect(elsewhere.headers['access-control-allow-origin']).toBeUndefined();
+      // An error after the client is known is readable too (the page can tell the user what failed).
+      const failed = await post('/v1/oauth/token', { grant_type: 'refresh_token', refresh_token: elsewhere.body.refresh_token, client_id: otherApp.client_id }, { Origin: appOrigin });
+      expect(failed.body.error).toBe('invalid_grant');
+      expect(failed.headers['access-control-allow-origin']).toBe(appOrigin);
+    });
+  });
+
   describe('refresh_token', () => {
     it('rotates: a new pair each time, the scope kept; the old access token stays valid until it expires', async () => {
       const first = await authorize(['read:members', 'read:events']);

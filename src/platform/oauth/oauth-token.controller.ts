@@ -1,11 +1,14 @@
-import { applyDecorators, Controller, HttpCode, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { applyDecorators, Controller, HttpCode, Optional, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { ApiRequest, FormBody } from '../../common/http/request';
 import { Public } from '../auth/auth.decorator';
+import { CORS_EXPOSED_HEADERS } from '../settings/cors';
+import { CorsPolicy } from '../settings/cors-policy.service';
 import { OAuthErrorResponse, OAuthTokenResponse } from './dto/oauth-token.response';
 import { OAuthError } from './oauth-error';
 import { OAuthErrorFilter } from './oauth-error.filter';
+import type { TokenClient } from './oauth-clients.service';
 import { OAuthTokensService } from './oauth-tokens.service';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -51,7 +54,27 @@ const CLIENT_FIELDS = {
 @Controller('v1/oauth')
 @UseFilters(OAuthErrorFilter)
 export class OAuthTokenController {
-  constructor(private readonly tokens: OAuthTokensService) {}
+  constructor(
+    private readonly tokens: OAuthTokensService,
+    // Absent where the settings module is not loaded (the CLI); the API always has it.
+    @Optional() private readonly cors?: CorsPolicy,
+  ) {}
+
+  /**
+   * A browser app (a public client in a page) reads the answer when its origin is on the CORS
+   * allowlist of the client's church (Settings, CORS); the church is known once the client is.
+   * Other origins get no CORS header, so the browser keeps the answer from the page.
+   */
+  private corsFor(req: ApiRequest, res: Response) {
+    return async (client: TokenClient): Promise<void> => {
+      const origin = req.headers.origin;
+      if (!origin || !this.cors) return;
+      res.vary('Origin');
+      if (!(await this.cors.isAllowedFor(client.tenant.id, origin))) return;
+      res.setHeader('Access-Control-Allow-Origin', origin);
+      res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSED_HEADERS.join(', '));
+    };
+  }
 
   @Post('token')
   @HttpCode(200)
@@ -59,7 +82,7 @@ export class OAuthTokenController {
   @ApiOperation({
     summary: 'Token endpoint (OAuth 2.0)',
     description:
-      'Form-encoded, no X-Tenant (the client names the church). `authorization_code` with `code_verifier` (PKCE S256 only; a code is valid 10 minutes, once: a replayed code revokes the tokens it issued), or `refresh_token` (rotates: each answer carries the next refresh token; a rotated one presented again within 10 seconds, e.g. by a second tab, gets a fresh pair of the same authorization; later, it revokes the whole authorization). Confidential clients authenticate with client_secret_basic or client_secret_post; public clients send client_id and no secret. Answers carry `Cache-Control: no-store`.',
+      'Form-encoded, no X-Tenant (the client names the church). `authorization_code` with `code_verifier` (PKCE S256 only; a code is valid 10 minutes, once: a replayed code revokes the tokens it issued), or `refresh_token` (rotates: each answer carries the next refresh token; a rotated one presented again within 10 seconds, e.g. by a second tab, gets a fresh pair of the same authorization; later, it revokes the whole authorization). Confidential clients authenticate with client_secret_basic or client_secret_post; public clients send client_id and no secret. Answers carry `Cache-Control: no-store`. A browser app may call it from an origin on the CORS allowlist of the client’s church.',
   })
   @ApiBody({
     required: true,
@@ -83,7 +106,7 @@ export class OAuthTokenController {
   )
   token(@Req() req: ApiRequest, @Res({ passthrough: true }) res: Response): Promise<OAuthTokenResponse> {
     noStore(res);
-    return this.tokens.token(req, formOf(req));
+    return this.tokens.token(req, formOf(req), this.corsFor(req, res));
   }
 
   @Post('revoke')
@@ -110,6 +133,6 @@ export class OAuthTokenController {
   @clientAuthentication('invalid_request (token missing, or issued to another client)')
   async revoke(@Req() req: ApiRequest, @Res({ passthrough: true }) res: Response): Promise<void> {
     noStore(res);
-    await this.tokens.revoke(req, formOf(req));
+    await this.tokens.revoke(req, formOf(req), this.corsFor(req, res));
   }
 }

@@ -17,6 +17,7 @@ import { ACCESS_TOKEN_LIFETIME_MS, REFRESH_REUSE_GRACE_MS, REFRESH_TOKEN_LIFETIM
 import { capByRole, parseScopeParam } from './oauth-scopes';
 
 type Fields = FormBody['fields'];
+export type ClientHook = (client: TokenClient) => Promise<void>;
 
 /** RFC 7636 §4.1: 43 to 128 unreserved characters. */
 const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
@@ -72,8 +73,10 @@ export class OAuthTokensService {
     private readonly grants: OAuthGrantsService,
   ) {}
 
-  async token(req: Request, fields: Fields): Promise<OAuthTokenResponse> {
+  /** `onClient` hears of the client once it is authenticated (before any other check), e.g. to answer CORS for its church. */
+  async token(req: Request, fields: Fields, onClient?: ClientHook): Promise<OAuthTokenResponse> {
     const client = await this.authenticate(req, fields);
+    await onClient?.(client);
     const grantType = formParam(fields, 'grant_type');
     if (grantType === undefined) throw new OAuthError('invalid_request', 'grant_type is missing (authorization_code or refresh_token)');
     if (grantType === 'authorization_code') return this.exchangeCode(req, client, fields);
@@ -85,8 +88,9 @@ export class OAuthTokensService {
    * RFC 7009: revokes an access token (that token only) or a refresh token (its whole grant). An
    * unknown, malformed or already revoked token is a success; a token of another client is refused.
    */
-  async revoke(req: Request, fields: Fields): Promise<void> {
+  async revoke(req: Request, fields: Fields, onClient?: ClientHook): Promise<void> {
     const client = await this.authenticate(req, fields);
+    await onClient?.(client);
     const token = formParam(fields, 'token');
     if (token === undefined) throw new OAuthError('invalid_request', 'token is missing');
     if (!isWellFormedToken(token) || !(token.startsWith('cho_') || token.startsWith('chr_'))) return;
