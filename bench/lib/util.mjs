@@ -72,6 +72,18 @@ export function withDatabase(url, database) {
   return u.toString();
 }
 
+/** A probe connection to the bench database for the length of `fn` (its backends are not counted as a server's). */
+export async function db(fn) {
+  const { Client } = requireFromRepo('pg');
+  const c = new Client({ connectionString: config.databaseUrl, application_name: 'church-bench-probe' });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
 export function log(...parts) {
   const t = new Date().toISOString().slice(11, 19);
   console.error(`[bench ${t}]`, ...parts);

@@ -6,21 +6,10 @@ import { BIG, churchSlug, DONOR_POOL, FUNDS } from '../lib/seed.mjs';
 import { captureDonationListSql } from '../lib/explain.mjs';
 import { series } from '../lib/measure.mjs';
 import { startScript, startWorker, writeServerLog } from '../lib/servers.mjs';
-import { config, cpuDelta, cpuSample, log, median, pidsByName, requireFromDist, requireFromRepo, sleep } from '../lib/util.mjs';
+import { config, cpuDelta, cpuSample, db, log, median, pidsByName, requireFromDist, requireFromRepo, sleep } from '../lib/util.mjs';
 import { auth, expectOk, explainList, probe, ratioRow } from './http.mjs';
 
-const { Client } = requireFromRepo('pg');
 const { Queue } = requireFromRepo('bullmq');
-
-async function db(fn) {
-  const c = new Client({ connectionString: config.databaseUrl, application_name: 'church-bench-probe' });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
 
 const publicId = (prefix, uuid) => `${prefix}_${uuid.replace(/-/g, '')}`;
 

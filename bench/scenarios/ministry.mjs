@@ -3,20 +3,8 @@
 // roster; API against the baseline doing the same SQL (bench/baseline/ministry.mjs).
 import { churchSlug } from '../lib/seed.mjs';
 import { series } from '../lib/measure.mjs';
-import { config, log, requireFromRepo, sleep } from '../lib/util.mjs';
+import { db, log, sleep } from '../lib/util.mjs';
 import { auth, expectOk, probe, ratioRow } from './http.mjs';
-
-const { Client } = requireFromRepo('pg');
-
-async function db(fn) {
-  const c = new Client({ connectionString: config.databaseUrl, application_name: 'church-bench-probe' });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
 
 const publicId = (prefix, uuid) => `${prefix}_${uuid.replace(/-/g, '')}`;
 

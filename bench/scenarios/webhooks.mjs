@@ -11,9 +11,8 @@
 import { BullmqQueue } from './webhooks-queue.mjs';
 import { HOOKS } from '../lib/seed.mjs';
 import { startScript, startWorker, writeServerLog } from '../lib/servers.mjs';
-import { config, cpuDelta, cpuSample, log, median, percentile, requireFromDist, requireFromRepo, sleep } from '../lib/util.mjs';
+import { config, cpuDelta, cpuSample, db, log, median, percentile, requireFromDist, sleep } from '../lib/util.mjs';
 
-const { Client } = requireFromRepo('pg');
 // Loaded on first use: the harness builds the API after this module is imported.
 const uuidv7 = () => requireFromDist('common/ids/id.js').newUuid();
 
@@ -37,16 +36,6 @@ function ask(proc, message, pick) {
     proc.child.on('exit', onExit);
     if (message) proc.child.send(message);
   });
-}
-
-async function db(fn) {
-  const c = new Client({ connectionString: config.databaseUrl, application_name: 'church-bench-probe' });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
+import type { ListQuery } from '../lists/list-query';
 import type { ApiRequest } from './request';
 
 /**
@@ -35,6 +36,25 @@ export function conditionalGet(req: Request, res: Response, next: NextFunction):
 /** An ETag from what identifies a response without building it (a list's version and the request). */
 export function versionEtag(...parts: string[]): string {
   return `"v${createHash('sha1').update(parts.join('\0')).digest('base64url')}"`;
+}
+
+/**
+ * A list page's ETag from the list's version (ListTotals), the church, the UTC day (filters such as
+ * age move with the date), the language and every part of the query; `scope` names the list.
+ */
+export function listPageEtag(tenantId: string, scope: string[], version: string, lang: string, query: ListQuery): string {
+  return versionEtag(
+    tenantId,
+    ...scope,
+    version,
+    new Date().toISOString().slice(0, 10),
+    lang,
+    String(query.limit),
+    query.sortKey,
+    JSON.stringify(query.cursor),
+    JSON.stringify(query.filters),
+    String(query.withTotal),
+  );
 }
 
 export function etagOf(body: string, tenant: string, lang: string): string {

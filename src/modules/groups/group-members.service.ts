@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TenantContext } from '../../common/context/tenant-context';
 import { AppError, FieldIssue } from '../../common/errors/app-error';
 import { ID_PREFIX, newUuid, parsePublicId } from '../../common/ids/id';
-import { matches, versionEtag } from '../../common/http/conditional-get';
+import { listPageEtag, matches } from '../../common/http/conditional-get';
 import { NotModified } from '../../common/http/not-modified';
 import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { parseListQuery } from '../../common/lists/list-query';
@@ -52,21 +52,7 @@ export class GroupMembersService {
     const { lang, tenantId } = TenantContext.current();
     // Told apart from the member lists' totals by the group.
     const state = await this.totals.open('members', { ...query, filters: [...query.filters, { field: 'group_id', op: 'eq', value: groupId }] });
-    const etag = state
-      ? versionEtag(
-          tenantId,
-          'group-members',
-          groupId,
-          state.version,
-          new Date().toISOString().slice(0, 10),
-          lang,
-          String(query.limit),
-          query.sortKey,
-          JSON.stringify(query.cursor),
-          JSON.stringify(query.filters),
-          String(query.withTotal),
-        )
-      : null;
+    const etag = state ? listPageEtag(tenantId, ['group-members', groupId], state.version, lang, query) : null;
     if (etag && matches(ifNoneMatch, etag)) throw new NotModified(etag);
     const page = await this.repository.roster(groupId, query, state);
     // An empty page may be a group that does not exist (or is another church's): 404 then.

@@ -22,7 +22,7 @@ import { DEFAULT_HOUSEHOLD_ROLE, MemberEntity } from './member.entity';
 import { MEMBER_LIST } from './members.list';
 import { toMemberResponse } from './members.mapper';
 import { MembersRepository } from './members.repository';
-import { matches, versionEtag } from '../../common/http/conditional-get';
+import { listPageEtag, matches } from '../../common/http/conditional-get';
 import { NotModified } from '../../common/http/not-modified';
 import { ListTotals } from '../../platform/list-totals/list-totals.service';
 
@@ -96,20 +96,7 @@ export class MembersService {
     await this.memberTags.resolveTagFilter(query);
     const { lang, tenantId } = TenantContext.current();
     const state = await this.totals.open('members', query);
-    const etag = state
-      ? versionEtag(
-          tenantId,
-          'members',
-          state.version,
-          new Date().toISOString().slice(0, 10),
-          lang,
-          String(query.limit),
-          query.sortKey,
-          JSON.stringify(query.cursor),
-          JSON.stringify(query.filters),
-          String(query.withTotal),
-        )
-      : null;
+    const etag = state ? listPageEtag(tenantId, ['members'], state.version, lang, query) : null;
     if (etag && matches(ifNoneMatch, etag)) throw new NotModified(etag);
     const page = await this.members.list(query, state, spec);
     const campuses = state ? await this.campusDirectory.campusesOf(page.rows, state.version) : await this.campusesOf(page.rows);
