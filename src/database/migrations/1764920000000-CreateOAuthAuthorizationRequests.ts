@@ -38,24 +38,27 @@ export class CreateOAuthAuthorizationRequests1764920000000 implements MigrationI
          FOREIGN KEY (tenant_id, client_id) REFERENCES oauth_clients (tenant_id, id),
          FOREIGN KEY (tenant_id, user_id) REFERENCES users (tenant_id, id)
        )`,
-      `CREATE UNIQUE INDEX oauth_authorization_requests_handle_key ON oauth_authorization_requests (handle_hash)`,
+      `CREATE UNIQUE INDEX oauth_authorization_requests_handle_key ON oauth_authorization_requests (tenant_id, handle_hash)`,
+      // The pages' look-up by handle, before the church is known (as api_tokens_hash_idx).
+      `CREATE INDEX oauth_authorization_requests_handle_idx ON oauth_authorization_requests (handle_hash)`,
       // Clean-up of expired requests (a few at a time, by each new request).
       `CREATE INDEX oauth_authorization_requests_expires_idx ON oauth_authorization_requests (expires_at)`,
       ...isolateTenantTable('oauth_authorization_requests'),
       allowPlatformAccess('oauth_authorization_requests'),
 
       `CREATE TABLE oauth_sign_in_failures (
-         id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
          tenant_id uuid NOT NULL REFERENCES tenants (id),
+         id bigint GENERATED ALWAYS AS IDENTITY,
          account text NOT NULL,
          address text NOT NULL,
-         failed_at timestamptz(3) NOT NULL DEFAULT now()
+         failed_at timestamptz(3) NOT NULL DEFAULT now(),
+         PRIMARY KEY (tenant_id, id)
        )`,
       `CREATE INDEX oauth_sign_in_failures_account_idx ON oauth_sign_in_failures (tenant_id, account, failed_at)`,
       `CREATE INDEX oauth_sign_in_failures_address_idx ON oauth_sign_in_failures (address, failed_at)`,
       `CREATE INDEX oauth_sign_in_failures_failed_idx ON oauth_sign_in_failures (failed_at)`,
-      `ALTER TABLE oauth_sign_in_failures ENABLE ROW LEVEL SECURITY`,
-      `ALTER TABLE oauth_sign_in_failures FORCE ROW LEVEL SECURITY`,
+      // Isolated like every church table (no grant to the application role: the pages count failures on the platform role).
+      ...isolateTenantTable('oauth_sign_in_failures').filter((sql) => !sql.startsWith('GRANT')),
       allowPlatformAccess('oauth_sign_in_failures'),
     ];
     for (const sql of statements) await q.query(sql);
