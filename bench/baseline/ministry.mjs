@@ -2,7 +2,7 @@
 //   GET /v1/check-in/search?event_id&phone_last4: the event (CheckInRepository.findEvent), then the
 //     households search (CheckInRepository.search), grouped as CheckInService does;
 //   POST /v1/check-ins: the event, the members with the `allergies` definition (findMembers), the
-//     token's device (deviceOfToken), the check-in with a fresh code (insertWithCode, another code
+//     token's device (deviceOfToken), the church's banned sequences, the check-in with a fresh code (insertWithCode, another code
 //     while the unique index refuses one), the attendance rows in one unnest insert
 //     (AttendanceRepository.insertMany) and the outbox: events, endpoints and deliveries
 //     (EventsService.recordMany);
@@ -44,6 +44,7 @@ const FIND_MEMBERS = `SELECT m.id, m.first_name AS "firstName", m.last_name AS "
    CROSS JOIN (SELECT EXISTS (SELECT 1 FROM custom_field_definitions WHERE tenant_id = $1 AND key = 'allergies') AS defined) d
   WHERE m.tenant_id = $1 AND m.id = ANY($2::uuid[]) AND m.deleted_at IS NULL`;
 const DEVICE_OF_TOKEN = 'SELECT device_id FROM api_tokens WHERE tenant_id = $1 AND id = $2';
+const BANNED = 'SELECT banned_sequences FROM check_in_settings WHERE tenant_id = $1';
 const INSERT_CHECK_IN = `INSERT INTO check_ins (tenant_id, id, event_id, day, security_code, member_ids, device_id, token_id)
   VALUES ($1, $2, $3, (now() AT TIME ZONE $4)::date, $5, $6::uuid[], $7, $8)
   ON CONFLICT (tenant_id, day, security_code) DO NOTHING
@@ -111,11 +112,12 @@ export function ministryRoutes(d) {
       const deviceId = (await client.query(DEVICE_OF_TOKEN, [tenantId, principal.id])).rows[0]?.device_id ?? null;
       if (event.status === 'canceled') throw new HttpError(409, 'event_canceled');
       const id = uuidv7();
+      const banned = (await client.query(BANNED, [tenantId])).rows[0]?.banned_sequences ?? [];
       let code;
       let inserted;
       for (let attempt = 0; !inserted && attempt < 50; attempt++) {
         do code = newCode();
-        while (!isAllowedCode(code));
+        while (!isAllowedCode(code, banned));
         inserted = (await client.query(INSERT_CHECK_IN, [tenantId, id, eventId, event.timezone, code, memberIds, deviceId, principal.id])).rows[0];
       }
       if (!inserted) throw new HttpError(409, 'conflict');
