@@ -411,12 +411,18 @@ describe('OAuth token endpoint, revocation, metadata and authorized apps', () =>
       expect((await members(a.access_token)).body.code).toBe('token_revoked');
     });
 
-    it('an expired refresh token, another client’s, or a malformed one is invalid_grant; a role lowered since the consent caps the refreshed scopes', async () => {
+    it('an expired refresh token, another client’s, or a malformed one is invalid_grant; a role lowered since the consent caps the access token at once and the refreshed scopes', async () => {
       const demoted = await newStaff(church, 'staff');
       const tokens = await authorize(['read:members', 'write:members'], demoted);
       expectOAuthError(await refresh(tokens.refresh_token, { client_id: otherApp.client_id }), 400, 'invalid_grant', /issued to another client/);
       expectOAuthError(await refresh('chr_notatoken'), 400, 'invalid_grant', /not a refresh token of this server/);
+      const write = () => api.post<Problem>('/v1/members', { token: tokens.access_token, tenant: church.slug, body: { first_name: 'Role', last_name: 'Cap' } });
+      expect((await write()).status).toBe(201);
       await rows(church, `UPDATE users SET role = 'volunteer' WHERE id = $1`, [demoted.id]);
+      // The access token already issued acts within the lowered role at once, not only after a refresh.
+      const refused = await write();
+      expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 403, code: 'scope_insufficient' });
+      expect((await members(tokens.access_token)).status).toBe(200);
       const capped = await refresh(tokens.refresh_token);
       expect(capped.body.scope).toBe('read:members');
       await rows(church, `UPDATE oauth_refresh_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = $1`, [sha256(capped.body.refresh_token)]);

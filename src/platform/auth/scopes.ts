@@ -47,6 +47,12 @@ export function hasScope(granted: readonly string[], needed: Scope): boolean {
   return granted.includes('admin:*') || granted.includes(needed);
 }
 
+/** The scopes among `scopes` that `role` may hold (an OAuth access token acts within its user's current role). */
+export function withinRole(role: Role, scopes: readonly string[]): string[] {
+  const allowed = ROLE_SCOPES[role] as readonly string[];
+  return scopes.filter((s) => allowed.includes(s));
+}
+
 export function scopesAllowedFor(role: Role, requested: readonly string[]): { ok: true } | { ok: false; scope: string } {
   const allowed = ROLE_SCOPES[role] as readonly string[];
   const denied = requested.find((s) => !allowed.includes(s));

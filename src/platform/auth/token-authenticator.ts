@@ -3,7 +3,7 @@ import { AppError } from '../../common/errors/app-error';
 import { Database } from '../../database/database.service';
 import type { Principal } from './principal';
 import type { Plan } from '../tenancy/tenant.entity';
-import type { Role } from './scopes';
+import { Role, withinRole } from './scopes';
 import { hashToken, isWellFormedToken } from './token-format';
 
 interface TokenRow {
@@ -62,7 +62,8 @@ export class TokenAuthenticator implements BeforeApplicationShutdown {
       tokenId: row.id,
       tokenName: row.name,
       tokenType: row.type,
-      scopes: row.scopes,
+      // An OAuth access token acts for its user: a role lowered since the consent caps it at once.
+      scopes: row.type === 'oauth' && row.role ? withinRole(row.role, row.scopes) : row.scopes,
       userId: row.user_id,
       actingUserId: row.acting_user_id,
       role: row.role,
