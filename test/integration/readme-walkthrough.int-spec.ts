@@ -1,13 +1,19 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cookieFrom, form, hiddenFields } from '../support/oauth-pages';
 import { cleanEnv, REPO_ROOT, ServerProcess, startServer } from '../support/processes';
 
 /**
  * The README's walk-through, run as written: its bash blocks, in order, in one shell, against
  * `node dist/main.js` (what `npm start` runs) and `npm run -s cli`. Only the port (a free one
  * instead of 3000) and the church key (a fresh one instead of `grace`) are substituted.
+ *
+ * The OAuth block's browser step (open the printed authorize URL, sign in, Allow, paste the code at
+ * `read -r CODE`) is played over HTTP as a browser would: the test watches the shell's output for
+ * the URL, follows the pages' forms with their cookie, and writes the redirect's code to the shell's
+ * stdin. The pages in a real browser are oauth-browser.int-spec.ts.
  */
 
 const SECTION = /## Walk-through\n([\s\S]*?)\n## API conventions/;
@@ -23,12 +29,97 @@ function walkthroughScript(port: number, slug: string): string {
     .replace(/\bgrace\b/g, slug);
 }
 
-function runBash(script: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+/** The staff member the OAuth block creates with `user:create --password-stdin`, as the README writes it. */
+const STAFF_PASSWORD = 'correct horse battery staple';
+const CALLBACK = 'http://127.0.0.1:8765/callback';
+const AUTHORIZE_URL = /(http:\/\/127\.0\.0\.1:\d+\/v1\/oauth\/authorize\?\S+)\n/;
+
+interface BashResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the script in one bash with a stdin pipe. When `onUrl` matches a line of its output, the
+ * answer of `respond` (called once) is written to bash's stdin, which is then closed; if it throws,
+ * stdin is closed with nothing in it, so the script's `read` fails and bash exits.
+ */
+function runBash(script: string, env: NodeJS.ProcessEnv, onUrl: RegExp, respond: (url: string) => Promise<string>): Promise<BashResult> {
   return new Promise((resolve) => {
-    execFile('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd: REPO_ROOT, env, timeout: 120_000, maxBuffer: 8 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
+    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd: REPO_ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let answered = false;
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.stdin.on('error', () => undefined); // bash may have exited before reading
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      const url = answered ? null : onUrl.exec(stdout);
+      if (!url) return;
+      answered = true;
+      respond(url[1]).then(
+        (line) => child.stdin.end(`${line}\n`),
+        () => child.stdin.end(),
+      );
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (!answered) child.stdin.end();
+      resolve({ code, stdout, stderr });
+    });
   });
+}
+
+/** What the browser saw on the way from the authorize URL to the client's redirect. */
+interface BrowserVisit {
+  steps: string[];
+  redirect?: { target: string; code: string | null; state: string | null; iss: string | null };
+  error?: string;
+}
+
+/**
+ * What a browser does with the authorize URL: GET it (the sign-in page, which sets the
+ * oauth_browser cookie), submit the sign-in form with the e-mail and password, submit the consent
+ * form with Allow, and stop at the 303 to the client's redirect_uri (nothing listens there).
+ * Forms are posted to their `action` with their hidden fields and the cookie, as a browser would.
+ */
+async function signInAndAllow(url: string, email: string, password: string, visit: BrowserVisit): Promise<string> {
+  try {
+    const page = await fetch(url, { redirect: 'manual' });
+    const signIn = await page.text();
+    visit.steps.push(`GET authorize ${page.status}`);
+    const cookie = cookieFrom(page.headers.getSetCookie(), 'oauth_browser');
+    if (page.status !== 200 || !cookie) throw new Error(`the authorize URL answered ${page.status} (cookie: ${cookie ?? 'none'}):\n${signIn.slice(0, 1000)}`);
+    const submit = async (html: string, fields: Record<string, string>) => {
+      const action = /<form[^>]*\saction="([^"]+)"/.exec(html)?.[1];
+      if (!action) throw new Error(`no form on the page:\n${html.slice(0, 1000)}`);
+      return fetch(new URL(action.replaceAll('&amp;', '&'), url), {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie },
+        body: form({ ...hiddenFields(html), ...fields }),
+      });
+    };
+    const signedIn = await submit(signIn, { email, password });
+    const consent = await signedIn.text();
+    visit.steps.push(`POST sign-in ${signedIn.status}`);
+    if (signedIn.status !== 200 || !/name="decision" value="allow"/.test(consent))
+      throw new Error(`the sign-in answered ${signedIn.status}, not the consent page:\n${consent.slice(0, 1000)}`);
+    const decided = await submit(consent, { decision: 'allow' });
+    await decided.arrayBuffer();
+    visit.steps.push(`POST decision ${decided.status}`);
+    const location = decided.headers.get('location');
+    if (decided.status !== 303 || !location) throw new Error(`Allow answered ${decided.status}, Location ${location}`);
+    const back = new URL(location);
+    visit.redirect = { target: `${back.origin}${back.pathname}`, code: back.searchParams.get('code'), state: back.searchParams.get('state'), iss: back.searchParams.get('iss') };
+    if (!visit.redirect.code) throw new Error(`no code in the redirect: ${location}`);
+    return visit.redirect.code;
+  } catch (error) {
+    visit.error = String(error);
+    throw error;
+  }
 }
 
 describe('README walk-through', () => {
@@ -41,9 +132,29 @@ describe('README walk-through', () => {
 
   it('runs as written, and every step answers what the README says', async () => {
     const slug = `grace-${randomBytes(3).toString('hex')}`;
-    const result = await runBash(walkthroughScript(server.port, slug), cleanEnv({ ...process.env, REDIS_URL: undefined }));
+    const script = walkthroughScript(server.port, slug);
+    // The staff member the OAuth block creates (its e-mail and password, as the README writes them).
+    const email = `ana@${slug}.example`;
+    expect(script).toContain(`printf '%s' '${STAFF_PASSWORD}' | npm run -s cli -- user:create --tenant ${slug} \\\n  --email ${email} --role staff`);
+    const visit: BrowserVisit = { steps: [] };
+    const result = await runBash(script, cleanEnv({ ...process.env, REDIS_URL: undefined }), AUTHORIZE_URL, (url) => signInAndAllow(url, email, STAFF_PASSWORD, visit));
     const out = result.stdout;
-    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    // On a failure, the end of the output shows the step that did not answer.
+    expect({ code: result.code, stderr: result.stderr, browser: visit.error, tail: result.code === 0 ? '' : out.slice(-3000) }).toEqual({
+      code: 0,
+      stderr: '',
+      browser: undefined,
+      tail: '',
+    });
+
+    // The browser step: the printed URL led to the sign-in page, the consent page and a 303 back to the
+    // client's redirect_uri with the code, the state the script made and the issuer of the metadata.
+    expect(visit.steps).toEqual(['GET authorize 200', 'POST sign-in 200', 'POST decision 303']);
+    const authorizeUrl = new URL(AUTHORIZE_URL.exec(out)![1]);
+    const metadata = (await (await fetch(`${server.baseUrl}/.well-known/oauth-authorization-server`)).json()) as { issuer: string };
+    expect(visit.redirect).toEqual({ target: CALLBACK, code: expect.stringMatching(/^\S{20,}$/), state: authorizeUrl.searchParams.get('state'), iss: metadata.issuer });
+    expect(authorizeUrl.searchParams.get('state')).toMatch(/^[0-9a-f]{32}$/);
+    expect(authorizeUrl.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     // Each step's answer, in the order of the README.
     const steps: [string, RegExp][] = [
@@ -91,6 +202,31 @@ describe('README walk-through', () => {
       // With DNS the endpoint is created (its secret shown once); without, the SSRF guard answers as the README says.
       ['webhook subscription', /"secret":"whsec_|"code":"invalid_webhook_url"/],
       ['events', /"type":"member\.created"/],
+      // OAuth 2.0 with PKCE (curl prints no newline after a JSON answer, so most are not anchored to a line).
+      ['staff member with a password', /usr_[0-9a-f]{32}\n/],
+      ['public client registered', /^app_[0-9a-f]{32}$/m],
+      [
+        'server metadata',
+        /\{"issuer":"[^"]+","authorization_endpoint":"[^"]+\/v1\/oauth\/authorize","token_endpoint":"[^"]+\/v1\/oauth\/token","revocation_endpoint":"[^"]+\/v1\/oauth\/revoke"[^\n]*"code_challenge_methods_supported":\["S256"\],"authorization_response_iss_parameter_supported":true/,
+      ],
+      [
+        'authorize URL',
+        /http:\/\/127\.0\.0\.1:\d+\/v1\/oauth\/authorize\?response_type=code&client_id=app_[0-9a-f]{32}&redirect_uri=[^&\s]+&scope=read%3Amembers\+read%3Aevents&state=[0-9a-f]{32}&code_challenge=[A-Za-z0-9_-]{43}&code_challenge_method=S256\n/,
+      ],
+      [
+        'tokens for the code',
+        /^\{"access_token":"cho_[0-9A-Za-z]{36}","token_type":"Bearer","expires_in":3600,"refresh_token":"chr_[0-9A-Za-z]{36}","scope":"read:members read:events"\}\n/m,
+      ],
+      ['the cho_ token reads members', /^\{"data":\[\{"id":"mem_[0-9a-f]{32}"[^\n]*?"total":\d+\}/m],
+      ['no donations outside the granted scopes', /403\n/],
+      [
+        'the app in her authorized apps',
+        /^\{"data":\[\{"id":"app_[0-9a-f]{32}","client_id":"app_[0-9a-f]{32}","client_name":"Check-in App","scopes":\["read:(members|events)","read:(members|events)"\][^\n]*?"total":1\}/m,
+      ],
+      ['refreshed', /\{"access_token":"cho_[0-9A-Za-z]{36}","token_type":"Bearer","expires_in":3600,"refresh_token":"chr_[0-9A-Za-z]{36}","scope":"read:members read:events"\}\n/],
+      ['revoked', /^200$/m],
+      ['the access token refused after', /^\{"type":"https:\/\/docs\.example\.org\/errors\/token_revoked","title":"Token revoked","status":401/m],
+      ['the refresh token refused after', /\{"error":"invalid_grant","error_description":"the refresh token has been revoked"\}$/],
     ];
     let from = 0;
     for (const [step, pattern] of steps) {
@@ -103,5 +239,9 @@ describe('README walk-through', () => {
     const locations = [...out.matchAll(/^location: (\S+)\r?$/gim)].map((m) => m[1]);
     expect(locations).toHaveLength(2);
     expect(locations[1]).toBe(locations[0]);
+    // Refresh rotates: two answers of the token endpoint, each with its own access and refresh token.
+    const issued = [...out.matchAll(/\{"access_token":"(cho_\w+)","token_type":"Bearer","expires_in":3600,"refresh_token":"(chr_\w+)"/g)].map((m) => [m[1], m[2]]);
+    expect(issued).toHaveLength(2);
+    expect(new Set(issued.flat()).size).toBe(4);
   }, 180_000);
 });
