@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'resource_not_found',
   'route_not_found',
   'method_not_allowed',
+  'not_acceptable',
   'idempotency_in_progress',
   'conflict',
   'payload_too_large',
@@ -61,6 +62,8 @@ export function statusOf(code: ErrorCode): number {
       return 404;
     case 'method_not_allowed':
       return 405;
+    case 'not_acceptable':
+      return 406;
     case 'idempotency_in_progress':
     case 'conflict':
     case 'event_full':
