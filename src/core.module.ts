@@ -18,6 +18,8 @@ import { CalendarEventsModule } from './modules/events/events.module';
 import { AttendanceModule } from './modules/attendance/attendance.module';
 import { CheckInModule } from './modules/check-in/check-in.module';
 import { GroupsModule } from './modules/groups/groups.module';
+import { NotificationsModule } from './modules/notifications/notifications.module';
+import { PushTokensModule } from './modules/push-tokens/push-tokens.module';
 import { AuthModule } from './platform/auth/auth.module';
 import { MailModule } from './platform/mail/mail.module';
 import { PushModule } from './platform/push/push.module';
@@ -57,6 +59,8 @@ import { RedisModule } from './platform/redis/redis.module';
     AttendanceModule,
     GroupsModule,
     CheckInModule,
+    PushTokensModule,
+    NotificationsModule,
   ],
   exports: [AppConfigModule, DatabaseModule, TenancyModule, AuthModule, UsersModule, CampusesModule, MembersModule, HouseholdsModule],
 })

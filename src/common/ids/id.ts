@@ -16,6 +16,7 @@ export const ID_PREFIX = {
   tag: 'tag',
   device: 'dev',
   notification: 'ntf',
+  pushToken: 'ptk',
   token: 'tok',
   user: 'usr',
   webhookEndpoint: 'whe',

@@ -22,6 +22,7 @@ import { CreateOAuthAuthorizationRequests1764920000000 } from './1764920000000-C
 import { AddSearchKeyColumns1764950000000 } from './1764950000000-AddSearchKeyColumns';
 import { RemoveDeletedMembersFromGroups1764960000000 } from './1764960000000-RemoveDeletedMembersFromGroups';
 import { CreateCheckInSettings1764970000000 } from './1764970000000-CreateCheckInSettings';
+import { CreateNotifications1764980000000 } from './1764980000000-CreateNotifications';
 import { AddReportIndexes1764990000000 } from './1764990000000-AddReportIndexes';
 
 /** Every migration, in order. A new migration is added here too. */
@@ -50,5 +51,6 @@ export const MIGRATIONS = [
   AddSearchKeyColumns1764950000000,
   RemoveDeletedMembersFromGroups1764960000000,
   CreateCheckInSettings1764970000000,
+  CreateNotifications1764980000000,
   AddReportIndexes1764990000000,
 ];

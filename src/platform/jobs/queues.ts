@@ -7,6 +7,7 @@ export const QUEUES = {
   tokenExpiry: 'token-expiry',
   mail: 'mail',
   statements: 'statements',
+  notifications: 'notifications',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

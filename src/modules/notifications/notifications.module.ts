@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { CampusesModule } from '../campuses/campuses.module';
+import { NotificationFanOutJob } from './notification-fan-out.job';
+import { NotificationsController } from './notifications.controller';
+import { NotificationsRepository } from './notifications.repository';
+import { NotificationsService } from './notifications.service';
+
+/** Notifications: the routes, and the `notifications` job (its BullMQ consumer, NotificationsProcessor, is registered in WorkerModule). */
+@Module({
+  imports: [CampusesModule],
+  controllers: [NotificationsController],
+  providers: [NotificationsService, NotificationsRepository, NotificationFanOutJob],
+})
+export class NotificationsModule {}

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { PushTokensController } from './push-tokens.controller';
+import { PushTokensRepository } from './push-tokens.repository';
+import { PushTokensService } from './push-tokens.service';
+
+/** The push tokens of members' devices (a sub-resource of members; notifications send to them). */
+@Module({
+  controllers: [PushTokensController],
+  providers: [PushTokensService, PushTokensRepository],
+})
+export class PushTokensModule {}
