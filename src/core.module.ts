@@ -20,6 +20,7 @@ import { CheckInModule } from './modules/check-in/check-in.module';
 import { GroupsModule } from './modules/groups/groups.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
 import { PushTokensModule } from './modules/push-tokens/push-tokens.module';
+import { ReportsModule } from './modules/reports/reports.module';
 import { AuthModule } from './platform/auth/auth.module';
 import { MailModule } from './platform/mail/mail.module';
 import { PushModule } from './platform/push/push.module';
@@ -61,6 +62,7 @@ import { RedisModule } from './platform/redis/redis.module';
     CheckInModule,
     PushTokensModule,
     NotificationsModule,
+    ReportsModule,
   ],
   exports: [AppConfigModule, DatabaseModule, TenancyModule, AuthModule, UsersModule, CampusesModule, MembersModule, HouseholdsModule],
 })

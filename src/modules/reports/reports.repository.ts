@@ -1,0 +1,224 @@
+import { Injectable } from '@nestjs/common';
+import { TenantContext } from '../../common/context/tenant-context';
+import { GIVEN_STATUSES } from '../donations/donation.entity';
+import type { AttendanceGroup, DateRange, GivingGroup, ReportTimezone } from './report-params';
+
+/** The gifts a giving report counts: the same statuses as statements and pledges (pending, disputed and failed count nothing). */
+const COUNTED = `(${GIVEN_STATUSES.map((s) => `'${s}'`).join(', ')})`;
+
+/** `column` (timestamptz) within the range's days in the time zone $tz (both days included). */
+const within = (column: string, from: string, to: string, tz: string) =>
+  `${column} >= (${from}::date)::timestamp AT TIME ZONE ${tz}::text AND ${column} < (${to}::date + 1)::timestamp AT TIME ZONE ${tz}::text`;
+
+const MONTH = (column: string, tz: string) => `to_char(${column} AT TIME ZONE ${tz}::text, 'YYYY-MM')`;
+const WEEK = (column: string, tz: string) => `to_char(${column} AT TIME ZONE ${tz}::text, 'IYYY-"W"IW')`;
+
+export interface GivingSqlRow {
+  key: string | null;
+  name: string | null;
+  currency: string;
+  count: number;
+  amount: string;
+  refunded: string;
+}
+
+export interface DonorSqlRow {
+  donor_id: string;
+  first_name: string | null;
+  last_name: string | null;
+  in_period: boolean;
+  before_period: boolean;
+  in_previous: boolean;
+  gifts: number;
+  first_gift_at: Date;
+  last_gift_at: Date;
+}
+
+export interface AttendanceSqlRow {
+  is_total: boolean;
+  key: string | null;
+  name: string | null;
+  starts_at: Date | null;
+  records: number;
+  unique_people: number;
+}
+
+export interface GrowthSqlRow {
+  period: string;
+  new_members: number;
+  left_members: number;
+  new_prospects: number;
+  conversions: number;
+}
+
+export interface GroupSqlRow {
+  id: string;
+  name: string;
+  status: string;
+  members: number;
+  leaders: number;
+  meetings: number;
+  attended: number;
+}
+
+/** The reports' SQL: one aggregate query per report, over indexes that lead with tenant_id (migration 1764990000000). */
+@Injectable()
+export class ReportsRepository {
+  private scope() {
+    return TenantContext.current();
+  }
+
+  /**
+   * The church's time zone for reports: its statement settings' (the one church-wide time zone
+   * setting), else its first campus with one, else UTC.
+   */
+  async timezone(): Promise<ReportTimezone> {
+    const { manager, tenantId } = this.scope();
+    const [row] = await manager.query<{ settings: string | null; campus: string | null }[]>(
+      `SELECT (SELECT timezone FROM statement_settings WHERE tenant_id = $1) AS settings,
+              (SELECT timezone FROM campuses WHERE tenant_id = $1 AND timezone IS NOT NULL ORDER BY created_at, id LIMIT 1) AS campus`,
+      [tenantId],
+    );
+    if (row?.settings) return { timezone: row.settings, source: 'settings' };
+    if (row?.campus) return { timezone: row.campus, source: 'campus' };
+    return { timezone: 'UTC', source: 'default' };
+  }
+
+  /** Today's date in the time zone. */
+  async today(timezone: string): Promise<string> {
+    const [row] = await this.scope().manager.query<{ today: string }[]>(`SELECT to_char(now() AT TIME ZONE $1::text, 'YYYY-MM-DD') AS today`, [timezone]);
+    return row.today;
+  }
+
+  async giving(range: DateRange, timezone: string, groupBy: GivingGroup, currency: string | null): Promise<GivingSqlRow[]> {
+    const { manager, tenantId } = this.scope();
+    const key = {
+      fund: 'd.fund_id::text',
+      campus: 'd.campus_id::text',
+      month: MONTH('d.received_at', '$4'),
+      week: WEEK('d.received_at', '$4'),
+    }[groupBy];
+    const names =
+      groupBy === 'fund' ? 'LEFT JOIN funds n ON n.tenant_id = $1 AND n.id = g.key::uuid' : groupBy === 'campus' ? 'LEFT JOIN campuses n ON n.tenant_id = $1 AND n.id = g.key::uuid' : '';
+    const order = groupBy === 'fund' || groupBy === 'campus' ? 'n.name NULLS LAST, g.key NULLS LAST, g.currency' : 'g.key, g.currency';
+    return manager.query<GivingSqlRow[]>(
+      `WITH g AS (
+         SELECT ${key} AS key, d.currency, count(*)::int AS count, sum(d.amount)::text AS amount, sum(d.refunded_amount)::text AS refunded
+           FROM donations d
+          WHERE d.tenant_id = $1 AND ${within('d.received_at', '$2', '$3', '$4')}
+            AND d.status IN ${COUNTED} AND ($5::text IS NULL OR d.currency = $5::text)
+          GROUP BY 1, 2
+       )
+       SELECT g.key, ${names ? 'n.name' : 'NULL::text'} AS name, g.currency, g.count, g.amount, g.refunded FROM g ${names} ORDER BY ${order}`,
+      [tenantId, range.from, range.to, timezone, currency],
+    );
+  }
+
+  /**
+   * Each named donor who gave in the range or in the previous one (counted gifts up to the range's
+   * end): whether they gave in the range, before it, in the previous period, and their first gift.
+   */
+  async donors(range: DateRange, previous: DateRange, timezone: string): Promise<DonorSqlRow[]> {
+    const { manager, tenantId } = this.scope();
+    return manager.query<DonorSqlRow[]>(
+      `WITH b AS (
+         SELECT ($2::date)::timestamp AT TIME ZONE $5::text AS p_from, ($3::date)::timestamp AT TIME ZONE $5::text AS f,
+                ($4::date + 1)::timestamp AT TIME ZONE $5::text AS t
+       ), g AS (
+         SELECT d.donor_id,
+                bool_or(d.received_at >= b.f) AS in_period,
+                bool_or(d.received_at < b.f) AS before_period,
+                bool_or(d.received_at >= b.p_from AND d.received_at < b.f) AS in_previous,
+                (count(*) FILTER (WHERE d.received_at >= b.f))::int AS gifts,
+                min(d.received_at) AS first_gift_at,
+                max(d.received_at) AS last_gift_at
+           FROM donations d CROSS JOIN b
+          WHERE d.tenant_id = $1 AND d.donor_id IS NOT NULL AND d.status IN ${COUNTED} AND d.received_at < b.t
+          GROUP BY d.donor_id
+       )
+       SELECT g.*, m.first_name, m.last_name
+         FROM g LEFT JOIN members m ON m.tenant_id = $1 AND m.id = g.donor_id
+        WHERE g.in_period OR g.in_previous
+        ORDER BY m.last_name, m.first_name, g.donor_id`,
+      [tenantId, previous.from, range.from, range.to, timezone],
+    );
+  }
+
+  /** Check-in records and unique people per group, and (is_total) over the whole range, in one query. */
+  async attendance(range: DateRange, timezone: string, groupBy: AttendanceGroup): Promise<AttendanceSqlRow[]> {
+    const { manager, tenantId } = this.scope();
+    const key = { event: 'a.event_id::text', campus: 'e.campus_id::text', week: WEEK('a.checked_in_at', '$4') }[groupBy];
+    const join = groupBy === 'campus' ? 'JOIN events e ON e.tenant_id = a.tenant_id AND e.id = a.event_id' : '';
+    const names =
+      groupBy === 'event'
+        ? { select: 'n.name, n.starts_at', join: 'LEFT JOIN events n ON n.tenant_id = $1 AND n.id = g.key::uuid', order: 'n.starts_at, n.name, g.key' }
+        : groupBy === 'campus'
+          ? { select: 'n.name, NULL::timestamptz AS starts_at', join: 'LEFT JOIN campuses n ON n.tenant_id = $1 AND n.id = g.key::uuid', order: 'n.name NULLS LAST, g.key NULLS LAST' }
+          : { select: 'NULL::text AS name, NULL::timestamptz AS starts_at', join: '', order: 'g.key' };
+    return manager.query<AttendanceSqlRow[]>(
+      `WITH g AS (
+         SELECT ${key} AS key, GROUPING(${key}) = 1 AS is_total, count(*)::int AS records, count(DISTINCT a.member_id)::int AS unique_people
+           FROM attendance a ${join}
+          WHERE a.tenant_id = $1 AND ${within('a.checked_in_at', '$2', '$3', '$4')}
+          GROUP BY GROUPING SETS ((${key}), ())
+       )
+       SELECT g.is_total, g.key, ${names.select}, g.records, g.unique_people FROM g ${names.join} ORDER BY g.is_total, ${names.order}`,
+      [tenantId, range.from, range.to, timezone],
+    );
+  }
+
+  /** Per month of the range: members created, members deleted, prospects created (live ones) and conversions. */
+  async growth(range: DateRange, timezone: string): Promise<GrowthSqlRow[]> {
+    const { manager, tenantId } = this.scope();
+    return manager.query<GrowthSqlRow[]>(
+      `SELECT period, sum(nm)::int AS new_members, sum(lm)::int AS left_members, sum(np)::int AS new_prospects, sum(cv)::int AS conversions
+         FROM (
+           SELECT ${MONTH('created_at', '$4')} AS period, 1 AS nm, 0 AS lm, 0 AS np, 0 AS cv
+             FROM members WHERE tenant_id = $1 AND ${within('created_at', '$2', '$3', '$4')}
+           UNION ALL
+           SELECT ${MONTH('deleted_at', '$4')}, 0, 1, 0, 0
+             FROM members WHERE tenant_id = $1 AND deleted_at IS NOT NULL AND ${within('deleted_at', '$2', '$3', '$4')}
+           UNION ALL
+           SELECT ${MONTH('created_at', '$4')}, 0, 0, 1, 0
+             FROM prospects WHERE tenant_id = $1 AND deleted_at IS NULL AND ${within('created_at', '$2', '$3', '$4')}
+           UNION ALL
+           SELECT ${MONTH('converted_at', '$4')}, 0, 0, 0, 1
+             FROM prospects WHERE tenant_id = $1 AND converted_at IS NOT NULL AND ${within('converted_at', '$2', '$3', '$4')}
+         ) x
+        GROUP BY period ORDER BY period`,
+      [tenantId, range.from, range.to, timezone],
+    );
+  }
+
+  /**
+   * Per live group: its members and leaders, and over its last 8 meetings (the last 8 past,
+   * not canceled events at which any of its current members checked in) the number of meetings and
+   * the check-ins of its current members at them.
+   */
+  async groups(): Promise<GroupSqlRow[]> {
+    const { manager, tenantId } = this.scope();
+    return manager.query<GroupSqlRow[]>(
+      `WITH gr AS (
+         SELECT id, name, status FROM groups WHERE tenant_id = $1 AND deleted_at IS NULL
+       ), gm AS (
+         SELECT m.group_id, m.member_id, m.group_role FROM group_members m JOIN gr ON gr.id = m.group_id WHERE m.tenant_id = $1
+       ), met AS (
+         SELECT gm.group_id, a.event_id, e.starts_at, count(*)::int AS present,
+                row_number() OVER (PARTITION BY gm.group_id ORDER BY e.starts_at DESC, a.event_id DESC) AS rn
+           FROM gm
+           JOIN attendance a ON a.tenant_id = $1 AND a.member_id = gm.member_id
+           JOIN events e ON e.tenant_id = $1 AND e.id = a.event_id AND e.deleted_at IS NULL AND e.status = 'scheduled' AND e.starts_at <= now()
+          GROUP BY gm.group_id, a.event_id, e.starts_at
+       ), last AS (
+         SELECT group_id, count(*)::int AS meetings, sum(present)::int AS attended FROM met WHERE rn <= 8 GROUP BY group_id
+       ), size AS (
+         SELECT group_id, count(*)::int AS members, (count(*) FILTER (WHERE group_role = 'leader'))::int AS leaders FROM gm GROUP BY group_id
+       )
+       SELECT gr.id, gr.name, gr.status, COALESCE(size.members, 0) AS members, COALESCE(size.leaders, 0) AS leaders,
+              COALESCE(last.meetings, 0) AS meetings, COALESCE(last.attended, 0) AS attended
+         FROM gr LEFT JOIN size ON size.group_id = gr.id LEFT JOIN last ON last.group_id = gr.id
+        ORDER BY gr.name, gr.id`,
+      [tenantId],
+    );
+  }
+}
