@@ -736,6 +736,10 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       if ('text' in run && (JSON.parse(run.text) as { status?: string }).status === 'done') break;
       if (Date.now() > deadline) throw new Error(`set-up: statement run ${runId} did not finish: ${JSON.stringify(run).slice(0, 500)}`);
     }
+    // A notification, scheduled so that it stays queued ({id} of /v1/notifications/{id}, cancel included), and a push
+    // token of each member made here ({token_id} of /v1/members/{id}/push-tokens/{token_id}).
+    await make('/v1/notifications', { title: 'Hostile notice', body: 'Hi', audience: { member_ids: [donor] }, scheduled_at: new Date(Date.now() + 86_400_000).toISOString() });
+    for (const id of [...created].filter((c) => c.startsWith('mem_'))) await make(`/v1/members/${id}/push-tokens`, { token: `hostile-token-${id}`, platform: 'web' });
     // {tenant} of /v1/webhooks/payments/{tenant} is a church key, not a listed id; the church's processor is connected
     // (at the fake), so that the inbound events get as far as the signature check.
     realIds.set('/v1/webhooks/payments', church.slug);
