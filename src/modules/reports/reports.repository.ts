@@ -10,8 +10,13 @@ const COUNTED = `(${GIVEN_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 const within = (column: string, from: string, to: string, tz: string) =>
   `${column} >= (${from}::date)::timestamp AT TIME ZONE ${tz}::text AND ${column} < (${to}::date + 1)::timestamp AT TIME ZONE ${tz}::text`;
 
-const MONTH = (column: string, tz: string) => `to_char(${column} AT TIME ZONE ${tz}::text, 'YYYY-MM')`;
-const WEEK = (column: string, tz: string) => `to_char(${column} AT TIME ZONE ${tz}::text, 'IYYY-"W"IW')`;
+/**
+ * Periods are grouped by the instant their local month or ISO week starts (date_trunc in the time
+ * zone: half the cost of formatting every row) and formatted once per group: `2026-09`, `2026-W37`.
+ */
+const TRUNC = (unit: 'month' | 'week', column: string, tz: string) => `date_trunc('${unit}', ${column}, ${tz}::text)`;
+const FORMAT = { month: 'YYYY-MM', week: 'IYYY-"W"IW' } as const;
+const LABEL = (unit: 'month' | 'week', column: string, tz: string) => `to_char(${column} AT TIME ZONE ${tz}::text, '${FORMAT[unit]}')`;
 
 export interface GivingSqlRow {
   key: string | null;
@@ -70,36 +75,31 @@ export class ReportsRepository {
 
   /**
    * The church's time zone for reports: its statement settings' (the one church-wide time zone
-   * setting), else its first campus with one, else UTC.
+   * setting), else its first campus with one, else UTC; and today's date there.
    */
-  async timezone(): Promise<ReportTimezone> {
+  async timezone(): Promise<ReportTimezone & { today: string }> {
     const { manager, tenantId } = this.scope();
-    const [row] = await manager.query<{ settings: string | null; campus: string | null }[]>(
-      `SELECT (SELECT timezone FROM statement_settings WHERE tenant_id = $1) AS settings,
-              (SELECT timezone FROM campuses WHERE tenant_id = $1 AND timezone IS NOT NULL ORDER BY created_at, id LIMIT 1) AS campus`,
+    const [row] = await manager.query<{ timezone: string; source: ReportTimezone['source']; today: string }[]>(
+      `WITH found AS (
+         SELECT (SELECT timezone FROM statement_settings WHERE tenant_id = $1) AS settings,
+                (SELECT timezone FROM campuses WHERE tenant_id = $1 AND timezone IS NOT NULL ORDER BY created_at, id LIMIT 1) AS campus
+       ), chosen AS (
+         SELECT COALESCE(settings, campus, 'UTC') AS timezone,
+                CASE WHEN settings IS NOT NULL THEN 'settings' WHEN campus IS NOT NULL THEN 'campus' ELSE 'default' END AS source
+           FROM found
+       )
+       SELECT timezone, source, to_char(now() AT TIME ZONE timezone, 'YYYY-MM-DD') AS today FROM chosen`,
       [tenantId],
     );
-    if (row?.settings) return { timezone: row.settings, source: 'settings' };
-    if (row?.campus) return { timezone: row.campus, source: 'campus' };
-    return { timezone: 'UTC', source: 'default' };
-  }
-
-  /** Today's date in the time zone. */
-  async today(timezone: string): Promise<string> {
-    const [row] = await this.scope().manager.query<{ today: string }[]>(`SELECT to_char(now() AT TIME ZONE $1::text, 'YYYY-MM-DD') AS today`, [timezone]);
-    return row.today;
+    return row;
   }
 
   async giving(range: DateRange, timezone: string, groupBy: GivingGroup, currency: string | null): Promise<GivingSqlRow[]> {
     const { manager, tenantId } = this.scope();
-    const key = {
-      fund: 'd.fund_id::text',
-      campus: 'd.campus_id::text',
-      month: MONTH('d.received_at', '$4'),
-      week: WEEK('d.received_at', '$4'),
-    }[groupBy];
-    const names =
-      groupBy === 'fund' ? 'LEFT JOIN funds n ON n.tenant_id = $1 AND n.id = g.key::uuid' : groupBy === 'campus' ? 'LEFT JOIN campuses n ON n.tenant_id = $1 AND n.id = g.key::uuid' : '';
+    const period = groupBy === 'month' || groupBy === 'week';
+    const key = period ? TRUNC(groupBy, 'd.received_at', '$4') : groupBy === 'fund' ? 'd.fund_id' : 'd.campus_id';
+    const label = period ? LABEL(groupBy, 'g.key', '$4') : 'g.key::text';
+    const names = groupBy === 'fund' ? 'LEFT JOIN funds n ON n.tenant_id = $1 AND n.id = g.key' : groupBy === 'campus' ? 'LEFT JOIN campuses n ON n.tenant_id = $1 AND n.id = g.key' : '';
     const order = groupBy === 'fund' || groupBy === 'campus' ? 'n.name NULLS LAST, g.key NULLS LAST, g.currency' : 'g.key, g.currency';
     return manager.query<GivingSqlRow[]>(
       `WITH g AS (
@@ -109,7 +109,7 @@ export class ReportsRepository {
             AND d.status IN ${COUNTED} AND ($5::text IS NULL OR d.currency = $5::text)
           GROUP BY 1, 2
        )
-       SELECT g.key, ${names ? 'n.name' : 'NULL::text'} AS name, g.currency, g.count, g.amount, g.refunded FROM g ${names} ORDER BY ${order}`,
+       SELECT ${label} AS key, ${names ? 'n.name' : 'NULL::text'} AS name, g.currency, g.count, g.amount, g.refunded FROM g ${names} ORDER BY ${order}`,
       [tenantId, range.from, range.to, timezone, currency],
     );
   }
@@ -147,13 +147,14 @@ export class ReportsRepository {
   /** Check-in records and unique people per group, and (is_total) over the whole range, in one query. */
   async attendance(range: DateRange, timezone: string, groupBy: AttendanceGroup): Promise<AttendanceSqlRow[]> {
     const { manager, tenantId } = this.scope();
-    const key = { event: 'a.event_id::text', campus: 'e.campus_id::text', week: WEEK('a.checked_in_at', '$4') }[groupBy];
+    const key = { event: 'a.event_id', campus: 'e.campus_id', week: TRUNC('week', 'a.checked_in_at', '$4') }[groupBy];
+    const label = groupBy === 'week' ? LABEL('week', 'g.key', '$4') : 'g.key::text';
     const join = groupBy === 'campus' ? 'JOIN events e ON e.tenant_id = a.tenant_id AND e.id = a.event_id' : '';
     const names =
       groupBy === 'event'
-        ? { select: 'n.name, n.starts_at', join: 'LEFT JOIN events n ON n.tenant_id = $1 AND n.id = g.key::uuid', order: 'n.starts_at, n.name, g.key' }
+        ? { select: 'n.name, n.starts_at', join: 'LEFT JOIN events n ON n.tenant_id = $1 AND n.id = g.key', order: 'n.starts_at, n.name, g.key' }
         : groupBy === 'campus'
-          ? { select: 'n.name, NULL::timestamptz AS starts_at', join: 'LEFT JOIN campuses n ON n.tenant_id = $1 AND n.id = g.key::uuid', order: 'n.name NULLS LAST, g.key NULLS LAST' }
+          ? { select: 'n.name, NULL::timestamptz AS starts_at', join: 'LEFT JOIN campuses n ON n.tenant_id = $1 AND n.id = g.key', order: 'n.name NULLS LAST, g.key NULLS LAST' }
           : { select: 'NULL::text AS name, NULL::timestamptz AS starts_at', join: '', order: 'g.key' };
     return manager.query<AttendanceSqlRow[]>(
       `WITH g AS (
@@ -162,7 +163,7 @@ export class ReportsRepository {
           WHERE a.tenant_id = $1 AND ${within('a.checked_in_at', '$2', '$3', '$4')}
           GROUP BY GROUPING SETS ((${key}), ())
        )
-       SELECT g.is_total, g.key, ${names.select}, g.records, g.unique_people FROM g ${names.join} ORDER BY g.is_total, ${names.order}`,
+       SELECT g.is_total, ${label} AS key, ${names.select}, g.records, g.unique_people FROM g ${names.join} ORDER BY g.is_total, ${names.order}`,
       [tenantId, range.from, range.to, timezone],
     );
   }
@@ -171,21 +172,21 @@ export class ReportsRepository {
   async growth(range: DateRange, timezone: string): Promise<GrowthSqlRow[]> {
     const { manager, tenantId } = this.scope();
     return manager.query<GrowthSqlRow[]>(
-      `SELECT period, sum(nm)::int AS new_members, sum(lm)::int AS left_members, sum(np)::int AS new_prospects, sum(cv)::int AS conversions
+      `SELECT ${LABEL('month', 'period', '$4')} AS period, sum(nm)::int AS new_members, sum(lm)::int AS left_members, sum(np)::int AS new_prospects, sum(cv)::int AS conversions
          FROM (
-           SELECT ${MONTH('created_at', '$4')} AS period, 1 AS nm, 0 AS lm, 0 AS np, 0 AS cv
+           SELECT ${TRUNC('month', 'created_at', '$4')} AS period, 1 AS nm, 0 AS lm, 0 AS np, 0 AS cv
              FROM members WHERE tenant_id = $1 AND ${within('created_at', '$2', '$3', '$4')}
            UNION ALL
-           SELECT ${MONTH('deleted_at', '$4')}, 0, 1, 0, 0
+           SELECT ${TRUNC('month', 'deleted_at', '$4')}, 0, 1, 0, 0
              FROM members WHERE tenant_id = $1 AND deleted_at IS NOT NULL AND ${within('deleted_at', '$2', '$3', '$4')}
            UNION ALL
-           SELECT ${MONTH('created_at', '$4')}, 0, 0, 1, 0
+           SELECT ${TRUNC('month', 'created_at', '$4')}, 0, 0, 1, 0
              FROM prospects WHERE tenant_id = $1 AND deleted_at IS NULL AND ${within('created_at', '$2', '$3', '$4')}
            UNION ALL
-           SELECT ${MONTH('converted_at', '$4')}, 0, 0, 0, 1
+           SELECT ${TRUNC('month', 'converted_at', '$4')}, 0, 0, 0, 1
              FROM prospects WHERE tenant_id = $1 AND converted_at IS NOT NULL AND ${within('converted_at', '$2', '$3', '$4')}
          ) x
-        GROUP BY period ORDER BY period`,
+        GROUP BY x.period ORDER BY x.period`,
       [tenantId, range.from, range.to, timezone],
     );
   }

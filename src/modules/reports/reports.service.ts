@@ -70,9 +70,8 @@ export class ReportsService {
   constructor(private readonly repo: ReportsRepository) {}
 
   private async dates(query: Record<string, string | undefined>): Promise<{ tz: ReportTimezone; range: DateRange }> {
-    const tz = await this.repo.timezone();
-    const range = readRange(query, await this.repo.today(tz.timezone));
-    return { tz, range };
+    const { today, ...tz } = await this.repo.timezone();
+    return { tz, range: readRange(query, today) };
   }
 
   private envelope<Row, Totals>(report: string, params: Record<string, string | number | null>, rows: Row[], totals: Totals): Report<Row, Totals> {
