@@ -9,6 +9,8 @@ import type { ListEnvelope as List } from '../../src/common/lists/list-envelope'
 import { loadConfig } from '../../src/config/app-config';
 import { Database } from '../../src/database/database.service';
 import { RECIPIENTS_PER_BATCH } from '../../src/modules/notifications/notification-fan-out.job';
+import { InProcessJobs } from '../../src/platform/jobs/in-process-jobs';
+import { JobsRepository } from '../../src/platform/jobs/jobs.repository';
 import { QUEUES } from '../../src/platform/jobs/queues';
 import { WorkerModule } from '../../src/worker.module';
 import { Call, JsonObject, TestApi } from '../support/api';
@@ -378,6 +380,24 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
       expect(smtp.messages.filter((m) => m.subject === `Scheduled ${tag}`)).toHaveLength(1);
     });
 
+    it('without Redis, the in-process runner waits until scheduled_at too (the job row’s run_at), then sends', async () => {
+      const local = await startWorker({ REDIS_URL: '' });
+      try {
+        const title = `In-process ${tag}`;
+        const n = await send(church, { title, body: 'Later', channels: ['email'], audience: { member_ids: [bob] }, scheduled_at: new Date(Date.now() + 3600_000).toISOString() });
+        const job = await jobOf(n.id);
+        const due = await local.get(JobsRepository).due(0, 500, [QUEUES.notifications]);
+        expect(due.map((d) => d.id)).not.toContain(job.id);
+        // Its time comes (written, not waited for): the poller takes it from the table.
+        await api.db.platform.query(`UPDATE background_jobs SET run_at = now() WHERE id = $1`, [job.id]);
+        local.get(InProcessJobs).kick();
+        expect((await settled(church, n.id)).counts.email.sent).toBe(1);
+        expect(smtp.messages.filter((m) => m.subject === title)).toHaveLength(1);
+      } finally {
+        await local.close();
+      }
+    });
+
     it('cancels a queued notification: nothing is sent when its time comes; a second cancel is 409', async () => {
       const n = await send(church, { title: `Canceled ${tag}`, body: 'Never', audience: { member_ids: [ana, bob] }, scheduled_at: new Date(Date.now() + 3600_000).toISOString() });
       const canceled = await api.post<Notification>(`/v1/notifications/${n.id}/cancel`, as(church));
@@ -410,6 +430,35 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
       expect(statuses[100]).toBe(429);
       // The other routes are not limited by it.
       expect((await api.get('/v1/notifications?limit=1', call)).status).toBe(200);
+    });
+  });
+
+  describe('a send in flight when its worker died', () => {
+    it('is not sent again, and is counted failed', async () => {
+      const c = await newTenant(api);
+      const [x, y] = await newMembers(api, c, [
+        { first_name: 'X', last_name: 'A', email: mail('inflight-x') },
+        { first_name: 'Y', last_name: 'A', email: mail('inflight-y') },
+      ]);
+      const title = `In flight ${tag}`;
+      const n = await send(c, { title, body: 'x', channels: ['email'], audience: { member_ids: [x, y] }, scheduled_at: new Date(Date.now() + 3600_000).toISOString() });
+      const id = parsePublicId('ntf', n.id)!;
+      // What a run that died mid-send leaves: the audience fixed, X's e-mail claimed and not settled.
+      await api.db.platform.query(`UPDATE notifications SET status = 'sending', recipients = 2 WHERE tenant_id = $1 AND id = $2`, [c.id, id]);
+      await api.db.platform.query(`INSERT INTO notification_recipients (tenant_id, notification_id, member_id) SELECT $1, $2, unnest($3::uuid[])`, [
+        c.id,
+        id,
+        [x, y].map((m) => parsePublicId('mem', m)),
+      ]);
+      await api.db.platform.query(`INSERT INTO notification_deliveries (tenant_id, notification_id, member_id, channel, status) VALUES ($1, $2, $3, 'email', 'sending')`, [
+        c.id,
+        id,
+        parsePublicId('mem', x),
+      ]);
+      await (await eventually(async () => queue.getJob((await jobOf(n.id)).id)))!.promote();
+      const done = await settled(c, n.id);
+      expect(done).toMatchObject({ recipients: 2, counts: { email: { sent: 1, skipped: 0, failed: 1 }, push: zero } });
+      expect(smtp.messages.filter((m) => m.subject === title).flatMap((m) => m.to)).toEqual([mail('inflight-y')]);
     });
   });
 
