@@ -529,11 +529,14 @@ describe('reports', () => {
       expect(again.status).toBe(304);
     });
 
-    it('the time zone: the first campus’s when the church has no setting, else UTC', async () => {
+    it('the time zone: the first campus’s when the church has no setting (or one PostgreSQL does not know), else UTC', async () => {
       const plain = await other.ok('giving');
       expect(plain.params).toMatchObject({ timezone: 'UTC', timezone_source: 'default' });
       await other.make('/v1/campuses', { key: 'east', name: 'East', timezone: 'America/Bogota' });
       expect((await other.ok('giving')).params).toMatchObject({ timezone: 'America/Bogota', timezone_source: 'campus' });
+      // A zone name PostgreSQL does not know (written past the API's checks) is passed over: never a 500.
+      await other.sql(`INSERT INTO statement_settings (tenant_id, timezone) VALUES ($1, 'Mars/Olympus')`);
+      expect((await other.ok('attendance')).params).toMatchObject({ timezone: 'America/Bogota', timezone_source: 'campus' });
     });
   });
 

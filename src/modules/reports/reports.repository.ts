@@ -73,25 +73,34 @@ export class ReportsRepository {
     return TenantContext.current();
   }
 
+  /** The time zone names PostgreSQL knows (read once per process: the view takes tens of milliseconds). */
+  private known?: Promise<Set<string>>;
+
   /**
    * The church's time zone for reports: its statement settings' (the one church-wide time zone
-   * setting), else its first campus with one, else UTC; and today's date there.
+   * setting), else its first campus's that has one, else UTC. A name PostgreSQL does not know (a
+   * campus's zone is checked against the runtime's list only) is passed over, never a 500.
    */
-  async timezone(): Promise<ReportTimezone & { today: string }> {
+  async timezone(): Promise<ReportTimezone> {
     const { manager, tenantId } = this.scope();
-    const [row] = await manager.query<{ timezone: string; source: ReportTimezone['source']; today: string }[]>(
-      `WITH found AS (
-         SELECT (SELECT timezone FROM statement_settings WHERE tenant_id = $1) AS settings,
-                (SELECT timezone FROM campuses WHERE tenant_id = $1 AND timezone IS NOT NULL ORDER BY created_at, id LIMIT 1) AS campus
-       ), chosen AS (
-         SELECT COALESCE(settings, campus, 'UTC') AS timezone,
-                CASE WHEN settings IS NOT NULL THEN 'settings' WHEN campus IS NOT NULL THEN 'campus' ELSE 'default' END AS source
-           FROM found
-       )
-       SELECT timezone, source, to_char(now() AT TIME ZONE timezone, 'YYYY-MM-DD') AS today FROM chosen`,
-      [tenantId],
-    );
-    return row;
+    this.known ??= manager
+      .query<{ name: string }[]>('SELECT name FROM pg_timezone_names')
+      .then((rows) => new Set(rows.map((r) => r.name)))
+      .catch((error: unknown) => {
+        this.known = undefined;
+        throw error;
+      });
+    const [[row], known] = await Promise.all([
+      manager.query<{ settings: string | null; campuses: string[] | null }[]>(
+        `SELECT (SELECT timezone FROM statement_settings WHERE tenant_id = $1) AS settings,
+                (SELECT array_agg(timezone ORDER BY created_at, id) FROM campuses WHERE tenant_id = $1 AND timezone IS NOT NULL) AS campuses`,
+        [tenantId],
+      ),
+      this.known,
+    ]);
+    if (row.settings && known.has(row.settings)) return { timezone: row.settings, source: 'settings' };
+    const campus = (row.campuses ?? []).find((name) => known.has(name));
+    return campus ? { timezone: campus, source: 'campus' } : { timezone: 'UTC', source: 'default' };
   }
 
   async giving(range: DateRange, timezone: string, groupBy: GivingGroup, currency: string | null): Promise<GivingSqlRow[]> {

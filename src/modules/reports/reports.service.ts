@@ -64,14 +64,23 @@ export interface GroupRow {
 
 const ref = (prefix: IdPrefix, id: string | null, name: string | null): Ref => (id === null ? null : { id: toPublicId(prefix, id), name: name ?? '' });
 
+/** Today's date (YYYY-MM-DD) in the time zone; UTC's if the runtime does not know the zone. */
+export function todayIn(timezone: string, now = new Date()): string {
+  try {
+    return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  } catch {
+    return now.toISOString().slice(0, 10);
+  }
+}
+
 /** The reports of CONTRACT §13: parameters checked, one aggregate query each, rows and totals shaped. */
 @Injectable()
 export class ReportsService {
   constructor(private readonly repo: ReportsRepository) {}
 
   private async dates(query: Record<string, string | undefined>): Promise<{ tz: ReportTimezone; range: DateRange }> {
-    const { today, ...tz } = await this.repo.timezone();
-    return { tz, range: readRange(query, today) };
+    const tz = await this.repo.timezone();
+    return { tz, range: readRange(query, todayIn(tz.timezone)) };
   }
 
   private envelope<Row, Totals>(report: string, params: Record<string, string | number | null>, rows: Row[], totals: Totals): Report<Row, Totals> {
