@@ -434,30 +434,32 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
   });
 
   describe('a send in flight when its worker died', () => {
-    it('is not sent again, and is counted failed', async () => {
+    it('is not sent again, and is counted failed; a member deleted since the audience was fixed is skipped', async () => {
       const c = await newTenant(api);
-      const [x, y] = await newMembers(api, c, [
+      const [x, y, z] = await newMembers(api, c, [
         { first_name: 'X', last_name: 'A', email: mail('inflight-x') },
         { first_name: 'Y', last_name: 'A', email: mail('inflight-y') },
+        { first_name: 'Z', last_name: 'A', email: mail('inflight-z') },
       ]);
       const title = `In flight ${tag}`;
-      const n = await send(c, { title, body: 'x', channels: ['email'], audience: { member_ids: [x, y] }, scheduled_at: new Date(Date.now() + 3600_000).toISOString() });
+      const n = await send(c, { title, body: 'x', channels: ['email'], audience: { member_ids: [x, y, z] }, scheduled_at: new Date(Date.now() + 3600_000).toISOString() });
       const id = parsePublicId('ntf', n.id)!;
-      // What a run that died mid-send leaves: the audience fixed, X's e-mail claimed and not settled.
-      await api.db.platform.query(`UPDATE notifications SET status = 'sending', recipients = 2 WHERE tenant_id = $1 AND id = $2`, [c.id, id]);
+      // What a run that died mid-send leaves: the audience fixed, X's e-mail claimed and not settled. Z is deleted since.
+      await api.db.platform.query(`UPDATE notifications SET status = 'sending', recipients = 3 WHERE tenant_id = $1 AND id = $2`, [c.id, id]);
       await api.db.platform.query(`INSERT INTO notification_recipients (tenant_id, notification_id, member_id) SELECT $1, $2, unnest($3::uuid[])`, [
         c.id,
         id,
-        [x, y].map((m) => parsePublicId('mem', m)),
+        [x, y, z].map((m) => parsePublicId('mem', m)),
       ]);
       await api.db.platform.query(`INSERT INTO notification_deliveries (tenant_id, notification_id, member_id, channel, status) VALUES ($1, $2, $3, 'email', 'sending')`, [
         c.id,
         id,
         parsePublicId('mem', x),
       ]);
+      expect((await api.delete(`/v1/members/${z}`, as(c))).status).toBe(204);
       await (await eventually(async () => queue.getJob((await jobOf(n.id)).id)))!.promote();
       const done = await settled(c, n.id);
-      expect(done).toMatchObject({ recipients: 2, counts: { email: { sent: 1, skipped: 0, failed: 1 }, push: zero } });
+      expect(done).toMatchObject({ recipients: 3, counts: { email: { sent: 1, skipped: 1, failed: 1 }, push: zero } });
       expect(smtp.messages.filter((m) => m.subject === title).flatMap((m) => m.to)).toEqual([mail('inflight-y')]);
     });
   });

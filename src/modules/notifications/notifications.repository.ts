@@ -122,12 +122,16 @@ export class NotificationsRepository {
     return count;
   }
 
-  /** The next recipients after `after` (member uuid order) with their address and push tokens, in one query. */
+  /**
+   * The next recipients after `after` (member uuid order) with their address and push tokens, in one query. A member
+   * deleted since the audience was fixed has neither (skipped).
+   */
   batch(notificationId: string, after: string | null, limit: number): Promise<RecipientRow[]> {
     const { manager, tenantId } = this.scope();
     return manager.query(
-      `SELECT r.member_id, m.first_name, m.email,
-              coalesce((SELECT array_agg(p.token ORDER BY p.created_at, p.id) FROM member_push_tokens p WHERE p.tenant_id = r.tenant_id AND p.member_id = r.member_id), '{}') AS tokens
+      `SELECT r.member_id, m.first_name, CASE WHEN m.deleted_at IS NULL THEN m.email END AS email,
+              CASE WHEN m.deleted_at IS NULL THEN coalesce((SELECT array_agg(p.token ORDER BY p.created_at, p.id) FROM member_push_tokens p
+                                                            WHERE p.tenant_id = r.tenant_id AND p.member_id = r.member_id), '{}') ELSE '{}' END AS tokens
          FROM notification_recipients r JOIN members m ON m.tenant_id = r.tenant_id AND m.id = r.member_id
         WHERE r.tenant_id = $1 AND r.notification_id = $2 AND r.member_id > $3
         ORDER BY r.member_id LIMIT $4`,
