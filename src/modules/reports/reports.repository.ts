@@ -166,11 +166,16 @@ export class ReportsRepository {
           ? { select: 'n.name, NULL::timestamptz AS starts_at', join: 'LEFT JOIN campuses n ON n.tenant_id = $1 AND n.id = g.key', order: 'n.name NULLS LAST, g.key NULLS LAST' }
           : { select: 'NULL::text AS name, NULL::timestamptz AS starts_at', join: '', order: 'g.key' };
     return manager.query<AttendanceSqlRow[]>(
+      // The range's unique people by a hash aggregate per person (a second count(DISTINCT) over the
+      // whole range, as GROUPING SETS would do, sorts every check-in again).
       `WITH g AS (
-         SELECT ${key} AS key, GROUPING(${key}) = 1 AS is_total, count(*)::int AS records, count(DISTINCT a.member_id)::int AS unique_people
+         SELECT false AS is_total, ${key} AS key, count(*)::int AS records, count(DISTINCT a.member_id)::int AS unique_people
            FROM attendance a ${join}
           WHERE a.tenant_id = $1 AND ${within('a.checked_in_at', '$2', '$3', '$4')}
-          GROUP BY GROUPING SETS ((${key}), ())
+          GROUP BY 2
+         UNION ALL
+         SELECT true, NULL, COALESCE(sum(p.n), 0)::int, count(*)::int
+           FROM (SELECT a.member_id, count(*) AS n FROM attendance a WHERE a.tenant_id = $1 AND ${within('a.checked_in_at', '$2', '$3', '$4')} GROUP BY 1) p
        )
        SELECT g.is_total, ${label} AS key, ${names.select}, g.records, g.unique_people FROM g ${names.join} ORDER BY g.is_total, ${names.order}`,
       [tenantId, range.from, range.to, timezone],
