@@ -1,9 +1,11 @@
 import { parse } from 'csv-parse/sync';
 import request from 'supertest';
+import { SERIES_COLORS } from '../../src/common/charts/svg-chart';
 import { ID_PREFIX, parsePublicId } from '../../src/common/ids/id';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import { Call, JsonObject, TestApi } from '../support/api';
 import { newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import { readSvg } from '../support/svg';
 
 /**
  * Reports (CONTRACT §13): a church seeded through the API (gifts in two currencies with partial and
@@ -504,17 +506,53 @@ describe('reports', () => {
       expect((await c.ok('growth')).params.group_by).toBe('month');
     });
 
-    it('Accept: image/svg+xml is 406 not_acceptable (charts are not produced yet); JSON when Accept names nothing the API makes', async () => {
+    it('Accept: image/svg+xml answers a chart that parses as XML: one bar per row and series, axis and legend words in the request’s language', async () => {
+      const svg = async (path: string, params: Record<string, string>, lang?: string) => {
+        const req = request(api.app.getHttpServer())
+          .get(`/v1/reports/${path}${qs(params)}`)
+          .set('Authorization', `Bearer ${await c.pooled('reports')}`)
+          .set('X-Tenant', c.tenant.slug)
+          .set('Accept', 'image/svg+xml');
+        if (lang) req.set('Accept-Language', lang);
+        const res = await req.buffer(true).parse((r, done) => {
+          let text = '';
+          r.setEncoding('utf8');
+          r.on('data', (chunk: string) => (text += chunk));
+          r.on('end', () => done(null, text));
+        });
+        expect([res.status, res.headers['content-type']]).toEqual([200, 'image/svg+xml; charset=utf-8']);
+        expect(res.headers.vary).toMatch(/Accept(,|$)/);
+        const { texts, filled } = readSvg(res.body as string);
+        return { texts, bars: (color: string) => filled(color) - 1 }; // less the legend mark
+      };
+      // Giving by month: one bar per row of each currency, the months as categories, in Spanish by default.
+      const report = await c.ok('giving', { from: FROM, to: TO, group_by: 'month' });
+      const chart = await svg('giving', { from: FROM, to: TO, group_by: 'month' });
+      const currencies = [...new Set(report.rows.map((r) => r.currency as string))];
+      currencies.forEach((currency, i) => expect([currency, chart.bars(SERIES_COLORS[i])]).toEqual([currency, report.rows.filter((r) => r.currency === currency).length]));
+      for (const label of ['Mes', 'Neto', ...currencies, ...report.rows.map((r) => r.period as string)]) expect(chart.texts).toContain(label);
+      // Growth in English: the four series named in the legend.
+      const growth = await svg('growth', { from: FROM, to: TO }, 'en');
+      for (const label of ['Month', 'New members', 'New prospects', 'Conversions', 'Net active']) expect(growth.texts).toContain(label);
+      // Groups: members and leaders per group.
+      const groups = await c.ok('groups');
+      const groupsChart = await svg('groups', {}, 'pt');
+      expect(groupsChart.bars(SERIES_COLORS[0])).toBe(groups.rows.length);
+      for (const label of ['Membros', 'Líderes', ...groups.rows.map((r) => (r.group as { name: string }).name)]) expect(groupsChart.texts).toContain(label);
+      for (const path of ['giving/donors', 'attendance']) expect((await svg(path, { from: FROM, to: TO })).texts.length).toBeGreaterThan(3);
+    });
+
+    it('an Accept naming nothing the API makes is 406 not_acceptable; a browser-like Accept gets JSON', async () => {
       for (const path of ['giving', 'giving/donors', 'attendance', 'growth', 'groups']) {
-        const res = await c.report(path, {}, { lang: 'en', headers: { Accept: 'image/svg+xml' } });
+        const res = await c.report(path, {}, { lang: 'en', headers: { Accept: 'image/png' } });
         expect({ path, status: res.status, code: (res.body as unknown as Problem).code }).toEqual({ path, status: 406, code: 'not_acceptable' });
       }
-      const es = await c.report('giving', {}, { headers: { Accept: 'image/svg+xml' } });
+      const es = await c.report('giving', {}, { headers: { Accept: 'text/html' } });
       expect((es.body as unknown as Problem).title).toBe('No aceptable');
-      const html = await c.report('giving', {}, { headers: { Accept: 'text/html' } });
-      expect(html.status).toBe(200);
-      expect(html.headers['content-type']).toMatch(/^application\/json/);
-      expect(html.headers.vary).toMatch(/Accept(,|$)/);
+      const browser = await c.report('giving', {}, { headers: { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+      expect(browser.status).toBe(200);
+      expect(browser.headers['content-type']).toMatch(/^application\/json/);
+      expect(browser.headers.vary).toMatch(/Accept(,|$)/);
     });
 
     it('a CSV answer has an ETag; the same If-None-Match is a 304', async () => {

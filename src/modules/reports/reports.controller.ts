@@ -1,6 +1,7 @@
 import { Controller, Get, Query, Req, Res, StreamableFile } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { renderSvgChart } from '../../common/charts/svg-chart';
 import { AppError } from '../../common/errors/app-error';
 import { etagOf, matches, setCachingHeaders } from '../../common/http/conditional-get';
 import type { ApiRequest } from '../../common/http/request';
@@ -9,6 +10,7 @@ import { Auth } from '../../platform/auth/auth.decorator';
 import { AttendanceReportResponse, DonorsReportResponse, GivingReportResponse, GroupsReportResponse, GrowthReportResponse } from './dto/report.response';
 import { ATTENDANCE_GROUPS, AttendanceGroup, GIVING_GROUPS, GivingGroup } from './report-params';
 import { CSV_COLUMNS, toCsv } from './report-csv';
+import { reportChart } from './report-chart';
 import { Report, ReportsService } from './reports.service';
 
 const CSV = 'text/csv';
@@ -20,22 +22,26 @@ const DATES =
   'parameter is a 400 `invalid_parameter`. Months are `2026-09`, weeks ISO weeks `2026-W37` (Monday to Sunday). Rows hold groups that have data only. ';
 const FORMATS =
   'JSON by default; `Accept: text/csv` answers the same rows as CSV (a header row, nested objects flattened as `fund_id,fund_name`, null as an ' +
-  'empty cell). `Accept: image/svg+xml` (a chart) is coming: 406 `not_acceptable` for now. ';
+  'empty cell); `Accept: image/svg+xml` a chart of the rows (bars, lines for growth; title, axis names, legend and categories in the request’s ' +
+  'language; giving in major units of each currency). An `Accept` naming none of the three is 406 `not_acceptable`. ';
 
 const problem = { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
 
 /** The 200 of a report in both media types, with an example of each. */
 function ReportOk(type: new () => unknown, json: object, csv: string) {
   return ApiOkResponse({
-    description: 'The report (JSON), or its rows as CSV.',
+    description: 'The report (JSON), its rows as CSV, or a chart of them (SVG).',
     content: {
       'application/json': { schema: { $ref: getSchemaPath(type) }, example: json },
       [CSV]: { schema: { type: 'string' }, example: csv },
+      [SVG]: { schema: { type: 'string' }, example: SVG_EXAMPLE },
     },
   });
 }
 
-const NotAcceptable = () => ApiResponse({ status: 406, description: `not_acceptable: ${SVG} charts are not produced yet; ask for application/json or ${CSV}.`, ...problem });
+const SVG_EXAMPLE = '<svg width="800" height="420" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 420">…</svg>';
+
+const NotAcceptable = () => ApiResponse({ status: 406, description: `not_acceptable: \`Accept\` names none of application/json, ${CSV} and ${SVG}.`, ...problem });
 
 const FromQuery = () => ApiQuery({ name: 'from', required: false, description: 'First day included (YYYY-MM-DD).', schema: { type: 'string', format: 'date', example: '2025-10-01' } });
 const ToQuery = () =>
@@ -87,9 +93,9 @@ export class ReportsController {
   )
   @NotAcceptable()
   async giving(@Query() query: Record<string, unknown>, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    const csv = wantsCsv(req, res);
+    const format = negotiate(req, res);
     const report = await this.reports.giving(query);
-    return csv ? this.csv(req, res, report, CSV_COLUMNS.giving[report.params.group_by as GivingGroup]) : report;
+    return this.answer(req, res, report, format, CSV_COLUMNS.giving[report.params.group_by as GivingGroup]);
   }
 
   @Get('giving/donors')
@@ -126,9 +132,9 @@ export class ReportsController {
   )
   @NotAcceptable()
   async donors(@Query() query: Record<string, unknown>, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    const csv = wantsCsv(req, res);
+    const format = negotiate(req, res);
     const report = await this.reports.donors(query);
-    return csv ? this.csv(req, res, report, CSV_COLUMNS.donors) : report;
+    return this.answer(req, res, report, format, CSV_COLUMNS.donors);
   }
 
   @Get('attendance')
@@ -160,9 +166,9 @@ export class ReportsController {
   )
   @NotAcceptable()
   async attendance(@Query() query: Record<string, unknown>, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    const csv = wantsCsv(req, res);
+    const format = negotiate(req, res);
     const report = await this.reports.attendance(query);
-    return csv ? this.csv(req, res, report, CSV_COLUMNS.attendance[report.params.group_by as AttendanceGroup]) : report;
+    return this.answer(req, res, report, format, CSV_COLUMNS.attendance[report.params.group_by as AttendanceGroup]);
   }
 
   @Get('growth')
@@ -191,9 +197,9 @@ export class ReportsController {
   )
   @NotAcceptable()
   async growth(@Query() query: Record<string, unknown>, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    const csv = wantsCsv(req, res);
+    const format = negotiate(req, res);
     const report = await this.reports.growth(query);
-    return csv ? this.csv(req, res, report, CSV_COLUMNS.growth) : report;
+    return this.answer(req, res, report, format, CSV_COLUMNS.growth);
   }
 
   @Get('groups')
@@ -230,15 +236,19 @@ export class ReportsController {
   )
   @NotAcceptable()
   async groups(@Query() query: Record<string, unknown>, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    const csv = wantsCsv(req, res);
+    const format = negotiate(req, res);
     const report = await this.reports.groups(query);
-    return csv ? this.csv(req, res, report, CSV_COLUMNS.groups) : report;
+    return this.answer(req, res, report, format, CSV_COLUMNS.groups);
   }
 
-  /** The rows as CSV, with an ETag of the CSV itself (it has no generated_at: unchanged data answers 304). */
-  private csv(req: Request, res: Response, report: Report<object, unknown>, columns: readonly string[]): StreamableFile | undefined {
-    const text = toCsv(report.rows, columns);
+  /**
+   * The report as negotiated: JSON as is; CSV of its rows or an SVG chart of them, each with an ETag
+   * of its own bytes (no generated_at in them: unchanged data answers 304).
+   */
+  private answer(req: Request, res: Response, report: Report<object, unknown>, format: Format, columns: readonly string[]): Report<object, unknown> | StreamableFile | undefined {
+    if (format === 'json') return report;
     const r = req as ApiRequest;
+    const text = format === 'csv' ? toCsv(report.rows, columns) : renderSvgChart(reportChart(report, r.lang));
     const tag = etagOf(text, r.principal?.tenantId ?? '-', r.lang);
     res.setHeader('ETag', tag);
     setCachingHeaders(res);
@@ -248,18 +258,21 @@ export class ReportsController {
       return undefined;
     }
     const body = Buffer.from(text, 'utf8');
-    return new StreamableFile(body, { type: 'text/csv; charset=utf-8', length: body.length, disposition: `inline; filename="${report.report}.csv"` });
+    const type = format === 'csv' ? 'text/csv; charset=utf-8' : 'image/svg+xml; charset=utf-8';
+    return new StreamableFile(body, { type, length: body.length, disposition: `inline; filename="${report.report}.${format}"` });
   }
 }
 
+type Format = 'json' | 'csv' | 'svg';
+
 /**
- * Content negotiation: true for CSV, false for JSON (the default, also for media types it does not
- * know); a chart (image/svg+xml) preferred to both is 406 until charts exist.
+ * Content negotiation over JSON (the default without `Accept`), CSV and SVG; an `Accept` that names
+ * none of them (nor a wildcard) is 406.
  */
-function wantsCsv(req: Request, res: Response): boolean {
+function negotiate(req: Request, res: Response): Format {
   res.vary('Accept');
-  if (!req.headers.accept) return false;
+  if (!req.headers.accept) return 'json';
   const chosen = req.accepts(['application/json', CSV, SVG]);
-  if (chosen === SVG) throw new AppError('not_acceptable', { media_type: SVG, available: `application/json, ${CSV}` });
-  return chosen === CSV;
+  if (chosen === false) throw new AppError('not_acceptable', { media_type: req.headers.accept, available: `application/json, ${CSV}, ${SVG}` });
+  return chosen === CSV ? 'csv' : chosen === SVG ? 'svg' : 'json';
 }
