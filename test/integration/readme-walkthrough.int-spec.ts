@@ -226,7 +226,14 @@ describe('README walk-through', () => {
       ['refreshed', /\{"access_token":"cho_[0-9A-Za-z]{36}","token_type":"Bearer","expires_in":3600,"refresh_token":"chr_[0-9A-Za-z]{36}","scope":"read:members read:events"\}\n/],
       ['revoked', /^200$/m],
       ['the access token refused after', /^\{"type":"https:\/\/docs\.example\.org\/errors\/token_revoked","title":"Token revoked","status":401/m],
-      ['the refresh token refused after', /\{"error":"invalid_grant","error_description":"the refresh token has been revoked"\}$/],
+      ['the refresh token refused after', /\{"error":"invalid_grant","error_description":"the refresh token has been revoked"\}/],
+      // Reports: the fund's three gifts (María's, partly refunded, and the batch's two), as JSON and CSV, then a chart.
+      [
+        'giving by fund',
+        /\{"report":"giving","params":\{[^}]*"group_by":"fund"[^}]*\},"generated_at":"[^"]+","rows":\[\{"fund":\{"id":"fnd_[0-9a-f]{32}","name":"Building Fund"\},"currency":"MXN","count":3,"amount":40000,"refunded":5000,"net":35000\}\],"totals":\[\{"currency":"MXN","count":3,"amount":40000,"refunded":5000,"net":35000\}\]\}/,
+      ],
+      ['the same as CSV', /fund_id,fund_name,currency,count,amount,refunded,net\r\nfnd_[0-9a-f]{32},Building Fund,MXN,3,40000,5000,35000\r\n/],
+      ['a chart', /<svg width="800" height="420" xmlns="http:\/\/www\.w3\.org\/2000\/svg"/],
     ];
     let from = 0;
     for (const [step, pattern] of steps) {

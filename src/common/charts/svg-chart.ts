@@ -29,6 +29,8 @@ export const SERIES_COLORS = ['#2455a4', '#d97706', '#059669', '#b91c1c', '#7c3a
 export function renderSvgChart(spec: ChartSpec): string {
   const width = spec.width ?? 800;
   const height = spec.height ?? 420;
+  // Many categories (a year of months, weeks) are written at an angle, their axis name further down.
+  const rotated = spec.categories.length > 8;
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
   try {
     chart.setOption({
@@ -37,8 +39,8 @@ export function renderSvgChart(spec: ChartSpec): string {
       title: { text: spec.title, left: 'center', textStyle: { fontSize: 16 } },
       backgroundColor: '#ffffff',
       legend: { top: 42, data: spec.series.map((s) => s.name) },
-      grid: { top: 90, left: 80, right: 30, bottom: 70, containLabel: true },
-      xAxis: { type: 'category', data: spec.categories, name: spec.xLabel, nameLocation: 'middle', nameGap: 40, axisLabel: { interval: 0, rotate: spec.categories.length > 8 ? 40 : 0 } },
+      grid: { top: 90, left: 80, right: 30, bottom: rotated ? 80 : 60, containLabel: true },
+      xAxis: { type: 'category', data: spec.categories, name: spec.xLabel, nameLocation: 'middle', nameGap: rotated ? 70 : 40, axisLabel: { interval: 0, rotate: rotated ? 40 : 0 } },
       yAxis: { type: 'value', name: spec.yLabel, nameLocation: 'middle', nameGap: 60 },
       series: spec.series.map((s) => ({ name: s.name, type: spec.kind, data: s.values, ...(spec.kind === 'line' ? { showSymbol: true } : {}) })),
     });
