@@ -1,23 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { Queue } from 'bullmq';
 import { Client } from 'pg';
-import { startBackground } from '../../src/background';
 import { parsePublicId } from '../../src/common/ids/id';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { loadConfig } from '../../src/config/app-config';
-import { Database } from '../../src/database/database.service';
 import { RECIPIENTS_PER_BATCH } from '../../src/modules/notifications/notification-fan-out.job';
 import { InProcessJobs } from '../../src/platform/jobs/in-process-jobs';
 import { JobsRepository } from '../../src/platform/jobs/jobs.repository';
 import { QUEUES } from '../../src/platform/jobs/queues';
-import { WorkerModule } from '../../src/worker.module';
 import { Call, JsonObject, TestApi } from '../support/api';
 import { newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { FakePushGateway } from '../support/push-gateway';
 import { TestSmtpServer } from '../support/smtp';
 import { TEST_REDIS_URL } from '../support/test-env';
+import { startWorker } from '../support/worker';
 
 interface ChannelCounts {
   sent: number;
@@ -65,20 +62,6 @@ async function eventually<T>(check: () => Promise<T> | T, ms = 20_000): Promise<
     const value = await check();
     if (value || Date.now() > deadline) return value;
     await sleep(50);
-  }
-}
-
-/** The worker process as src/worker.ts starts it (BullMQ consumers on Redis), on top of the test environment. */
-async function startWorker(env: Record<string, string>): Promise<INestApplicationContext> {
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  try {
-    const worker = await NestFactory.createApplicationContext(WorkerModule.forRoot(loadConfig()), { logger: ['error'] });
-    await worker.get(Database).connect();
-    startBackground(worker, 'worker');
-    return worker;
-  } finally {
-    process.env = saved;
   }
 }
 

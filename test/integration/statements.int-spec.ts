@@ -4,20 +4,17 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { Client } from 'pg';
 import request from 'supertest';
-import { startBackground } from '../../src/background';
 import { parsePublicId } from '../../src/common/ids/id';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { loadConfig } from '../../src/config/app-config';
-import { Database } from '../../src/database/database.service';
 import { DonationsService } from '../../src/modules/donations/donations.service';
 import { STATEMENTS_PER_BATCH } from '../../src/modules/statements/statement-run.job';
-import { WorkerModule } from '../../src/worker.module';
 import { Call, JsonObject, TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
+import { startWorker } from '../support/worker';
 
 interface Run {
   id: string;
@@ -69,20 +66,6 @@ function pdfText(pdf: Buffer): string {
   const file = join(dir, 'statement.pdf');
   writeFileSync(file, pdf);
   return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/\u00a0/g, ' ');
-}
-
-/** The worker process as src/worker.ts starts it (BullMQ consumers on Redis), on top of the test environment. */
-async function startWorker(env: Record<string, string>): Promise<INestApplicationContext> {
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  try {
-    const worker = await NestFactory.createApplicationContext(WorkerModule.forRoot(loadConfig()), { logger: ['error'] });
-    await worker.get(Database).connect();
-    startBackground(worker, 'worker');
-    return worker;
-  } finally {
-    process.env = saved;
-  }
 }
 
 describe('statements (CONTRACT §12): year-end contribution statements, a background run worked by the worker', () => {

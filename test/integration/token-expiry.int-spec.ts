@@ -1,21 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { QueueEvents } from 'bullmq';
-import { loadConfig } from '../../src/config/app-config';
 import { ID_PREFIX, toPublicId } from '../../src/common/ids/id';
-import { Database } from '../../src/database/database.service';
 import { JobSweeper } from '../../src/platform/jobs/job-sweeper';
 import { JobsService } from '../../src/platform/jobs/jobs.service';
 import { QUEUES } from '../../src/platform/jobs/queues';
 import { TokenExpiryNotifier } from '../../src/platform/notices/token-expiry.notifier';
-import { startBackground } from '../../src/background';
-import { WorkerModule } from '../../src/worker.module';
 import { TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
 import { FakePushGateway, FCM_SEND_PATH } from '../support/push-gateway';
 import { TestSmtpServer } from '../support/smtp';
 import { TEST_REDIS_URL } from '../support/test-env';
+import { startWorker } from '../support/worker';
 
 type IssuedToken = Awaited<ReturnType<typeof newToken>>;
 interface JobRow {
@@ -36,20 +32,6 @@ async function eventually<T>(check: () => Promise<T> | T, ms = 15_000): Promise<
     const value = await check();
     if (value || Date.now() > deadline) return value;
     await sleep(50);
-  }
-}
-
-/** The worker process as src/worker.ts starts it, configured by `env` on top of the test environment. */
-async function startWorker(env: Record<string, string> = {}): Promise<INestApplicationContext> {
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  try {
-    const worker = await NestFactory.createApplicationContext(WorkerModule.forRoot(loadConfig()), { logger: ['error'] });
-    await worker.get(Database).connect();
-    startBackground(worker, 'worker');
-    return worker;
-  } finally {
-    process.env = saved;
   }
 }
 
