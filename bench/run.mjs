@@ -12,6 +12,7 @@ import { scenario1, scenario2, scenario3, scenario4, scenario6, scenario7 } from
 import { scenario5 } from './scenarios/webhooks.mjs';
 import { scenario8, scenario9, scenario10 } from './scenarios/giving.mjs';
 import { scenario11, scenario12, scenario13 } from './scenarios/ministry.mjs';
+import { scenario14, scenario15, scenario16 } from './scenarios/reports.mjs';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -29,8 +30,11 @@ const SCENARIOS = {
   11: { title: 'Sunday-morning kiosk burst: search by phone, check in a household', http: true, run: scenario11 },
   12: { title: 'POST /v1/attendance/bulk with 500 records', http: true, run: scenario12 },
   13: { title: "a 500-member group's roster", http: true, run: scenario13 },
+  14: { title: 'giving report by month, 1,000,000 donations', http: true, run: scenario14 },
+  15: { title: 'attendance report by week, a year of a 50k church', http: true, run: scenario15 },
+  16: { title: 'a notification to 10,000 members by e-mail and push through the worker', http: true, run: scenario16 },
 };
-const ORDER = ['1', '2', '6', '3', '7', '4', '8', '9', '10', '11', '12', '13', '5'];
+const ORDER = ['1', '2', '6', '3', '7', '4', '8', '9', '10', '11', '12', '13', '14', '15', '16', '5'];
 
 const USAGE = `usage: npm run bench [-- [scenario …] [--reseed] [--no-build]]
   scenarios: ${ORDER.map((id) => `${id} (${SCENARIOS[id].title})`).join(', ')}

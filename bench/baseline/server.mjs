@@ -18,6 +18,8 @@
 //   directory and MemberTagRefs do (they are few and rarely change; the bench never changes them);
 //   the ministry routes of scenarios 11–13 (check-in search and check-in, attendance bulk, a group's
 //   roster): bench/baseline/ministry.mjs;
+//   the report routes of scenarios 14 and 15 (giving by month, attendance by week: the raw aggregate):
+//   bench/baseline/reports.mjs;
 //   3. the same JSON envelope, the same ETag (SHA-1 of tenant, language and body) and 304.
 // Not done here (the framework's and the project's own work, which the ratio prices): the rate
 // limiter's Redis call, usage metering, request validation beyond shape, audit rows, webhook
@@ -31,6 +33,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ministryRoutes } from './ministry.mjs';
+import { reportRoutes } from './reports.mjs';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
 const require = createRequire(join(repoRoot, 'package.json'));
@@ -44,6 +47,8 @@ const { SecretBox } = fromBuild('common/crypto/secret-box.js');
 const { matchesFilters } = fromBuild('platform/webhooks/delivery-filters.js');
 const { API_VERSION } = fromBuild('common/api-version.js');
 const { isAllowedCode } = fromBuild('modules/check-in/security-code.js');
+const { todayIn } = fromBuild('modules/reports/reports.service.js');
+const { defaultFrom } = fromBuild('modules/reports/report-params.js');
 const box = new SecretBox(Buffer.from(process.env.ENCRYPTION_KEY ?? '', 'base64'));
 
 const PORT = Number(process.env.PORT ?? 3391);
@@ -691,6 +696,8 @@ const ministry = ministryRoutes({
   tagsOf,
 });
 
+const reports = reportRoutes({ authenticate, inTenant, HttpError, send, todayIn, defaultFrom });
+
 const server = createServer(async (req, res) => {
   res.setHeader('X-Request-Id', publicId('req', randomUUID()));
   try {
@@ -700,6 +707,7 @@ const server = createServer(async (req, res) => {
     if (req.method === 'POST' && url.pathname === '/v1/donations') return await createDonation(req, res);
     if (req.method === 'GET' && url.pathname === '/v1/donations') return await listDonations(req, res, url);
     if (await ministry(req, res, url)) return;
+    if (await reports(req, res, url)) return;
     if (req.method === 'GET' && url.pathname === '/healthz') {
       await pool.query('SELECT 1');
       res.writeHead(200, { 'Content-Type': 'text/plain' });

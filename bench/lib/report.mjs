@@ -14,6 +14,7 @@ function cell(side, row) {
     case 'deliveries/s':
     case 'statements/s':
     case 'iterations/s':
+    case 'recipients/s':
       return `${num(side.rps)}/s · ${num(side.cpu_us_per_req)} µs CPU`;
     case 'p50':
       return `p50 ${ms(side.p50_ms)}`;
