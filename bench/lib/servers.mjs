@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BENCH_DIR, config, DIST_DIR, log, nodeBin, REPO_ROOT, requireFromRepo, RESULTS_DIR, sleep } from './util.mjs';
+import { BENCH_DIR, config, cpuDelta, DIST_DIR, log, nodeBin, REPO_ROOT, requireFromRepo, RESULTS_DIR, sleep } from './util.mjs';
 
 const { Client } = requireFromRepo('pg');
 
@@ -136,6 +136,35 @@ export function startScript(name, script, env = {}) {
 export function writeServerLog(proc) {
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(join(RESULTS_DIR, `${proc.name}.log`), proc.output);
+}
+
+/** Sends `message` (if any) to a script started by startScript and resolves with the first reply `pick` accepts; rejects if the script exits. */
+export function ask(proc, message, pick) {
+  return new Promise((resolveAsk, reject) => {
+    const onMessage = (m) => {
+      const v = pick(m);
+      if (v === undefined) return;
+      proc.child.off('message', onMessage);
+      proc.child.off('exit', onExit);
+      resolveAsk(v);
+    };
+    const onExit = () => reject(new Error(`${proc.name} exited:\n${proc.output}`));
+    proc.child.on('message', onMessage);
+    proc.child.on('exit', onExit);
+    if (message) proc.child.send(message);
+  });
+}
+
+/** A run's record with its rate and CPU per unit of work (`unit`: the record's count field, e.g. statements). */
+export function perUnit(unit, record, before, after) {
+  const n = Math.max(1, record[unit]);
+  return {
+    ...record,
+    rps: record[unit] / record.seconds,
+    cpu_us_per_req: cpuDelta(before.proc, after.proc) / n,
+    db_us_per_req: cpuDelta(before.db, after.db) / n,
+    redis_us_per_req: cpuDelta(before.redis, after.redis) / n,
+  };
 }
 
 export { log };

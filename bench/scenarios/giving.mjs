@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { BIG, churchSlug, DONOR_POOL, FUNDS } from '../lib/seed.mjs';
 import { captureDonationListSql } from '../lib/explain.mjs';
 import { series } from '../lib/measure.mjs';
-import { startScript, startWorker, writeServerLog } from '../lib/servers.mjs';
-import { config, cpuDelta, cpuSample, db, log, median, pidsByName, requireFromDist, requireFromRepo, sleep } from '../lib/util.mjs';
+import { ask, perUnit, startScript, startWorker, writeServerLog } from '../lib/servers.mjs';
+import { config, cpuSample, db, log, median, pidsByName, requireFromDist, requireFromRepo, sleep } from '../lib/util.mjs';
 import { auth, expectOk, explainList, probe, ratioRow } from './http.mjs';
 
 const { Queue } = requireFromRepo('bullmq');
@@ -341,7 +341,7 @@ async function apiRun(ctx, worker, church, year) {
   const p1 = await pids();
   const after = { proc: cpuSample(p1.proc), db: cpuSample([...new Set([...p0.db, ...p1.db])]), redis: cpuSample(p1.redis) };
   if (run.status !== 'done') throw new Error(`scenario 10: run ${started.id} ended ${run.status}:\n${worker.output.slice(-2000)}`);
-  return measured(await runRecord(church, uuidOf(started.id)), before, after);
+  return perUnit('statements', await runRecord(church, uuidOf(started.id)), before, after);
 }
 
 /** One baseline run: the script issues the year's statements; CPU of the script, its backend and Redis. */
@@ -352,34 +352,7 @@ async function baselineRun(script, church, year) {
   const reply = await ask(script, { cmd: 'run', tenantId: church.id, year }, (m) => (m.run_id || m.error ? m : undefined));
   if (reply.error) throw new Error(`scenario 10: the baseline failed: ${reply.error}`);
   const after = { proc: cpuSample(pids.proc), db: cpuSample(pids.db), redis: cpuSample(pids.redis) };
-  return measured(await runRecord(church, reply.run_id), before, after);
-}
-
-function measured(record, before, after) {
-  const n = Math.max(1, record.statements);
-  return {
-    ...record,
-    rps: record.statements / record.seconds,
-    cpu_us_per_req: cpuDelta(before.proc, after.proc) / n,
-    db_us_per_req: cpuDelta(before.db, after.db) / n,
-    redis_us_per_req: cpuDelta(before.redis, after.redis) / n,
-  };
-}
-
-function ask(proc, message, pick) {
-  return new Promise((resolveAsk, reject) => {
-    const onMessage = (m) => {
-      const v = pick(m);
-      if (v === undefined) return;
-      proc.child.off('message', onMessage);
-      proc.child.off('exit', onExit);
-      resolveAsk(v);
-    };
-    const onExit = () => reject(new Error(`${proc.name} exited:\n${proc.output}`));
-    proc.child.on('message', onMessage);
-    proc.child.on('exit', onExit);
-    if (message) proc.child.send(message);
-  });
+  return perUnit('statements', await runRecord(church, reply.run_id), before, after);
 }
 
 const STATEMENT_METRICS = ['rps', 'seconds', 'cpu_us_per_req', 'db_us_per_req', 'redis_us_per_req'];

@@ -6,9 +6,9 @@
 // push gateway (bench/lib/sinks.mjs), with every recipient's mails and pushes counted.
 import { BIG, churchSlug } from '../lib/seed.mjs';
 import { series } from '../lib/measure.mjs';
-import { startScript, startWorker, writeServerLog } from '../lib/servers.mjs';
+import { ask, perUnit, startScript, startWorker, writeServerLog } from '../lib/servers.mjs';
 import { startPushGateway, startSmtpSink } from '../lib/sinks.mjs';
-import { config, cpuDelta, cpuSample, db, log, median, pidsByName, requireFromDist, sleep } from '../lib/util.mjs';
+import { config, cpuSample, db, log, median, pidsByName, requireFromDist, sleep } from '../lib/util.mjs';
 import { auth, expectOk } from './http.mjs';
 
 const publicId = (prefix, uuid) => `${prefix}_${uuid.replace(/-/g, '')}`;
@@ -358,7 +358,7 @@ async function apiSend(ctx, worker, church, groupId) {
       (await c.query('SELECT recipients, counts, extract(epoch FROM sent_at - created_at)::float8 AS seconds FROM notifications WHERE tenant_id = $1 AND id = $2', [church.id, uuidOf(created.id)]))
         .rows[0],
   );
-  return measured({ recipients: row.recipients, seconds: row.seconds, counts: row.counts }, before, after);
+  return perUnit('recipients', { recipients: row.recipients, seconds: row.seconds, counts: row.counts }, before, after);
 }
 
 async function baselineSend(script, church, groupId, sinks) {
@@ -371,34 +371,7 @@ async function baselineSend(script, church, groupId, sinks) {
   );
   if (reply.error) throw new Error(`scenario 16: the baseline failed: ${reply.error}`);
   const after = { proc: cpuSample(pids.proc), db: cpuSample(pids.db), redis: cpuSample(pids.redis) };
-  return measured(reply, before, after);
-}
-
-function measured(record, before, after) {
-  const n = Math.max(1, record.recipients);
-  return {
-    ...record,
-    rps: record.recipients / record.seconds,
-    cpu_us_per_req: cpuDelta(before.proc, after.proc) / n,
-    db_us_per_req: cpuDelta(before.db, after.db) / n,
-    redis_us_per_req: cpuDelta(before.redis, after.redis) / n,
-  };
-}
-
-function ask(proc, message, pick) {
-  return new Promise((resolveAsk, reject) => {
-    const onMessage = (m) => {
-      const v = pick(m);
-      if (v === undefined) return;
-      proc.child.off('message', onMessage);
-      proc.child.off('exit', onExit);
-      resolveAsk(v);
-    };
-    const onExit = () => reject(new Error(`${proc.name} exited:\n${proc.output}`));
-    proc.child.on('message', onMessage);
-    proc.child.on('exit', onExit);
-    if (message) proc.child.send(message);
-  });
+  return perUnit('recipients', reply, before, after);
 }
 
 const METRICS = ['rps', 'seconds', 'cpu_us_per_req', 'db_us_per_req', 'redis_us_per_req'];
