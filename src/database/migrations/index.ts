@@ -24,6 +24,7 @@ import { RemoveDeletedMembersFromGroups1764960000000 } from './1764960000000-Rem
 import { CreateCheckInSettings1764970000000 } from './1764970000000-CreateCheckInSettings';
 import { CreateNotifications1764980000000 } from './1764980000000-CreateNotifications';
 import { AddReportIndexes1764990000000 } from './1764990000000-AddReportIndexes';
+import { CreateGivingDays1765000000000 } from './1765000000000-CreateGivingDays';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   CreateCheckInSettings1764970000000,
   CreateNotifications1764980000000,
   AddReportIndexes1764990000000,
+  CreateGivingDays1765000000000,
 ];

@@ -103,23 +103,34 @@ export class ReportsRepository {
     return campus ? { timezone: campus, source: 'campus' } : { timezone: 'UTC', source: 'default' };
   }
 
-  async giving(range: DateRange, timezone: string, groupBy: GivingGroup, currency: string | null): Promise<GivingSqlRow[]> {
+  /**
+   * Makes the church's giving rollup (giving_days, migration 1765000000000) count days in `timezone`:
+   * a no-op when it does; otherwise (the church's zone changed) one rebuild from its donations, under
+   * the zone row's lock, in this transaction.
+   */
+  async givingDaysIn(timezone: string): Promise<void> {
     const { manager, tenantId } = this.scope();
-    const period = groupBy === 'month' || groupBy === 'week';
-    const key = period ? TRUNC(groupBy, 'd.received_at', '$4') : groupBy === 'fund' ? 'd.fund_id' : 'd.campus_id';
-    const label = period ? LABEL(groupBy, 'g.key', '$4') : 'g.key::text';
+    const [zone] = await manager.query<{ timezone: string }[]>('SELECT timezone FROM giving_day_zones WHERE tenant_id = $1', [tenantId]);
+    if (zone?.timezone !== timezone) await manager.query('SELECT giving_days_rebuild($1, $2)', [tenantId, timezone]);
+  }
+
+  /** Giving per group and currency, summed from the daily rollup (its days are local to `timezone`: givingDaysIn first). */
+  async giving(range: DateRange, groupBy: GivingGroup, currency: string | null): Promise<GivingSqlRow[]> {
+    const { manager, tenantId } = this.scope();
+    const key = { month: `date_trunc('month', r.day::timestamp)`, week: `date_trunc('week', r.day::timestamp)`, fund: 'r.fund_id', campus: 'r.campus_id' }[groupBy];
+    const label = groupBy === 'month' || groupBy === 'week' ? `to_char(g.key, '${FORMAT[groupBy]}')` : 'g.key::text';
     const names = groupBy === 'fund' ? 'LEFT JOIN funds n ON n.tenant_id = $1 AND n.id = g.key' : groupBy === 'campus' ? 'LEFT JOIN campuses n ON n.tenant_id = $1 AND n.id = g.key' : '';
     const order = groupBy === 'fund' || groupBy === 'campus' ? 'n.name NULLS LAST, g.key NULLS LAST, g.currency' : 'g.key, g.currency';
     return manager.query<GivingSqlRow[]>(
       `WITH g AS (
-         SELECT ${key} AS key, d.currency, count(*)::int AS count, sum(d.amount)::text AS amount, sum(d.refunded_amount)::text AS refunded
-           FROM donations d
-          WHERE d.tenant_id = $1 AND ${within('d.received_at', '$2', '$3', '$4')}
-            AND d.status IN ${COUNTED} AND ($5::text IS NULL OR d.currency = $5::text)
+         SELECT ${key} AS key, r.currency, sum(r.count)::int AS count, sum(r.amount)::text AS amount, sum(r.refunded)::text AS refunded
+           FROM giving_days r
+          WHERE r.tenant_id = $1 AND r.day BETWEEN $2::date AND $3::date AND ($4::text IS NULL OR r.currency = $4::text)
           GROUP BY 1, 2
+         HAVING sum(r.count) > 0
        )
        SELECT ${label} AS key, ${names ? 'n.name' : 'NULL::text'} AS name, g.currency, g.count, g.amount, g.refunded FROM g ${names} ORDER BY ${order}`,
-      [tenantId, range.from, range.to, timezone, currency],
+      [tenantId, range.from, range.to, currency],
     );
   }
 
