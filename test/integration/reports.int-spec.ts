@@ -530,7 +530,11 @@ describe('reports', () => {
       const chart = await svg('giving', { from: FROM, to: TO, group_by: 'month' });
       const currencies = [...new Set(report.rows.map((r) => r.currency as string))];
       currencies.forEach((currency, i) => expect([currency, chart.bars(SERIES_COLORS[i])]).toEqual([currency, report.rows.filter((r) => r.currency === currency).length]));
-      for (const label of ['Mes', 'Neto', ...currencies, ...report.rows.map((r) => r.period as string)]) expect(chart.texts).toContain(label);
+      // Two currencies: a panel each, its value axis named with its currency (MXN's bars would dwarf USD's on one axis).
+      expect(currencies).toHaveLength(2);
+      for (const label of ['Mes', ...currencies.map((cur) => `Neto (${cur})`), ...currencies, ...report.rows.map((r) => r.period as string)]) expect(chart.texts).toContain(label);
+      const usd = await svg('giving', { from: FROM, to: TO, group_by: 'month', currency: 'USD' });
+      expect(usd.texts).toContain('Neto');
       // Growth in English: the four series named in the legend.
       const growth = await svg('growth', { from: FROM, to: TO }, 'en');
       for (const label of ['Month', 'New members', 'New prospects', 'Conversions', 'Net active']) expect(growth.texts).toContain(label);

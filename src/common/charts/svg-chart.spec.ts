@@ -27,4 +27,19 @@ describe('renderSvgChart', () => {
     expect(filled(SERIES_COLORS[0])).toBe(3 + 1);
     expect(filled(SERIES_COLORS[1])).toBe(2 + 1);
   });
+
+  it('series read against different axes (currencies) get a panel each: both axis names, each series scaled to its own axis', () => {
+    const panels = { ...spec, series: spec.series.map((s) => ({ ...s, axis: `Neto (${s.name})` })) };
+    const { root, texts } = readSvg(renderSvgChart(panels));
+    for (const label of ['Neto (USD)', 'Neto (MXN)']) expect(texts).toContain(label);
+    expect(Number(root.height)).toBeGreaterThan(Number(readSvg(renderSvgChart(spec)).root.height));
+    // The tallest USD bar (250.5) and the tallest MXN bar (5,000) each nearly fill their own plot; on one axis USD's would be 5% of MXN's.
+    // ECharts draws a bar as `M x y l w 0 l 0 -h l -w 0 Z`, its series' bars marked ecmeta_ssr_type="chart".
+    const tallest = (svg: string, color: string) =>
+      Math.max(...[...svg.matchAll(/<path d="[^"]*?l0 (-?[\d.]+)[^"]*" fill="([^"]+)"[^>]*ecmeta_ssr_type="chart"/g)].filter((m) => m[2] === color).map((m) => Math.abs(Number(m[1]))));
+    const svg = renderSvgChart(panels);
+    expect(tallest(svg, SERIES_COLORS[0]) / tallest(svg, SERIES_COLORS[1])).toBeGreaterThan(0.6);
+    const shared = renderSvgChart(spec);
+    expect(tallest(shared, SERIES_COLORS[0]) / tallest(shared, SERIES_COLORS[1])).toBeLessThan(0.1);
+  });
 });

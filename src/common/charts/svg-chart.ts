@@ -4,6 +4,11 @@ import * as echarts from 'echarts';
 export interface ChartSeries {
   name: string;
   values: (number | null)[];
+  /**
+   * The name of the value axis this series is read against, when it differs from the chart's
+   * (amounts in different currencies): each such axis gets a panel of its own, one above the other.
+   */
+  axis?: string;
 }
 
 /** A chart of report rows: categories along x (funds, campuses, periods), one series per measure or currency. */
@@ -27,10 +32,15 @@ export const SERIES_COLORS = ['#2455a4', '#d97706', '#059669', '#b91c1c', '#7c3a
  * canvas): axes with their names, a legend, bars or lines, no animation.
  */
 export function renderSvgChart(spec: ChartSpec): string {
+  const axes = [...new Set(spec.series.map((s) => s.axis ?? spec.yLabel))];
+  const panelHeight = spec.height ?? 420;
   const width = spec.width ?? 800;
-  const height = spec.height ?? 420;
   // Many categories (a year of months, weeks) are written at an angle, their axis name further down.
   const rotated = spec.categories.length > 8;
+  const bottom = rotated ? 80 : 60;
+  // One panel: the chart's height. More: each panel below the first adds the plot and its x axis.
+  const plot = panelHeight - 90 - bottom;
+  const height = panelHeight + (axes.length - 1) * (plot + bottom);
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
   try {
     chart.setOption({
@@ -39,10 +49,21 @@ export function renderSvgChart(spec: ChartSpec): string {
       title: { text: spec.title, left: 'center', textStyle: { fontSize: 16 } },
       backgroundColor: '#ffffff',
       legend: { top: 42, data: spec.series.map((s) => s.name) },
-      grid: { top: 90, left: 80, right: 30, bottom: rotated ? 80 : 60, containLabel: true },
-      xAxis: { type: 'category', data: spec.categories, name: spec.xLabel, nameLocation: 'middle', nameGap: rotated ? 70 : 40, axisLabel: { interval: 0, rotate: rotated ? 40 : 0 } },
-      yAxis: { type: 'value', name: spec.yLabel, nameLocation: 'middle', nameGap: 60 },
-      series: spec.series.map((s) => ({ name: s.name, type: spec.kind, data: s.values, ...(spec.kind === 'line' ? { showSymbol: true } : {}) })),
+      grid: axes.map((_, i) => ({ top: 90 + i * (plot + bottom), height: plot, left: 80, right: 30, containLabel: true })),
+      xAxis: axes.map((_, i) => ({
+        gridIndex: i,
+        type: 'category',
+        data: spec.categories,
+        name: spec.xLabel,
+        nameLocation: 'middle',
+        nameGap: rotated ? 70 : 40,
+        axisLabel: { interval: 0, rotate: rotated ? 40 : 0 },
+      })),
+      yAxis: axes.map((name, i) => ({ gridIndex: i, type: 'value', name, nameLocation: 'middle', nameGap: 60 })),
+      series: spec.series.map((s) => {
+        const panel = axes.indexOf(s.axis ?? spec.yLabel);
+        return { name: s.name, type: spec.kind, data: s.values, xAxisIndex: panel, yAxisIndex: panel, ...(spec.kind === 'line' ? { showSymbol: true } : {}) };
+      }),
     });
     return chart.renderToSVGString();
   } finally {

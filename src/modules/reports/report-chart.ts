@@ -108,6 +108,12 @@ function pivot<R>(rows: R[], category: (r: R) => string, seriesOf: (r: R) => { n
   return { categories, series: [...series].map(([name, values]): ChartSeries => ({ name, values: categories.map((c) => values.get(c) ?? null) })) };
 }
 
+/** Amounts in two currencies do not share an axis (a small currency's bars would vanish): one panel per currency when there are several. */
+function perCurrencyAxes(chart: Pick<ChartSpec, 'categories' | 'series'>, axis: (currency: string) => string): Pick<ChartSpec, 'categories' | 'series'> {
+  if (chart.series.length < 2) return chart;
+  return { ...chart, series: chart.series.map((s) => ({ ...s, axis: axis(s.name) })) };
+}
+
 const major = (amount: number, currency: string) => amount / 10 ** exponentOf(currency as CurrencyCode);
 
 /** The chart of a report's rows, its words in `lang`: bars, or lines for growth over time. */
@@ -124,7 +130,10 @@ export function reportChart(report: Report<object, unknown>, lang: Language): Ch
         title: `${t.giving} (${dates})`,
         xLabel: t[groupBy as 'fund' | 'campus' | 'month' | 'week'],
         yLabel: t.net,
-        ...pivot(rows, label, (r) => [{ name: r.currency, value: major(r.net, r.currency) }]),
+        ...perCurrencyAxes(
+          pivot(rows, label, (r) => [{ name: r.currency, value: major(r.net, r.currency) }]),
+          (currency) => `${t.net} (${currency})`,
+        ),
       };
     }
     case 'giving_donors': {
