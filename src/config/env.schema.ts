@@ -34,6 +34,16 @@ export class EnvironmentVariables {
   @IsBoolean()
   DB_MIGRATE_ON_START = true;
 
+  /**
+   * Reports computed at once per API process (about the database's cores); more wait their turn
+   * for up to a minute without holding a database connection, so reports never starve other routes.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  REPORTS_CONCURRENCY = 2;
+
   @IsString()
   PGLITE_DATA_DIR = './data/pglite';
 

@@ -1,4 +1,4 @@
-import { Controller, Get, Query, Req, Res, StreamableFile } from '@nestjs/common';
+import { Controller, Get, Query, Req, Res, StreamableFile, UseGuards } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { renderSvgChart } from '../../common/charts/svg-chart';
@@ -11,6 +11,7 @@ import { AttendanceReportResponse, DonorsReportResponse, GivingReportResponse, G
 import { ATTENDANCE_GROUPS, AttendanceGroup, GIVING_GROUPS, GivingGroup } from './report-params';
 import { CSV_COLUMNS, toCsv } from './report-csv';
 import { reportChart } from './report-chart';
+import { ReportsGate } from './reports-gate.guard';
 import { Report, ReportsService } from './reports.service';
 
 const CSV = 'text/csv';
@@ -23,7 +24,9 @@ const DATES =
 const FORMATS =
   'JSON by default; `Accept: text/csv` answers the same rows as CSV (a header row, nested objects flattened as `fund_id,fund_name`, null as an ' +
   'empty cell); `Accept: image/svg+xml` a chart of the rows (bars, lines for growth; title, axis names, legend and categories in the request’s ' +
-  'language; giving in major units of each currency). An `Accept` naming none of the three is 406 `not_acceptable`. ';
+  'language; giving in major units of each currency). An `Accept` naming none of the three is 406 `not_acceptable`. ' +
+  'A few reports are computed at once per server (REPORTS_CONCURRENCY); the others wait their turn, holding nothing, for up to a minute, then ' +
+  'answer 503 `service_unavailable` with Retry-After. ';
 
 const problem = { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
 
@@ -50,10 +53,11 @@ const ToQuery = () =>
 const GENERATED = '2026-09-30T15:04:05.000Z';
 const PARAMS = { from: '2025-10-01', to: '2026-09-30', timezone: 'America/Mexico_City', timezone_source: 'settings' };
 
-/** Reports (CONTRACT §13): `read:reports`, 30 requests a minute per token. */
+/** Reports (CONTRACT §13): `read:reports`, 30 requests a minute per token; REPORTS_CONCURRENCY computed at once per process. */
 @ApiTags('Reports')
 @ApiExtraModels(GivingReportResponse, DonorsReportResponse, AttendanceReportResponse, GrowthReportResponse, GroupsReportResponse)
 @Controller('v1/reports')
+@UseGuards(ReportsGate)
 export class ReportsController {
   constructor(private readonly reports: ReportsService) {}
 
@@ -67,6 +71,9 @@ export class ReportsController {
       '(`refunded` is what was refunded of those gifts, whenever it was refunded; `net` = `amount` − `refunded`): the same gifts and the same net as ' +
       'statements and pledges. Pending gifts (an open batch), failed gifts and disputed gifts (they count for nothing until resolved, as in the ' +
       'donations module) are left out. `currency` limits the report to one currency. ' +
+      'The report reads daily totals per fund, campus and currency kept in the same transaction as every gift, refund, batch commit and ' +
+      'processor event, so it answers in milliseconds whatever the church’s size; the first giving report after the church’s time zone changes ' +
+      'recomputes those days in the new zone (about a second per million gifts). As a chart, each currency has a panel of its own. ' +
       DATES +
       FORMATS,
   })

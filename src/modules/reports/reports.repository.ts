@@ -73,6 +73,17 @@ export class ReportsRepository {
     return TenantContext.current();
   }
 
+  /**
+   * The scope of a report that scans raw rows, with JIT off for its transaction: on these
+   * aggregates PostgreSQL compiles ~60 functions for each report and wins nothing back (the
+   * attendance report over 750,000 check-ins: 1.04 s with JIT, 0.83 s without).
+   */
+  private async scan() {
+    const scope = this.scope();
+    await scope.manager.query('SET LOCAL jit = off');
+    return scope;
+  }
+
   /** The time zone names PostgreSQL knows (read once per process: the view takes tens of milliseconds). */
   private known?: Promise<Set<string>>;
 
@@ -139,7 +150,7 @@ export class ReportsRepository {
    * end): whether they gave in the range, before it, in the previous period, and their first gift.
    */
   async donors(range: DateRange, previous: DateRange, timezone: string): Promise<DonorSqlRow[]> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = await this.scan();
     return manager.query<DonorSqlRow[]>(
       `WITH b AS (
          SELECT ($2::date)::timestamp AT TIME ZONE $5::text AS p_from, ($3::date)::timestamp AT TIME ZONE $5::text AS f,
@@ -166,7 +177,7 @@ export class ReportsRepository {
 
   /** Check-in records and unique people per group, and (is_total) over the whole range, in one query. */
   async attendance(range: DateRange, timezone: string, groupBy: AttendanceGroup): Promise<AttendanceSqlRow[]> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = await this.scan();
     const key = { event: 'a.event_id', campus: 'e.campus_id', week: TRUNC('week', 'a.checked_in_at', '$4') }[groupBy];
     const label = groupBy === 'week' ? LABEL('week', 'g.key', '$4') : 'g.key::text';
     const join = groupBy === 'campus' ? 'JOIN events e ON e.tenant_id = a.tenant_id AND e.id = a.event_id' : '';
@@ -195,7 +206,7 @@ export class ReportsRepository {
 
   /** Per month of the range: members created, members deleted, prospects created (live ones) and conversions. */
   async growth(range: DateRange, timezone: string): Promise<GrowthSqlRow[]> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = await this.scan();
     return manager.query<GrowthSqlRow[]>(
       `SELECT ${LABEL('month', 'period', '$4')} AS period, sum(nm)::int AS new_members, sum(lm)::int AS left_members, sum(np)::int AS new_prospects, sum(cv)::int AS conversions
          FROM (
@@ -222,7 +233,7 @@ export class ReportsRepository {
    * the check-ins of its current members at them.
    */
   async groups(): Promise<GroupSqlRow[]> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = await this.scan();
     return manager.query<GroupSqlRow[]>(
       `WITH gr AS (
          SELECT id, name, status FROM groups WHERE tenant_id = $1 AND deleted_at IS NULL
