@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { ID_PREFIX, parsePublicId } from '../../src/common/ids/id';
 import { JsonObject, TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
@@ -49,7 +50,7 @@ describe('giving report rollup (giving_days)', () => {
     return res.body;
   }
 
-  /** The rollup's rows that differ from the donations' aggregate in the zone the rollup records (none when they agree). */
+  /** The rollup's rows (folded days plus changes not yet folded) that differ from the donations' aggregate in the zone the rollup records (none when they agree). */
   async function drift(): Promise<unknown[]> {
     return sql(
       `WITH z AS (SELECT timezone FROM giving_day_zones WHERE tenant_id = $1),
@@ -60,7 +61,11 @@ describe('giving report rollup (giving_days)', () => {
           WHERE d.tenant_id = $1 AND d.status IN ('succeeded', 'partially_refunded', 'refunded')
           GROUP BY 1, 2, 3, 4
        ), rollup AS (
-         SELECT day, fund_id, campus_id, currency, count, amount, refunded FROM giving_days WHERE tenant_id = $1 AND count <> 0
+         SELECT day, fund_id, campus_id, currency, sum(count)::int AS count, sum(amount)::bigint AS amount, sum(refunded)::bigint AS refunded
+           FROM (SELECT day, fund_id, campus_id, currency, count, amount, refunded FROM giving_days WHERE tenant_id = $1
+                 UNION ALL SELECT day, fund_id, campus_id, currency, count, amount, refunded FROM giving_day_changes WHERE tenant_id = $1) x
+          GROUP BY 1, 2, 3, 4
+         HAVING sum(count) <> 0 OR sum(amount) <> 0 OR sum(refunded) <> 0
        )
        SELECT * FROM ((SELECT 'missing' AS side, * FROM truth EXCEPT SELECT 'missing', * FROM rollup)
                 UNION ALL (SELECT 'extra', * FROM rollup EXCEPT SELECT 'extra', * FROM truth)) x`,
@@ -121,7 +126,9 @@ describe('giving report rollup (giving_days)', () => {
 
     // Local March 31: 27 counted gifts (30 less disputed, failed, deleted), 1000+…+1029 less ids 25–27, refunds 8×300 + 900.
     const [march] = await sql<{ count: number; amount: string; refunded: string }>(
-      `SELECT sum(count)::int AS count, sum(amount)::text AS amount, sum(refunded)::text AS refunded FROM giving_days WHERE tenant_id = $1 AND day = '2025-03-31'`,
+      `SELECT sum(count)::int AS count, sum(amount)::text AS amount, sum(refunded)::text AS refunded
+         FROM (SELECT count, amount, refunded FROM giving_days WHERE tenant_id = $1 AND day = '2025-03-31'
+               UNION ALL SELECT count, amount, refunded FROM giving_day_changes WHERE tenant_id = $1 AND day = '2025-03-31') x`,
     );
     expect(march).toEqual({ count: 27, amount: String(30 * 1000 + 435 - (25 + 26 + 27) - 3000), refunded: String(8 * 300 + 900) });
     const byFund = await report({ from: '2025-03-31', to: '2025-03-31', group_by: 'fund' });
@@ -132,25 +139,58 @@ describe('giving report rollup (giving_days)', () => {
     const batch = await api.post<{ id: string }>('/v1/batches', { ...as(), body: { description: 'Sunday', currency: 'MXN' } });
     expect(batch.status).toBe(201);
     for (const amount of [100, 200, 300]) await donate({ amount, batch_id: batch.body.id, received_at: '2025-05-04T11:00:00-06:00', fund_id: c.funds[1] });
-    const may = () => sql<{ count: number }>(`SELECT COALESCE(sum(count), 0)::int AS count FROM giving_days WHERE tenant_id = $1 AND day = '2025-05-04'`);
+    const may = () =>
+      sql<{ count: number }>(
+        `SELECT COALESCE(sum(count), 0)::int AS count FROM (SELECT count FROM giving_days WHERE tenant_id = $1 AND day = '2025-05-04'
+           UNION ALL SELECT count FROM giving_day_changes WHERE tenant_id = $1 AND day = '2025-05-04') x`,
+      );
     expect(await may()).toEqual([{ count: 0 }]);
     expect((await api.post(`/v1/batches/${batch.body.id}/commit`, { ...as(), body: {} })).status).toBe(200);
     expect(await may()).toEqual([{ count: 3 }]);
   });
 
-  it('a bulk load of 5,000 gifts in one statement becomes one row per day, fund and campus', async () => {
-    const before = await sql<{ n: number }>('SELECT count(*)::int AS n FROM giving_days WHERE tenant_id = $1');
+  it('a bulk load of 5,000 gifts in one statement records one change per day and fund; the next report folds every change into the days', async () => {
+    const changes = async () => (await sql<{ n: number }>('SELECT count(*)::int AS n FROM giving_day_changes WHERE tenant_id = $1'))[0].n;
+    const before = await changes();
     await sql(
       `INSERT INTO donations (tenant_id, id, amount, currency, fund_id, method, received_at, status, refunded_amount, created_at, updated_at)
        SELECT $1, gen_random_uuid(), 100 + i % 7, 'MXN', (ARRAY[$2, $3]::uuid[])[1 + i % 2], 'cash', '2024-06-01T12:00:00Z'::timestamptz + (i % 10) * interval '1 day', 'succeeded', 0, now(), now()
          FROM generate_series(1, 5000) i`,
       [parsePublicId(ID_PREFIX.fund, c.funds[0]), parsePublicId(ID_PREFIX.fund, c.funds[1])],
     );
-    const after = await sql<{ n: number }>('SELECT count(*)::int AS n FROM giving_days WHERE tenant_id = $1');
-    expect(after[0].n - before[0].n).toBe(10); // 10 days, each day's gifts in one fund (i % 10 decides the fund too)
+    expect((await changes()) - before).toBe(10); // 10 days, each day's gifts in one fund (i % 10 decides the fund too)
     const totals = await report({ from: '2024-06-01', to: '2024-06-30', group_by: 'month' });
     const amount = 5000 * 100 + 714 * (0 + 1 + 2 + 3 + 4 + 5 + 6) + 1 + 2; // i % 7 over 1…5000: 714 whole cycles, then 4999 and 5000
     expect(totals.totals).toEqual([{ currency: 'MXN', count: 5000, amount, refunded: 0, net: amount }]);
+    expect(await changes()).toBe(0);
+    const [june] = await sql<{ rows: number; count: number }>(
+      `SELECT count(*)::int AS rows, sum(count)::int AS count FROM giving_days WHERE tenant_id = $1 AND day BETWEEN '2024-06-01' AND '2024-06-30'`,
+    );
+    expect(june).toEqual({ rows: 10, count: 5000 });
+  });
+
+  it('two transactions writing gifts to two funds in opposite orders both commit (recording a change locks no rollup row)', async () => {
+    const [a, b] = [parsePublicId(ID_PREFIX.fund, c.funds[0])!, parsePublicId(ID_PREFIX.fund, c.funds[1])!];
+    const clients = [new Client({ connectionString: process.env.DATABASE_URL }), new Client({ connectionString: process.env.DATABASE_URL })];
+    await Promise.all(clients.map((client) => client.connect()));
+    const gift = (client: Client, fund: string) =>
+      client.query(
+        `INSERT INTO donations (tenant_id, id, amount, currency, fund_id, method, received_at, status, refunded_amount, created_at, updated_at)
+         VALUES ($1, gen_random_uuid(), 500, 'MXN', $2, 'cash', '2025-08-03T15:00:00Z', 'succeeded', 0, now(), now())`,
+        [c.tenant.id, fund],
+      );
+    try {
+      await Promise.all(clients.map((client) => client.query("BEGIN; SET LOCAL lock_timeout = '5s'")));
+      await gift(clients[0], a);
+      await gift(clients[1], b);
+      // Each now writes the other's day and fund: with an upsert into giving_days, each would wait for the other's row.
+      await Promise.all([gift(clients[0], b), gift(clients[1], a)]);
+      await Promise.all(clients.map((client) => client.query('COMMIT')));
+    } finally {
+      await Promise.all(clients.map((client) => client.end()));
+    }
+    const august = await report({ from: '2025-08-03', to: '2025-08-03', group_by: 'fund' });
+    expect(august.rows.map((r) => r.count)).toEqual([2, 2]);
   });
 
   it('the church’s zone changes: the next report rebuilds the days in the new zone, and gifts racing the rebuild count once', async () => {

@@ -27,20 +27,29 @@ export interface ChartSpec {
 /** The palette's first colours: a series' bars and its legend mark share one. */
 export const SERIES_COLORS = ['#2455a4', '#d97706', '#059669', '#b91c1c', '#7c3aed', '#0891b2'];
 
+/** The plot height of each panel of a chart with several value axes. */
+const PANEL_PLOT = 220;
+
 /**
  * Renders a chart as a standalone SVG document with ECharts' server-side renderer (no DOM, no
  * canvas): axes with their names, a legend, bars or lines, no animation.
  */
 export function renderSvgChart(spec: ChartSpec): string {
   const axes = [...new Set(spec.series.map((s) => s.axis ?? spec.yLabel))];
-  const panelHeight = spec.height ?? 420;
   const width = spec.width ?? 800;
   // Many categories (a year of months, weeks) are written at an angle, their axis name further down.
   const rotated = spec.categories.length > 8;
   const bottom = rotated ? 80 : 60;
-  // One panel: the chart's height. More: each panel below the first adds the plot and its x axis.
-  const plot = panelHeight - 90 - bottom;
-  const height = panelHeight + (axes.length - 1) * (plot + bottom);
+  const single = spec.height ?? 420;
+  // One panel: the plot fills the chart, its labels inside the grid's box. More: plots of one height
+  // one above the other on one left edge (their value labels differ in width), so that their
+  // categories line up, each with room below it for its category labels and axis name.
+  const below = rotated ? 120 : 80;
+  const grids =
+    axes.length === 1
+      ? [{ top: 90, bottom, left: 80, right: 30, containLabel: true }]
+      : axes.map((_, i) => ({ top: 90 + i * (PANEL_PLOT + below), height: PANEL_PLOT, left: 110, right: 30 }));
+  const height = axes.length === 1 ? single : 90 + axes.length * (PANEL_PLOT + below);
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
   try {
     chart.setOption({
@@ -49,7 +58,7 @@ export function renderSvgChart(spec: ChartSpec): string {
       title: { text: spec.title, left: 'center', textStyle: { fontSize: 16 } },
       backgroundColor: '#ffffff',
       legend: { top: 42, data: spec.series.map((s) => s.name) },
-      grid: axes.map((_, i) => ({ top: 90 + i * (plot + bottom), height: plot, left: 80, right: 30, containLabel: true })),
+      grid: grids,
       xAxis: axes.map((_, i) => ({
         gridIndex: i,
         type: 'category',

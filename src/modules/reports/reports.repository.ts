@@ -115,28 +115,32 @@ export class ReportsRepository {
   }
 
   /**
-   * Makes the church's giving rollup (giving_days, migration 1765000000000) count days in `timezone`:
-   * a no-op when it does; otherwise (the church's zone changed) one rebuild from its donations, under
-   * the zone row's lock, in this transaction.
+   * Readies the church's giving rollup (migration 1765000000000) for a report in `timezone`: when it
+   * counts days in another zone (the church's zone changed), one rebuild from its donations; then the
+   * changes recorded since the last report are folded in. Both under the zone row's lock, in this
+   * transaction.
    */
-  async givingDaysIn(timezone: string): Promise<void> {
+  async foldGivingDays(timezone: string): Promise<void> {
     const { manager, tenantId } = this.scope();
     const [zone] = await manager.query<{ timezone: string }[]>('SELECT timezone FROM giving_day_zones WHERE tenant_id = $1', [tenantId]);
     if (zone?.timezone !== timezone) await manager.query('SELECT giving_days_rebuild($1, $2)', [tenantId, timezone]);
+    await manager.query('SELECT giving_days_fold($1)', [tenantId]);
   }
 
-  /** Giving per group and currency, summed from the daily rollup (its days are local to `timezone`: givingDaysIn first). */
+  /** Giving per group and currency, summed from the daily rollup and the changes not yet folded (foldGivingDays first). */
   async giving(range: DateRange, groupBy: GivingGroup, currency: string | null): Promise<GivingSqlRow[]> {
     const { manager, tenantId } = this.scope();
     const key = { month: `date_trunc('month', r.day::timestamp)`, week: `date_trunc('week', r.day::timestamp)`, fund: 'r.fund_id', campus: 'r.campus_id' }[groupBy];
     const label = groupBy === 'month' || groupBy === 'week' ? `to_char(g.key, '${FORMAT[groupBy]}')` : 'g.key::text';
     const names = groupBy === 'fund' ? 'LEFT JOIN funds n ON n.tenant_id = $1 AND n.id = g.key' : groupBy === 'campus' ? 'LEFT JOIN campuses n ON n.tenant_id = $1 AND n.id = g.key' : '';
     const order = groupBy === 'fund' || groupBy === 'campus' ? 'n.name NULLS LAST, g.key NULLS LAST, g.currency' : 'g.key, g.currency';
+    const days = (table: string) =>
+      `SELECT day, fund_id, campus_id, currency, count, amount, refunded FROM ${table}
+        WHERE tenant_id = $1 AND day BETWEEN $2::date AND $3::date AND ($4::text IS NULL OR currency = $4::text)`;
     return manager.query<GivingSqlRow[]>(
       `WITH g AS (
          SELECT ${key} AS key, r.currency, sum(r.count)::int AS count, sum(r.amount)::text AS amount, sum(r.refunded)::text AS refunded
-           FROM giving_days r
-          WHERE r.tenant_id = $1 AND r.day BETWEEN $2::date AND $3::date AND ($4::text IS NULL OR r.currency = $4::text)
+           FROM (${days('giving_days')} UNION ALL ${days('giving_day_changes')}) r
           GROUP BY 1, 2
          HAVING sum(r.count) > 0
        )

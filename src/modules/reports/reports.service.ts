@@ -92,7 +92,7 @@ export class ReportsService {
     const groupBy = readGroupBy(query.group_by, GIVING_GROUPS, 'month');
     const currency = readCurrency(query.currency);
     const { tz, range } = await this.dates(query);
-    await this.repo.givingDaysIn(tz.timezone);
+    await this.repo.foldGivingDays(tz.timezone);
     const found = await this.repo.giving(range, groupBy, currency);
     const totals = new Map<string, GivingTotal>();
     const rows = found.map((r): GivingRow => {
