@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BENCH_DIR, config, cpuDelta, DIST_DIR, log, nodeBin, REPO_ROOT, requireFromRepo, RESULTS_DIR, sleep } from './util.mjs';
+import { BENCH_DIR, config, cpuDelta, DIST_DIR, log, median, nodeBin, REPO_ROOT, requireFromRepo, RESULTS_DIR, sleep } from './util.mjs';
 
 const { Client } = requireFromRepo('pg');
 
@@ -164,6 +164,18 @@ export function perUnit(unit, record, before, after) {
     cpu_us_per_req: cpuDelta(before.proc, after.proc) / n,
     db_us_per_req: cpuDelta(before.db, after.db) / n,
     redis_us_per_req: cpuDelta(before.redis, after.redis) / n,
+  };
+}
+
+const PER_UNIT_METRICS = ['rps', 'seconds', 'cpu_us_per_req', 'db_us_per_req', 'redis_us_per_req'];
+
+/** The medians of perUnit records of several runs, with the count of `unit` (the same each run) and each run's figures. */
+export function summarize(unit, runs) {
+  return {
+    ...Object.fromEntries(PER_UNIT_METRICS.map((m) => [m, median(runs.map((r) => r[m]))])),
+    [unit]: runs[0][unit],
+    runs: runs.length,
+    each: runs.map((r) => Object.fromEntries(PER_UNIT_METRICS.map((m) => [m, r[m]]))),
   };
 }
 

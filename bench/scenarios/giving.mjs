@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { BIG, churchSlug, DONOR_POOL, FUNDS } from '../lib/seed.mjs';
 import { captureDonationListSql } from '../lib/explain.mjs';
 import { series } from '../lib/measure.mjs';
-import { ask, perUnit, startScript, startWorker, writeServerLog } from '../lib/servers.mjs';
-import { config, cpuSample, db, log, median, pidsByName, requireFromDist, requireFromRepo, sleep } from '../lib/util.mjs';
+import { ask, perUnit, summarize, startScript, startWorker, writeServerLog } from '../lib/servers.mjs';
+import { config, cpuSample, db, log, pidsByName, requireFromDist, requireFromRepo, sleep } from '../lib/util.mjs';
 import { auth, expectOk, explainList, probe, ratioRow } from './http.mjs';
 
 const { Queue } = requireFromRepo('bullmq');
@@ -355,13 +355,6 @@ async function baselineRun(script, church, year) {
   return perUnit('statements', await runRecord(church, reply.run_id), before, after);
 }
 
-const STATEMENT_METRICS = ['rps', 'seconds', 'cpu_us_per_req', 'db_us_per_req', 'redis_us_per_req'];
-const summary = (runs) => ({
-  ...Object.fromEntries(STATEMENT_METRICS.map((m) => [m, median(runs.map((r) => r[m]))])),
-  statements: runs[0].statements,
-  runs: runs.length,
-  each: runs.map((r) => Object.fromEntries(STATEMENT_METRICS.map((m) => [m, r[m]]))),
-});
 
 export async function scenario10(ctx) {
   const church = ctx.fixtures.churches[churchSlug(0)];
@@ -397,8 +390,8 @@ export async function scenario10(ctx) {
         base.push(b);
       }
     }
-    const p = summary(api);
-    const b = summary(base);
+    const p = summarize('statements', api);
+    const b = summarize('statements', base);
     const ratio = p.rps / b.rps;
     const last = api[api.length - 1];
     return [

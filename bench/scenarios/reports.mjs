@@ -6,9 +6,9 @@
 // push gateway (bench/lib/sinks.mjs), with every recipient's mails and pushes counted.
 import { BIG, churchSlug } from '../lib/seed.mjs';
 import { series } from '../lib/measure.mjs';
-import { ask, perUnit, startScript, startWorker, writeServerLog } from '../lib/servers.mjs';
+import { ask, perUnit, summarize, startScript, startWorker, writeServerLog } from '../lib/servers.mjs';
 import { startPushGateway, startSmtpSink } from '../lib/sinks.mjs';
-import { config, cpuSample, db, log, median, pidsByName, requireFromDist, sleep } from '../lib/util.mjs';
+import { config, cpuSample, db, log, pidsByName, requireFromDist, sleep } from '../lib/util.mjs';
 import { auth, expectOk } from './http.mjs';
 
 const publicId = (prefix, uuid) => `${prefix}_${uuid.replace(/-/g, '')}`;
@@ -374,13 +374,6 @@ async function baselineSend(script, church, groupId, sinks) {
   return perUnit('recipients', reply, before, after);
 }
 
-const METRICS = ['rps', 'seconds', 'cpu_us_per_req', 'db_us_per_req', 'redis_us_per_req'];
-const summary = (runs) => ({
-  ...Object.fromEntries(METRICS.map((m) => [m, median(runs.map((r) => r[m]))])),
-  recipients: runs[0].recipients,
-  runs: runs.length,
-  each: runs.map((r) => Object.fromEntries(METRICS.map((m) => [m, r[m]]))),
-});
 
 export async function scenario16(ctx) {
   const church = ctx.fixtures.churches[churchSlug(0)];
@@ -428,8 +421,8 @@ export async function scenario16(ctx) {
         base.push(b);
       }
     }
-    const p = summary(api);
-    const b = summary(base);
+    const p = summarize('recipients', api);
+    const b = summarize('recipients', base);
     const ratio = p.rps / b.rps;
     return [
       {

@@ -10,7 +10,7 @@
 //   lost:       deliveries never answered 2xx, or not `succeeded` in the database. Target 0.
 import { BullmqQueue } from './webhooks-queue.mjs';
 import { HOOKS } from '../lib/seed.mjs';
-import { startScript, startWorker, writeServerLog } from '../lib/servers.mjs';
+import { ask, startScript, startWorker, writeServerLog } from '../lib/servers.mjs';
 import { config, cpuDelta, cpuSample, db, log, median, percentile, requireFromDist, sleep } from '../lib/util.mjs';
 
 // Loaded on first use: the harness builds the API after this module is imported.
@@ -22,21 +22,6 @@ const RETRY_DELAY_MS = 100;
 const PROJECT_PREFIX = 'bench5';
 const NOOP_PREFIX = 'bench5noop';
 
-function ask(proc, message, pick) {
-  return new Promise((resolveAsk, reject) => {
-    const onMessage = (m) => {
-      const v = pick(m);
-      if (v === undefined) return;
-      proc.child.off('message', onMessage);
-      proc.child.off('exit', onExit);
-      resolveAsk(v);
-    };
-    const onExit = () => reject(new Error(`${proc.name} exited:\n${proc.output}`));
-    proc.child.on('message', onMessage);
-    proc.child.on('exit', onExit);
-    if (message) proc.child.send(message);
-  });
-}
 
 /**
  * Removes the church's deliveries and events, then vacuums: every run starts from tables without

@@ -14,7 +14,8 @@ import { newMembers, newTenant, newToken, TestTenant } from '../support/factorie
 import { FakePushGateway } from '../support/push-gateway';
 import { TestSmtpServer } from '../support/smtp';
 import { TEST_REDIS_URL } from '../support/test-env';
-import { startWorker } from '../support/worker';
+import { startWorker, stopWorkerMidQuery } from '../support/worker';
+import { eventually } from '../support/eventually';
 
 interface ChannelCounts {
   sent: number;
@@ -52,18 +53,7 @@ interface Ref {
   id: string;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const zero = { sent: 0, skipped: 0, failed: 0 };
-
-/** Polls `check` every 50 ms until it is truthy (or gives up after `ms` and returns the last value). */
-async function eventually<T>(check: () => Promise<T> | T, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value || Date.now() > deadline) return value;
-    await sleep(50);
-  }
-}
 
 describe('notifications (CONTRACT §13): e-mail and push to members, fanned out by the worker', () => {
   const prefix = `ntf-${Date.now()}-${randomBytes(3).toString('hex')}`;
@@ -479,14 +469,7 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
         expect(progressed).toMatchObject({ status: 'sending', recipients: count });
 
         // The worker stops while the job waits, and the job's connection is cut.
-        const closing = worker.close();
-        const [waiting] = await eventually(() =>
-          api.db.platform.query<{ pid: number }[]>(`SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO notification_deliveries%'`),
-        );
-        expect(waiting).toBeDefined();
-        await api.db.platform.query('SELECT pg_terminate_backend($1)', [waiting.pid]);
-        await closing;
-        await blocker.query('ROLLBACK');
+        await stopWorkerMidQuery(api.db, worker, blocker, '%INSERT INTO notification_deliveries%');
         expect((await api.get<Notification>(`/v1/notifications/${n.id}`, as(c))).body).toMatchObject({ status: 'sending', counts: { email: { sent: RECIPIENTS_PER_BATCH } } });
 
         // A new worker takes the retry and sends what is left, once each.

@@ -14,7 +14,8 @@ import { STATEMENTS_PER_BATCH } from '../../src/modules/statements/statement-run
 import { Call, JsonObject, TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
-import { startWorker } from '../support/worker';
+import { startWorker, stopWorkerMidQuery } from '../support/worker';
+import { eventually } from '../support/eventually';
 
 interface Run {
   id: string;
@@ -48,17 +49,6 @@ interface Ref {
 
 /** Last calendar year: every gift of it is in the past, whatever today's date. */
 const YEAR = new Date().getUTCFullYear() - 1;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `check` every 50 ms until it is truthy (or gives up after `ms` and returns the last value). */
-async function eventually<T>(check: () => Promise<T> | T, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value || Date.now() > deadline) return value;
-    await sleep(50);
-  }
-}
 
 /** The text of a PDF as a PDF reader extracts it (poppler's pdftotext), non-breaking spaces as spaces. */
 function pdfText(pdf: Buffer): string {
@@ -507,14 +497,7 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
         expect(firstBatch).toHaveLength(STATEMENTS_PER_BATCH);
 
         // The worker stops: it is shut down while its run waits, and the run's connection is cut.
-        const closing = worker.close();
-        const [waiting] = await eventually(() =>
-          api.db.platform.query<{ pid: number }[]>(`SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO statements%'`),
-        );
-        expect(waiting).toBeDefined();
-        await api.db.platform.query('SELECT pg_terminate_backend($1)', [waiting.pid]);
-        await closing;
-        await blocker.query('ROLLBACK');
+        await stopWorkerMidQuery(api.db, worker, blocker, 'INSERT INTO statements%');
         run = (await api.get<Run>(`/v1/statement-runs/${run.id}`, as(c))).body;
         expect(run).toMatchObject({ status: 'queued', done: STATEMENTS_PER_BATCH });
 

@@ -12,6 +12,7 @@ import { FakePushGateway, FCM_SEND_PATH } from '../support/push-gateway';
 import { TestSmtpServer } from '../support/smtp';
 import { TEST_REDIS_URL } from '../support/test-env';
 import { startWorker } from '../support/worker';
+import { eventually } from '../support/eventually';
 
 type IssuedToken = Awaited<ReturnType<typeof newToken>>;
 interface JobRow {
@@ -24,16 +25,6 @@ interface JobRow {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `check` every 50 ms until it is truthy (or fails after `ms`). */
-async function eventually<T>(check: () => Promise<T> | T, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value || Date.now() > deadline) return value;
-    await sleep(50);
-  }
-}
 
 describe('token expiry notices (a background job: BullMQ with Redis, in-process without)', () => {
   // Own BullMQ keys on the shared Redis, so that other runs' jobs never meet these.
