@@ -21,7 +21,11 @@ const SCENARIOS = {
   2: { title: '250k church: first page, deep page, 304', http: true, run: scenario2 },
   6: { title: '250k church: exact total vs no count', http: true, run: scenario6 },
   3: { title: 'filters and multi-field sort, EXPLAIN', http: true, run: scenario3 },
-  7: { title: 'tag filter, 20 churches of 50k; EXPLAIN of the tag and custom-field filters', http: true, run: scenario7 },
+  7: {
+    title: 'tag filter, 20 churches of 50k; EXPLAIN of the tag and custom-field filters',
+    http: true,
+    run: scenario7,
+  },
   4: { title: 'bulk create of 500 members', http: true, run: scenario4 },
   5: { title: 'webhook deliveries', http: false, run: scenario5 },
   8: { title: 'POST /v1/donations with an Idempotency-Key', http: true, run: scenario8 },
@@ -59,7 +63,9 @@ async function preflight() {
     await c.connect();
     await c.end();
   } catch (error) {
-    throw new Error(`PostgreSQL is not reachable at ${config.adminUrl} (${error.message}); set BENCH_PG_ADMIN_URL`, { cause: error });
+    throw new Error(`PostgreSQL is not reachable at ${config.adminUrl} (${error.message}); set BENCH_PG_ADMIN_URL`, {
+      cause: error,
+    });
   }
   const Redis = requireFromRepo('ioredis');
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true, retryStrategy: () => null });
@@ -68,7 +74,9 @@ async function preflight() {
     await redis.connect();
     await redis.ping();
   } catch (error) {
-    throw new Error(`Redis is not reachable at ${config.redisUrl} (${error.message}); set BENCH_REDIS_URL`, { cause: error });
+    throw new Error(`Redis is not reachable at ${config.redisUrl} (${error.message}); set BENCH_REDIS_URL`, {
+      cause: error,
+    });
   } finally {
     redis.disconnect();
   }
@@ -81,9 +89,16 @@ async function build(flags) {
   }
   const started = Date.now();
   // Its own output directory: a concurrent `nest build` (deleteOutDir) cannot pull dist/ from under the bench.
-  await run(nodeBin(), [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join('bench', 'tsconfig.build.json')]);
+  await run(nodeBin(), [
+    join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+    '-p',
+    join('bench', 'tsconfig.build.json'),
+  ]);
   // The page assets nest-cli.json copies (templates and style sheet), as `nest build` does.
-  cpSync(join(REPO_ROOT, 'src', 'platform', 'views'), join(DIST_DIR, 'platform', 'views'), { recursive: true, filter: (src) => !src.endsWith('.ts') });
+  cpSync(join(REPO_ROOT, 'src', 'platform', 'views'), join(DIST_DIR, 'platform', 'views'), {
+    recursive: true,
+    filter: (src) => !src.endsWith('.ts'),
+  });
   log(`built the API into ${DIST_DIR} (${Date.now() - started} ms)`);
 }
 
@@ -105,7 +120,9 @@ async function main() {
     churches: config.churches,
     webhooks: config.webhooks,
   };
-  log(`scenarios ${ids.join(', ')}; ${settings.loader}, ${settings.duration} s × ${settings.runs} runs after ${settings.warmup} s warm-up`);
+  log(
+    `scenarios ${ids.join(', ')}; ${settings.loader}, ${settings.duration} s × ${settings.runs} runs after ${settings.warmup} s warm-up`,
+  );
   await preflight();
   await build(flags);
   const fixtures = await ensureSeeded({ force: flags.has('reseed') });
@@ -181,7 +198,8 @@ async function main() {
   console.log(table(rows));
   console.log(`\n${seriesTable(result.series)}\n`);
   log(`results written to ${file}`);
-  if (all && config.updateReadme && failures.length === 0 && updateReadme(result)) log('table written into bench/README.md');
+  if (all && config.updateReadme && failures.length === 0 && updateReadme(result))
+    log('table written into bench/README.md');
   const failed = rows.filter((r) => r.pass === false).length;
   log(`${rows.filter((r) => r.pass === true).length} targets met, ${failed} missed`);
   if (process.env.BENCH_STRICT === '1' && failed) process.exitCode = 1;

@@ -64,6 +64,15 @@ import { RedisModule } from './platform/redis/redis.module';
     NotificationsModule,
     ReportsModule,
   ],
-  exports: [AppConfigModule, DatabaseModule, TenancyModule, AuthModule, UsersModule, CampusesModule, MembersModule, HouseholdsModule],
+  exports: [
+    AppConfigModule,
+    DatabaseModule,
+    TenancyModule,
+    AuthModule,
+    UsersModule,
+    CampusesModule,
+    MembersModule,
+    HouseholdsModule,
+  ],
 })
 export class CoreModule {}

@@ -5,7 +5,13 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule } from './app.module';
 import { ProblemFilter } from './common/errors/problem.filter';
 import { conditionalGet } from './common/http/conditional-get';
-import { expressErrorHandler, jsonBody, jsonBodyKeepingRaw, requestIdentity, requireJsonBody } from './common/http/http-pipeline';
+import {
+  expressErrorHandler,
+  jsonBody,
+  jsonBodyKeepingRaw,
+  requestIdentity,
+  requireJsonBody,
+} from './common/http/http-pipeline';
 import { checkJsonBody } from './common/http/json-body-check';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import { PAYMENT_WEBHOOKS_PATH } from './modules/payments/payment-webhooks.path';
@@ -26,13 +32,19 @@ export function logLevels(level: AppConfig['LOG_LEVEL']): LogLevel[] {
 }
 
 /** Creates the HTTP application with the whole pipeline; shared by main.ts, the tests and openapi:export. */
-export async function createHttpApp(config: AppConfig, options: { logger?: LogLevel[] | false } = {}): Promise<NestExpressApplication> {
+export async function createHttpApp(
+  config: AppConfig,
+  options: { logger?: LogLevel[] | false } = {},
+): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
     logger: options.logger ?? logLevels(config.LOG_LEVEL),
   });
   configureHttpApp(app);
-  app.set('trust proxy', config.TRUST_PROXY === 'true' ? true : config.TRUST_PROXY === 'false' ? false : Number(config.TRUST_PROXY));
+  app.set(
+    'trust proxy',
+    config.TRUST_PROXY === 'true' ? true : config.TRUST_PROXY === 'false' ? false : Number(config.TRUST_PROXY),
+  );
   return app;
 }
 
@@ -57,5 +69,9 @@ export function configureHttpApp(app: NestExpressApplication): void {
 
   const holder = app.get<OpenApiDocumentHolder>(OPENAPI_DOCUMENT);
   holder.document = buildOpenApiDocument(app);
-  SwaggerModule.setup('docs', app, holder.document, { customSiteTitle: 'Church API', jsonDocumentUrl: 'docs/openapi.json', swaggerOptions: { persistAuthorization: true } });
+  SwaggerModule.setup('docs', app, holder.document, {
+    customSiteTitle: 'Church API',
+    jsonDocumentUrl: 'docs/openapi.json',
+    swaggerOptions: { persistAuthorization: true },
+  });
 }

@@ -13,7 +13,14 @@ import { DeliverySweeper } from './platform/webhooks/delivery/delivery-sweeper';
 /** The worker's module graph: the shared modules plus every queue's processor (registered here only). */
 @Module({
   imports: [CoreModule, NoticesModule],
-  providers: [DeliveryProcessor, DeliverySweeper, TokenExpiryProcessor, MailProcessor, StatementsProcessor, NotificationsProcessor],
+  providers: [
+    DeliveryProcessor,
+    DeliverySweeper,
+    TokenExpiryProcessor,
+    MailProcessor,
+    StatementsProcessor,
+    NotificationsProcessor,
+  ],
 })
 export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {

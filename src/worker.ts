@@ -13,7 +13,9 @@ import { WorkerModule } from './worker.module';
  */
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), { logger: logLevels(config.LOG_LEVEL) });
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), {
+    logger: logLevels(config.LOG_LEVEL),
+  });
   app.enableShutdownHooks();
   await app.get(Database).connect();
   startBackground(app, 'worker');

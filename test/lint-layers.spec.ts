@@ -8,16 +8,27 @@ describe('layers', () => {
     overrideConfig: { languageOptions: { parserOptions: { projectService: false, project: null } } },
     ruleFilter: ({ ruleId }) => ruleId === 'boundaries/dependencies',
   });
-  const lint = async (filePath: string, text: string) => (await eslint.lintText(text, { filePath }))[0].messages.map((m) => `${m.ruleId}: ${m.message}`);
+  const lint = async (filePath: string, text: string) =>
+    (await eslint.lintText(text, { filePath }))[0].messages.map((m) => `${m.ruleId}: ${m.message}`);
 
   it('common may not import the platform', async () => {
-    expect(await lint('src/common/http/layer-probe.ts', "import type { Principal } from '../../platform/auth/principal';\nexport type P = Principal;\n")).toEqual([
+    expect(
+      await lint(
+        'src/common/http/layer-probe.ts',
+        "import type { Principal } from '../../platform/auth/principal';\nexport type P = Principal;\n",
+      ),
+    ).toEqual([
       'boundaries/dependencies: There is no policy allowing dependencies from elements of type "common" to elements of type "platform"',
     ]);
   });
 
   it('the database may not import a module', async () => {
-    expect(await lint('src/database/layer-probe.ts', "import { MemberEntity } from '../modules/members/member.entity';\nexport const E = MemberEntity;\n")).toEqual([
+    expect(
+      await lint(
+        'src/database/layer-probe.ts',
+        "import { MemberEntity } from '../modules/members/member.entity';\nexport const E = MemberEntity;\n",
+      ),
+    ).toEqual([
       'boundaries/dependencies: There is no policy allowing dependencies from elements of type "database" to elements of type "modules"',
     ]);
   });
@@ -29,6 +40,11 @@ describe('layers', () => {
         "import { AppError } from '../common/errors/app-error';\nimport { Database } from '../database/database.service';\nexport const x = [AppError, Database];\n",
       ),
     ).toEqual([]);
-    expect(await lint('src/layer-probe.ts', "import { MembersModule } from './modules/members/members.module';\nexport const x = MembersModule;\n")).toEqual([]);
+    expect(
+      await lint(
+        'src/layer-probe.ts',
+        "import { MembersModule } from './modules/members/members.module';\nexport const x = MembersModule;\n",
+      ),
+    ).toEqual([]);
   });
 });

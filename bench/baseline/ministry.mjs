@@ -62,8 +62,10 @@ const MEMBER_COLUMNS = `m.tenant_id, m.id, m.first_name, m.last_name, m.email, m
   m.campus_id, m.active, m.household_id, m.household_role, m.address, m.custom_fields, m.created_at, m.updated_at, m.deleted_at`;
 const ROSTER_WHERE = `gm.tenant_id = $1 AND gm.group_id = $2
   AND EXISTS (SELECT 1 FROM groups g WHERE g.tenant_id = $1 AND g.id = $2 AND g.deleted_at IS NULL)`;
-const ROSTER_FROM = 'group_members gm INNER JOIN members m ON m.tenant_id = gm.tenant_id AND m.id = gm.member_id AND m.deleted_at IS NULL';
-const PAGE_TAG_IDS = 'ARRAY(SELECT mt.tag_id FROM member_tags mt WHERE mt.tenant_id = m.tenant_id AND mt.member_id = m.id) AS tag_ids';
+const ROSTER_FROM =
+  'group_members gm INNER JOIN members m ON m.tenant_id = gm.tenant_id AND m.id = gm.member_id AND m.deleted_at IS NULL';
+const PAGE_TAG_IDS =
+  'ARRAY(SELECT mt.tag_id FROM member_tags mt WHERE mt.tenant_id = m.tenant_id AND mt.member_id = m.id) AS tag_ids';
 
 function newCode() {
   let code = '';
@@ -73,7 +75,18 @@ function newCode() {
 
 /** Route handlers over the baseline server's parts (its pool, auth, transaction and outbox helpers). */
 export function ministryRoutes(d) {
-  const { authenticate, inTenant, readBody, publicId, parsePublicId, uuidv7, HttpError, recordEvents, isAllowedCode, send } = d;
+  const {
+    authenticate,
+    inTenant,
+    readBody,
+    publicId,
+    parsePublicId,
+    uuidv7,
+    HttpError,
+    recordEvents,
+    isAllowedCode,
+    send,
+  } = d;
 
   async function search(req, res, url) {
     const principal = await authenticate(req);
@@ -81,7 +94,8 @@ export function ministryRoutes(d) {
     const last4 = url.searchParams.get('phone_last4') ?? '';
     if (!eventId || !/^\d{4}$/.test(last4)) throw new HttpError(400, 'invalid_parameter');
     const rows = await inTenant(principal.tenant_id, async (client) => {
-      if (!(await client.query(FIND_EVENT, [principal.tenant_id, eventId])).rows[0]) throw new HttpError(404, 'not_found');
+      if (!(await client.query(FIND_EVENT, [principal.tenant_id, eventId])).rows[0])
+        throw new HttpError(404, 'not_found');
       return (await client.query(SEARCH, [principal.tenant_id, eventId, last4])).rows;
     });
     const data = [];
@@ -89,10 +103,20 @@ export function ministryRoutes(d) {
     for (const row of rows) {
       const rowKey = row.householdId ?? `solo:${row.id}`;
       if (rowKey !== key) {
-        data.push({ id: row.householdId ? publicId('hh', row.householdId) : null, name: row.householdName, members: [] });
+        data.push({
+          id: row.householdId ? publicId('hh', row.householdId) : null,
+          name: row.householdName,
+          members: [],
+        });
         key = rowKey;
       }
-      data[data.length - 1].members.push({ id: publicId('mem', row.id), first_name: row.firstName, last_name: row.lastName, age: row.age, checked_in: row.checkedIn });
+      data[data.length - 1].members.push({
+        id: publicId('mem', row.id),
+        first_name: row.firstName,
+        last_name: row.lastName,
+        age: row.age,
+        checked_in: row.checkedIn,
+      });
     }
     send(res, 200, JSON.stringify({ data }));
   }
@@ -101,7 +125,8 @@ export function ministryRoutes(d) {
     const principal = await authenticate(req);
     const body = JSON.parse(await readBody(req));
     const eventId = parsePublicId('evt', body?.event_id ?? '');
-    if (!eventId || !Array.isArray(body.member_ids) || body.member_ids.length === 0 || body.member_ids.length > 50) throw new HttpError(422, 'validation_failed');
+    if (!eventId || !Array.isArray(body.member_ids) || body.member_ids.length === 0 || body.member_ids.length > 50)
+      throw new HttpError(422, 'validation_failed');
     const memberIds = [...new Set(body.member_ids.map((ref) => parsePublicId('mem', ref)))];
     if (memberIds.includes(null)) throw new HttpError(422, 'validation_failed');
     const tenantId = principal.tenant_id;
@@ -118,7 +143,18 @@ export function ministryRoutes(d) {
       for (let attempt = 0; !inserted && attempt < 50; attempt++) {
         do code = newCode();
         while (!isAllowedCode(code, banned));
-        inserted = (await client.query(INSERT_CHECK_IN, [tenantId, id, eventId, event.timezone, code, memberIds, deviceId, principal.id])).rows[0];
+        inserted = (
+          await client.query(INSERT_CHECK_IN, [
+            tenantId,
+            id,
+            eventId,
+            event.timezone,
+            code,
+            memberIds,
+            deviceId,
+            principal.id,
+          ])
+        ).rows[0];
       }
       if (!inserted) throw new HttpError(409, 'conflict');
       const at = inserted.created_at;
@@ -144,7 +180,12 @@ export function ministryRoutes(d) {
       const byId = new Map(members.map((m) => [m.id, m]));
       const ordered = memberIds.map((mid) => byId.get(mid));
       const labels = ordered.map((m) => {
-        const label = { member_id: publicId('mem', m.id), first_name: m.firstName, last_name: m.lastName, security_code: code };
+        const label = {
+          member_id: publicId('mem', m.id),
+          first_name: m.firstName,
+          last_name: m.lastName,
+          security_code: code,
+        };
         if (m.allergiesDefined) label.allergies = m.allergies;
         return label;
       });
@@ -172,12 +213,20 @@ export function ministryRoutes(d) {
       kind: r?.kind ?? 'regular',
       checkedInAt: r?.checked_in_at ? new Date(r.checked_in_at) : null,
     }));
-    if (parsed.some((r) => !r.memberId || !r.eventId || !['regular', 'guest', 'volunteer'].includes(r.kind))) throw new HttpError(422, 'validation_failed');
+    if (parsed.some((r) => !r.memberId || !r.eventId || !['regular', 'guest', 'volunteer'].includes(r.kind)))
+      throw new HttpError(422, 'validation_failed');
     const tenantId = principal.tenant_id;
     const results = await inTenant(tenantId, async (client) => {
-      const members = new Set((await client.query(LIVE_MEMBERS, [tenantId, [...new Set(parsed.map((r) => r.memberId))]])).rows.map((r) => r.id));
-      const events = new Set((await client.query(LIVE_EVENTS, [tenantId, [...new Set(parsed.map((r) => r.eventId))]])).rows.map((r) => r.id));
-      if (parsed.some((r) => !members.has(r.memberId) || !events.has(r.eventId))) throw new HttpError(422, 'validation_failed');
+      const members = new Set(
+        (await client.query(LIVE_MEMBERS, [tenantId, [...new Set(parsed.map((r) => r.memberId))]])).rows.map(
+          (r) => r.id,
+        ),
+      );
+      const events = new Set(
+        (await client.query(LIVE_EVENTS, [tenantId, [...new Set(parsed.map((r) => r.eventId))]])).rows.map((r) => r.id),
+      );
+      if (parsed.some((r) => !members.has(r.memberId) || !events.has(r.eventId)))
+        throw new HttpError(422, 'validation_failed');
       const now = new Date();
       const records = parsed.map((r) => ({ ...r, id: uuidv7(), checkedInAt: r.checkedInAt ?? now }));
       const inserted = (
@@ -220,7 +269,12 @@ export function ministryRoutes(d) {
         `SELECT gm.id AS gm_id, gm.group_role, gm.joined_at, ${MEMBER_COLUMNS}, ${PAGE_TAG_IDS} FROM ${ROSTER_FROM} WHERE ${ROSTER_WHERE} ORDER BY gm.joined_at ASC, gm.id ASC LIMIT ${limit + 1}`,
         [tenantId, groupId],
       );
-      const total = (await client.query(`SELECT count(*)::int AS total FROM group_members gm WHERE ${ROSTER_WHERE}`, [tenantId, groupId])).rows[0].total;
+      const total = (
+        await client.query(`SELECT count(*)::int AS total FROM group_members gm WHERE ${ROSTER_WHERE}`, [
+          tenantId,
+          groupId,
+        ])
+      ).rows[0].total;
       if (!rows.length) throw new HttpError(404, 'not_found');
       return { rows, total };
     });
@@ -236,9 +290,15 @@ export function ministryRoutes(d) {
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    const nextCursor = hasMore ? Buffer.from(JSON.stringify(['joined_at', [last.joined_at.toISOString()], last.gm_id])).toString('base64url') : null;
+    const nextCursor = hasMore
+      ? Buffer.from(JSON.stringify(['joined_at', [last.joined_at.toISOString()], last.gm_id])).toString('base64url')
+      : null;
     const today = new Date().toISOString().slice(0, 10);
-    const data = page.map((m) => ({ ...d.memberJson(m, campuses, lang, today, tags.get(m.id) ?? []), group_role: m.group_role, joined_at: m.joined_at.toISOString() }));
+    const data = page.map((m) => ({
+      ...d.memberJson(m, campuses, lang, today, tags.get(m.id) ?? []),
+      group_role: m.group_role,
+      joined_at: m.joined_at.toISOString(),
+    }));
     const text = JSON.stringify({ data, next_cursor: nextCursor, total });
     const tag = `"${createHash('sha1').update(tenantId).update('\0').update(lang).update('\0').update(text).digest('base64url')}"`;
     res.setHeader('ETag', tag);
@@ -270,7 +330,8 @@ export function ministryRoutes(d) {
   return async function route(req, res, url) {
     if (req.method === 'GET' && url.pathname === '/v1/check-in/search') return search(req, res, url).then(() => true);
     if (req.method === 'POST' && url.pathname === '/v1/check-ins') return checkIn(req, res).then(() => true);
-    if (req.method === 'POST' && url.pathname === '/v1/attendance/bulk') return attendanceBulk(req, res).then(() => true);
+    if (req.method === 'POST' && url.pathname === '/v1/attendance/bulk')
+      return attendanceBulk(req, res).then(() => true);
     const group = /^\/v1\/groups\/([^/]+)\/members$/.exec(url.pathname);
     if (req.method === 'GET' && group) return roster(req, res, url, group[1]).then(() => true);
     return false;

@@ -34,13 +34,19 @@ const RECIPIENTS = `
    WHERE g.tenant_id = $1 AND g.group_id = $2
    ORDER BY m.id`;
 
-const client = new pg.Client({ connectionString: process.env.DATABASE_URL, application_name: 'church-bench-notifications' });
+const client = new pg.Client({
+  connectionString: process.env.DATABASE_URL,
+  application_name: 'church-bench-notifications',
+});
 await client.connect();
 
 async function inTenant(tenantId, fn) {
   await client.query('BEGIN');
   try {
-    await client.query(`SELECT set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, ['church_app', tenantId]);
+    await client.query(`SELECT set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, [
+      'church_app',
+      tenantId,
+    ]);
     const result = await fn();
     await client.query('COMMIT');
     return result;
@@ -63,7 +69,14 @@ async function runOnce({ tenantId, groupId, smtpUrl, pushUrl, title, body, langu
   const started = process.hrtime.bigint();
   if (transportUrl !== smtpUrl) {
     transport?.close();
-    transport = createTransport({ url: smtpUrl, pool: true, maxConnections: SMTP_CONNECTIONS, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+    transport = createTransport({
+      url: smtpUrl,
+      pool: true,
+      maxConnections: SMTP_CONNECTIONS,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    });
     transportUrl = smtpUrl;
   }
   const { rows, church } = await inTenant(tenantId, async () => ({
@@ -95,7 +108,9 @@ async function runOnce({ tenantId, groupId, smtpUrl, pushUrl, title, body, langu
           const res = await fetch(pushUrl, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ message: { token, notification: { title, body: pushBody(body) }, data: { notification_id: publicId } } }),
+            body: JSON.stringify({
+              message: { token, notification: { title, body: pushBody(body) }, data: { notification_id: publicId } },
+            }),
             redirect: 'manual',
             signal: AbortSignal.timeout(5_000),
           });

@@ -16,7 +16,8 @@
 // and the reports quota, parameter validation beyond the shape, CSV and SVG.
 
 const COUNTED = `('succeeded', 'partially_refunded', 'refunded')`;
-const WITHIN = (column) => `${column} >= ($2::date)::timestamp AT TIME ZONE $4::text AND ${column} < ($3::date + 1)::timestamp AT TIME ZONE $4::text`;
+const WITHIN = (column) =>
+  `${column} >= ($2::date)::timestamp AT TIME ZONE $4::text AND ${column} < ($3::date + 1)::timestamp AT TIME ZONE $4::text`;
 
 const GIVING_BY_MONTH = `
   SELECT to_char(g.month, 'YYYY-MM') AS period, g.currency, g.count, g.amount, g.refunded
@@ -75,7 +76,10 @@ export function reportRoutes(d) {
     if ((url.searchParams.get('group_by') ?? 'month') !== 'month') throw new HttpError(400, 'invalid_parameter');
     const tz = await timezoneOf(principal.tenant_id);
     const r = range(url, tz);
-    const found = await inTenant(principal.tenant_id, async (client) => (await client.query(GIVING_BY_MONTH, [principal.tenant_id, r.from, r.to, tz.timezone])).rows);
+    const found = await inTenant(
+      principal.tenant_id,
+      async (client) => (await client.query(GIVING_BY_MONTH, [principal.tenant_id, r.from, r.to, tz.timezone])).rows,
+    );
     const totals = new Map();
     const rows = found.map((x) => {
       const amount = Number(x.amount);
@@ -104,13 +108,18 @@ export function reportRoutes(d) {
     if ((url.searchParams.get('group_by') ?? 'week') !== 'week') throw new HttpError(400, 'invalid_parameter');
     const tz = await timezoneOf(principal.tenant_id);
     const r = range(url, tz);
-    const found = await inTenant(principal.tenant_id, async (client) => (await client.query(ATTENDANCE_BY_WEEK, [principal.tenant_id, r.from, r.to, tz.timezone])).rows);
+    const found = await inTenant(
+      principal.tenant_id,
+      async (client) => (await client.query(ATTENDANCE_BY_WEEK, [principal.tenant_id, r.from, r.to, tz.timezone])).rows,
+    );
     const total = found.find((x) => x.is_total);
     const body = {
       report: 'attendance',
       params: { ...r, group_by: 'week', timezone: tz.timezone, timezone_source: tz.source },
       generated_at: new Date().toISOString(),
-      rows: found.filter((x) => !x.is_total).map((x) => ({ period: x.period, records: x.records, unique_people: x.unique_people })),
+      rows: found
+        .filter((x) => !x.is_total)
+        .map((x) => ({ period: x.period, records: x.records, unique_people: x.unique_people })),
       totals: { records: total?.records ?? 0, unique_people: total?.unique_people ?? 0 },
     };
     send(res, 200, JSON.stringify(body));

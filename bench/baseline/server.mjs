@@ -61,7 +61,13 @@ const types = {
     return pg.types.getTypeParser(oid, format);
   },
 };
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: POOL, application_name: 'church-bench-baseline', options: '-c TimeZone=UTC', types });
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: POOL,
+  application_name: 'church-bench-baseline',
+  options: '-c TimeZone=UTC',
+  types,
+});
 
 const LOOKUP = `
   SELECT t.id, t.tenant_id, t.type, t.name, t.scopes, t.user_id, t.expires_at, t.revoked_at,
@@ -77,7 +83,8 @@ const MEMBER_COLUMNS = `m.tenant_id, m.id, m.first_name, m.last_name, m.email, m
 // Each member's tag ids with the page (src/modules/members/members.repository.ts PAGE_TAG_IDS), the
 // church's tags in a member's order (tags.repository.ts refsInOrder) and the tag ids of a `tag`
 // filter's ids and names (idsOf), as the API sends them.
-const PAGE_TAG_IDS = 'ARRAY(SELECT mt.tag_id FROM member_tags mt WHERE mt.tenant_id = m.tenant_id AND mt.member_id = m.id) AS tag_ids';
+const PAGE_TAG_IDS =
+  'ARRAY(SELECT mt.tag_id FROM member_tags mt WHERE mt.tenant_id = m.tenant_id AND mt.member_id = m.id) AS tag_ids';
 const CHURCH_TAGS = 'SELECT id, name FROM tags WHERE tenant_id = $1 ORDER BY lower(name), id';
 const TAG_IDS = `SELECT id FROM tags WHERE tenant_id = $1 AND (id = ANY($2::uuid[]) OR lower(name) = ANY($3::text[])) ORDER BY id`;
 
@@ -179,7 +186,11 @@ const tagsByTenant = new Map();
 async function campusesOf(tenantId) {
   let campuses = campusesByTenant.get(tenantId);
   if (!campuses) {
-    const rows = await inTenant(tenantId, async (client) => (await client.query('SELECT id, key, name FROM campuses WHERE tenant_id = $1', [tenantId])).rows);
+    const rows = await inTenant(
+      tenantId,
+      async (client) =>
+        (await client.query('SELECT id, key, name FROM campuses WHERE tenant_id = $1', [tenantId])).rows,
+    );
     campuses = { byId: new Map(rows.map((c) => [c.id, c])), byKey: new Map(rows.map((c) => [c.key, c.id])) };
     campusesByTenant.set(tenantId, campuses);
   }
@@ -201,7 +212,10 @@ async function inTenant(tenantId, fn) {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    await client.query(`SELECT set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, ['church_app', tenantId]);
+    await client.query(`SELECT set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, [
+      'church_app',
+      tenantId,
+    ]);
     const result = await fn(client);
     await client.query('COMMIT');
     return result;
@@ -239,7 +253,11 @@ function listSql(tenantId, params, tagIds) {
     if (key === 'limit' || key === 'sort' || key === 'cursor') continue;
     if (key === 'tag' || key === 'tag[in]') {
       // src/modules/members/members.list.ts tagCondition, once the names are ids.
-      where.push(tagIds.length ? `EXISTS (SELECT 1 FROM member_tags mt WHERE mt.tenant_id = m.tenant_id AND mt.member_id = m.id AND mt.tag_id IN (${tagIds.map(p).join(', ')}))` : 'FALSE');
+      where.push(
+        tagIds.length
+          ? `EXISTS (SELECT 1 FROM member_tags mt WHERE mt.tenant_id = m.tenant_id AND mt.member_id = m.id AND mt.tag_id IN (${tagIds.map(p).join(', ')}))`
+          : 'FALSE',
+      );
       continue;
     }
     const match = /^([a-z_]+)(?:\[([a-z]+)\])?$/.exec(key);
@@ -247,12 +265,23 @@ function listSql(tenantId, params, tagIds) {
     const [, field, op = 'eq'] = match;
     if (field === 'active') where.push(`m.active = ${p(raw === 'true')}`);
     else if (field === 'status' || field === 'gender') where.push(`m.${field} ${OPS[op]} ${p(raw)}`);
-    else if (field === 'created_at' || field === 'updated_at') where.push(`m.${field} ${OPS[op]} ${p(new Date(/^\d{4}-\d{2}-\d{2}$/.test(raw) ? `${raw}T00:00:00Z` : raw))}`);
+    else if (field === 'created_at' || field === 'updated_at')
+      where.push(`m.${field} ${OPS[op]} ${p(new Date(/^\d{4}-\d{2}-\d{2}$/.test(raw) ? `${raw}T00:00:00Z` : raw))}`);
     else if (field === 'age') {
       const n = Number(raw);
       const atLeast = (k) => `m.birthdate <= (${TODAY} - make_interval(years => ${p(k)}::int))::date`;
       const atMost = (k) => `m.birthdate > (${TODAY} - make_interval(years => ${p(k + 1)}::int))::date`;
-      where.push(op === 'gte' ? atLeast(n) : op === 'gt' ? atLeast(n + 1) : op === 'lte' ? atMost(n) : op === 'lt' ? atMost(n - 1) : `(${atLeast(n)} AND ${atMost(n)})`);
+      where.push(
+        op === 'gte'
+          ? atLeast(n)
+          : op === 'gt'
+            ? atLeast(n + 1)
+            : op === 'lte'
+              ? atMost(n)
+              : op === 'lt'
+                ? atMost(n - 1)
+                : `(${atLeast(n)} AND ${atMost(n)})`,
+      );
     } else throw new HttpError(400, 'invalid_parameter');
   }
   const countSql = `SELECT count(*)::int AS total FROM members m WHERE ${where.join(' AND ')}`;
@@ -261,7 +290,11 @@ function listSql(tenantId, params, tagIds) {
   const sortText = params.get('sort') || 'created_at';
   const sort = sortText.split(',').map((part) => ({ field: part.replace(/^-/, ''), descending: part.startsWith('-') }));
   if (sort.some((s) => !SORTS[s.field])) throw new HttpError(400, 'invalid_parameter');
-  const columns = sort.map((s) => ({ expr: `m.${SORTS[s.field].column}`, desc: s.descending !== Boolean(SORTS[s.field].inverted), nullable: Boolean(SORTS[s.field].nullable) }));
+  const columns = sort.map((s) => ({
+    expr: `m.${SORTS[s.field].column}`,
+    desc: s.descending !== Boolean(SORTS[s.field].inverted),
+    nullable: Boolean(SORTS[s.field].nullable),
+  }));
   columns.push({ expr: 'm.id', desc: columns[columns.length - 1].desc, nullable: false });
   const cursor = params.get('cursor');
   if (cursor) {
@@ -277,19 +310,31 @@ function listSql(tenantId, params, tagIds) {
 
 function keyset(columns, values, p) {
   const uniform = columns.every((c) => c.desc === columns[0].desc && !c.nullable) && values.every((v) => v !== null);
-  if (uniform) return `(${columns.map((c) => c.expr).join(', ')}) ${columns[0].desc ? '<' : '>'} (${values.map((v) => p(v)).join(', ')})`;
+  if (uniform)
+    return `(${columns.map((c) => c.expr).join(', ')}) ${columns[0].desc ? '<' : '>'} (${values.map((v) => p(v)).join(', ')})`;
   const after = (c, v) => {
     if (v === null) return c.desc ? `${c.expr} IS NOT NULL` : 'FALSE';
     const cmp = `${c.expr} ${c.desc ? '<' : '>'} ${p(v)}`;
     return c.nullable && !c.desc ? `(${cmp} OR ${c.expr} IS NULL)` : cmp;
   };
   const lead = columns[0];
-  const bound = values[0] === null ? (lead.desc ? null : `${lead.expr} IS NULL`) : lead.desc ? `${lead.expr} <= ${p(values[0])}` : lead.nullable ? null : `${lead.expr} >= ${p(values[0])}`;
+  const bound =
+    values[0] === null
+      ? lead.desc
+        ? null
+        : `${lead.expr} IS NULL`
+      : lead.desc
+        ? `${lead.expr} <= ${p(values[0])}`
+        : lead.nullable
+          ? null
+          : `${lead.expr} >= ${p(values[0])}`;
   const alternatives = [];
   for (let i = 0; i < columns.length; i++) {
     const a = after(columns[i], values[i]);
     if (a === 'FALSE') continue;
-    const equal = columns.slice(0, i).map((c, j) => (values[j] === null ? `${c.expr} IS NULL` : `${c.expr} = ${p(values[j])}`));
+    const equal = columns
+      .slice(0, i)
+      .map((c, j) => (values[j] === null ? `${c.expr} IS NULL` : `${c.expr} = ${p(values[j])}`));
     alternatives.push([...equal, a].join(' AND '));
   }
   if (!alternatives.length) return 'FALSE';
@@ -307,7 +352,8 @@ async function listMembers(req, res, url) {
   const campuses = (await campusesOf(principal.tenant_id)).byId;
   const churchTags = await tagsOf(principal.tenant_id);
   const { q, rows, total, tags, hasMore } = await inTenant(principal.tenant_id, async (client) => {
-    const q = known ?? listSql(principal.tenant_id, url.searchParams, await resolveTags(client, principal.tenant_id, refs));
+    const q =
+      known ?? listSql(principal.tenant_id, url.searchParams, await resolveTags(client, principal.tenant_id, refs));
     const { rows } = await client.query(q.pageSql, q.values);
     const count = counting ? (await client.query(q.countSql, q.countValues)).rows[0].total : 0;
     const more = rows.length > q.limit;
@@ -326,9 +372,18 @@ async function listMembers(req, res, url) {
     return { q, rows, total: count, tags: byMember, hasMore: more };
   });
   const last = rows[rows.length - 1];
-  const nextCursor = hasMore && last ? Buffer.from(JSON.stringify([q.sortText, q.sort.map((s) => SORTS[s.field].value(last)), last.id])).toString('base64url') : null;
+  const nextCursor =
+    hasMore && last
+      ? Buffer.from(JSON.stringify([q.sortText, q.sort.map((s) => SORTS[s.field].value(last)), last.id])).toString(
+          'base64url',
+        )
+      : null;
   const today = new Date().toISOString().slice(0, 10);
-  const text = JSON.stringify({ data: rows.map((m) => memberJson(m, campuses, lang, today, tags.get(m.id) ?? [])), next_cursor: nextCursor, total });
+  const text = JSON.stringify({
+    data: rows.map((m) => memberJson(m, campuses, lang, today, tags.get(m.id) ?? [])),
+    next_cursor: nextCursor,
+    total,
+  });
   const tag = `"${createHash('sha1').update(principal.tenant_id).update('\0').update(lang).update('\0').update(text).digest('base64url')}"`;
   res.setHeader('ETag', tag);
   res.setHeader('Cache-Control', 'private, no-cache');
@@ -359,7 +414,9 @@ async function bulkCreate(req, res) {
   const body = JSON.parse(await readBody(req));
   const rows = body?.members;
   if (!Array.isArray(rows) || rows.length === 0 || rows.length > 500) throw new HttpError(422, 'validation_failed');
-  for (const r of rows) if (typeof r?.first_name !== 'string' || typeof r?.last_name !== 'string') throw new HttpError(422, 'validation_failed');
+  for (const r of rows)
+    if (typeof r?.first_name !== 'string' || typeof r?.last_name !== 'string')
+      throw new HttpError(422, 'validation_failed');
   const now = new Date();
   const ids = rows.map(() => uuidv7());
   const campusByKey = (await campusesOf(principal.tenant_id)).byKey;
@@ -389,7 +446,11 @@ async function bulkCreate(req, res) {
     );
     return created;
   });
-  const text = JSON.stringify({ created: inserted.length, failed: 0, results: inserted.map((r, index) => ({ index, id: publicId('mem', r.id) })) });
+  const text = JSON.stringify({
+    created: inserted.length,
+    failed: 0,
+    results: inserted.map((r, index) => ({ index, id: publicId('mem', r.id) })),
+  });
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.writeHead(200);
@@ -422,14 +483,39 @@ async function recordEvents(client, principal, type, objects) {
   const eventAt = new Date();
   const events = objects.map((object) => {
     const id = uuidv7();
-    return { id, payload: { id: publicId('evt', id), type, created: Math.floor(eventAt.getTime() / 1000), tenant: principal.slug, api_version: API_VERSION, data: { object } } };
+    return {
+      id,
+      payload: {
+        id: publicId('evt', id),
+        type,
+        created: Math.floor(eventAt.getTime() / 1000),
+        tenant: principal.slug,
+        api_version: API_VERSION,
+        data: { object },
+      },
+    };
   });
-  await client.query(INSERT_EVENTS, [tenantId, type, eventAt, events.map((e) => e.id), JSON.stringify(events.map((e) => e.payload))]);
+  await client.query(INSERT_EVENTS, [
+    tenantId,
+    type,
+    eventAt,
+    events.map((e) => e.id),
+    JSON.stringify(events.map((e) => e.payload)),
+  ]);
   const { rows: endpoints } = await client.query(ENDPOINTS, [tenantId, type]);
   const deliveries = [];
-  for (const endpoint of endpoints) for (const event of events) if (matchesFilters(event.payload, endpoint.filters)) deliveries.push({ id: uuidv7(), endpointId: endpoint.id, eventId: event.id });
+  for (const endpoint of endpoints)
+    for (const event of events)
+      if (matchesFilters(event.payload, endpoint.filters))
+        deliveries.push({ id: uuidv7(), endpointId: endpoint.id, eventId: event.id });
   if (deliveries.length) {
-    await client.query(INSERT_DELIVERIES, [tenantId, deliveries.map((x) => x.id), deliveries.map((x) => x.endpointId), deliveries.map((x) => x.eventId), eventAt]);
+    await client.query(INSERT_DELIVERIES, [
+      tenantId,
+      deliveries.map((x) => x.id),
+      deliveries.map((x) => x.endpointId),
+      deliveries.map((x) => x.eventId),
+      eventAt,
+    ]);
   }
 }
 
@@ -472,7 +558,9 @@ function donationJson(d, fund, donor, campus) {
     recurring_gift_id: d.recurring_gift_id ? publicId('rcg', d.recurring_gift_id) : null,
     processor_id: d.processor_id,
     refunded_amount: Number(d.refunded_amount),
-    dispute: d.dispute ? { reason: d.dispute.reason ?? null, status: d.dispute.status ?? null, amount: d.dispute.amount ?? null } : null,
+    dispute: d.dispute
+      ? { reason: d.dispute.reason ?? null, status: d.dispute.status ?? null, amount: d.dispute.amount ?? null }
+      : null,
     created_at: d.created_at.toISOString(),
     updated_at: d.updated_at.toISOString(),
   };
@@ -495,36 +583,65 @@ async function createDonation(req, res) {
     (body.method === undefined || DONATION_METHODS.includes(body.method)) &&
     optionalText(body.check_number, 50) &&
     optionalText(body.note, 2000) &&
-    (body.received_at === undefined || (typeof body.received_at === 'string' && !Number.isNaN(Date.parse(body.received_at)))) &&
+    (body.received_at === undefined ||
+      (typeof body.received_at === 'string' && !Number.isNaN(Date.parse(body.received_at)))) &&
     (body.batch_id === undefined || body.batch_id === null);
   if (!ok) throw new HttpError(422, 'validation_failed');
   const fundId = parsePublicId('fnd', body.fund_id);
   const donorId = body.donor_id ? parsePublicId('mem', body.donor_id) : null;
   const campusId = body.campus ? parsePublicId('cmp', body.campus) : null;
   const tenantId = principal.tenant_id;
-  const request = { method: 'POST', path: '/v1/donations', fingerprint: createHash('sha256').update(canonicalJson(body)).digest() };
+  const request = {
+    method: 'POST',
+    path: '/v1/donations',
+    fingerprint: createHash('sha256').update(canonicalJson(body)).digest(),
+  };
 
   const { status, text, location } = await inTenant(tenantId, async (client) => {
     if (key) {
-      const { rows: lock } = await client.query('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked', [`idem:${tenantId}:${principal.id}:${key}`]);
+      const { rows: lock } = await client.query('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked', [
+        `idem:${tenantId}:${principal.id}:${key}`,
+      ]);
       if (!lock[0].locked) throw new HttpError(409, 'idempotency_in_progress');
       const { rows: prior } = await client.query(IDEMPOTENCY_LOOKUP, [tenantId, principal.id, key, 24]);
       if (prior[0]) {
-        if (prior[0].method !== request.method || prior[0].path !== request.path || !prior[0].fingerprint.equals(request.fingerprint)) throw new HttpError(422, 'idempotency_key_reused');
+        if (
+          prior[0].method !== request.method ||
+          prior[0].path !== request.path ||
+          !prior[0].fingerprint.equals(request.fingerprint)
+        )
+          throw new HttpError(422, 'idempotency_key_reused');
         return { status: prior[0].status, text: box.open(prior[0].body_sealed), location: prior[0].location };
       }
     }
-    const fund = fundId ? (await client.query('SELECT id, name, active FROM funds WHERE tenant_id = $1 AND id = $2 FOR KEY SHARE', [tenantId, fundId])).rows[0] : undefined;
-    const donor = donorId ? (await client.query('SELECT id, first_name FROM members WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL', [tenantId, donorId])).rows[0] : undefined;
-    const campus = body.campus
+    const fund = fundId
       ? (
-          await client.query(campusId ? 'SELECT id, key, name FROM campuses WHERE tenant_id = $1 AND id = $2' : 'SELECT id, key, name FROM campuses WHERE tenant_id = $1 AND key = $2', [
+          await client.query('SELECT id, name, active FROM funds WHERE tenant_id = $1 AND id = $2 FOR KEY SHARE', [
             tenantId,
-            campusId ?? body.campus,
+            fundId,
           ])
         ).rows[0]
       : undefined;
-    if (!fund || !fund.active || (body.donor_id && !donor) || (body.campus && !campus)) throw new HttpError(422, 'validation_failed');
+    const donor = donorId
+      ? (
+          await client.query(
+            'SELECT id, first_name FROM members WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL',
+            [tenantId, donorId],
+          )
+        ).rows[0]
+      : undefined;
+    const campus = body.campus
+      ? (
+          await client.query(
+            campusId
+              ? 'SELECT id, key, name FROM campuses WHERE tenant_id = $1 AND id = $2'
+              : 'SELECT id, key, name FROM campuses WHERE tenant_id = $1 AND key = $2',
+            [tenantId, campusId ?? body.campus],
+          )
+        ).rows[0]
+      : undefined;
+    if (!fund || !fund.active || (body.donor_id && !donor) || (body.campus && !campus))
+      throw new HttpError(422, 'validation_failed');
 
     const now = new Date();
     const d = {
@@ -570,7 +687,18 @@ async function createDonation(req, res) {
     await recordEvents(client, principal, 'donation.created', [donation]);
     const text = JSON.stringify(donation);
     const location = `/v1/donations/${donation.id}`;
-    if (key) await client.query(IDEMPOTENCY_STORE, [tenantId, principal.id, key, request.method, request.path, request.fingerprint, 201, box.seal(text), location]);
+    if (key)
+      await client.query(IDEMPOTENCY_STORE, [
+        tenantId,
+        principal.id,
+        key,
+        request.method,
+        request.path,
+        request.fingerprint,
+        201,
+        box.seal(text),
+        location,
+      ]);
     return { status: 201, text, location };
   });
   if (location) res.setHeader('Location', location);
@@ -603,10 +731,17 @@ function donationListSql(tenantId, params) {
     if (field === 'fund_id' || field === 'donor_id') {
       // idCondition: one id is `=` (a range of the (tenant_id, fund_id, received_at, id) index).
       const prefix = field === 'fund_id' ? 'fnd' : 'mem';
-      const ids = (op === 'in' ? raw.split(',') : [raw]).map((r) => parsePublicId(prefix, r)).filter((id) => id !== null);
+      const ids = (op === 'in' ? raw.split(',') : [raw])
+        .map((r) => parsePublicId(prefix, r))
+        .filter((id) => id !== null);
       const list = ids.length ? ids : ['00000000-0000-0000-0000-000000000000'];
       where.push(list.length === 1 ? `d.${field} = ${p(list[0])}` : `d.${field} IN (${list.map(p).join(', ')})`);
-    } else if ((field === 'received_at' || field === 'created_at' || field === 'updated_at') && OPS[op] && op !== 'eq' && op !== 'ne') {
+    } else if (
+      (field === 'received_at' || field === 'created_at' || field === 'updated_at') &&
+      OPS[op] &&
+      op !== 'eq' &&
+      op !== 'ne'
+    ) {
       where.push(`d.${field} ${OPS[op]} ${p(new Date(/^\d{4}-\d{2}-\d{2}$/.test(raw) ? `${raw}T00:00:00Z` : raw))}`);
     } else throw new HttpError(400, 'invalid_parameter');
   }
@@ -625,7 +760,11 @@ function donationListSql(tenantId, params) {
       where.push(`d.created_at >= ${p(new Date(since.getTime() - 5 * 60_000))}`);
     }
   }
-  const columns = sort.map((s) => ({ expr: `d.${DONATION_SORTS[s.field].column}`, desc: s.descending, nullable: false }));
+  const columns = sort.map((s) => ({
+    expr: `d.${DONATION_SORTS[s.field].column}`,
+    desc: s.descending,
+    nullable: false,
+  }));
   columns.push({ expr: 'd.id', desc: columns[columns.length - 1].desc, nullable: false });
   const cursor = params.get('cursor');
   if (cursor) {
@@ -637,7 +776,9 @@ function donationListSql(tenantId, params) {
   if (!(limit >= 1 && limit <= 250)) throw new HttpError(400, 'invalid_parameter');
   const pageSql = `SELECT ${DONATION_COLUMNS.split(', ')
     .map((c) => `d.${c}`)
-    .join(', ')} FROM donations d WHERE ${where.join(' AND ')} ORDER BY ${columns.map((c) => `${c.expr} ${c.desc ? 'DESC' : 'ASC'}`).join(', ')} LIMIT ${limit + 1}`;
+    .join(
+      ', ',
+    )} FROM donations d WHERE ${where.join(' AND ')} ORDER BY ${columns.map((c) => `${c.expr} ${c.desc ? 'DESC' : 'ASC'}`).join(', ')} LIMIT ${limit + 1}`;
   return { pageSql, values, countSql, countValues, sort, sortText, limit };
 }
 
@@ -653,15 +794,37 @@ async function listDonations(req, res, url) {
     if (more) rows.pop();
     // The page's funds, donors and campuses, one query each (none for an empty id list).
     const ids = (column) => [...new Set(rows.map((r) => r[column]).filter((id) => id !== null))];
-    const byId = async (list, sql) => new Map(list.length ? (await client.query(sql, [principal.tenant_id, list])).rows.map((r) => [r.id, r]) : []);
-    const funds = await byId(ids('fund_id'), 'SELECT id, name FROM funds WHERE tenant_id = $1 AND id = ANY($2::uuid[])');
-    const donors = await byId(ids('donor_id'), 'SELECT id, first_name FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])');
-    const campuses = await byId(ids('campus_id'), 'SELECT id, name FROM campuses WHERE tenant_id = $1 AND id = ANY($2::uuid[])');
+    const byId = async (list, sql) =>
+      new Map(list.length ? (await client.query(sql, [principal.tenant_id, list])).rows.map((r) => [r.id, r]) : []);
+    const funds = await byId(
+      ids('fund_id'),
+      'SELECT id, name FROM funds WHERE tenant_id = $1 AND id = ANY($2::uuid[])',
+    );
+    const donors = await byId(
+      ids('donor_id'),
+      'SELECT id, first_name FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])',
+    );
+    const campuses = await byId(
+      ids('campus_id'),
+      'SELECT id, name FROM campuses WHERE tenant_id = $1 AND id = ANY($2::uuid[])',
+    );
     return { rows, total: count, funds, donors, campuses, hasMore: more };
   });
   const last = rows[rows.length - 1];
-  const nextCursor = hasMore && last ? Buffer.from(JSON.stringify([q.sortText, q.sort.map((s) => DONATION_SORTS[s.field].value(last)), last.id])).toString('base64url') : null;
-  const data = rows.map((d) => donationJson(d, funds.get(d.fund_id), d.donor_id ? donors.get(d.donor_id) : undefined, d.campus_id ? campuses.get(d.campus_id) : undefined));
+  const nextCursor =
+    hasMore && last
+      ? Buffer.from(
+          JSON.stringify([q.sortText, q.sort.map((s) => DONATION_SORTS[s.field].value(last)), last.id]),
+        ).toString('base64url')
+      : null;
+  const data = rows.map((d) =>
+    donationJson(
+      d,
+      funds.get(d.fund_id),
+      d.donor_id ? donors.get(d.donor_id) : undefined,
+      d.campus_id ? campuses.get(d.campus_id) : undefined,
+    ),
+  );
   const text = JSON.stringify({ data, next_cursor: nextCursor, total });
   const tag = `"${createHash('sha1').update(principal.tenant_id).update('\0').update(lang).update('\0').update(text).digest('base64url')}"`;
   res.setHeader('ETag', tag);
@@ -718,7 +881,8 @@ const server = createServer(async (req, res) => {
     const status = error instanceof HttpError ? error.status : 500;
     if (status === 500) console.error(error);
     const text = JSON.stringify({ status, code: error instanceof HttpError ? error.message : 'internal_error' });
-    if (!res.headersSent) res.writeHead(status, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(text) });
+    if (!res.headersSent)
+      res.writeHead(status, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(text) });
     res.end(text);
   }
 });

@@ -26,7 +26,14 @@ const { renderStatementPdf } = fromBuild('modules/statements/pdf/statement-pdf.j
 const { todayIn } = fromBuild('modules/statements/pdf/statement-format.js');
 
 const PER_BATCH = 20;
-const DEFAULT_SETTINGS = { language: 'es', timezone: 'UTC', address: null, taxId: null, signerName: null, signerTitle: null };
+const DEFAULT_SETTINGS = {
+  language: 'es',
+  timezone: 'UTC',
+  address: null,
+  taxId: null,
+  signerName: null,
+  signerTitle: null,
+};
 
 const NET = `(CASE WHEN d.status IN ('succeeded', 'partially_refunded', 'refunded') THEN d.amount - d.refunded_amount ELSE 0 END)`;
 const GIFTS_OF_YEAR = `
@@ -58,13 +65,19 @@ const GIFTS_SQL = `
    ORDER BY d.received_at, d.id`;
 const UPDATE_RUN = `UPDATE statement_runs SET status = $3, total = $4, done = $5, last_error = $6, finished_at = $7, updated_at = $8 WHERE tenant_id = $1 AND id = $2`;
 
-const client = new pg.Client({ connectionString: process.env.DATABASE_URL, application_name: 'church-bench-statements', options: '-c TimeZone=UTC' });
+const client = new pg.Client({
+  connectionString: process.env.DATABASE_URL,
+  application_name: 'church-bench-statements',
+  options: '-c TimeZone=UTC',
+});
 await client.connect();
 
 async function inTenant(TENANT, fn) {
   await client.query('BEGIN');
   try {
-    await client.query(`SELECT set_config('role', 'church_app', true), set_config('app.tenant_id', $1, true)`, [TENANT]);
+    await client.query(`SELECT set_config('role', 'church_app', true), set_config('app.tenant_id', $1, true)`, [
+      TENANT,
+    ]);
     const result = await fn();
     await client.query('COMMIT');
     return result;
@@ -94,16 +107,30 @@ async function runStatements(TENANT, YEAR) {
       'SELECT tenant_id, id, year, donor_ids, status, total, done, last_error, created_at, updated_at, finished_at FROM statement_runs WHERE tenant_id = $1 AND id = $2 LIMIT 1',
       [TENANT, runId],
     );
-    const [row] = await q('SELECT language, timezone, address, tax_id, signer_name, signer_title FROM statement_settings WHERE tenant_id = $1', [TENANT]);
+    const [row] = await q(
+      'SELECT language, timezone, address, tax_id, signer_name, signer_title FROM statement_settings WHERE tenant_id = $1',
+      [TENANT],
+    );
     const settings = row
-      ? { language: row.language, timezone: row.timezone, address: row.address, taxId: row.tax_id, signerName: row.signer_name, signerTitle: row.signer_title }
+      ? {
+          language: row.language,
+          timezone: row.timezone,
+          address: row.address,
+          taxId: row.tax_id,
+          signerName: row.signer_name,
+          signerTitle: row.signer_title,
+        }
       : { ...DEFAULT_SETTINGS };
     const units = (await q(UNITS_SQL, [TENANT, run.year, settings.timezone, run.donor_ids])).map((r) => ({
       recipientId: r.recipient_id,
       householdId: r.household_id,
       donorIds: r.donor_ids,
     }));
-    const issued = new Set((await q('SELECT recipient_id FROM statements WHERE tenant_id = $1 AND run_id = $2', [TENANT, runId])).map((r) => r.recipient_id));
+    const issued = new Set(
+      (await q('SELECT recipient_id FROM statements WHERE tenant_id = $1 AND run_id = $2', [TENANT, runId])).map(
+        (r) => r.recipient_id,
+      ),
+    );
     const done = units.filter((u) => issued.has(u.recipientId)).length;
     await q(UPDATE_RUN, [TENANT, runId, 'running', units.length, done, null, null, new Date()]);
     const [church] = await q('SELECT name FROM tenants WHERE id = $1', [TENANT]);
@@ -120,12 +147,22 @@ async function runStatements(TENANT, YEAR) {
       const donorIds = [...new Set(units.flatMap((u) => u.donorIds))];
       const householdIds = units.map((u) => u.householdId).filter((id) => id !== null);
       const ids = new Map(
-        (await q('SELECT recipient_id, id FROM statements WHERE tenant_id = $1 AND year = $2 AND recipient_id = ANY($3::uuid[])', [TENANT, YEAR, units.map((u) => u.recipientId)])).map(
-          (r) => [r.recipient_id, r.id],
-        ),
+        (
+          await q(
+            'SELECT recipient_id, id FROM statements WHERE tenant_id = $1 AND year = $2 AND recipient_id = ANY($3::uuid[])',
+            [TENANT, YEAR, units.map((u) => u.recipientId)],
+          )
+        ).map((r) => [r.recipient_id, r.id]),
       );
       const gifts = await q(GIFTS_SQL, [TENANT, YEAR, plan.settings.timezone, donorIds]);
-      const donors = new Map((await q('SELECT id, first_name, last_name, address FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])', [TENANT, donorIds])).map((d) => [d.id, d]));
+      const donors = new Map(
+        (
+          await q(
+            'SELECT id, first_name, last_name, address FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])',
+            [TENANT, donorIds],
+          )
+        ).map((d) => [d.id, d]),
+      );
       const households = new Map(
         (householdIds.length
           ? await q(
@@ -149,12 +186,34 @@ async function runStatements(TENANT, YEAR) {
         const id = ids.get(unit.recipientId) ?? newUuid();
         statementIds.push(id);
         const unitGifts = giftsOf.get(unit.recipientId);
-        const parts = buildStatement(unit, { year: YEAR, churchName: plan.churchName, settings: plan.settings }, donors, households, unitGifts);
-        const pdf = await renderStatementPdf({ ...parts.document, number: toPublicId(ID_PREFIX.statement, id), issuedOn });
+        const parts = buildStatement(
+          unit,
+          { year: YEAR, churchName: plan.churchName, settings: plan.settings },
+          donors,
+          households,
+          unitGifts,
+        );
+        const pdf = await renderStatementPdf({
+          ...parts.document,
+          number: toPublicId(ID_PREFIX.statement, id),
+          issuedOn,
+        });
         const at = params.length;
-        params.push(id, runId, YEAR, unit.householdId ? null : unit.recipientId, unit.householdId, parts.recipientName, JSON.stringify(parts.totals), unitGifts.length, pdf);
+        params.push(
+          id,
+          runId,
+          YEAR,
+          unit.householdId ? null : unit.recipientId,
+          unit.householdId,
+          parts.recipientName,
+          JSON.stringify(parts.totals),
+          unitGifts.length,
+          pdf,
+        );
         const p = (k) => `$${at + k}`;
-        values.push(`($1, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}::jsonb, ${p(8)}, ${p(9)}, now(), now())`);
+        values.push(
+          `($1, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}::jsonb, ${p(8)}, ${p(9)}, now(), now())`,
+        );
         for (const donorId of unit.donorIds) pairs.push([id, donorId]);
       }
       await q(
@@ -165,12 +224,14 @@ async function runStatements(TENANT, YEAR) {
            totals = excluded.totals, gift_count = excluded.gift_count, pdf = excluded.pdf, updated_at = excluded.updated_at`,
         params,
       );
-      await q('DELETE FROM statement_donors WHERE tenant_id = $1 AND statement_id = ANY($2::uuid[])', [TENANT, statementIds]);
-      await q('INSERT INTO statement_donors (tenant_id, statement_id, member_id) SELECT $1, s, m FROM unnest($2::uuid[], $3::uuid[]) AS p(s, m)', [
+      await q('DELETE FROM statement_donors WHERE tenant_id = $1 AND statement_id = ANY($2::uuid[])', [
         TENANT,
-        pairs.map((x) => x[0]),
-        pairs.map((x) => x[1]),
+        statementIds,
       ]);
+      await q(
+        'INSERT INTO statement_donors (tenant_id, statement_id, member_id) SELECT $1, s, m FROM unnest($2::uuid[], $3::uuid[]) AS p(s, m)',
+        [TENANT, pairs.map((x) => x[0]), pairs.map((x) => x[1])],
+      );
       await q(UPDATE_RUN, [TENANT, runId, 'running', total, done + units.length, null, null, new Date()]);
     });
     done += units.length;

@@ -58,8 +58,13 @@ async function captureSql(tenantId, fn) {
   await source.initialize();
   try {
     await source.transaction(async (manager) => {
-      await manager.query(`SELECT set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, [APP_ROLE, tenantId]);
-      await TenantContext.run({ tenantId, manager, actor: { kind: 'worker' }, lang: 'es', afterCommit: [] }, () => fn(captured));
+      await manager.query(`SELECT set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, [
+        APP_ROLE,
+        tenantId,
+      ]);
+      await TenantContext.run({ tenantId, manager, actor: { kind: 'worker' }, lang: 'es', afterCommit: [] }, () =>
+        fn(captured),
+      );
     });
   } finally {
     await source.destroy();
@@ -85,13 +90,22 @@ function memberTagRefs() {
 /** EXPLAIN (ANALYZE, BUFFERS) of one captured statement as the app role, in the church's transaction. */
 export async function explain(tenantId, statement) {
   const { Client } = requireFromRepo('pg');
-  const client = new Client({ connectionString: config.databaseUrl, application_name: 'church-bench-explain', options: '-c TimeZone=UTC' });
+  const client = new Client({
+    connectionString: config.databaseUrl,
+    application_name: 'church-bench-explain',
+    options: '-c TimeZone=UTC',
+  });
   await client.connect();
   try {
     await client.query('BEGIN');
-    await client.query(`SELECT set_config('role', 'church_app', true), set_config('app.tenant_id', $1, true)`, [tenantId]);
+    await client.query(`SELECT set_config('role', 'church_app', true), set_config('app.tenant_id', $1, true)`, [
+      tenantId,
+    ]);
     const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${statement.sql}`, statement.params);
-    const text = await client.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${statement.sql}`, statement.params);
+    const text = await client.query(
+      `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${statement.sql}`,
+      statement.params,
+    );
     await client.query('ROLLBACK');
     return { json: rows[0]['QUERY PLAN'][0], text: text.rows.map((r) => r['QUERY PLAN']).join('\n') };
   } finally {
@@ -115,15 +129,19 @@ export function judgePlan(planJson, maxSortRows = 10_000) {
     const type = node['Node Type'];
     const rows = (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1);
     largestDiscard = Math.max(largestDiscard, (node['Rows Removed by Filter'] ?? 0) * (node['Actual Loops'] ?? 1));
-    nodes.push(`${type}${node['Index Name'] ? ` on ${node['Index Name']}` : node['Relation Name'] ? ` on ${node['Relation Name']}` : ''} (${rows} rows)`);
+    nodes.push(
+      `${type}${node['Index Name'] ? ` on ${node['Index Name']}` : node['Relation Name'] ? ` on ${node['Relation Name']}` : ''} (${rows} rows)`,
+    );
     if (type === 'Seq Scan') problems.push(`Seq Scan on ${node['Relation Name']} (${rows} rows)`);
     if (type === 'Sort' || type === 'Incremental Sort') {
       const child = node.Plans?.[0];
       const input = child ? (child['Actual Rows'] ?? 0) * (child['Actual Loops'] ?? 1) : rows;
       if (type === 'Sort') largestSort = Math.max(largestSort, input);
-      if (type === 'Sort' && input > maxSortRows) problems.push(`Sort over ${input} rows (${node['Sort Key']?.join(', ')})`);
+      if (type === 'Sort' && input > maxSortRows)
+        problems.push(`Sort over ${input} rows (${node['Sort Key']?.join(', ')})`);
       if (type === 'Incremental Sort') {
-        const groups = (node['Full-sort Groups']?.['Group Count'] ?? 0) + (node['Pre-sorted Groups']?.['Group Count'] ?? 0);
+        const groups =
+          (node['Full-sort Groups']?.['Group Count'] ?? 0) + (node['Pre-sorted Groups']?.['Group Count'] ?? 0);
         const perGroup = groups ? input / groups : input;
         if (perGroup > maxSortRows) problems.push(`Incremental Sort with groups of ~${Math.round(perGroup)} rows`);
       }

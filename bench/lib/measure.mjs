@@ -30,7 +30,9 @@ function aggregate(runs) {
   out.errors = runs.reduce((s, r) => s + (r.errors ?? 0), 0);
   out.non2xx = runs.reduce((s, r) => s + (r.non2xx ?? 0), 0);
   out.loader = runs[0]?.loader;
-  out.each = runs.map((r) => Object.fromEntries(['rps', 'p50_ms', 'p99_ms', 'cpu_us_per_req', 'db_us_per_req'].map((m) => [m, r[m]])));
+  out.each = runs.map((r) =>
+    Object.fromEntries(['rps', 'p50_ms', 'p99_ms', 'cpu_us_per_req', 'db_us_per_req'].map((m) => [m, r[m]])),
+  );
   return out;
 }
 
@@ -57,7 +59,9 @@ export async function series(items, { seconds = config.duration, warmup = config
         await item.before?.();
         const one = await measureOnce(item.server, item.requests, item.connections, seconds);
         results.get(item.key).push(one);
-        log(`  run ${r + 1}/${runs} ${item.key}: ${one.rps.toFixed(0)} req/s, p50 ${one.p50_ms.toFixed(1)} ms, p99 ${one.p99_ms.toFixed(1)} ms, ${one.cpu_us_per_req.toFixed(0)} µs CPU/req${one.errors || one.non2xx ? `, ${one.errors} errors, ${one.non2xx} non-2xx` : ''}`);
+        log(
+          `  run ${r + 1}/${runs} ${item.key}: ${one.rps.toFixed(0)} req/s, p50 ${one.p50_ms.toFixed(1)} ms, p99 ${one.p99_ms.toFixed(1)} ms, ${one.cpu_us_per_req.toFixed(0)} µs CPU/req${one.errors || one.non2xx ? `, ${one.errors} errors, ${one.non2xx} non-2xx` : ''}`,
+        );
       }
     }
     for (const item of todo) cache.set(item.key, aggregate(results.get(item.key)));

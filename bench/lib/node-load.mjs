@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 
 const spec = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const { baseUrl, requests, connections, seconds, loader } = spec;
-const bodies = requests.map((r) => (r.body === undefined ? undefined : typeof r.body === 'string' ? r.body : JSON.stringify(r.body)));
+const bodies = requests.map((r) =>
+  r.body === undefined ? undefined : typeof r.body === 'string' ? r.body : JSON.stringify(r.body),
+);
 
 if (loader === 'autocannon') {
   const repo = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
@@ -26,7 +28,9 @@ if (loader === 'autocannon') {
       path: r.path,
       headers: r.headers,
       body: bodies[i],
-      ...(r.idempotencyKey ? { setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'Idempotency-Key': randomUUID() } }) } : {}),
+      ...(r.idempotencyKey
+        ? { setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'Idempotency-Key': randomUUID() } }) }
+        : {}),
     })),
   });
   const non2xx = result.non2xx ?? 0;
@@ -64,7 +68,11 @@ if (loader === 'autocannon') {
           port: url.port,
           method: r.method ?? 'GET',
           path: r.path,
-          headers: { ...r.headers, ...(r.idempotencyKey ? { 'Idempotency-Key': randomUUID() } : {}), ...(body ? { 'Content-Length': Buffer.byteLength(body) } : {}) },
+          headers: {
+            ...r.headers,
+            ...(r.idempotencyKey ? { 'Idempotency-Key': randomUUID() } : {}),
+            ...(body ? { 'Content-Length': Buffer.byteLength(body) } : {}),
+          },
           agent,
         },
         (res) => {
@@ -93,6 +101,19 @@ if (loader === 'autocannon') {
   const secs = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const pct = (p) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? null;
-  console.log(JSON.stringify({ loader: 'node', requests: latencies.length, seconds: secs, rps: latencies.length / secs, p50_ms: pct(50), p90_ms: pct(90), p99_ms: pct(99), max_ms: pct(100), errors, non2xx }));
+  console.log(
+    JSON.stringify({
+      loader: 'node',
+      requests: latencies.length,
+      seconds: secs,
+      rps: latencies.length / secs,
+      p50_ms: pct(50),
+      p90_ms: pct(90),
+      p99_ms: pct(99),
+      max_ms: pct(100),
+      errors,
+      non2xx,
+    }),
+  );
   agent.destroy();
 }

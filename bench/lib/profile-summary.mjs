@@ -26,11 +26,14 @@ function owner(node) {
   while (n && isNodeOwn(n) && parent.has(n.id)) n = byId.get(parent.get(n.id));
   return n && !isNodeOwn(n) ? n : node;
 }
-const idle = [...self].filter(([id]) => byId.get(id).callFrame.functionName === '(idle)').reduce((a, [, us]) => a + us, 0);
+const idle = [...self]
+  .filter(([id]) => byId.get(id).callFrame.functionName === '(idle)')
+  .reduce((a, [, us]) => a + us, 0);
 const total = [...self.values()].reduce((a, b) => a + b, 0) - idle;
 
 function packageOf(url, name) {
-  if (!url) return name === '(garbage collector)' ? '(gc)' : name === '(idle)' || name === '(program)' ? name : '(native)';
+  if (!url)
+    return name === '(garbage collector)' ? '(gc)' : name === '(idle)' || name === '(program)' ? name : '(native)';
   const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (m) return m[1];
   if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[0] === 'internal' ? 'internal' : url.slice(5)}`;
@@ -48,12 +51,18 @@ for (const [id, us] of self) {
   const charged = owner(node).callFrame;
   const pkg = packageOf(charged.url, charged.functionName);
   byPkg.set(pkg, (byPkg.get(pkg) ?? 0) + us);
-  const where = (u, line) => (u ? `${u.replace(/^.*node_modules\//, '').replace(/^(file:\/\/)?.*\/dist\//, 'dist/')}:${line + 1}` : '');
-  const key = charged === node.callFrame ? `${functionName || '(anonymous)'}  ${where(url, lineNumber)}` : `${functionName || '(native)'} [from ${charged.functionName || '(anonymous)'} ${where(charged.url, charged.lineNumber)}]`;
+  const where = (u, line) =>
+    u ? `${u.replace(/^.*node_modules\//, '').replace(/^(file:\/\/)?.*\/dist\//, 'dist/')}:${line + 1}` : '';
+  const key =
+    charged === node.callFrame
+      ? `${functionName || '(anonymous)'}  ${where(url, lineNumber)}`
+      : `${functionName || '(native)'} [from ${charged.functionName || '(anonymous)'} ${where(charged.url, charged.lineNumber)}]`;
   byFn.set(key, (byFn.get(key) ?? 0) + us);
 }
 const pct = (us) => `${((us / total) * 100).toFixed(1).padStart(5)}%`;
-console.log(`${file}: ${(total / 1e6).toFixed(1)} s busy (idle ${(idle / 1e6).toFixed(1)} s left out)\n\nself time by package (native and node: frames charged to their first caller outside Node):`);
+console.log(
+  `${file}: ${(total / 1e6).toFixed(1)} s busy (idle ${(idle / 1e6).toFixed(1)} s left out)\n\nself time by package (native and node: frames charged to their first caller outside Node):`,
+);
 for (const [pkg, us] of [...byPkg].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${pct(us)}  ${pkg}`);
 console.log(`\ntop ${top} functions by self time:`);
 for (const [fn, us] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(us)}  ${fn}`);

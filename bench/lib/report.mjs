@@ -3,7 +3,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENCH_DIR, RESULTS_DIR } from './util.mjs';
 
-const num = (v, digits = 0) => (v === null || v === undefined || !Number.isFinite(v) ? '—' : v.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const num = (v, digits = 0) =>
+  v === null || v === undefined || !Number.isFinite(v)
+    ? '—'
+    : v.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const ms = (v) => `${num(v, v !== null && v < 10 ? 2 : 1)} ms`;
 
 function cell(side, row) {
@@ -21,7 +24,9 @@ function cell(side, row) {
     case 'API':
       return `${num(side.cpu_us_per_req)} µs CPU`;
     case 'p99':
-      return row.metric.includes('lateness') ? `p99 ${ms(side.p99_ms)} (p50 ${ms(side.p50_ms)})` : `p99 ${ms(side.p99_ms)}`;
+      return row.metric.includes('lateness')
+        ? `p99 ${ms(side.p99_ms)} (p50 ${ms(side.p50_ms)})`
+        : `p99 ${ms(side.p99_ms)}`;
     case 'count':
       return `${side.lost} lost, ${side.duplicates} duplicate`;
     case 'duplicates':
@@ -29,7 +34,9 @@ function cell(side, row) {
     case 'text':
       return side.text;
     case 'plan':
-      return row.pass ? (row.summary ?? 'index scans only') : row.failure || row.plans?.flatMap((p) => p.verdict.problems).join('; ') || 'no plan';
+      return row.pass
+        ? (row.summary ?? 'index scans only')
+        : row.failure || row.plans?.flatMap((p) => p.verdict.problems).join('; ') || 'no plan';
     default:
       return JSON.stringify(side);
   }
@@ -37,7 +44,9 @@ function cell(side, row) {
 
 function ratioCell(row) {
   if (row.ratio === null || row.ratio === undefined) return '—';
-  return row.target?.op === '>=' || row.metric.startsWith('req/s') || row.metric.endsWith('/s') ? `${num(row.ratio * 100)}%` : `${num(row.ratio, 2)}×`;
+  return row.target?.op === '>=' || row.metric.startsWith('req/s') || row.metric.endsWith('/s')
+    ? `${num(row.ratio * 100)}%`
+    : `${num(row.ratio, 2)}×`;
 }
 
 function targetCell(row) {
@@ -54,13 +63,18 @@ export function table(rows) {
   const lines = ['| # | scenario | project | baseline | ratio | target | result |', '|---|---|---|---|---|---|---|'];
   for (const row of rows) {
     const result = row.pass === null || row.pass === undefined ? '' : row.pass ? '**pass**' : '**FAIL**';
-    lines.push(`| ${row.id} | ${row.title} | ${cell(row.project, row)} | ${cell(row.baseline, row)} | ${ratioCell(row)} | ${targetCell(row)} | ${result} |`);
+    lines.push(
+      `| ${row.id} | ${row.title} | ${cell(row.project, row)} | ${cell(row.baseline, row)} | ${ratioCell(row)} | ${targetCell(row)} | ${result} |`,
+    );
   }
   return lines.join('\n');
 }
 
 export function seriesTable(series) {
-  const lines = ['| series | req/s | p50 | p99 | server CPU µs/req | PostgreSQL µs/req | Redis µs/req | requests | errors / ≥400 |', '|---|---|---|---|---|---|---|---|---|'];
+  const lines = [
+    '| series | req/s | p50 | p99 | server CPU µs/req | PostgreSQL µs/req | Redis µs/req | requests | errors / ≥400 |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
   for (const [key, s] of Object.entries(series)) {
     lines.push(
       `| ${key} | ${num(s.rps)} | ${ms(s.p50_ms)} | ${ms(s.p99_ms)} | ${num(s.cpu_us_per_req)} | ${num(s.db_us_per_req)} | ${num(s.redis_us_per_req)} | ${num(s.requests)} | ${s.errors} / ${s.non2xx} |`,

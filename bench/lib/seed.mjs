@@ -47,7 +47,12 @@ export const TAGS = [
 /** Three custom-field definitions per church (text, select, date); members' values in insertMembers. */
 export const CUSTOM_FIELDS = [
   { key: 'occupation', label: 'Occupation', type: 'text', options: null },
-  { key: 'ministry', label: 'Ministry', type: 'select', options: ['worship', 'children', 'youth', 'hospitality', 'outreach'] },
+  {
+    key: 'ministry',
+    label: 'Ministry',
+    type: 'select',
+    options: ['worship', 'children', 'youth', 'hospitality', 'outreach'],
+  },
   { key: 'baptism_date', label: 'Baptism date', type: 'date', options: null },
 ];
 /**
@@ -71,7 +76,20 @@ const METHODS = [
 ];
 /** Members who give: the church's earliest live members (households included), by church size. */
 export const DONOR_POOL = { big: 20_000, church: 1_600 };
-const OCCUPATIONS = ['Teacher', 'Nurse', 'Engineer', 'Student', 'Retired', 'Accountant', 'Driver', 'Sales', 'Homemaker', 'Electrician', 'Pastor', 'Chef'];
+const OCCUPATIONS = [
+  'Teacher',
+  'Nurse',
+  'Engineer',
+  'Student',
+  'Retired',
+  'Accountant',
+  'Driver',
+  'Sales',
+  'Homemaker',
+  'Electrician',
+  'Pastor',
+  'Chef',
+];
 /**
  * Households: in every block of 50 members (created one after another, as families join), the
  * first 20 form 7 households of 2, 4, 3, 1, 5, 2 and 3 members (40% of members in a household);
@@ -201,7 +219,14 @@ export function plannedChurches() {
 }
 
 function signature() {
-  return { version: SEED_VERSION, churches: config.churches, members: config.members, big: config.bigMembers, donations: config.donations, church_donations: config.churchDonations };
+  return {
+    version: SEED_VERSION,
+    churches: config.churches,
+    members: config.members,
+    big: config.bigMembers,
+    donations: config.donations,
+    church_donations: config.churchDonations,
+  };
 }
 
 async function withClient(url, fn) {
@@ -215,7 +240,10 @@ async function withClient(url, fn) {
 }
 
 async function databaseExists() {
-  return withClient(config.adminUrl, async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [config.dbName])).rowCount > 0);
+  return withClient(
+    config.adminUrl,
+    async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [config.dbName])).rowCount > 0,
+  );
 }
 
 async function recreateDatabase() {
@@ -227,7 +255,9 @@ async function recreateDatabase() {
 
 export async function migrate() {
   const started = Date.now();
-  await run(nodeBin(), [join(DIST_DIR, 'cli.js'), 'migration:run'], { env: { ...process.env, DATABASE_URL: config.databaseUrl, LOG_LEVEL: 'warn', REDIS_URL: '' } });
+  await run(nodeBin(), [join(DIST_DIR, 'cli.js'), 'migration:run'], {
+    env: { ...process.env, DATABASE_URL: config.databaseUrl, LOG_LEVEL: 'warn', REDIS_URL: '' },
+  });
   log(`migrations applied (${Date.now() - started} ms)`);
 }
 
@@ -270,7 +300,14 @@ export async function loadFixtures() {
       )
     ).rows;
     const churches = {};
-    for (const r of rows) churches[r.slug] = { id: r.id, slug: r.slug, live: r.live, tokens: tokens[r.slug], givingTokens: givingTokens[r.slug] ?? [] };
+    for (const r of rows)
+      churches[r.slug] = {
+        id: r.id,
+        slug: r.slug,
+        live: r.live,
+        tokens: tokens[r.slug],
+        givingTokens: givingTokens[r.slug] ?? [],
+      };
     return { churches };
   });
 }
@@ -281,7 +318,9 @@ async function seed(sig) {
   const planned = plannedChurches();
   const total = planned.reduce((n, c) => n + c.members, 0);
   const gifts = config.donations + config.churches * config.churchDonations;
-  log(`seeding ${planned.length} churches, ${total.toLocaleString('en')} members, ${gifts.toLocaleString('en')} donations …`);
+  log(
+    `seeding ${planned.length} churches, ${total.toLocaleString('en')} members, ${gifts.toLocaleString('en')} donations …`,
+  );
   await withClient(config.databaseUrl, async (c) => {
     await c.query(`SET synchronous_commit = off`);
     await c.query(`SET maintenance_work_mem = '512MB'`);
@@ -376,7 +415,12 @@ async function seed(sig) {
        SELECT t.id, gen_random_uuid(), f.name, 'Gifts to the ' || f.name, f.code, true, f.deductible, t.created_at + f.n * interval '1 hour', t.created_at + f.n * interval '1 hour'
          FROM tenants t CROSS JOIN unnest($1::text[], $2::text[], $3::boolean[]) WITH ORDINALITY AS f(name, code, deductible, n)
         WHERE t.slug = ANY($4::text[])`,
-      [FUNDS.map((f) => f[0]), FUNDS.map((f) => f[1]), FUNDS.map((f) => f[2]), planned.filter((p) => p.members > 0).map((p) => p.slug)],
+      [
+        FUNDS.map((f) => f[0]),
+        FUNDS.map((f) => f[1]),
+        FUNDS.map((f) => f[2]),
+        planned.filter((p) => p.members > 0).map((p) => p.slug),
+      ],
     );
     await c.query('COMMIT');
 
@@ -397,11 +441,18 @@ async function seed(sig) {
       await insertHouseholds(c, church.slug);
       await insertMemberTags(c, church.slug);
       loaded += church.members;
-      log(`  members: ${church.slug} (${loaded.toLocaleString('en')}/${total.toLocaleString('en')}, ${Math.round((Date.now() - started) / 1000)} s)`);
+      log(
+        `  members: ${church.slug} (${loaded.toLocaleString('en')}/${total.toLocaleString('en')}, ${Math.round((Date.now() - started) / 1000)} s)`,
+      );
     }
     for (const church of planned.filter((p) => p.members > 0)) {
       const big = church.slug === BIG;
-      await insertDonations(c, church.slug, big ? config.donations : config.churchDonations, big ? DONOR_POOL.big : DONOR_POOL.church);
+      await insertDonations(
+        c,
+        church.slug,
+        big ? config.donations : config.churchDonations,
+        big ? DONOR_POOL.big : DONOR_POOL.church,
+      );
     }
     log(`  donations (${Math.round((Date.now() - started) / 1000)} s)`);
     for (const ix of indexes) await c.query(ix.def);
@@ -476,7 +527,19 @@ async function insertMembers(c, slug, n) {
             least(now(), g.created + interval '1 hour' * floor(g.r5 * 500)),
             CASE WHEN g.r6 > 0.99 THEN g.created + interval '30 days' END
        FROM g CROSS JOIN t`,
-    [slug, n, FIRST, LAST, FIRST.length, LAST.length, HOUSEHOLD_OF, HOUSEHOLD_ROLE, OCCUPATIONS, OCCUPATIONS.length, ministries],
+    [
+      slug,
+      n,
+      FIRST,
+      LAST,
+      FIRST.length,
+      LAST.length,
+      HOUSEHOLD_OF,
+      HOUSEHOLD_ROLE,
+      OCCUPATIONS,
+      OCCUPATIONS.length,
+      ministries,
+    ],
   );
 }
 

@@ -3,7 +3,19 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BENCH_DIR, config, cpuDelta, DIST_DIR, log, median, nodeBin, REPO_ROOT, requireFromRepo, RESULTS_DIR, sleep } from './util.mjs';
+import {
+  BENCH_DIR,
+  config,
+  cpuDelta,
+  DIST_DIR,
+  log,
+  median,
+  nodeBin,
+  REPO_ROOT,
+  requireFromRepo,
+  RESULTS_DIR,
+  sleep,
+} from './util.mjs';
 
 const { Client } = requireFromRepo('pg');
 
@@ -54,7 +66,11 @@ class ServerProcess {
     const c = new Client({ connectionString: config.databaseUrl, application_name: 'church-bench-probe' });
     await c.connect();
     try {
-      return (await c.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [this.appName])).rows.map((r) => r.pid);
+      return (
+        await c.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [
+          this.appName,
+        ])
+      ).rows.map((r) => r.pid);
     } finally {
       await c.end();
     }
@@ -73,7 +89,8 @@ class ServerProcess {
 async function waitForHttp(proc, path, { timeoutMs = 60_000, ok = (s) => s < 500 } = {}) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (proc.exited) throw new Error(`${proc.name} exited (${JSON.stringify(proc.exited)}) before it was ready:\n${proc.output}`);
+    if (proc.exited)
+      throw new Error(`${proc.name} exited (${JSON.stringify(proc.exited)}) before it was ready:\n${proc.output}`);
     try {
       const res = await fetch(proc.url(path));
       await res.arrayBuffer();
@@ -96,18 +113,32 @@ function profileArgs() {
 export async function startApi({ cpuProf = config.cpuProf, port = config.apiPort } = {}) {
   const args = cpuProf ? profileArgs() : [];
   args.push(join(DIST_DIR, 'main.js'));
-  const child = spawn(nodeBin(), args, { cwd: REPO_ROOT, env: appEnv({ PORT: String(port) }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(nodeBin(), args, {
+    cwd: REPO_ROOT,
+    env: appEnv({ PORT: String(port) }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const proc = new ServerProcess('api', child, port, 'church-api');
   await waitForHttp(proc, '/v1/openapi.json');
   return proc;
 }
 
 export async function startBaseline({ port = config.baselinePort } = {}) {
-  const child = spawn(nodeBin(), [...(process.env.BENCH_CPU_PROF_BASELINE === '1' ? profileArgs() : []), join(BENCH_DIR, 'baseline', 'server.mjs')], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(port), DATABASE_URL: config.databaseUrl, DB_POOL_SIZE: String(config.poolSize), ENCRYPTION_KEY: config.encryptionKey },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    nodeBin(),
+    [...(process.env.BENCH_CPU_PROF_BASELINE === '1' ? profileArgs() : []), join(BENCH_DIR, 'baseline', 'server.mjs')],
+    {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATABASE_URL: config.databaseUrl,
+        DB_POOL_SIZE: String(config.poolSize),
+        ENCRYPTION_KEY: config.encryptionKey,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const proc = new ServerProcess('baseline', child, port, 'church-bench-baseline');
   await waitForHttp(proc, '/healthz', { ok: (s) => s === 200 });
   return proc;
@@ -116,7 +147,11 @@ export async function startBaseline({ port = config.baselinePort } = {}) {
 /** `node dist/worker.js` with loopback deliveries allowed and a fast retry schedule. */
 export async function startWorker(extra = {}, { cpuProf = config.cpuProf } = {}) {
   const args = cpuProf ? profileArgs() : [];
-  const child = spawn(nodeBin(), [...args, join(DIST_DIR, 'worker.js')], { cwd: REPO_ROOT, env: appEnv({ WEBHOOK_ALLOW_LOOPBACK: 'true', ...extra }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(nodeBin(), [...args, join(DIST_DIR, 'worker.js')], {
+    cwd: REPO_ROOT,
+    env: appEnv({ WEBHOOK_ALLOW_LOOPBACK: 'true', ...extra }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const proc = new ServerProcess('worker', child, 0, 'church-api');
   const deadline = Date.now() + 60_000;
   while (!/worker started/.test(proc.output)) {
@@ -129,7 +164,11 @@ export async function startWorker(extra = {}, { cpuProf = config.cpuProf } = {})
 
 /** A process running one of the bench's own scripts (no-op worker, receiver). */
 export function startScript(name, script, env = {}) {
-  const child = spawn(nodeBin(), [join(BENCH_DIR, script)], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const child = spawn(nodeBin(), [join(BENCH_DIR, script)], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
   return new ServerProcess(name, child, 0, null);
 }
 

@@ -110,7 +110,11 @@ export function hasCommand(cmd) {
 /** Runs a command to completion; rejects with its output on a non-zero exit. */
 export function run(cmd, args, options = {}) {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(cmd, args, { cwd: REPO_ROOT, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      cwd: REPO_ROOT,
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -198,5 +202,12 @@ export function machine() {
   const nproc = spawnSync('nproc', [], { encoding: 'utf8' }).stdout?.trim() ?? '?';
   const memKb = Number(/MemTotal:\s+(\d+)/.exec(readFileSync('/proc/meminfo', 'utf8'))?.[1] ?? 0);
   const nodeVersion = spawnSync(nodeBin(), ['--version'], { encoding: 'utf8' }).stdout?.trim();
-  return { nproc: Number(nproc), cpu: model, memory_gb: Math.round(memKb / 1024 / 1024), node: nodeVersion, kernel: readFileSync('/proc/sys/kernel/osrelease', 'utf8').trim(), load_at_start: LOAD_AT_START };
+  return {
+    nproc: Number(nproc),
+    cpu: model,
+    memory_gb: Math.round(memKb / 1024 / 1024),
+    node: nodeVersion,
+    kernel: readFileSync('/proc/sys/kernel/osrelease', 'utf8').trim(),
+    load_at_start: LOAD_AT_START,
+  };
 }

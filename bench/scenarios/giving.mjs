@@ -24,10 +24,15 @@ async function givingChurches(ctx) {
   for (let i = 0; i < config.churches; i++) churches.push(ctx.fixtures.churches[churchSlug(i)]);
   return db(async (c) => {
     for (const church of churches) {
-      church.funds = (await c.query('SELECT id, name FROM funds WHERE tenant_id = $1 ORDER BY created_at', [church.id])).rows;
-      church.donors = (await c.query('SELECT id FROM members WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY id LIMIT $2', [church.id, Math.min(DONOR_POOL.church, 200)])).rows.map(
-        (r) => r.id,
-      );
+      church.funds = (
+        await c.query('SELECT id, name FROM funds WHERE tenant_id = $1 ORDER BY created_at', [church.id])
+      ).rows;
+      church.donors = (
+        await c.query('SELECT id FROM members WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY id LIMIT $2', [
+          church.id,
+          Math.min(DONOR_POOL.church, 200),
+        ])
+      ).rows.map((r) => r.id);
     }
     return churches;
   });
@@ -41,14 +46,26 @@ async function givingChurches(ctx) {
 async function clearGiving(churches) {
   const ids = churches.map((c) => c.id);
   await db(async (c) => {
-    const seededAt = (await c.query(`SELECT (value #>> '{}')::timestamptz AS at FROM bench_seed WHERE key = 'seeded_at'`)).rows[0].at;
+    const seededAt = (
+      await c.query(`SELECT (value #>> '{}')::timestamptz AS at FROM bench_seed WHERE key = 'seeded_at'`)
+    ).rows[0].at;
     await c.query('DELETE FROM donations WHERE tenant_id = ANY($1::uuid[]) AND created_at > $2', [ids, seededAt]);
-    for (const table of ['webhook_attempts', 'webhook_deliveries', 'webhook_events', 'webhook_endpoints', 'idempotency_keys', 'audit_log']) {
+    for (const table of [
+      'webhook_attempts',
+      'webhook_deliveries',
+      'webhook_events',
+      'webhook_endpoints',
+      'idempotency_keys',
+      'audit_log',
+    ]) {
       await c.query(`DELETE FROM ${table} WHERE tenant_id = ANY($1::uuid[])`, [ids]);
     }
     await c.query('VACUUM (ANALYZE) donations, webhook_deliveries, webhook_events, idempotency_keys, audit_log');
   });
-  const queue = new Queue('webhook-deliveries', { connection: { url: config.redisUrl, maxRetriesPerRequest: 1 }, prefix: 'bench' });
+  const queue = new Queue('webhook-deliveries', {
+    connection: { url: config.redisUrl, maxRetriesPerRequest: 1 },
+    prefix: 'bench',
+  });
   queue.on('error', () => undefined);
   try {
     await queue.obliterate({ force: true });
@@ -99,7 +116,13 @@ function donationRequests(churches) {
         method,
         ...(method === 'check' ? { check_number: String(1000 + n) } : {}),
       };
-      requests.push({ method: 'POST', path: '/v1/donations', headers: { ...auth(church, token), 'Content-Type': 'application/json' }, body, idempotencyKey: true });
+      requests.push({
+        method: 'POST',
+        path: '/v1/donations',
+        headers: { ...auth(church, token), 'Content-Type': 'application/json' },
+        body,
+        idempotencyKey: true,
+      });
       n++;
     }
   }
@@ -112,22 +135,29 @@ async function writesOf(church, donationPublicId) {
   return db(async (c) => {
     const one = async (sql, params) => (await c.query(sql, params)).rows[0].n;
     return {
-      donations: await one('SELECT count(*)::int AS n FROM donations WHERE tenant_id = $1 AND id = $2', [church.id, id]),
-      events: await one(`SELECT count(*)::int AS n FROM webhook_events WHERE tenant_id = $1 AND type = 'donation.created' AND payload #>> '{data,object,id}' = $2`, [
+      donations: await one('SELECT count(*)::int AS n FROM donations WHERE tenant_id = $1 AND id = $2', [
         church.id,
-        donationPublicId,
+        id,
       ]),
+      events: await one(
+        `SELECT count(*)::int AS n FROM webhook_events WHERE tenant_id = $1 AND type = 'donation.created' AND payload #>> '{data,object,id}' = $2`,
+        [church.id, donationPublicId],
+      ),
       deliveries: await one(
         `SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_events e ON e.tenant_id = d.tenant_id AND e.id = d.event_id WHERE d.tenant_id = $1 AND e.payload #>> '{data,object,id}' = $2`,
         [church.id, donationPublicId],
       ),
-      idempotency: await one('SELECT count(*)::int AS n FROM idempotency_keys WHERE tenant_id = $1 AND location = $2', [church.id, `/v1/donations/${donationPublicId}`]),
+      idempotency: await one('SELECT count(*)::int AS n FROM idempotency_keys WHERE tenant_id = $1 AND location = $2', [
+        church.id,
+        `/v1/donations/${donationPublicId}`,
+      ]),
     };
   });
 }
 
 /** The response without what differs by nature between two gifts made a moment apart (id and times). */
-const comparable = (text) => JSON.stringify({ ...JSON.parse(text), id: null, received_at: null, created_at: null, updated_at: null });
+const comparable = (text) =>
+  JSON.stringify({ ...JSON.parse(text), id: null, received_at: null, created_at: null, updated_at: null });
 
 export async function scenario8(ctx) {
   const churches = await givingChurches(ctx);
@@ -140,17 +170,33 @@ export async function scenario8(ctx) {
     expectOk(check, 'scenario 8', 201);
     const apiBody = check.api_body;
     const baseBody = await (
-      await fetch(ctx.baseline.url(first.path), { method: 'POST', headers: { ...first.headers, 'Idempotency-Key': randomUUID() }, body: JSON.stringify(first.body) })
+      await fetch(ctx.baseline.url(first.path), {
+        method: 'POST',
+        headers: { ...first.headers, 'Idempotency-Key': randomUUID() },
+        body: JSON.stringify(first.body),
+      })
     ).text();
     const sameShape = comparable(apiBody) === comparable(baseBody);
-    if (!sameShape) log(`  scenario 8: API and baseline bodies differ beyond id and times:\n    ${apiBody}\n    ${baseBody}`);
+    if (!sameShape)
+      log(`  scenario 8: API and baseline bodies differ beyond id and times:\n    ${apiBody}\n    ${baseBody}`);
     // The API's replay of the key: the stored response, no second gift.
-    const replay = await fetch(ctx.api.url(first.path), { method: 'POST', headers: first.headers, body: JSON.stringify(first.body) });
+    const replay = await fetch(ctx.api.url(first.path), {
+      method: 'POST',
+      headers: first.headers,
+      body: JSON.stringify(first.body),
+    });
     const replayed = replay.headers.get('idempotent-replayed') === 'true' && (await replay.text()) === apiBody;
-    const writes = { api: await writesOf(churches[0], JSON.parse(apiBody).id), baseline: await writesOf(churches[0], JSON.parse(baseBody).id) };
-    log(`  writes per gift: API ${JSON.stringify(writes.api)}, baseline ${JSON.stringify(writes.baseline)}; API replay ${replayed ? 'ok' : 'NOT ok'}`);
+    const writes = {
+      api: await writesOf(churches[0], JSON.parse(apiBody).id),
+      baseline: await writesOf(churches[0], JSON.parse(baseBody).id),
+    };
+    log(
+      `  writes per gift: API ${JSON.stringify(writes.api)}, baseline ${JSON.stringify(writes.baseline)}; API replay ${replayed ? 'ok' : 'NOT ok'}`,
+    );
     if (!replayed || JSON.stringify(writes.api) !== JSON.stringify(writes.baseline) || writes.api.deliveries !== 1) {
-      throw new Error(`scenario 8: the two sides do not write the same (${JSON.stringify(writes)}, replay ${replayed})`);
+      throw new Error(
+        `scenario 8: the two sides do not write the same (${JSON.stringify(writes)}, replay ${replayed})`,
+      );
     }
 
     const r = await series([
@@ -159,9 +205,16 @@ export async function scenario8(ctx) {
     ]);
     const api = r['8:api'];
     const refused = api.non2xx + api.errors;
-    const row = ratioRow('8', `POST /v1/donations with a fresh Idempotency-Key, 20 churches × ${TOKENS_USED} tokens, one webhook endpoint each, 32 conns`, api, r['8:baseline'], 0.5, {
-      same_body: sameShape,
-    });
+    const row = ratioRow(
+      '8',
+      `POST /v1/donations with a fresh Idempotency-Key, 20 churches × ${TOKENS_USED} tokens, one webhook endpoint each, 32 conns`,
+      api,
+      r['8:baseline'],
+      0.5,
+      {
+        same_body: sameShape,
+      },
+    );
     // A refused request (a 429 from the 30/min donations quota) would make the ratio meaningless.
     if (refused) {
       row.pass = false;
@@ -186,11 +239,19 @@ const queryPath = (path, query) =>
 
 export async function scenario9(ctx) {
   const church = ctx.fixtures.churches[BIG];
-  const fund = await db(async (c) => (await c.query('SELECT id FROM funds WHERE tenant_id = $1 AND name = $2', [church.id, LIST_FUND])).rows[0].id);
+  const fund = await db(
+    async (c) =>
+      (await c.query('SELECT id FROM funds WHERE tenant_id = $1 AND name = $2', [church.id, LIST_FUND])).rows[0].id,
+  );
   const since = new Date(Date.now() - SINCE_DAYS * 86_400_000).toISOString().slice(0, 10);
   const query = { fund_id: publicId('fnd', fund), 'received_at[gte]': since, limit: '100' };
   const byReceived = { ...query, sort: 'received_at' };
-  const onBig = (q, extra = {}) => church.tokens.map((token) => ({ method: 'GET', path: queryPath('/v1/donations', q), headers: { ...auth(church, token), ...extra } }));
+  const onBig = (q, extra = {}) =>
+    church.tokens.map((token) => ({
+      method: 'GET',
+      path: queryPath('/v1/donations', q),
+      headers: { ...auth(church, token), ...extra },
+    }));
   const requests = onBig(query);
   const check = await probe(ctx, requests[0]);
   expectOk(check, 'scenario 9');
@@ -245,10 +306,22 @@ export async function scenario9(ctx) {
         same_body: check.same_body,
       },
     ),
-    ratioRow('9', 'the same, against a baseline skipping the count (info: framework overhead)', r['9:api'], r['9:nocount:baseline'], null),
-    planRow("EXPLAIN of the API's page and count SQL: no Seq Scan, no Sort > 10,000 rows", plans, planOk, 'no Seq Scan, no Sort > 10,000 rows', {
-      failure: plans.flatMap((p) => p.verdict.problems).join('; '),
-    }),
+    ratioRow(
+      '9',
+      'the same, against a baseline skipping the count (info: framework overhead)',
+      r['9:api'],
+      r['9:nocount:baseline'],
+      null,
+    ),
+    planRow(
+      "EXPLAIN of the API's page and count SQL: no Seq Scan, no Sort > 10,000 rows",
+      plans,
+      planOk,
+      'no Seq Scan, no Sort > 10,000 rows',
+      {
+        failure: plans.flatMap((p) => p.verdict.problems).join('; '),
+      },
+    ),
     {
       ...planRow(
         'the same plans: rows a scan read and threw away (bench check: walking a whole index and filtering costs what a Seq Scan does)',
@@ -258,15 +331,24 @@ export async function scenario9(ctx) {
         { summary: describe(plans), failure: describe(plans) },
       ),
     },
-    ratioRow('9', 'the same list with sort=received_at (info: the order the API description recommends with these filters)', r['9:received:api'], r['9:received:baseline'], null, {
-      same_body: receivedCheck.same_body,
-      note: describe(receivedPlans),
-    }),
+    ratioRow(
+      '9',
+      'the same list with sort=received_at (info: the order the API description recommends with these filters)',
+      r['9:received:api'],
+      r['9:received:baseline'],
+      null,
+      {
+        same_body: receivedCheck.same_body,
+        note: describe(receivedPlans),
+      },
+    ),
     {
       id: '9',
       title: 'page time of the two orders in EXPLAIN ANALYZE (info)',
       metric: 'text',
-      project: { text: `default sort (created_at) ${page.verdict.execution_ms.toFixed(1)} ms; sort=received_at ${receivedPlans[0].verdict.execution_ms.toFixed(2)} ms` },
+      project: {
+        text: `default sort (created_at) ${page.verdict.execution_ms.toFixed(1)} ms; sort=received_at ${receivedPlans[0].verdict.execution_ms.toFixed(2)} ms`,
+      },
       baseline: null,
       ratio: null,
       target: null,
@@ -292,7 +374,8 @@ const uuidOf = (id) => id.replace(/^[a-z]+_/, '').replace(/^(.{8})(.{4})(.{4})(.
 /** The church's statements, their runs and the runs' jobs: every run issues every statement anew. */
 async function clearStatements(church) {
   await db(async (c) => {
-    for (const table of ['statement_donors', 'statements', 'statement_runs']) await c.query(`DELETE FROM ${table} WHERE tenant_id = $1`, [church.id]);
+    for (const table of ['statement_donors', 'statements', 'statement_runs'])
+      await c.query(`DELETE FROM ${table} WHERE tenant_id = $1`, [church.id]);
     await c.query(`DELETE FROM background_jobs WHERE tenant_id = $1 AND kind = 'statements'`, [church.id]);
     await c.query('VACUUM (ANALYZE) statements, statement_donors, statement_runs');
   });
@@ -302,7 +385,10 @@ async function clearStatements(church) {
 async function runRecord(church, runId) {
   return db(async (c) => {
     const run = (
-      await c.query('SELECT status, total, extract(epoch FROM finished_at - created_at)::float8 AS seconds FROM statement_runs WHERE tenant_id = $1 AND id = $2', [church.id, runId])
+      await c.query(
+        'SELECT status, total, extract(epoch FROM finished_at - created_at)::float8 AS seconds FROM statement_runs WHERE tenant_id = $1 AND id = $2',
+        [church.id, runId],
+      )
     ).rows[0];
     const issued = (
       await c.query(
@@ -324,23 +410,34 @@ async function runRecord(church, runId) {
 async function apiRun(ctx, worker, church, year) {
   await clearStatements(church);
   const headers = { ...auth(church, church.tokens[0]), 'Content-Type': 'application/json' };
-  const pids = async () => ({ proc: [worker.pid], db: [...(await ctx.api.backendPids())], redis: pidsByName('redis-server') });
+  const pids = async () => ({
+    proc: [worker.pid],
+    db: [...(await ctx.api.backendPids())],
+    redis: pidsByName('redis-server'),
+  });
   const p0 = await pids();
   const before = { proc: cpuSample(p0.proc), db: cpuSample(p0.db), redis: cpuSample(p0.redis) };
   const res = await fetch(ctx.api.url('/v1/statements'), { method: 'POST', headers, body: JSON.stringify({ year }) });
   const started = await res.json();
-  if (res.status !== 202) throw new Error(`scenario 10: POST /v1/statements answered ${res.status}: ${JSON.stringify(started)}`);
+  if (res.status !== 202)
+    throw new Error(`scenario 10: POST /v1/statements answered ${res.status}: ${JSON.stringify(started)}`);
   const deadline = Date.now() + 15 * 60_000;
   let run = started;
   while (run.status !== 'done' && run.status !== 'failed') {
-    if (Date.now() > deadline) throw new Error(`scenario 10: run ${started.id} not done after 15 minutes (${JSON.stringify(run)})`);
+    if (Date.now() > deadline)
+      throw new Error(`scenario 10: run ${started.id} not done after 15 minutes (${JSON.stringify(run)})`);
     if (worker.exited) throw new Error(`scenario 10: the worker exited:\n${worker.output}`);
     await sleep(200);
     run = await (await fetch(ctx.api.url(`/v1/statement-runs/${started.id}`), { headers })).json();
   }
   const p1 = await pids();
-  const after = { proc: cpuSample(p1.proc), db: cpuSample([...new Set([...p0.db, ...p1.db])]), redis: cpuSample(p1.redis) };
-  if (run.status !== 'done') throw new Error(`scenario 10: run ${started.id} ended ${run.status}:\n${worker.output.slice(-2000)}`);
+  const after = {
+    proc: cpuSample(p1.proc),
+    db: cpuSample([...new Set([...p0.db, ...p1.db])]),
+    redis: cpuSample(p1.redis),
+  };
+  if (run.status !== 'done')
+    throw new Error(`scenario 10: run ${started.id} ended ${run.status}:\n${worker.output.slice(-2000)}`);
   return perUnit('statements', await runRecord(church, uuidOf(started.id)), before, after);
 }
 
@@ -349,12 +446,13 @@ async function baselineRun(script, church, year) {
   await clearStatements(church);
   const pids = { proc: [script.child.pid], db: [script.backendPid], redis: pidsByName('redis-server') };
   const before = { proc: cpuSample(pids.proc), db: cpuSample(pids.db), redis: cpuSample(pids.redis) };
-  const reply = await ask(script, { cmd: 'run', tenantId: church.id, year }, (m) => (m.run_id || m.error ? m : undefined));
+  const reply = await ask(script, { cmd: 'run', tenantId: church.id, year }, (m) =>
+    m.run_id || m.error ? m : undefined,
+  );
   if (reply.error) throw new Error(`scenario 10: the baseline failed: ${reply.error}`);
   const after = { proc: cpuSample(pids.proc), db: cpuSample(pids.db), redis: cpuSample(pids.redis) };
   return perUnit('statements', await runRecord(church, reply.run_id), before, after);
 }
-
 
 export async function scenario10(ctx) {
   const church = ctx.fixtures.churches[churchSlug(0)];
@@ -364,7 +462,8 @@ export async function scenario10(ctx) {
     headers: { ...auth(church, church.tokens[0]), 'Content-Type': 'application/json' },
     body: JSON.stringify(STATEMENT_SETTINGS),
   });
-  if (settings.status !== 200) throw new Error(`scenario 10: PUT /v1/settings/statements answered ${settings.status}: ${await settings.text()}`);
+  if (settings.status !== 200)
+    throw new Error(`scenario 10: PUT /v1/settings/statements answered ${settings.status}: ${await settings.text()}`);
   const worker = await startWorker();
   const script = startScript('statements-baseline', 'baseline/statements.mjs', { DATABASE_URL: config.databaseUrl });
   try {
@@ -383,7 +482,9 @@ export async function scenario10(ctx) {
         `  ${label} 10:baseline: ${b.statements} statements in ${b.seconds.toFixed(1)} s, ${b.rps.toFixed(1)}/s, ${b.cpu_us_per_req.toFixed(0)} µs script CPU, ${b.db_us_per_req.toFixed(0)} µs PostgreSQL per statement`,
       );
       if (a.statements !== b.statements || a.gifts !== b.gifts || a.digest !== b.digest) {
-        throw new Error(`scenario 10: the API and the baseline issued different statements (${JSON.stringify({ api: a, baseline: b })})`);
+        throw new Error(
+          `scenario 10: the API and the baseline issued different statements (${JSON.stringify({ api: a, baseline: b })})`,
+        );
       }
       if (r > 0) {
         api.push(a);

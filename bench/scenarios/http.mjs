@@ -28,7 +28,11 @@ export async function probe(ctx, request) {
   const out = {};
   const bodies = {};
   for (const server of [ctx.api, ctx.baseline]) {
-    const res = await fetch(server.url(request.path), { method: request.method, headers: request.headers, body: request.body === undefined ? undefined : JSON.stringify(request.body) });
+    const res = await fetch(server.url(request.path), {
+      method: request.method,
+      headers: request.headers,
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+    });
     bodies[server.name] = await res.text();
     out[server.name] = { status: res.status, etag: res.headers.get('etag') };
   }
@@ -39,15 +43,30 @@ export async function probe(ctx, request) {
 
 export function expectOk(check, what, status = 200) {
   for (const side of ['api', 'baseline']) {
-    if (check[side].status !== status) throw new Error(`${what}: ${side} answered ${check[side].status}, expected ${status}: ${check.api_body.slice(0, 300)}`);
+    if (check[side].status !== status)
+      throw new Error(
+        `${what}: ${side} answered ${check[side].status}, expected ${status}: ${check.api_body.slice(0, 300)}`,
+      );
   }
 }
 
 export const ratioRow = (id, title, project, baseline, target, notes = {}) => ({
   id,
   title,
-  project: { rps: project.rps, p50_ms: project.p50_ms, p99_ms: project.p99_ms, cpu_us_per_req: project.cpu_us_per_req, db_us_per_req: project.db_us_per_req },
-  baseline: { rps: baseline.rps, p50_ms: baseline.p50_ms, p99_ms: baseline.p99_ms, cpu_us_per_req: baseline.cpu_us_per_req, db_us_per_req: baseline.db_us_per_req },
+  project: {
+    rps: project.rps,
+    p50_ms: project.p50_ms,
+    p99_ms: project.p99_ms,
+    cpu_us_per_req: project.cpu_us_per_req,
+    db_us_per_req: project.db_us_per_req,
+  },
+  baseline: {
+    rps: baseline.rps,
+    p50_ms: baseline.p50_ms,
+    p99_ms: baseline.p99_ms,
+    cpu_us_per_req: baseline.cpu_us_per_req,
+    db_us_per_req: baseline.db_us_per_req,
+  },
   metric: 'req/s',
   ratio: project.rps / baseline.rps,
   target: target === null ? null : { op: '>=', value: target },
@@ -68,10 +87,18 @@ export async function scenario1(ctx) {
     { key: '1:nocount:baseline', server: ctx.baseline, requests: noCount, connections: 32 },
   ]);
   return [
-    ratioRow('1', 'GET /v1/members?limit=50, 20 churches × 50k, 32 conns', r['1:api'], r['1:baseline'], 0.6, { same_body: check.same_body }),
+    ratioRow('1', 'GET /v1/members?limit=50, 20 churches × 50k, 32 conns', r['1:api'], r['1:baseline'], 0.6, {
+      same_body: check.same_body,
+    }),
     // The API serves totals from its Redis cache; against a baseline that skips the count, the
     // ratio is the price of the framework and the project's per-request work alone.
-    ratioRow('1', 'the same, against a baseline skipping the count (info: framework overhead)', r['1:api'], r['1:nocount:baseline'], null),
+    ratioRow(
+      '1',
+      'the same, against a baseline skipping the count (info: framework overhead)',
+      r['1:api'],
+      r['1:nocount:baseline'],
+      null,
+    ),
   ];
 }
 
@@ -83,8 +110,16 @@ async function deepCursor(church) {
   await client.connect();
   try {
     const offset = Math.floor(church.live * 0.9) - 1;
-    const { rows } = await client.query(`SELECT created_at, id FROM members WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY created_at, id OFFSET $2 LIMIT 1`, [church.id, offset]);
-    return { offset: offset + 1, cursor: Buffer.from(JSON.stringify(['created_at', [rows[0].created_at.toISOString()], rows[0].id])).toString('base64url') };
+    const { rows } = await client.query(
+      `SELECT created_at, id FROM members WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY created_at, id OFFSET $2 LIMIT 1`,
+      [church.id, offset],
+    );
+    return {
+      offset: offset + 1,
+      cursor: Buffer.from(JSON.stringify(['created_at', [rows[0].created_at.toISOString()], rows[0].id])).toString(
+        'base64url',
+      ),
+    };
   } finally {
     await client.end();
   }
@@ -127,10 +162,19 @@ export async function scenario2(ctx) {
   const cpuRatio = notModified.cpu_us_per_req / first.cpu_us_per_req;
   const totalCpu = (x) => x.cpu_us_per_req + x.db_us_per_req + x.redis_us_per_req;
   return [
-    ratioRow('2', `first page, 250k church, 32 conns`, first, r['2:first:baseline'], null, { same_body: b.firstCheck.same_body }),
-    ratioRow('2', `deep page (row ${b.deep.offset.toLocaleString('en')} of ${b.church.live.toLocaleString('en')}), 32 conns`, deep, r['2:deep:baseline'], null, {
-      same_body: b.deepCheck.same_body,
+    ratioRow('2', `first page, 250k church, 32 conns`, first, r['2:first:baseline'], null, {
+      same_body: b.firstCheck.same_body,
     }),
+    ratioRow(
+      '2',
+      `deep page (row ${b.deep.offset.toLocaleString('en')} of ${b.church.live.toLocaleString('en')}), 32 conns`,
+      deep,
+      r['2:deep:baseline'],
+      null,
+      {
+        same_body: b.deepCheck.same_body,
+      },
+    ),
     ratioRow('2', `If-None-Match → 304, 32 conns`, notModified, r['2:304:baseline'], null),
     {
       id: '2',
@@ -176,18 +220,36 @@ export async function scenario6(ctx) {
   const rows = [];
   if (apiHasNoTotal) {
     rows.push({
-      ...ratioRow('6', `exact total, 250k church: API list with total / API list with ${NO_TOTAL_PARAM}`, withTotal, r['6:nototal:api'], 0.8),
+      ...ratioRow(
+        '6',
+        `exact total, 250k church: API list with total / API list with ${NO_TOTAL_PARAM}`,
+        withTotal,
+        r['6:nototal:api'],
+        0.8,
+      ),
       metric: 'req/s (baseline column: the API without the total)',
     });
   } else {
     rows.push({
-      ...ratioRow('6', 'exact total, 250k church: API list with total / list without counting (baseline, no count)', withTotal, r['6:nocount:baseline'], 0.8),
+      ...ratioRow(
+        '6',
+        'exact total, 250k church: API list with total / list without counting (baseline, no count)',
+        withTotal,
+        r['6:nocount:baseline'],
+        0.8,
+      ),
       metric: 'req/s (baseline column: the baseline server skipping the count)',
       note: `The API has no list-without-total mode (probed with ?${NO_TOTAL_PARAM}), so the list without counting is the baseline's; the ratio also carries the framework's overhead and is a lower bound.`,
     });
   }
   rows.push({
-    ...ratioRow('6', 'what the count costs when run on every request: baseline with count / without (info)', r['2:first:baseline'], r['6:nocount:baseline'], null),
+    ...ratioRow(
+      '6',
+      'what the count costs when run on every request: baseline with count / without (info)',
+      r['2:first:baseline'],
+      r['6:nocount:baseline'],
+      null,
+    ),
     metric: 'req/s (project column: baseline WITH the count; baseline column: WITHOUT)',
   });
   return rows;
@@ -202,7 +264,10 @@ export async function explainList(church, query, capture = captureListSql) {
     const e = await explain(church.id, statement);
     plans.push({ sql: statement.sql, params: statement.params.map(String), verdict: judgePlan(e.json), text: e.text });
   }
-  for (const p of plans) log(`  plan ${p.verdict.ok ? 'ok' : 'NOT ok'}: ${p.verdict.nodes.join(' → ')}${p.verdict.problems.length ? ` [${p.verdict.problems.join('; ')}]` : ''}`);
+  for (const p of plans)
+    log(
+      `  plan ${p.verdict.ok ? 'ok' : 'NOT ok'}: ${p.verdict.nodes.join(' → ')}${p.verdict.problems.length ? ` [${p.verdict.problems.join('; ')}]` : ''}`,
+    );
   return plans;
 }
 
@@ -230,7 +295,14 @@ export async function scenario3(ctx) {
     { key: '3:baseline', server: ctx.baseline, requests, connections: 32 },
   ]);
   return [
-    ratioRow('3', `filters + sort=-created_at,last_name, limit=100, total ${body.total.toLocaleString('en')}, 32 conns`, r['3:api'], r['3:baseline'], 0.55, { same_body: check.same_body }),
+    ratioRow(
+      '3',
+      `filters + sort=-created_at,last_name, limit=100, total ${body.total.toLocaleString('en')}, 32 conns`,
+      r['3:api'],
+      r['3:baseline'],
+      0.55,
+      { same_body: check.same_body },
+    ),
     {
       id: '3',
       title: "EXPLAIN of the API's page and count SQL: no Seq Scan, no Sort > 10,000 rows",
@@ -257,19 +329,29 @@ export function bulkBody() {
   for (let i = 0; i < 500; i++) {
     const first = FIRST[i % FIRST.length];
     const last = LAST[(i * 7) % LAST.length];
-    const m = { first_name: first, last_name: last, status: ['visitor', 'regular', 'member', 'leader'][i % 4], active: i % 10 !== 0 };
+    const m = {
+      first_name: first,
+      last_name: last,
+      status: ['visitor', 'regular', 'member', 'leader'][i % 4],
+      active: i % 10 !== 0,
+    };
     if (i % 5 !== 0)
       m.email = `${first
         .normalize('NFD')
         .replace(/[\u0300-\u036f]/g, '')
         .toLowerCase()}.${i}@example.org`;
     if (i % 3 === 0) m.phone = `+52133${String(1000000 + i).padStart(7, '0')}`;
-    if (i % 10 !== 9) m.birthdate = `${1950 + (i % 60)}-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`;
+    if (i % 10 !== 9)
+      m.birthdate = `${1950 + (i % 60)}-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`;
     if (i % 4 !== 3) m.gender = ['male', 'female', 'unspecified'][i % 3];
     if (i % 6 !== 5) m.campus = CAMPUS_KEYS[i % CAMPUS_KEYS.length];
     if (i % 2 === 0) m.address = { line1: `${100 + i} Main St`, city: 'Monterrey', country: 'MX' };
     // The custom fields seeded for every church (a key without a definition is refused).
-    if (i % 7 === 0) m.custom_fields = { ministry: ['worship', 'children', 'youth'][i % 3], baptism_date: `20${String(10 + (i % 15))}-06-01` };
+    if (i % 7 === 0)
+      m.custom_fields = {
+        ministry: ['worship', 'children', 'youth'][i % 3],
+        baptism_date: `20${String(10 + (i % 15))}-06-01`,
+      };
     members.push(m);
   }
   return { members };
@@ -292,13 +374,19 @@ async function clearBulkChurch(church) {
 export async function scenario4(ctx) {
   const church = ctx.fixtures.churches[BULK];
   const body = bulkBody();
-  const requests = church.tokens.map((token) => ({ method: 'POST', path: '/v1/members/bulk', headers: { ...auth(church, token), 'Content-Type': 'application/json' }, body }));
+  const requests = church.tokens.map((token) => ({
+    method: 'POST',
+    path: '/v1/members/bulk',
+    headers: { ...auth(church, token), 'Content-Type': 'application/json' },
+    body,
+  }));
   await clearBulkChurch(church);
   try {
     const check = await probe(ctx, requests[0]);
     expectOk(check, 'scenario 4');
     const created = JSON.parse(check.api_body).created;
-    if (created !== 500) throw new Error(`scenario 4: the API created ${created} of 500 members: ${check.api_body.slice(0, 400)}`);
+    if (created !== 500)
+      throw new Error(`scenario 4: the API created ${created} of 500 members: ${check.api_body.slice(0, 400)}`);
     const r = await series([
       { key: '4:api', server: ctx.api, requests, connections: 4 },
       { key: '4:baseline', server: ctx.baseline, requests, connections: 4 },
@@ -335,10 +423,17 @@ const queryPath = (query) =>
     .join('&')}`;
 
 /** The indexes the plans read, by name. */
-const indexesRead = (plans) => [...new Set(plans.flatMap((p) => p.verdict.nodes.map((n) => / on (\w+_(?:idx|pkey|key)) \(/.exec(n)?.[1]).filter(Boolean)))];
+const indexesRead = (plans) => [
+  ...new Set(
+    plans.flatMap((p) => p.verdict.nodes.map((n) => / on (\w+_(?:idx|pkey|key)) \(/.exec(n)?.[1]).filter(Boolean)),
+  ),
+];
 
 export async function scenario7(ctx) {
-  const perTag = FILTER_TAGS.map((name) => ({ name, requests: acrossChurches(ctx, queryPath({ tag: name, limit: '50' })) }));
+  const perTag = FILTER_TAGS.map((name) => ({
+    name,
+    requests: acrossChurches(ctx, queryPath({ tag: name, limit: '50' })),
+  }));
   // Interleaved, so that each connection's next request is another church, token or tag.
   const requests = perTag[0].requests.flatMap((_, i) => perTag.map((t) => t.requests[i]));
   const totals = [];
@@ -347,7 +442,8 @@ export async function scenario7(ctx) {
     const check = await probe(ctx, t.requests[0]);
     expectOk(check, `scenario 7 (tag=${t.name})`);
     const body = JSON.parse(check.api_body);
-    if (body.data.length !== 50) throw new Error(`scenario 7: tag=${t.name} gave ${body.data.length} members, expected a full page of 50`);
+    if (body.data.length !== 50)
+      throw new Error(`scenario 7: tag=${t.name} gave ${body.data.length} members, expected a full page of 50`);
     if (!check.same_body) log(`  scenario 7: API and baseline bodies differ for tag=${t.name}`);
     sameBody &&= check.same_body;
     totals.push(`${t.name} ${body.total.toLocaleString('en')}`);
@@ -355,7 +451,8 @@ export async function scenario7(ctx) {
 
   const church = ctx.fixtures.churches[churchSlug(0)];
   const perTagPlans = [];
-  for (const name of FILTER_TAGS) perTagPlans.push({ name, plans: await explainList(church, { tag: name, limit: '50' }) });
+  for (const name of FILTER_TAGS)
+    perTagPlans.push({ name, plans: await explainList(church, { tag: name, limit: '50' }) });
   const tagPlans = perTagPlans.flatMap((t) => t.plans);
   const seqScans = tagPlans.flatMap((p) => p.verdict.problems.filter((x) => x.startsWith('Seq Scan')));
   // Captured in order: the page, then the count.
@@ -387,17 +484,36 @@ export async function scenario7(ctx) {
     summary: `index scans only (${indexesRead(plans).join(', ')})`,
   });
   return [
-    ratioRow('7', `GET /v1/members?tag=<name>&limit=50, 20 churches × 50k, tags in rotation (totals ${totals.join(', ')}), 32 conns`, r['7:api'], r['7:baseline'], 0.6, {
-      same_body: sameBody,
-    }),
-    ratioRow('7', 'the same, against a baseline skipping the count (info: framework overhead)', r['7:api'], r['7:nocount:baseline'], null),
+    ratioRow(
+      '7',
+      `GET /v1/members?tag=<name>&limit=50, 20 churches × 50k, tags in rotation (totals ${totals.join(', ')}), 32 conns`,
+      r['7:api'],
+      r['7:baseline'],
+      0.6,
+      {
+        same_body: sameBody,
+      },
+    ),
+    ratioRow(
+      '7',
+      'the same, against a baseline skipping the count (info: framework overhead)',
+      r['7:api'],
+      r['7:nocount:baseline'],
+      null,
+    ),
     {
-      ...planRow("EXPLAIN of the API's page and count SQL for each tag: no Seq Scan", tagPlans, tagPlans.length > 0 && seqScans.length === 0, 'no Seq Scan'),
+      ...planRow(
+        "EXPLAIN of the API's page and count SQL for each tag: no Seq Scan",
+        tagPlans,
+        tagPlans.length > 0 && seqScans.length === 0,
+        'no Seq Scan',
+      ),
       failure: seqScans.join('; '),
     },
     {
       id: '7',
-      title: 'the same plans: time and largest Sort per tag (info; scenario 3 asks of its plans no Sort over > 10,000 rows)',
+      title:
+        'the same plans: time and largest Sort per tag (info; scenario 3 asks of its plans no Sort over > 10,000 rows)',
       metric: 'text',
       project: { text: pageCost },
       baseline: null,

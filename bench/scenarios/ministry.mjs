@@ -10,7 +10,11 @@ const publicId = (prefix, uuid) => `${prefix}_${uuid.replace(/-/g, '')}`;
 
 /** A POST with the church's admin token; throws unless it answers `status`. */
 async function adminPost(ctx, church, path, body, status = 201) {
-  const res = await fetch(ctx.api.url(path), { method: 'POST', headers: { ...auth(church, church.tokens[0]), 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(ctx.api.url(path), {
+    method: 'POST',
+    headers: { ...auth(church, church.tokens[0]), 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   if (res.status !== status) throw new Error(`POST ${path} answered ${res.status}: ${text.slice(0, 300)}`);
   return JSON.parse(text);
@@ -20,11 +24,24 @@ async function adminPost(ctx, church, path, body, status = 201) {
 async function eventsNamed(ctx, church, names) {
   const ids = [];
   for (const name of names) {
-    const found = await db(async (c) => (await c.query('SELECT id FROM events WHERE tenant_id = $1 AND name = $2 AND deleted_at IS NULL', [church.id, name])).rows[0]);
+    const found = await db(
+      async (c) =>
+        (
+          await c.query('SELECT id FROM events WHERE tenant_id = $1 AND name = $2 AND deleted_at IS NULL', [
+            church.id,
+            name,
+          ])
+        ).rows[0],
+    );
     if (found) ids.push(publicId('evt', found.id));
     else {
       const starts = new Date(Date.now() + 3_600_000);
-      const event = await adminPost(ctx, church, '/v1/events', { name, starts_at: starts.toISOString(), ends_at: new Date(starts.getTime() + 5_400_000).toISOString(), timezone: 'America/Chicago' });
+      const event = await adminPost(ctx, church, '/v1/events', {
+        name,
+        starts_at: starts.toISOString(),
+        ends_at: new Date(starts.getTime() + 5_400_000).toISOString(),
+        timezone: 'America/Chicago',
+      });
       ids.push(event.id);
     }
   }
@@ -33,7 +50,9 @@ async function eventsNamed(ctx, church, names) {
 
 /** Values kept between bench invocations (kiosk keys are shown once). */
 async function kept(key, make) {
-  const have = await db(async (c) => (await c.query('SELECT value FROM bench_seed WHERE key = $1', [key])).rows[0]?.value);
+  const have = await db(
+    async (c) => (await c.query('SELECT value FROM bench_seed WHERE key = $1', [key])).rows[0]?.value,
+  );
   if (have) return have;
   const value = await make();
   await db((c) => c.query('INSERT INTO bench_seed (key, value) VALUES ($1, $2)', [key, JSON.stringify(value)]));
@@ -91,7 +110,10 @@ async function clearSunday(church, eventUuids, seen) {
     seen.checkIns += made.rows[0].n;
     await c.query('BEGIN');
     await c.query('LOCK TABLE check_ins, attendance IN SHARE ROW EXCLUSIVE MODE');
-    await c.query('DELETE FROM attendance WHERE tenant_id = $1 AND event_id = ANY($2::uuid[])', [church.id, eventUuids]);
+    await c.query('DELETE FROM attendance WHERE tenant_id = $1 AND event_id = ANY($2::uuid[])', [
+      church.id,
+      eventUuids,
+    ]);
     await c.query('DELETE FROM check_ins WHERE tenant_id = $1', [church.id]);
     await c.query(`DELETE FROM webhook_events WHERE tenant_id = $1 AND type = 'attendance.recorded'`, [church.id]);
     await c.query('COMMIT');
@@ -106,7 +128,10 @@ export async function scenario11(ctx) {
   const events = await eventsNamed(ctx, church, SERVICES);
   const keys = await kept('kiosk_keys', async () => {
     const values = [];
-    for (let i = 0; i < KIOSKS; i++) values.push((await adminPost(ctx, church, '/v1/devices', { name: `Bench kiosk ${i + 1}`, campus: 'central' })).key);
+    for (let i = 0; i < KIOSKS; i++)
+      values.push(
+        (await adminPost(ctx, church, '/v1/devices', { name: `Bench kiosk ${i + 1}`, campus: 'central' })).key,
+      );
     return values;
   });
   const families = await familiesOfThree(church);
@@ -116,8 +141,17 @@ export async function scenario11(ctx) {
   for (const event of events) {
     for (const family of families) {
       const headers = auth(church, keys[n++ % KIOSKS]);
-      requests.push({ method: 'GET', path: `/v1/check-in/search?event_id=${event}&phone_last4=${family.last4}`, headers });
-      requests.push({ method: 'POST', path: '/v1/check-ins', headers: { ...headers, 'Content-Type': 'application/json' }, body: { event_id: event, member_ids: family.members.map((m) => publicId('mem', m)) } });
+      requests.push({
+        method: 'GET',
+        path: `/v1/check-in/search?event_id=${event}&phone_last4=${family.last4}`,
+        headers,
+      });
+      requests.push({
+        method: 'POST',
+        path: '/v1/check-ins',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: { event_id: event, member_ids: family.members.map((m) => publicId('mem', m)) },
+      });
     }
   }
   const seen = { duplicates: 0, partial: 0, checkIns: 0 };
@@ -130,15 +164,37 @@ export async function scenario11(ctx) {
     const hit = JSON.parse(search.api_body).data.find((h) => h.members.length === 3);
     if (!hit) throw new Error(`scenario 11: the search found no household of three: ${search.api_body.slice(0, 300)}`);
     await clear();
-    const apiCheck = await fetch(ctx.api.url(requests[1].path), { method: 'POST', headers: requests[1].headers, body: JSON.stringify(requests[1].body) });
+    const apiCheck = await fetch(ctx.api.url(requests[1].path), {
+      method: 'POST',
+      headers: requests[1].headers,
+      body: JSON.stringify(requests[1].body),
+    });
     const apiBody = await apiCheck.json();
     await clear();
-    const baseCheck = await fetch(ctx.baseline.url(requests[1].path), { method: 'POST', headers: requests[1].headers, body: JSON.stringify(requests[1].body) });
+    const baseCheck = await fetch(ctx.baseline.url(requests[1].path), {
+      method: 'POST',
+      headers: requests[1].headers,
+      body: JSON.stringify(requests[1].body),
+    });
     const baseBody = await baseCheck.json();
-    const shape = (b) => JSON.stringify({ ...b, id: null, security_code: null, checked_in_at: null, labels: b.labels?.map((l) => ({ ...l, security_code: null })), parent_label: { ...b.parent_label, security_code: null } });
-    if (apiCheck.status !== 201 || baseCheck.status !== 201) throw new Error(`scenario 11: check-in answered ${apiCheck.status} / ${baseCheck.status}: ${JSON.stringify(apiBody).slice(0, 300)}`);
+    const shape = (b) =>
+      JSON.stringify({
+        ...b,
+        id: null,
+        security_code: null,
+        checked_in_at: null,
+        labels: b.labels?.map((l) => ({ ...l, security_code: null })),
+        parent_label: { ...b.parent_label, security_code: null },
+      });
+    if (apiCheck.status !== 201 || baseCheck.status !== 201)
+      throw new Error(
+        `scenario 11: check-in answered ${apiCheck.status} / ${baseCheck.status}: ${JSON.stringify(apiBody).slice(0, 300)}`,
+      );
     const sameShape = shape(apiBody) === shape(baseBody);
-    if (!sameShape) log(`  scenario 11: check-in bodies differ beyond id, code and time:\n    ${JSON.stringify(apiBody)}\n    ${JSON.stringify(baseBody)}`);
+    if (!sameShape)
+      log(
+        `  scenario 11: check-in bodies differ beyond id, code and time:\n    ${JSON.stringify(apiBody)}\n    ${JSON.stringify(baseBody)}`,
+      );
     Object.assign(seen, { duplicates: 0, partial: 0, checkIns: 0 });
 
     const r = await series([
@@ -163,7 +219,9 @@ export async function scenario11(ctx) {
       row.pass = false;
       row.title += ` (${refused} requests refused or failed)`;
     }
-    log(`  scenario 11: ${seen.checkIns} check-ins over the runs, ${seen.duplicates} duplicate codes in a day, ${seen.partial} without all their attendance`);
+    log(
+      `  scenario 11: ${seen.checkIns} check-ins over the runs, ${seen.duplicates} duplicate codes in a day, ${seen.partial} without all their attendance`,
+    );
     const unique = {
       id: '11',
       title: `security codes unique per church and day after every run (${seen.checkIns.toLocaleString('en')} check-ins checked), each with its 3 attendance records`,
@@ -187,41 +245,72 @@ const BULK_EVENTS = Array.from({ length: 40 }, (_, i) => `Bench service ${String
 export async function scenario12(ctx) {
   const church = ctx.fixtures.churches[churchSlug(1)];
   const events = await eventsNamed(ctx, church, BULK_EVENTS);
-  const members = await db(
-    async (c) => (await c.query('SELECT id FROM members WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY id', [church.id])).rows.map((r) => publicId('mem', r.id)),
+  const members = await db(async (c) =>
+    (
+      await c.query('SELECT id FROM members WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY id', [church.id])
+    ).rows.map((r) => publicId('mem', r.id)),
   );
   const kinds = ['regular', 'regular', 'regular', 'guest', 'volunteer'];
   const requests = [];
   for (const event of events) {
     for (let i = 0; i + 500 <= members.length; i += 500) {
-      const attendance = members.slice(i, i + 500).map((member_id, j) => ({ member_id, event_id: event, kind: kinds[j % kinds.length] }));
-      requests.push({ method: 'POST', path: '/v1/attendance/bulk', headers: { ...auth(church, church.tokens[requests.length % church.tokens.length]), 'Content-Type': 'application/json' }, body: { attendance } });
+      const attendance = members
+        .slice(i, i + 500)
+        .map((member_id, j) => ({ member_id, event_id: event, kind: kinds[j % kinds.length] }));
+      requests.push({
+        method: 'POST',
+        path: '/v1/attendance/bulk',
+        headers: {
+          ...auth(church, church.tokens[requests.length % church.tokens.length]),
+          'Content-Type': 'application/json',
+        },
+        body: { attendance },
+      });
     }
   }
   const eventUuids = events.map(uuidOf);
   const clear = () =>
     db(async (c) => {
       await settle(c);
-      await c.query('DELETE FROM attendance WHERE tenant_id = $1 AND event_id = ANY($2::uuid[])', [church.id, eventUuids]);
+      await c.query('DELETE FROM attendance WHERE tenant_id = $1 AND event_id = ANY($2::uuid[])', [
+        church.id,
+        eventUuids,
+      ]);
       await c.query(`DELETE FROM webhook_events WHERE tenant_id = $1 AND type = 'attendance.recorded'`, [church.id]);
       await c.query('VACUUM (ANALYZE) attendance, webhook_events');
     });
   await clear();
   try {
-    const apiRes = await fetch(ctx.api.url(requests[0].path), { method: 'POST', headers: requests[0].headers, body: JSON.stringify(requests[0].body) });
+    const apiRes = await fetch(ctx.api.url(requests[0].path), {
+      method: 'POST',
+      headers: requests[0].headers,
+      body: JSON.stringify(requests[0].body),
+    });
     const apiBody = await apiRes.json();
     await clear();
-    const baseRes = await fetch(ctx.baseline.url(requests[0].path), { method: 'POST', headers: requests[0].headers, body: JSON.stringify(requests[0].body) });
+    const baseRes = await fetch(ctx.baseline.url(requests[0].path), {
+      method: 'POST',
+      headers: requests[0].headers,
+      body: JSON.stringify(requests[0].body),
+    });
     const baseBody = await baseRes.json();
     if (apiRes.status !== 200 || baseRes.status !== 200 || apiBody.created !== 500 || baseBody.created !== 500) {
-      throw new Error(`scenario 12: bulk answered ${apiRes.status} / ${baseRes.status}: ${JSON.stringify(apiBody).slice(0, 300)}`);
+      throw new Error(
+        `scenario 12: bulk answered ${apiRes.status} / ${baseRes.status}: ${JSON.stringify(apiBody).slice(0, 300)}`,
+      );
     }
     const r = await series([
       { key: '12:api', server: ctx.api, requests, connections: 4, before: clear },
       { key: '12:baseline', server: ctx.baseline, requests, connections: 4, before: clear },
     ]);
     const api = r['12:api'];
-    const row = ratioRow('12', 'POST /v1/attendance/bulk (500 records of one event, one attendance.recorded each), 4 conns', api, r['12:baseline'], 0.35);
+    const row = ratioRow(
+      '12',
+      'POST /v1/attendance/bulk (500 records of one event, one attendance.recorded each), 4 conns',
+      api,
+      r['12:baseline'],
+      0.35,
+    );
     const refused = api.non2xx + api.errors;
     if (refused) {
       row.pass = false;
@@ -239,9 +328,22 @@ const ROSTER_GROUP = 'Bench roster (500)';
 
 /** A group of the church with 500 members (every 97th live member), made once through the API and SQL. */
 async function rosterGroup(ctx, church) {
-  const found = await db(async (c) => (await c.query('SELECT id FROM groups WHERE tenant_id = $1 AND name = $2 AND deleted_at IS NULL', [church.id, ROSTER_GROUP])).rows[0]);
+  const found = await db(
+    async (c) =>
+      (
+        await c.query('SELECT id FROM groups WHERE tenant_id = $1 AND name = $2 AND deleted_at IS NULL', [
+          church.id,
+          ROSTER_GROUP,
+        ])
+      ).rows[0],
+  );
   if (found) return publicId('grp', found.id);
-  const group = await adminPost(ctx, church, '/v1/groups', { name: ROSTER_GROUP, campus: 'central', meeting_day: 'wednesday', meeting_time: '19:00' });
+  const group = await adminPost(ctx, church, '/v1/groups', {
+    name: ROSTER_GROUP,
+    campus: 'central',
+    meeting_day: 'wednesday',
+    meeting_time: '19:00',
+  });
   await db((c) =>
     c.query(
       `INSERT INTO group_members (tenant_id, id, group_id, member_id, group_role, joined_at, created_at, updated_at)
@@ -258,7 +360,11 @@ async function rosterGroup(ctx, church) {
 export async function scenario13(ctx) {
   const church = ctx.fixtures.churches[churchSlug(0)];
   const group = await rosterGroup(ctx, church);
-  const requests = church.tokens.map((token) => ({ method: 'GET', path: `/v1/groups/${group}/members`, headers: auth(church, token) }));
+  const requests = church.tokens.map((token) => ({
+    method: 'GET',
+    path: `/v1/groups/${group}/members`,
+    headers: auth(church, token),
+  }));
   const check = await probe(ctx, requests[0]);
   expectOk(check, 'scenario 13');
   const body = JSON.parse(check.api_body);
@@ -268,5 +374,14 @@ export async function scenario13(ctx) {
     { key: '13:api', server: ctx.api, requests, connections: 32 },
     { key: '13:baseline', server: ctx.baseline, requests, connections: 32 },
   ]);
-  return [ratioRow('13', `GET /v1/groups/{id}/members (a 500-member group, first page of ${body.data.length} with total), 32 conns`, r['13:api'], r['13:baseline'], 0.6, { same_body: check.same_body })];
+  return [
+    ratioRow(
+      '13',
+      `GET /v1/groups/{id}/members (a 500-member group, first page of ${body.data.length} with total), 32 conns`,
+      r['13:api'],
+      r['13:baseline'],
+      0.6,
+      { same_body: check.same_body },
+    ),
+  ];
 }

@@ -16,10 +16,17 @@ const uuidOf = (id) => id.replace(/^[a-z]+_/, '').replace(/^(.{8})(.{4})(.{4})(.
 
 /** Values kept between bench invocations. */
 async function kept(key, make) {
-  const have = await db(async (c) => (await c.query('SELECT value FROM bench_seed WHERE key = $1', [key])).rows[0]?.value);
+  const have = await db(
+    async (c) => (await c.query('SELECT value FROM bench_seed WHERE key = $1', [key])).rows[0]?.value,
+  );
   if (have) return have;
   const value = await make();
-  await db((c) => c.query('INSERT INTO bench_seed (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value', [key, JSON.stringify(value)]));
+  await db((c) =>
+    c.query(
+      'INSERT INTO bench_seed (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
+      [key, JSON.stringify(value)],
+    ),
+  );
   return value;
 }
 
@@ -62,7 +69,10 @@ async function compareReport(ctx, request, what) {
   expectOk({ ...out, api_body: bodies.api }, what);
   const strip = (t) => JSON.stringify({ ...JSON.parse(t), generated_at: null });
   const same = strip(bodies.api) === strip(bodies.baseline);
-  if (!same) log(`  ${what}: API and baseline reports differ:\n    ${bodies.api.slice(0, 600)}\n    ${bodies.baseline.slice(0, 600)}`);
+  if (!same)
+    log(
+      `  ${what}: API and baseline reports differ:\n    ${bodies.api.slice(0, 600)}\n    ${bodies.baseline.slice(0, 600)}`,
+    );
   return { same, report: JSON.parse(bodies.api) };
 }
 
@@ -71,8 +81,20 @@ function p50Row(id, title, api, base, notes = {}) {
   const row = {
     id,
     title,
-    project: { rps: api.rps, p50_ms: api.p50_ms, p99_ms: api.p99_ms, cpu_us_per_req: api.cpu_us_per_req, db_us_per_req: api.db_us_per_req },
-    baseline: { rps: base.rps, p50_ms: base.p50_ms, p99_ms: base.p99_ms, cpu_us_per_req: base.cpu_us_per_req, db_us_per_req: base.db_us_per_req },
+    project: {
+      rps: api.rps,
+      p50_ms: api.p50_ms,
+      p99_ms: api.p99_ms,
+      cpu_us_per_req: api.cpu_us_per_req,
+      db_us_per_req: api.db_us_per_req,
+    },
+    baseline: {
+      rps: base.rps,
+      p50_ms: base.p50_ms,
+      p99_ms: base.p99_ms,
+      cpu_us_per_req: base.cpu_us_per_req,
+      db_us_per_req: base.db_us_per_req,
+    },
     metric: 'p50',
     ratio,
     target: { op: '<=', value: 1.0 },
@@ -83,7 +105,8 @@ function p50Row(id, title, api, base, notes = {}) {
   // behind 31 others may pass the load generator's 30 s time-out (an error, no latency): noted.
   const refused = { api: api.non2xx + api.errors, base: base.non2xx + base.errors };
   if (refused.api) row.pass = false;
-  if (refused.api || refused.base) row.title += ` (refused or timed out: API ${refused.api} of ${api.requests + refused.api}, baseline ${refused.base} of ${base.requests + refused.base})`;
+  if (refused.api || refused.base)
+    row.title += ` (refused or timed out: API ${refused.api} of ${api.requests + refused.api}, baseline ${refused.base} of ${base.requests + refused.base})`;
   if (notes.same_body === false) {
     row.pass = false;
     row.title += ' (the two reports differ)';
@@ -122,11 +145,28 @@ async function reportSeries(ctx, id, requests) {
   );
   await settle();
   const light = await series([
-    { key: `${id}:c${LIGHT_CONNECTIONS}:api`, server: ctx.api, requests, connections: LIGHT_CONNECTIONS, before: settle },
-    { key: `${id}:c${LIGHT_CONNECTIONS}:baseline`, server: ctx.baseline, requests, connections: LIGHT_CONNECTIONS, before: settle },
+    {
+      key: `${id}:c${LIGHT_CONNECTIONS}:api`,
+      server: ctx.api,
+      requests,
+      connections: LIGHT_CONNECTIONS,
+      before: settle,
+    },
+    {
+      key: `${id}:c${LIGHT_CONNECTIONS}:baseline`,
+      server: ctx.baseline,
+      requests,
+      connections: LIGHT_CONNECTIONS,
+      before: settle,
+    },
   ]);
   await settle();
-  return { api: heavy[`${id}:api`], base: heavy[`${id}:baseline`], lightApi: light[`${id}:c${LIGHT_CONNECTIONS}:api`], lightBase: light[`${id}:c${LIGHT_CONNECTIONS}:baseline`] };
+  return {
+    api: heavy[`${id}:api`],
+    base: heavy[`${id}:baseline`],
+    lightApi: light[`${id}:c${LIGHT_CONNECTIONS}:api`],
+    lightBase: light[`${id}:c${LIGHT_CONNECTIONS}:baseline`],
+  };
 }
 
 function lightRow(id, r) {
@@ -154,7 +194,9 @@ export async function scenario14(ctx) {
         )
       ).rows[0],
   );
-  log(`  scenario 14: ${report.rows.length} rows, ${gifts.toLocaleString('en')} counted gifts of ${span.n.toLocaleString('en')} (${span.first} to ${span.last}); same body: ${same}`);
+  log(
+    `  scenario 14: ${report.rows.length} rows, ${gifts.toLocaleString('en')} counted gifts of ${span.n.toLocaleString('en')} (${span.first} to ${span.last}); same body: ${same}`,
+  );
   const r = await reportSeries(ctx, '14', requests);
   return [
     p50Row(
@@ -178,11 +220,20 @@ const WEEKLY = 'Bench weekly service';
  */
 async function attendanceYear(church) {
   return db(async (c) => {
-    const have = (await c.query(`SELECT count(*)::int AS n FROM events WHERE tenant_id = $1 AND name LIKE $2`, [church.id, `${WEEKLY} %`])).rows[0].n;
+    const have = (
+      await c.query(`SELECT count(*)::int AS n FROM events WHERE tenant_id = $1 AND name LIKE $2`, [
+        church.id,
+        `${WEEKLY} %`,
+      ])
+    ).rows[0].n;
     if (have === 0) {
       const started = Date.now();
       await c.query('BEGIN');
-      const campus = (await c.query('SELECT id, timezone FROM campuses WHERE tenant_id = $1 ORDER BY created_at, id LIMIT 1', [church.id])).rows[0];
+      const campus = (
+        await c.query('SELECT id, timezone FROM campuses WHERE tenant_id = $1 ORDER BY created_at, id LIMIT 1', [
+          church.id,
+        ])
+      ).rows[0];
       await c.query(
         `INSERT INTO events (tenant_id, id, name, campus_id, timezone, starts_at, ends_at, created_at, updated_at)
          SELECT $1, gen_random_uuid(), $2 || ' ' || to_char(s.day, 'YYYY-MM-DD'), $3, $4,
@@ -249,7 +300,15 @@ const NOTICE = {
 
 /** A group of 10,000 live members of the church (every fourth in id order), each with one push token; made once in SQL. */
 async function audienceGroup(ctx, church) {
-  const found = await db(async (c) => (await c.query('SELECT id FROM groups WHERE tenant_id = $1 AND name = $2 AND deleted_at IS NULL', [church.id, NOTIFY_GROUP])).rows[0]);
+  const found = await db(
+    async (c) =>
+      (
+        await c.query('SELECT id FROM groups WHERE tenant_id = $1 AND name = $2 AND deleted_at IS NULL', [
+          church.id,
+          NOTIFY_GROUP,
+        ])
+      ).rows[0],
+  );
   let groupId = found?.id;
   if (!groupId) {
     const res = await fetch(ctx.api.url('/v1/groups'), {
@@ -258,7 +317,8 @@ async function audienceGroup(ctx, church) {
       body: JSON.stringify({ name: NOTIFY_GROUP, campus: 'central' }),
     });
     const body = await res.json();
-    if (res.status !== 201) throw new Error(`scenario 16: POST /v1/groups answered ${res.status}: ${JSON.stringify(body)}`);
+    if (res.status !== 201)
+      throw new Error(`scenario 16: POST /v1/groups answered ${res.status}: ${JSON.stringify(body)}`);
     groupId = uuidOf(body.id);
     await db(async (c) => {
       await c.query(
@@ -323,7 +383,8 @@ function tally(want, smtp, push) {
 
 async function clearNotifications(church) {
   await db(async (c) => {
-    for (const table of ['notification_deliveries', 'notification_recipients', 'notifications']) await c.query(`DELETE FROM ${table} WHERE tenant_id = $1`, [church.id]);
+    for (const table of ['notification_deliveries', 'notification_recipients', 'notifications'])
+      await c.query(`DELETE FROM ${table} WHERE tenant_id = $1`, [church.id]);
     await c.query(`DELETE FROM background_jobs WHERE tenant_id = $1 AND kind = 'notifications'`, [church.id]);
     await c.query('VACUUM (ANALYZE) notification_deliveries, notification_recipients, notifications');
   });
@@ -333,7 +394,11 @@ async function clearNotifications(church) {
 async function apiSend(ctx, worker, church, groupId) {
   await clearNotifications(church);
   const headers = { ...auth(church, church.tokens[0]), 'Content-Type': 'application/json', 'Accept-Language': 'es' };
-  const pids = async () => ({ proc: [worker.pid], db: [...(await ctx.api.backendPids())], redis: pidsByName('redis-server') });
+  const pids = async () => ({
+    proc: [worker.pid],
+    db: [...(await ctx.api.backendPids())],
+    redis: pidsByName('redis-server'),
+  });
   const p0 = await pids();
   const before = { proc: cpuSample(p0.proc), db: cpuSample(p0.db), redis: cpuSample(p0.redis) };
   const res = await fetch(ctx.api.url('/v1/notifications'), {
@@ -342,21 +407,31 @@ async function apiSend(ctx, worker, church, groupId) {
     body: JSON.stringify({ ...NOTICE, channels: ['email', 'push'], audience: { group_id: publicId('grp', groupId) } }),
   });
   const created = await res.json();
-  if (res.status !== 202 && res.status !== 201) throw new Error(`scenario 16: POST /v1/notifications answered ${res.status}: ${JSON.stringify(created)}`);
+  if (res.status !== 202 && res.status !== 201)
+    throw new Error(`scenario 16: POST /v1/notifications answered ${res.status}: ${JSON.stringify(created)}`);
   const deadline = Date.now() + 10 * 60_000;
   let n = created;
   while (n.status !== 'sent') {
-    if (Date.now() > deadline) throw new Error(`scenario 16: notification ${created.id} not sent after 10 minutes (${JSON.stringify(n)})`);
+    if (Date.now() > deadline)
+      throw new Error(`scenario 16: notification ${created.id} not sent after 10 minutes (${JSON.stringify(n)})`);
     if (worker.exited) throw new Error(`scenario 16: the worker exited:\n${worker.output}`);
     await sleep(200);
     n = await (await fetch(ctx.api.url(`/v1/notifications/${created.id}`), { headers })).json();
   }
   const p1 = await pids();
-  const after = { proc: cpuSample(p1.proc), db: cpuSample([...new Set([...p0.db, ...p1.db])]), redis: cpuSample(p1.redis) };
+  const after = {
+    proc: cpuSample(p1.proc),
+    db: cpuSample([...new Set([...p0.db, ...p1.db])]),
+    redis: cpuSample(p1.redis),
+  };
   const row = await db(
     async (c) =>
-      (await c.query('SELECT recipients, counts, extract(epoch FROM sent_at - created_at)::float8 AS seconds FROM notifications WHERE tenant_id = $1 AND id = $2', [church.id, uuidOf(created.id)]))
-        .rows[0],
+      (
+        await c.query(
+          'SELECT recipients, counts, extract(epoch FROM sent_at - created_at)::float8 AS seconds FROM notifications WHERE tenant_id = $1 AND id = $2',
+          [church.id, uuidOf(created.id)],
+        )
+      ).rows[0],
   );
   return perUnit('recipients', { recipients: row.recipients, seconds: row.seconds, counts: row.counts }, before, after);
 }
@@ -366,14 +441,21 @@ async function baselineSend(script, church, groupId, sinks) {
   const before = { proc: cpuSample(pids.proc), db: cpuSample(pids.db), redis: cpuSample(pids.redis) };
   const reply = await ask(
     script,
-    { cmd: 'run', tenantId: church.id, groupId, smtpUrl: sinks.smtp.url, pushUrl: sinks.push.url, ...NOTICE, language: 'es' },
+    {
+      cmd: 'run',
+      tenantId: church.id,
+      groupId,
+      smtpUrl: sinks.smtp.url,
+      pushUrl: sinks.push.url,
+      ...NOTICE,
+      language: 'es',
+    },
     (m) => (m.recipients !== undefined || m.error ? m : undefined),
   );
   if (reply.error) throw new Error(`scenario 16: the baseline failed: ${reply.error}`);
   const after = { proc: cpuSample(pids.proc), db: cpuSample(pids.db), redis: cpuSample(pids.redis) };
   return perUnit('recipients', reply, before, after);
 }
-
 
 export async function scenario16(ctx) {
   const church = ctx.fixtures.churches[churchSlug(0)];
@@ -382,7 +464,9 @@ export async function scenario16(ctx) {
   const want = await expected(church, groupId);
   const sinks = { smtp: await startSmtpSink(), push: await startPushGateway() };
   const worker = await startWorker({ SMTP_URL: sinks.smtp.url, PUSH_GATEWAY_URL: sinks.push.url });
-  const script = startScript('notifications-baseline', 'baseline/notifications.mjs', { DATABASE_URL: config.databaseUrl });
+  const script = startScript('notifications-baseline', 'baseline/notifications.mjs', {
+    DATABASE_URL: config.databaseUrl,
+  });
   const wantMails = [...want.mails.values()].reduce((s, n) => s + n, 0);
   const wantPushes = [...want.pushes.values()].reduce((s, n) => s + n, 0);
   const seen = { api: { duplicates: 0, missing: 0 }, baseline: { duplicates: 0, missing: 0 } };

@@ -6,7 +6,10 @@ const { Queue } = requireFromRepo('bullmq');
 
 export class BullmqQueue {
   constructor(prefix) {
-    this.queue = new Queue('webhook-deliveries', { connection: { url: config.redisUrl, connectionName: 'church-bench-producer', maxRetriesPerRequest: 1 }, prefix });
+    this.queue = new Queue('webhook-deliveries', {
+      connection: { url: config.redisUrl, connectionName: 'church-bench-producer', maxRetriesPerRequest: 1 },
+      prefix,
+    });
     this.queue.on('error', () => undefined);
   }
 
@@ -17,7 +20,12 @@ export class BullmqQueue {
         refs.slice(i, i + 1000).map(({ tenantId, deliveryId, endpointId, attempt, delayMs = 0 }) => ({
           name: 'deliver',
           data: { tenantId, deliveryId, endpointId, attempt },
-          opts: { jobId: `${deliveryId}-${attempt}`, delay: Math.round(delayMs), removeOnComplete: true, removeOnFail: { count: 1000 } },
+          opts: {
+            jobId: `${deliveryId}-${attempt}`,
+            delay: Math.round(delayMs),
+            removeOnComplete: true,
+            removeOnFail: { count: 1000 },
+          },
         })),
       );
     }

@@ -22,7 +22,6 @@ const RETRY_DELAY_MS = 100;
 const PROJECT_PREFIX = 'bench5';
 const NOOP_PREFIX = 'bench5noop';
 
-
 /**
  * Removes the church's deliveries and events, then vacuums: every run starts from tables without
  * dead rows whether or not autovacuum is on (it is off on some CI machines), and deleting events
@@ -30,7 +29,8 @@ const NOOP_PREFIX = 'bench5noop';
  */
 async function clearDeliveries(church) {
   await db(async (c) => {
-    for (const table of ['webhook_attempts', 'webhook_deliveries']) await c.query(`DELETE FROM ${table} WHERE tenant_id = $1`, [church.id]);
+    for (const table of ['webhook_attempts', 'webhook_deliveries'])
+      await c.query(`DELETE FROM ${table} WHERE tenant_id = $1`, [church.id]);
     await c.query('VACUUM (ANALYZE) webhook_attempts, webhook_deliveries');
     await c.query('DELETE FROM webhook_events WHERE tenant_id = $1', [church.id]);
     await c.query('VACUUM (ANALYZE) webhook_events');
@@ -63,13 +63,48 @@ async function createDeliveries(church, endpoints, n) {
   for (let i = 0; i < n; i++) {
     const id = uuidv7();
     const publicId = `evt_${id.replace(/-/g, '')}`;
-    const member = { id: `mem_${uuidv7().replace(/-/g, '')}`, first_name: 'María', last_name: 'González', email: `maria.${i}@example.org`, phone: null, birthdate: '1988-04-17', age: 38, gender: 'female', gender_label: 'Femenino', status: 'member', status_label: 'Miembro', campus: null, active: true, household_id: null, address: null, custom_fields: {}, created_at: now.toISOString(), updated_at: now.toISOString() };
-    events.push({ id, publicId, delivery: uuidv7(), endpoint: endpoints[i % endpoints.length], payload: JSON.stringify({ id: publicId, type: 'member.created', created: Math.floor(now.getTime() / 1000), tenant: church.slug, api_version: '2026-01-01', data: { object: member } }) });
+    const member = {
+      id: `mem_${uuidv7().replace(/-/g, '')}`,
+      first_name: 'María',
+      last_name: 'González',
+      email: `maria.${i}@example.org`,
+      phone: null,
+      birthdate: '1988-04-17',
+      age: 38,
+      gender: 'female',
+      gender_label: 'Femenino',
+      status: 'member',
+      status_label: 'Miembro',
+      campus: null,
+      active: true,
+      household_id: null,
+      address: null,
+      custom_fields: {},
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    };
+    events.push({
+      id,
+      publicId,
+      delivery: uuidv7(),
+      endpoint: endpoints[i % endpoints.length],
+      payload: JSON.stringify({
+        id: publicId,
+        type: 'member.created',
+        created: Math.floor(now.getTime() / 1000),
+        tenant: church.slug,
+        api_version: '2026-01-01',
+        data: { object: member },
+      }),
+    });
   }
   await db(async (c) => {
     for (let i = 0; i < n; i += 2000) {
       const chunk = events.slice(i, i + 2000);
-      await c.query(`INSERT INTO webhook_events (tenant_id, id, type, payload, created_at) SELECT $1, e.id, 'member.created', e.payload, $4 FROM unnest($2::uuid[], $3::json[]) AS e(id, payload)`, [church.id, chunk.map((e) => e.id), chunk.map((e) => e.payload), now]);
+      await c.query(
+        `INSERT INTO webhook_events (tenant_id, id, type, payload, created_at) SELECT $1, e.id, 'member.created', e.payload, $4 FROM unnest($2::uuid[], $3::json[]) AS e(id, payload)`,
+        [church.id, chunk.map((e) => e.id), chunk.map((e) => e.payload), now],
+      );
       await c.query(
         `INSERT INTO webhook_deliveries (tenant_id, id, endpoint_id, event_id, next_attempt_at, created_at, updated_at)
          SELECT $1, d.id, d.endpoint_id, d.event_id, NULL, $5, $5 FROM unnest($2::uuid[], $3::uuid[], $4::uuid[]) AS d(id, endpoint_id, event_id)`,
@@ -82,11 +117,22 @@ async function createDeliveries(church, endpoints, n) {
 }
 
 async function setDue(church, events, dues) {
-  await db((c) => c.query(`UPDATE webhook_deliveries d SET next_attempt_at = to_timestamp(x.due / 1000.0) FROM unnest($2::uuid[], $3::float8[]) AS x(id, due) WHERE d.tenant_id = $1 AND d.id = x.id`, [church.id, events.map((e) => e.delivery), dues]));
+  await db((c) =>
+    c.query(
+      `UPDATE webhook_deliveries d SET next_attempt_at = to_timestamp(x.due / 1000.0) FROM unnest($2::uuid[], $3::float8[]) AS x(id, due) WHERE d.tenant_id = $1 AND d.id = x.id`,
+      [church.id, events.map((e) => e.delivery), dues],
+    ),
+  );
 }
 
 async function statusCounts(church) {
-  return db(async (c) => (await c.query(`SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = $1 GROUP BY status`, [church.id])).rows.reduce((o, r) => ({ ...o, [r.status]: r.n }), {}));
+  return db(async (c) =>
+    (
+      await c.query(`SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = $1 GROUP BY status`, [
+        church.id,
+      ])
+    ).rows.reduce((o, r) => ({ ...o, [r.status]: r.n }), {}),
+  );
 }
 
 /** Waits until no delivery of the church is pending (or the time-out); returns the status counts. */
@@ -125,7 +171,20 @@ function analyseHits(hits, events, dues) {
     }
   });
   lateness.sort((a, b) => a - b);
-  return { lost, duplicates, attempts, lastSuccess, lateness: dues ? { p50_ms: percentile(lateness, 50), p99_ms: percentile(lateness, 99), max_ms: lateness[lateness.length - 1] ?? null, samples: lateness.length } : null };
+  return {
+    lost,
+    duplicates,
+    attempts,
+    lastSuccess,
+    lateness: dues
+      ? {
+          p50_ms: percentile(lateness, 50),
+          p99_ms: percentile(lateness, 99),
+          max_ms: lateness[lateness.length - 1] ?? null,
+          samples: lateness.length,
+        }
+      : null,
+  };
 }
 
 /** Run 0 is the warm-up; lost and duplicate deliveries count in every run. */
@@ -138,14 +197,23 @@ function jobsFor(events, attempt = 0) {
 /** `config.runs` runs of a reference worker (webhooks/noop-worker.mjs) draining n jobs; returns [{rate, cpu}]. */
 async function referenceRuns(name, church, endpoints, queue, env) {
   const n = config.webhooks;
-  const proc = startScript(name.replace(/\W+/g, '-'), 'webhooks/noop-worker.mjs', { REDIS_URL: config.redisUrl, QUEUE_PREFIX: NOOP_PREFIX, WEBHOOK_CONCURRENCY: String(CONCURRENCY), ...env });
+  const proc = startScript(name.replace(/\W+/g, '-'), 'webhooks/noop-worker.mjs', {
+    REDIS_URL: config.redisUrl,
+    QUEUE_PREFIX: NOOP_PREFIX,
+    WEBHOOK_CONCURRENCY: String(CONCURRENCY),
+    ...env,
+  });
   await ask(proc, null, (m) => (m.ready ? true : undefined));
   const rates = [];
   try {
     // Run 0 warms up (JIT, connections) and is not counted.
     for (let r = 0; r <= config.runs; r++) {
       await ask(proc, { cmd: 'reset' }, (m) => (m.reset ? true : undefined));
-      const fake = Array.from({ length: n }, (_, i) => ({ tenantId: church.id, delivery: uuidv7(), endpoint: endpoints[i % endpoints.length] }));
+      const fake = Array.from({ length: n }, (_, i) => ({
+        tenantId: church.id,
+        delivery: uuidv7(),
+        endpoint: endpoints[i % endpoints.length],
+      }));
       const cpu0 = cpuSample([proc.pid]);
       const start = performance.timeOrigin + performance.now();
       await queue.enqueue(jobsFor(fake));
@@ -158,7 +226,9 @@ async function referenceRuns(name, church, endpoints, queue, env) {
       const rate = report.completed / ((report.last - start) / 1000);
       const cpu = cpuDelta(cpu0, cpuSample([proc.pid])) / Math.max(1, report.completed);
       if (r > 0) rates.push({ rate, cpu });
-      log(`  ${name} ${runLabel(r)}: ${report.completed} jobs, ${rate.toFixed(0)} jobs/s, ${cpu.toFixed(0)} µs CPU/job`);
+      log(
+        `  ${name} ${runLabel(r)}: ${report.completed} jobs, ${rate.toFixed(0)} jobs/s, ${cpu.toFixed(0)} µs CPU/job`,
+      );
     }
   } finally {
     proc.child.send({ cmd: 'stop' });
@@ -181,11 +251,18 @@ export async function scenario5(ctx) {
   try {
     // ---- references: the no-op worker, and a worker that only POSTs to the receiver ------------------
     const noopRates = await referenceRuns('no-op worker', church, endpoints, noopQueue, {});
-    const postRates = await referenceRuns('POST-only worker', church, endpoints, noopQueue, { POST_URL: `http://127.0.0.1:${port}` });
+    const postRates = await referenceRuns('POST-only worker', church, endpoints, noopQueue, {
+      POST_URL: `http://127.0.0.1:${port}`,
+    });
     await ask(receiver, { cmd: 'reset' }, (m) => (m.reset ? true : undefined));
 
     // ---- the project's worker ----------------------------------------------------------------------
-    const worker = await startWorker({ QUEUE_PREFIX: PROJECT_PREFIX, WEBHOOK_RETRY_SCHEDULE: `${RETRY_DELAY_MS}ms,2s,5s,30s,1m`, WEBHOOK_CONCURRENCY: String(CONCURRENCY), WEBHOOK_TIMEOUT_MS: '5000' });
+    const worker = await startWorker({
+      QUEUE_PREFIX: PROJECT_PREFIX,
+      WEBHOOK_RETRY_SCHEDULE: `${RETRY_DELAY_MS}ms,2s,5s,30s,1m`,
+      WEBHOOK_CONCURRENCY: String(CONCURRENCY),
+      WEBHOOK_TIMEOUT_MS: '5000',
+    });
     const throughput = [];
     let lost = 0;
     let duplicates = 0;
@@ -198,7 +275,11 @@ export async function scenario5(ctx) {
         const backends = await worker.backendPids();
         const cpu0 = { w: cpuSample([worker.pid]), db: cpuSample(backends) };
         const due = performance.timeOrigin + performance.now();
-        await setDue(church, events, events.map(() => due));
+        await setDue(
+          church,
+          events,
+          events.map(() => due),
+        );
         const start = performance.timeOrigin + performance.now();
         const t0 = performance.now();
         await projectQueue.enqueue(jobsFor(events));
@@ -214,7 +295,9 @@ export async function scenario5(ctx) {
         lost += lostRun;
         duplicates += a.duplicates;
         if (r > 0) throughput.push({ rate, workerCpu, dbCpu, attempts: a.attempts, counts });
-        log(`  worker ${runLabel(r)}: ${n} deliveries (${a.attempts} attempts) at ${rate.toFixed(0)}/s, ${workerCpu.toFixed(0)} µs worker CPU and ${dbCpu.toFixed(0)} µs DB CPU per delivery, statuses ${JSON.stringify(counts)}, lost ${lostRun}`);
+        log(
+          `  worker ${runLabel(r)}: ${n} deliveries (${a.attempts} attempts) at ${rate.toFixed(0)}/s, ${workerCpu.toFixed(0)} µs worker CPU and ${dbCpu.toFixed(0)} µs DB CPU per delivery, statuses ${JSON.stringify(counts)}, lost ${lostRun}`,
+        );
       }
 
       // ---- lateness at a steady rate ---------------------------------------------------------------
@@ -228,7 +311,13 @@ export async function scenario5(ctx) {
       await setDue(church, events, dues);
       log(`  lateness run: ${n} deliveries due at ${rate}/s over ${Math.round(n / rate)} s`);
       await projectQueue.enqueue(
-        events.map((e, i) => ({ tenantId: church.id, deliveryId: e.delivery, endpointId: e.endpoint, attempt: 0, delayMs: Math.max(0, dues[i] - (performance.timeOrigin + performance.now())) })),
+        events.map((e, i) => ({
+          tenantId: church.id,
+          deliveryId: e.delivery,
+          endpointId: e.endpoint,
+          attempt: 0,
+          delayMs: Math.max(0, dues[i] - (performance.timeOrigin + performance.now())),
+        })),
       );
       const counts = await waitSettled(church, n, n * (1000 / rate) + 120_000);
       const hits = await ask(receiver, { cmd: 'report' }, (m) => m.hits);
@@ -236,14 +325,20 @@ export async function scenario5(ctx) {
       const lostPaced = Math.max(a.lost, n - (counts.succeeded ?? 0));
       lost += lostPaced;
       duplicates += a.duplicates;
-      log(`  lateness: p50 ${a.lateness.p50_ms.toFixed(0)} ms, p99 ${a.lateness.p99_ms.toFixed(0)} ms, max ${a.lateness.max_ms.toFixed(0)} ms over ${a.lateness.samples} attempts; statuses ${JSON.stringify(counts)}, lost ${lostPaced}`);
+      log(
+        `  lateness: p50 ${a.lateness.p50_ms.toFixed(0)} ms, p99 ${a.lateness.p99_ms.toFixed(0)} ms, max ${a.lateness.max_ms.toFixed(0)} ms over ${a.lateness.samples} attempts; statuses ${JSON.stringify(counts)}, lost ${lostPaced}`,
+      );
 
       const noopRate = median(noopRates.map((x) => x.rate));
       rows.push({
         id: '5',
         title: `${n.toLocaleString('en')} webhook deliveries, ${ENDPOINTS} endpoints, 20% fail once: worker vs no-op worker`,
         metric: 'deliveries/s',
-        project: { rps: measured, cpu_us_per_req: median(throughput.map((t) => t.workerCpu)), db_us_per_req: median(throughput.map((t) => t.dbCpu)) },
+        project: {
+          rps: measured,
+          cpu_us_per_req: median(throughput.map((t) => t.workerCpu)),
+          db_us_per_req: median(throughput.map((t) => t.dbCpu)),
+        },
         baseline: { rps: noopRate, cpu_us_per_req: median(noopRates.map((x) => x.cpu)) },
         ratio: measured / noopRate,
         target: { op: '>=', value: 0.5 },

@@ -12,14 +12,32 @@ const repo = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
 const { Worker } = createRequire(join(repo, 'package.json'))('bullmq');
 const postUrl = process.env.POST_URL;
 const agent = new Agent({ keepAlive: true, maxSockets: 32 });
-const body = JSON.stringify({ id: 'evt_0', type: 'member.created', data: { object: { first_name: 'María', last_name: 'González', email: 'maria@example.org', padding: 'x'.repeat(400) } } });
+const body = JSON.stringify({
+  id: 'evt_0',
+  type: 'member.created',
+  data: {
+    object: { first_name: 'María', last_name: 'González', email: 'maria@example.org', padding: 'x'.repeat(400) },
+  },
+});
 
 function post(job) {
   return new Promise((resolvePost, reject) => {
-    const req = request(`${postUrl}/hooks/${job.data.deliveryId}`, { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Service-Webhook-Id': `evt_${job.data.deliveryId}` } }, (res) => {
-      res.resume();
-      res.on('end', resolvePost);
-    });
+    const req = request(
+      `${postUrl}/hooks/${job.data.deliveryId}`,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+          'Service-Webhook-Id': `evt_${job.data.deliveryId}`,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', resolvePost);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

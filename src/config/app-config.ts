@@ -14,7 +14,9 @@ export function validateEnvironment(env: Record<string, unknown>): AppConfig {
   const config = plainToInstance(EnvironmentVariables, input, { exposeDefaultValues: true });
   const errors = validateSync(config, { whitelist: true, forbidUnknownValues: false });
   if (errors.length > 0) {
-    const lines = errors.map((e) => `  ${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+    const lines = errors.map(
+      (e) => `  ${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
+    );
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   // The public address defaults to this machine outside production; production must say it (CONTRACT §1).

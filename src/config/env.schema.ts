@@ -2,7 +2,13 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
 
 const toBool = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : value === true || value === 'true' || value === '1' ? true : value === false || value === 'false' || value === '0' ? false : value;
+  value === undefined || value === ''
+    ? undefined
+    : value === true || value === 'true' || value === '1'
+      ? true
+      : value === false || value === 'false' || value === '0'
+        ? false
+        : value;
 const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 const STRIPE_API = 'https://api.stripe.com';
@@ -52,7 +58,9 @@ export class EnvironmentVariables {
   @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false, require_protocol: true })
   REDIS_URL?: string;
 
-  @Matches(/^\s*\d+(ms|s|m|h|d)(\s*,\s*\d+(ms|s|m|h|d))*\s*$/, { message: 'must be a comma-separated list like 30s,5m,1h' })
+  @Matches(/^\s*\d+(ms|s|m|h|d)(\s*,\s*\d+(ms|s|m|h|d))*\s*$/, {
+    message: 'must be a comma-separated list like 30s,5m,1h',
+  })
   WEBHOOK_RETRY_SCHEDULE = '30s,5m,1h,6h,24h';
 
   @Transform(toInt)

@@ -23,7 +23,12 @@ export function dataSourceOptions(url: string, poolSize: number): DataSourceOpti
     namingStrategy: new SnakeNamingStrategy(),
     // Sessions in UTC: date arithmetic in SQL never depends on the server's time zone. A server that
     // does not answer a connect within 10 s is a 503 (connection loss), not a request left hanging.
-    extra: { max: poolSize, application_name: 'church-api', options: '-c TimeZone=UTC', connectionTimeoutMillis: 10_000 },
+    extra: {
+      max: poolSize,
+      application_name: 'church-api',
+      options: '-c TimeZone=UTC',
+      connectionTimeoutMillis: 10_000,
+    },
     logging: ['error', 'warn'],
     logger: new QueryLogger(),
   };

@@ -1,6 +1,12 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { Pool, PoolClient, QueryResult } from 'pg';
-import { DataSource, EntityManager, QueryRunner, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
+import {
+  DataSource,
+  EntityManager,
+  QueryRunner,
+  QueryRunnerAlreadyReleasedError,
+  QueryRunnerProviderAlreadyReleasedError,
+} from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Actor, TenantContext } from '../common/context/tenant-context';
 import { DEFAULT_LANGUAGE, Language } from '../common/i18n/language';
@@ -39,7 +45,9 @@ function isReleasedRunnerError(error: unknown): boolean {
  */
 function release(runner: QueryRunner, broken?: Error): Promise<void> {
   if (!broken) return runner.release();
-  return (runner as unknown as { releasePostgresConnection(error: Error): Promise<void> }).releasePostgresConnection(broken);
+  return (runner as unknown as { releasePostgresConnection(error: Error): Promise<void> }).releasePostgresConnection(
+    broken,
+  );
 }
 
 export interface TenantRun {
@@ -124,14 +132,25 @@ export class Database implements OnApplicationShutdown {
       // One round trip opens the transaction and enters the tenant.
       await runner.query(`START TRANSACTION; ${enterTenant(run.tenantId)}`);
       markTransactionStarted(runner);
-      result = await TenantContext.run({ tenantId: run.tenantId, manager: runner.manager, actor: run.actor, lang: run.lang ?? DEFAULT_LANGUAGE, requestId: run.requestId, afterCommit }, fn);
+      result = await TenantContext.run(
+        {
+          tenantId: run.tenantId,
+          manager: runner.manager,
+          actor: run.actor,
+          lang: run.lang ?? DEFAULT_LANGUAGE,
+          requestId: run.requestId,
+          afterCommit,
+        },
+        fn,
+      );
       await runner.commitTransaction();
     } catch (error) {
       const failure = lost && isReleasedRunnerError(error) ? lost : error;
       if (isConnectionLoss(failure)) broken = failure as Error;
       // A lost connection is closed, not rolled back (the server rolls back a session that ends). A
       // ROLLBACK that fails must not hide the first error, and its connection is not reused either.
-      else if (runner.isTransactionActive && !runner.isReleased) await runner.rollbackTransaction().catch((e: Error) => (broken = e));
+      else if (runner.isTransactionActive && !runner.isReleased)
+        await runner.rollbackTransaction().catch((e: Error) => (broken = e));
       throw failure;
     } finally {
       connection.removeListener('error', onConnectionError);
@@ -161,7 +180,11 @@ export class Database implements OnApplicationShutdown {
    * Prepared statements run on their generic plan: the custom plans PostgreSQL tries first (and
    * keeps when the batch is small) cost a planning each time, which is what preparing avoids.
    */
-  async runScriptInTenant(tenantId: string, statements: string[], options: { asyncCommit?: boolean; prepared?: Record<string, string> } = {}): Promise<Record<string, unknown>[][]> {
+  async runScriptInTenant(
+    tenantId: string,
+    statements: string[],
+    options: { asyncCommit?: boolean; prepared?: Record<string, string> } = {},
+  ): Promise<Record<string, unknown>[][]> {
     if (!isUuid(tenantId)) throw new Error('runScriptInTenant: tenant id is not a uuid');
     const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
     const client = await pool.connect();
@@ -181,7 +204,9 @@ export class Database implements OnApplicationShutdown {
       ...missing.map(([name, sql]) => `PREPARE ${name} AS ${sql}`),
     ];
     try {
-      const results = (await client.query([...head, ...statements, 'COMMIT'].join(';\n'))) as unknown as QueryResult<Record<string, unknown>>[];
+      const results = (await client.query([...head, ...statements, 'COMMIT'].join(';\n'))) as unknown as QueryResult<
+        Record<string, unknown>
+      >[];
       for (const [name] of missing) known.add(name);
       return results.slice(head.length, head.length + statements.length).map((r) => r.rows);
     } catch (error) {

@@ -14,7 +14,9 @@ export class QueryLogger implements TypeOrmLogger {
 
   logQueryError(error: string | Error, query: string, parameters?: unknown[] | object): void {
     const count = Array.isArray(parameters) ? parameters.length : parameters ? Object.keys(parameters).length : 0;
-    this.logger.debug(`query failed: ${error instanceof Error ? error.message : error} — ${oneLine(query)}${count ? ` (${count} parameters, not logged)` : ''}`);
+    this.logger.debug(
+      `query failed: ${error instanceof Error ? error.message : error} — ${oneLine(query)}${count ? ` (${count} parameters, not logged)` : ''}`,
+    );
   }
 
   logQuerySlow(time: number, query: string): void {

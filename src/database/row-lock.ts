@@ -13,5 +13,7 @@ export function withLock(lock?: RowLock): { lock?: { mode: RowLock } } {
 
 /** The locking clause of a plain SQL SELECT for the lock, if any. */
 export function lockClause(lock?: RowLock): string {
-  return lock ? { for_no_key_update: 'FOR NO KEY UPDATE', pessimistic_write: 'FOR UPDATE', for_key_share: 'FOR KEY SHARE' }[lock] : '';
+  return lock
+    ? { for_no_key_update: 'FOR NO KEY UPDATE', pessimistic_write: 'FOR UPDATE', for_key_share: 'FOR KEY SHARE' }[lock]
+    : '';
 }

@@ -7,7 +7,9 @@ export interface VerifyOptions {
   now?: number;
 }
 
-export type VerifyResult = { ok: true; timestamp: number } | { ok: false; reason: 'malformed_header' | 'timestamp_out_of_tolerance' | 'no_matching_signature' };
+export type VerifyResult =
+  | { ok: true; timestamp: number }
+  | { ok: false; reason: 'malformed_header' | 'timestamp_out_of_tolerance' | 'no_matching_signature' };
 
 /**
  * Verifies a webhook from the Church API on the receiving side.
@@ -20,7 +22,12 @@ export type VerifyResult = { ok: true; timestamp: number } | { ok: false; reason
  *   const result = verifyWebhook(req.body, req.get('Service-Signature'), [process.env.WEBHOOK_SECRET]);
  *   if (!result.ok) return res.status(400).end();
  */
-export function verifyWebhook(rawBody: string | Buffer, header: string | undefined | null, secrets: string[], options: VerifyOptions = {}): VerifyResult {
+export function verifyWebhook(
+  rawBody: string | Buffer,
+  header: string | undefined | null,
+  secrets: string[],
+  options: VerifyOptions = {},
+): VerifyResult {
   const tolerance = options.toleranceSeconds ?? 300;
   if (!header) return { ok: false, reason: 'malformed_header' };
   let timestamp: number | null = null;

@@ -19,14 +19,17 @@ describe('rate limits before authentication', () => {
     expect(unauthorized.headers['ratelimit-policy']).toContain('"anonymous"');
     const missingTenant = await api.get('/v1/members');
     expect(missingTenant.status).toBe(400);
-    expect(Number(missingTenant.headers['x-ratelimit-remaining'])).toBe(Number(unauthorized.headers['x-ratelimit-remaining']) - 1);
+    expect(Number(missingTenant.headers['x-ratelimit-remaining'])).toBe(
+      Number(unauthorized.headers['x-ratelimit-remaining']) - 1,
+    );
   });
 
   it('past the quota, guessing gets 429 with Retry-After; a valid token of a church is not affected', async () => {
     const church = await newTenant(api);
     let last = await api.get('/v1/members', { tenant: 'any-church', token: 'chp_guess' });
     // The window is aligned to the minute: should one start during the loop, the count restarts, so allow two quotas' worth.
-    for (let i = 0; i < 2 * ANONYMOUS_QUOTA.limit && last.status !== 429; i++) last = await api.get('/v1/members', { tenant: 'any-church', token: 'chp_guess' });
+    for (let i = 0; i < 2 * ANONYMOUS_QUOTA.limit && last.status !== 429; i++)
+      last = await api.get('/v1/members', { tenant: 'any-church', token: 'chp_guess' });
     expect(last.status).toBe(429);
     expect((last.body as { code: string }).code).toBe('rate_limited');
     expect(Number(last.headers['retry-after'])).toBeGreaterThanOrEqual(1);

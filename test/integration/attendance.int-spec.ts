@@ -22,17 +22,26 @@ interface Attendance {
 interface BulkResult {
   created: number;
   failed: number;
-  results: { index: number; id?: string; error?: { code: string; errors: { field: string; issue: string; message: string }[] } }[];
+  results: {
+    index: number;
+    id?: string;
+    error?: { code: string; errors: { field: string; issue: string; message: string }[] };
+  }[];
 }
 
 const ATT_ID = /^att_[0-9a-f]{32}$/;
 const as = (church: TestTenant, extra: Call = {}): Call => ({ token: church.token, tenant: church.slug, ...extra });
 const qs = (params: Record<string, string>): string => `?${new URLSearchParams(params).toString()}`;
-const issuesOf = (body: Problem) => (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
+const issuesOf = (body: Problem) =>
+  (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
 const ids = (list: List<Attendance>) => list.data.map((a) => a.id);
 
 /** A calendar event of the church, written directly (this suite is about attendance, not the events API). */
-async function newEvent(api: TestApi, church: TestTenant, fields: { campusId?: string | null; deleted?: boolean } = {}): Promise<string> {
+async function newEvent(
+  api: TestApi,
+  church: TestTenant,
+  fields: { campusId?: string | null; deleted?: boolean } = {},
+): Promise<string> {
   const id = newUuid();
   await inTenant(api, church.id, () =>
     TenantContext.current().manager.query(
@@ -49,13 +58,19 @@ async function newCampus(api: TestApi, church: TestTenant, key: string): Promise
   return res.body.id;
 }
 
-const people = (n: number, last = 'Ortiz'): JsonObject[] => Array.from({ length: n }, (_, i) => ({ first_name: `P${i}`, last_name: last }));
+const people = (n: number, last = 'Ortiz'): JsonObject[] =>
+  Array.from({ length: n }, (_, i) => ({ first_name: `P${i}`, last_name: last }));
 
 async function record(api: TestApi, church: TestTenant, body: JsonObject) {
   return api.post<Attendance & Problem>('/v1/attendance', as(church, { body }));
 }
 
-async function list(api: TestApi, church: TestTenant, path: string, params: Record<string, string> = {}): Promise<List<Attendance>> {
+async function list(
+  api: TestApi,
+  church: TestTenant,
+  path: string,
+  params: Record<string, string> = {},
+): Promise<List<Attendance>> {
   const res = await api.get<List<Attendance>>(`${path}${qs(params)}`, as(church));
   if (res.status !== 200) throw new Error(`list ${path}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
@@ -71,7 +86,10 @@ async function recorded(api: TestApi, church: TestTenant): Promise<Attendance[]>
 }
 
 async function rowsIn(api: TestApi, church: TestTenant): Promise<number> {
-  const rows: { n: number }[] = await api.db.platform.query('SELECT count(*)::int AS n FROM attendance WHERE tenant_id = $1', [church.id]);
+  const rows: { n: number }[] = await api.db.platform.query(
+    'SELECT count(*)::int AS n FROM attendance WHERE tenant_id = $1',
+    [church.id],
+  );
   return rows[0].n;
 }
 
@@ -103,7 +121,10 @@ describe('attendance', () => {
       const got = await api.get<Attendance>(`/v1/attendance/${res.body.id}`, as(church));
       expect(got.status).toBe(200);
       expect(got.body).toEqual(res.body);
-      const cached = await api.get(`/v1/attendance/${res.body.id}`, as(church, { headers: { 'If-None-Match': got.headers.etag } }));
+      const cached = await api.get(
+        `/v1/attendance/${res.body.id}`,
+        as(church, { headers: { 'If-None-Match': got.headers.etag } }),
+      );
       expect(cached.status).toBe(304);
       expect(await recorded(api, church)).toEqual([res.body]);
     });
@@ -112,7 +133,12 @@ describe('attendance', () => {
       const church = await newTenant(api);
       const [member] = await newMembers(api, church, people(1));
       const event = await newEvent(api, church);
-      const res = await record(api, church, { member_id: member, event_id: event, kind: 'volunteer', checked_in_at: '2026-03-01T10:05:00-06:00' });
+      const res = await record(api, church, {
+        member_id: member,
+        event_id: event,
+        kind: 'volunteer',
+        checked_in_at: '2026-03-01T10:05:00-06:00',
+      });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ kind: 'volunteer', checked_in_at: '2026-03-01T16:05:00.000Z' });
     });
@@ -129,14 +155,18 @@ describe('attendance', () => {
       expect(await rowsIn(api, church)).toBe(1);
       expect(await recorded(api, church)).toHaveLength(1);
       // Another event is fine.
-      expect((await record(api, church, { member_id: member, event_id: await newEvent(api, church) })).status).toBe(201);
+      expect((await record(api, church, { member_id: member, event_id: await newEvent(api, church) })).status).toBe(
+        201,
+      );
     });
 
     it('10 concurrent records of one member at one event: exactly one 201, nine 409, one row, one event', async () => {
       const church = await newTenant(api);
       const [member] = await newMembers(api, church, people(1));
       const event = await newEvent(api, church);
-      const answers = await Promise.all(Array.from({ length: 10 }, () => record(api, church, { member_id: member, event_id: event })));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () => record(api, church, { member_id: member, event_id: event })),
+      );
       expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
       expect(await rowsIn(api, church)).toBe(1);
       expect(await recorded(api, church)).toHaveLength(1);
@@ -182,14 +212,28 @@ describe('attendance', () => {
           ],
         ],
         [{ member_id: member, event_id: event, kind: 'speaker' }, [{ field: 'kind', issue: 'one_of' }]],
-        [{ member_id: member, event_id: event, checked_in_at: '2026-03-01 10:00' }, [{ field: 'checked_in_at', issue: 'invalid_format' }]],
-        [{ member_id: member, event_id: event, checked_in_at: '2099-01-01T00:00:00Z' }, [{ field: 'checked_in_at', issue: 'in_future' }]],
-        [{ member_id: member, event_id: event, checked_in_at: '2026-02-30T10:00:00Z' }, [{ field: 'checked_in_at', issue: 'invalid_format' }]],
+        [
+          { member_id: member, event_id: event, checked_in_at: '2026-03-01 10:00' },
+          [{ field: 'checked_in_at', issue: 'invalid_format' }],
+        ],
+        [
+          { member_id: member, event_id: event, checked_in_at: '2099-01-01T00:00:00Z' },
+          [{ field: 'checked_in_at', issue: 'in_future' }],
+        ],
+        [
+          { member_id: member, event_id: event, checked_in_at: '2026-02-30T10:00:00Z' },
+          [{ field: 'checked_in_at', issue: 'invalid_format' }],
+        ],
         [{ member_id: member, event_id: event, seat: 'A1' }, [{ field: 'seat', issue: 'unknown_field' }]],
       ];
       for (const [body, issues] of cases) {
         const res = await record(api, church, body);
-        expect({ body, status: res.status, code: res.body.code, issues: issuesOf(res.body) }).toEqual({ body, status: 422, code: 'validation_failed', issues });
+        expect({ body, status: res.status, code: res.body.code, issues: issuesOf(res.body) }).toEqual({
+          body,
+          status: 422,
+          code: 'validation_failed',
+          issues,
+        });
       }
       expect(await rowsIn(api, church)).toBe(0);
     });
@@ -223,8 +267,14 @@ describe('attendance', () => {
       const [r0, r1, r2, r3, r4, r5, r6] = res.body.results;
       expect(r0.id).toMatch(ATT_ID);
       expect(r1.id).toMatch(ATT_ID);
-      expect(r2.error).toMatchObject({ code: 'validation_failed', errors: [{ field: 'event_id', issue: 'not_found' }] });
-      expect(r3.error).toMatchObject({ code: 'validation_failed', errors: [{ field: '(row)', issue: 'invalid_type' }] });
+      expect(r2.error).toMatchObject({
+        code: 'validation_failed',
+        errors: [{ field: 'event_id', issue: 'not_found' }],
+      });
+      expect(r3.error).toMatchObject({
+        code: 'validation_failed',
+        errors: [{ field: '(row)', issue: 'invalid_type' }],
+      });
       expect(r4.error).toMatchObject({ code: 'conflict', errors: [{ field: 'member_id', issue: 'duplicate' }] });
       expect(r5.error).toMatchObject({ code: 'conflict', errors: [{ field: 'member_id', issue: 'duplicate' }] });
       expect(r6.error).toMatchObject({ code: 'validation_failed', errors: [{ field: 'kind', issue: 'one_of' }] });
@@ -238,7 +288,12 @@ describe('attendance', () => {
           .map((e) => e.id)
           .sort(),
       ).toEqual([r0.id, r1.id].sort());
-      expect(events.find((e) => e.id === r1.id)).toMatchObject({ member_id: members[1], event_id: event, kind: 'volunteer', checked_in_at: '2026-03-01T16:00:00.000Z' });
+      expect(events.find((e) => e.id === r1.id)).toMatchObject({
+        member_id: members[1],
+        event_id: event,
+        kind: 'volunteer',
+        checked_in_at: '2026-03-01T16:00:00.000Z',
+      });
       expect(await rowsIn(api, church)).toBe(3);
     });
 
@@ -247,7 +302,10 @@ describe('attendance', () => {
       const members = await newMembers(api, church, people(500));
       const event = await newEvent(api, church);
       const rows = members.map((member_id) => ({ member_id, event_id: event }));
-      const big = await api.post<BulkResult & Problem>('/v1/attendance/bulk', as(church, { body: { attendance: [...rows, rows[0]] } }));
+      const big = await api.post<BulkResult & Problem>(
+        '/v1/attendance/bulk',
+        as(church, { body: { attendance: [...rows, rows[0]] } }),
+      );
       expect([big.status, big.body.code]).toEqual([413, 'payload_too_large']);
       const ok = await api.post<BulkResult>('/v1/attendance/bulk', as(church, { body: { attendance: rows } }));
       expect([ok.status, ok.body.created, ok.body.failed]).toEqual([200, 500, 0]);
@@ -255,7 +313,11 @@ describe('attendance', () => {
       expect(await recorded(api, church)).toHaveLength(500);
       for (const body of [{ attendance: [] }, {}, { attendance: 'x' }, { attendance: rows.slice(0, 1), extra: true }]) {
         const res = await api.post<Problem>('/v1/attendance/bulk', as(church, { body }));
-        expect({ body: Object.keys(body), status: res.status, code: res.body.code }).toEqual({ body: Object.keys(body), status: 422, code: 'validation_failed' });
+        expect({ body: Object.keys(body), status: res.status, code: res.body.code }).toEqual({
+          body: Object.keys(body),
+          status: 422,
+          code: 'validation_failed',
+        });
       }
     });
 
@@ -264,7 +326,10 @@ describe('attendance', () => {
       const members = await newMembers(api, church, people(40));
       const event = await newEvent(api, church);
       const body = { attendance: members.map((member_id) => ({ member_id, event_id: event })) };
-      const [a, b] = await Promise.all([api.post<BulkResult>('/v1/attendance/bulk', as(church, { body })), api.post<BulkResult>('/v1/attendance/bulk', as(church, { body }))]);
+      const [a, b] = await Promise.all([
+        api.post<BulkResult>('/v1/attendance/bulk', as(church, { body })),
+        api.post<BulkResult>('/v1/attendance/bulk', as(church, { body })),
+      ]);
       expect([a.status, b.status]).toEqual([200, 200]);
       expect(a.body.created + b.body.created).toBe(40);
       expect(a.body.failed + b.body.failed).toBe(40);
@@ -310,12 +375,21 @@ describe('attendance', () => {
       const [a, b, c, d] = made.map((m) => m.id);
       expect(ids(await list(api, church, '/v1/attendance', { event_id: wednesday }))).toEqual([d]);
       expect(ids(await list(api, church, '/v1/attendance', { member_id: members[0] }))).toEqual([a, d]);
-      expect(ids(await list(api, church, '/v1/attendance', { 'member_id[in]': `${members[1]},${members[2]}` }))).toEqual([b, c]);
+      expect(
+        ids(await list(api, church, '/v1/attendance', { 'member_id[in]': `${members[1]},${members[2]}` })),
+      ).toEqual([b, c]);
       expect(ids(await list(api, church, '/v1/attendance', { kind: 'volunteer' }))).toEqual([b]);
       expect(ids(await list(api, church, '/v1/attendance', { 'kind[in]': 'guest,volunteer' }))).toEqual([b, c]);
       expect(ids(await list(api, church, '/v1/attendance', { campus: 'north' }))).toEqual([a, b, c]);
       expect(ids(await list(api, church, '/v1/attendance', { campus: north }))).toEqual([a, b, c]);
-      expect(ids(await list(api, church, '/v1/attendance', { 'checked_in_at[gte]': '2026-03-01T10:00:00-06:00', 'checked_in_at[lt]': '2026-03-02T00:00:00Z' }))).toEqual([a, c]);
+      expect(
+        ids(
+          await list(api, church, '/v1/attendance', {
+            'checked_in_at[gte]': '2026-03-01T10:00:00-06:00',
+            'checked_in_at[lt]': '2026-03-02T00:00:00Z',
+          }),
+        ),
+      ).toEqual([a, c]);
       expect(ids(await list(api, church, '/v1/attendance', { sort: 'checked_in_at' }))).toEqual([b, a, c, d]);
       expect(ids(await list(api, church, '/v1/attendance', { sort: '-checked_in_at' }))).toEqual([d, c, a, b]);
       expect(ids(await list(api, church, '/v1/attendance', { 'created_at[gt]': '2100-01-01T00:00:00Z' }))).toEqual([]);
@@ -344,7 +418,11 @@ describe('attendance', () => {
         '/v1/events/evt_1/attendance',
       ]) {
         const res = await api.get<Problem>(path, as(other));
-        expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status: 404, code: 'resource_not_found' });
+        expect({ path, status: res.status, code: res.body.code }).toEqual({
+          path,
+          status: 404,
+          code: 'resource_not_found',
+        });
       }
       expect((await list(api, other, '/v1/attendance')).data).toEqual([]);
     });
@@ -353,11 +431,21 @@ describe('attendance', () => {
       const reader = await newToken(api, church, ['read:attendance']);
       const writer = await newToken(api, church, ['write:attendance']);
       expect((await api.get('/v1/attendance', { token: reader.token, tenant: church.slug })).status).toBe(200);
-      const refused = await api.post<Problem>('/v1/attendance', { token: reader.token, tenant: church.slug, body: { member_id: members[1], event_id: wednesday } });
+      const refused = await api.post<Problem>('/v1/attendance', {
+        token: reader.token,
+        tenant: church.slug,
+        body: { member_id: members[1], event_id: wednesday },
+      });
       expect([refused.status, refused.body.code]).toEqual([403, 'scope_insufficient']);
-      expect((await api.post('/v1/attendance/bulk', { token: reader.token, tenant: church.slug, body: { attendance: [] } })).status).toBe(403);
+      expect(
+        (await api.post('/v1/attendance/bulk', { token: reader.token, tenant: church.slug, body: { attendance: [] } }))
+          .status,
+      ).toBe(403);
       expect((await api.get<Problem>('/v1/attendance', { token: writer.token, tenant: church.slug })).status).toBe(403);
-      expect((await api.get<Problem>(`/v1/members/${members[0]}/attendance`, { token: writer.token, tenant: church.slug })).status).toBe(403);
+      expect(
+        (await api.get<Problem>(`/v1/members/${members[0]}/attendance`, { token: writer.token, tenant: church.slug }))
+          .status,
+      ).toBe(403);
     });
     it('totals follow every record (a cached total is never read after a write), per filter', async () => {
       const before = await list(api, church, '/v1/attendance', { kind: 'regular' });
@@ -366,7 +454,10 @@ describe('attendance', () => {
       expect((await record(api, church, { member_id: members[1], event_id: wednesday })).status).toBe(201);
       expect((await list(api, church, '/v1/attendance', { kind: 'regular' })).total).toBe(before.total! + 1);
       expect((await list(api, church, `/v1/events/${wednesday}/attendance`)).total).toBe(2);
-      const bulk = await api.post<BulkResult>('/v1/attendance/bulk', as(church, { body: { attendance: [{ member_id: members[2], event_id: wednesday }] } }));
+      const bulk = await api.post<BulkResult>(
+        '/v1/attendance/bulk',
+        as(church, { body: { attendance: [{ member_id: members[2], event_id: wednesday }] } }),
+      );
       expect(bulk.body.created).toBe(1);
       expect((await list(api, church, `/v1/events/${wednesday}/attendance`)).total).toBe(3);
       expect((await list(api, church, '/v1/attendance', { kind: 'regular' })).total).toBe(before.total! + 2);
@@ -392,7 +483,9 @@ describe('attendance', () => {
         [members[0], 'regular', null, at.toISOString()],
         [members[1], 'guest', null, at.toISOString()],
       ]);
-      expect((await recorded(api, church)).sort((x, y) => x.id.localeCompare(y.id))).toEqual([...made].sort((x, y) => x.id.localeCompare(y.id)));
+      expect((await recorded(api, church)).sort((x, y) => x.id.localeCompare(y.id))).toEqual(
+        [...made].sort((x, y) => x.id.localeCompare(y.id)),
+      );
 
       const refused = await inTenant(api, church.id, () =>
         service.recordMany([

@@ -53,15 +53,36 @@ describe('audit log', () => {
   };
 
   it('records create, update and delete of a member under the token name, newest first', async () => {
-    const created = await api.post<{ id: string }>('/v1/members', as(sync.token, { first_name: 'Ana', last_name: 'Ruiz' }));
+    const created = await api.post<{ id: string }>(
+      '/v1/members',
+      as(sync.token, { first_name: 'Ana', last_name: 'Ruiz' }),
+    );
     expect(created.status).toBe(201);
-    changes.push({ action: 'members.create', requestId: created.headers['x-request-id'], memberId: created.body.id, status: 201 });
-    const updated = await api.patch<{ id: string }>(`/v1/members/${created.body.id}`, as(sync.token, { status: 'member' }));
+    changes.push({
+      action: 'members.create',
+      requestId: created.headers['x-request-id'],
+      memberId: created.body.id,
+      status: 201,
+    });
+    const updated = await api.patch<{ id: string }>(
+      `/v1/members/${created.body.id}`,
+      as(sync.token, { status: 'member' }),
+    );
     expect(updated.status).toBe(200);
-    changes.push({ action: 'members.update', requestId: updated.headers['x-request-id'], memberId: created.body.id, status: 200 });
+    changes.push({
+      action: 'members.update',
+      requestId: updated.headers['x-request-id'],
+      memberId: created.body.id,
+      status: 200,
+    });
     const removed = await api.delete(`/v1/members/${created.body.id}`, as(sync.token));
     expect(removed.status).toBe(204);
-    changes.push({ action: 'members.remove', requestId: removed.headers['x-request-id'], memberId: created.body.id, status: 204 });
+    changes.push({
+      action: 'members.remove',
+      requestId: removed.headers['x-request-id'],
+      memberId: created.body.id,
+      status: 204,
+    });
     for (const c of changes) expect(c.requestId).toMatch(/^req_[0-9a-f]{32}$/);
 
     const log = await audit();
@@ -93,7 +114,13 @@ describe('audit log', () => {
 
     // The token creation itself was recorded under the staff token.
     const tokenCreation = log.data.find((e) => e.action === 'tokens.create' && e.resource_id === sync.id);
-    expect(tokenCreation).toMatchObject({ token_id: staff.id, token_name: 'staff token', user_id: syncUser, request_id: syncRequestId, status: 201 });
+    expect(tokenCreation).toMatchObject({
+      token_id: staff.id,
+      token_name: 'staff token',
+      user_id: syncUser,
+      request_id: syncRequestId,
+      status: 201,
+    });
     expect(log.total).toBe(4);
   });
 
@@ -101,11 +128,17 @@ describe('audit log', () => {
     const before = await audit();
     const invalid = await api.post<Problem>('/v1/members', as(sync.token, { first_name: '', email: 'nope' }));
     expect(invalid.status).toBe(422);
-    const missing = await api.patch<Problem>('/v1/members/mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', as(sync.token, { status: 'member' }));
+    const missing = await api.patch<Problem>(
+      '/v1/members/mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
+      as(sync.token, { status: 'member' }),
+    );
     expect(missing.status).toBe(404);
     const forbidden = await api.post<Problem>('/v1/campuses', as(sync.token, { key: 'north', name: 'North' }));
     expect(forbidden.status).toBe(403);
-    const notAllowed = await api.post<Problem>('/v1/auth/tokens', as(sync.token, { name: 'Escalate', scopes: ['admin:*'] }));
+    const notAllowed = await api.post<Problem>(
+      '/v1/auth/tokens',
+      as(sync.token, { name: 'Escalate', scopes: ['admin:*'] }),
+    );
     expect(notAllowed.status).toBe(403);
     expect((await api.get('/v1/members', as(sync.token))).status).toBe(200);
     expect((await api.get('/v1/auth/tokens', as(sync.token))).status).toBe(200);
@@ -114,11 +147,15 @@ describe('audit log', () => {
     expect(after.total).toBe(before.total);
     expect(after.data.map((e) => e.id)).toEqual(before.data.map((e) => e.id));
     const requestIds = new Set(after.data.map((e) => e.request_id));
-    for (const res of [invalid, missing, forbidden, notAllowed]) expect(requestIds.has(res.headers['x-request-id'])).toBe(false);
+    for (const res of [invalid, missing, forbidden, notAllowed])
+      expect(requestIds.has(res.headers['x-request-id'])).toBe(false);
   });
 
   it('filters by action and by token_id', async () => {
-    const second = await api.post<{ id: string }>('/v1/members', as(staff.token, { first_name: 'Luis', last_name: 'Paz' }));
+    const second = await api.post<{ id: string }>(
+      '/v1/members',
+      as(staff.token, { first_name: 'Luis', last_name: 'Paz' }),
+    );
     expect(second.status).toBe(201);
 
     const creates = await audit('?action=members.create');
@@ -153,7 +190,11 @@ describe('audit log', () => {
     expect((await audit(`?token_id=${sync.id}`, other.token, other)).total).toBe(0);
 
     // The other church's own changes appear there only.
-    const created = await api.post<{ id: string }>('/v1/members', { token: other.token, tenant: other.slug, body: { first_name: 'Otra', last_name: 'Iglesia' } });
+    const created = await api.post<{ id: string }>('/v1/members', {
+      token: other.token,
+      tenant: other.slug,
+      body: { first_name: 'Otra', last_name: 'Iglesia' },
+    });
     expect(created.status).toBe(201);
     const afterOwn = await audit('', other.token, other);
     expect(afterOwn.data.map((e) => e.resource_id)).toEqual([created.body.id]);

@@ -81,11 +81,28 @@ describe('auth', () => {
     it('a token outside the Authorization header (access_token in the query string or body) is not accepted', async () => {
       // "Every call requires the header Authorization: Bearer <token>": a token in a URL ends up in
       // access logs, proxies and Referer headers, so the query and body forms of RFC 6750 stay off.
-      const created = await api.post<{ id: string }>('/v1/members', { tenant: church.slug, token: church.token, body: { first_name: 'Url', last_name: 'Token' } });
+      const created = await api.post<{ id: string }>('/v1/members', {
+        tenant: church.slug,
+        token: church.token,
+        body: { first_name: 'Url', last_name: 'Token' },
+      });
       expect(created.status).toBe(201);
-      expectProblem(await api.get(`/v1/members/${created.body.id}?access_token=${church.token}`, { tenant: church.slug }), 401, 'unauthorized');
-      expectProblem(await api.delete(`/v1/members/${created.body.id}`, { tenant: church.slug, body: { access_token: church.token } }), 401, 'unauthorized');
-      expect((await api.get(`/v1/members/${created.body.id}`, { tenant: church.slug, token: church.token })).status).toBe(200);
+      expectProblem(
+        await api.get(`/v1/members/${created.body.id}?access_token=${church.token}`, { tenant: church.slug }),
+        401,
+        'unauthorized',
+      );
+      expectProblem(
+        await api.delete(`/v1/members/${created.body.id}`, {
+          tenant: church.slug,
+          body: { access_token: church.token },
+        }),
+        401,
+        'unauthorized',
+      );
+      expect(
+        (await api.get(`/v1/members/${created.body.id}`, { tenant: church.slug, token: church.token })).status,
+      ).toBe(200);
     });
 
     it('the same request with the issued token succeeds (control)', async () => {
@@ -137,7 +154,9 @@ describe('auth', () => {
       const issued = await newToken(api, church, ['read:members']);
       expect((await api.get('/v1/members', { tenant: church.slug, token: issued.token })).status).toBe(200);
 
-      await api.db.platform.query(`UPDATE api_tokens SET expires_at = now() - interval '1 minute' WHERE id = $1`, [issued.uuid]);
+      await api.db.platform.query(`UPDATE api_tokens SET expires_at = now() - interval '1 minute' WHERE id = $1`, [
+        issued.uuid,
+      ]);
 
       const res = await api.get('/v1/members', { tenant: church.slug, token: issued.token });
       expectProblem(res, 401, 'token_expired');
@@ -182,7 +201,11 @@ describe('auth', () => {
 
     it('the scope is named in the Spanish detail too', async () => {
       const issued = await newToken(api, church, ['read:members']);
-      const res = await api.post('/v1/members', { tenant: church.slug, token: issued.token, body: { first_name: 'A', last_name: 'B' } });
+      const res = await api.post('/v1/members', {
+        tenant: church.slug,
+        token: issued.token,
+        body: { first_name: 'A', last_name: 'B' },
+      });
       const body = expectProblem(res, 403, 'scope_insufficient');
       expect(body.detail).toContain('write:members');
       expect(res.headers['www-authenticate']).toContain('scope="write:members"');
@@ -191,16 +214,28 @@ describe('auth', () => {
     it('admin:* passes every scope check', async () => {
       const calls = [
         await api.get('/v1/members', { tenant: church.slug, token: church.token }),
-        await api.post('/v1/members', { tenant: church.slug, token: church.token, body: { first_name: 'Ana', last_name: 'Admin' } }),
+        await api.post('/v1/members', {
+          tenant: church.slug,
+          token: church.token,
+          body: { first_name: 'Ana', last_name: 'Admin' },
+        }),
         await api.get('/v1/campuses', { tenant: church.slug, token: church.token }),
-        await api.post('/v1/campuses', { tenant: church.slug, token: church.token, body: { key: `admin-${Date.now()}`, name: 'Admin Campus' } }),
+        await api.post('/v1/campuses', {
+          tenant: church.slug,
+          token: church.token,
+          body: { key: `admin-${Date.now()}`, name: 'Admin Campus' },
+        }),
       ];
       expect(calls.map((r) => r.status)).toEqual([200, 201, 200, 201]);
     });
 
     it('write does not imply read', async () => {
       const issued = await newToken(api, church, ['write:members']);
-      const created = await api.post<{ id: string }>('/v1/members', { tenant: church.slug, token: issued.token, body: { first_name: 'Wri', last_name: 'Ter' } });
+      const created = await api.post<{ id: string }>('/v1/members', {
+        tenant: church.slug,
+        token: issued.token,
+        body: { first_name: 'Wri', last_name: 'Ter' },
+      });
       expect(created.status).toBe(201);
       const list = await api.get('/v1/members', { tenant: church.slug, token: issued.token });
       expectProblem(list, 403, 'scope_insufficient');
@@ -211,7 +246,11 @@ describe('auth', () => {
     it('a scope of one resource does not open another', async () => {
       const issued = await newToken(api, church, ['read:members', 'write:members']);
       expect((await api.get('/v1/members', { tenant: church.slug, token: issued.token })).status).toBe(200);
-      expectProblem(await api.get('/v1/campuses', { tenant: church.slug, token: issued.token }), 403, 'scope_insufficient');
+      expectProblem(
+        await api.get('/v1/campuses', { tenant: church.slug, token: issued.token }),
+        403,
+        'scope_insufficient',
+      );
     });
   });
 
@@ -258,8 +297,20 @@ describe('auth', () => {
       expect((await tokenRow(issued.uuid)).scopes.sort()).toEqual(['read:events', 'read:members', 'write:attendance']);
       expect((await api.get('/v1/events', { tenant: church.slug, token: issued.token })).status).toBe(200);
       // Its read:members serves the check-in search only (CONTRACT §11): every members route is 403.
-      expectProblem(await api.get('/v1/members', { tenant: church.slug, token: issued.token }), 403, 'scope_insufficient');
-      expectProblem(await api.post('/v1/members', { tenant: church.slug, token: issued.token, body: { first_name: 'K', last_name: 'I' } }), 403, 'scope_insufficient');
+      expectProblem(
+        await api.get('/v1/members', { tenant: church.slug, token: issued.token }),
+        403,
+        'scope_insufficient',
+      );
+      expectProblem(
+        await api.post('/v1/members', {
+          tenant: church.slug,
+          token: issued.token,
+          body: { first_name: 'K', last_name: 'I' },
+        }),
+        403,
+        'scope_insufficient',
+      );
     });
 
     it('a kiosk key may not get write:members, even from an org_admin', async () => {
@@ -294,7 +345,10 @@ describe('auth', () => {
       expect(Buffer.from(row.token_hash).equals(createHash('sha256').update(issued.token).digest())).toBe(true);
       expect(row.last4).toBe(issued.token.slice(-4));
 
-      const [{ text }] = await api.db.platform.query<{ text: string }[]>('SELECT row_to_json(t)::text AS text FROM api_tokens t WHERE id = $1', [issued.uuid]);
+      const [{ text }] = await api.db.platform.query<{ text: string }[]>(
+        'SELECT row_to_json(t)::text AS text FROM api_tokens t WHERE id = $1',
+        [issued.uuid],
+      );
       expect(text).not.toContain(issued.token);
       expect(text).not.toContain(issued.token.slice(4)); // the secret body without its prefix
       expect(text).not.toContain(issued.token.slice(4, 20));
@@ -303,12 +357,15 @@ describe('auth', () => {
 
     it('the value appears in no column of any table', async () => {
       const issued = await newToken(api, church, ['read:members']);
-      const tables: { table_name: string }[] = await api.db.platform.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`);
+      const tables: { table_name: string }[] = await api.db.platform.query(
+        `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
+      );
       expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(['api_tokens', 'users', 'tenants']));
       for (const { table_name } of tables) {
-        const [{ n }] = await api.db.platform.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM "${table_name}" t WHERE strpos(row_to_json(t)::text, $1) > 0`, [
-          issued.token.slice(4, 20),
-        ]);
+        const [{ n }] = await api.db.platform.query<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM "${table_name}" t WHERE strpos(row_to_json(t)::text, $1) > 0`,
+          [issued.token.slice(4, 20)],
+        );
         expect({ table: table_name, n }).toEqual({ table: table_name, n: 0 });
       }
     });

@@ -28,7 +28,9 @@ class ProbeJob implements JobHandler<ProbeData> {
     await context.progress(1, 2);
     if (context.attempt <= context.data.failures) throw new Error(`probe failure ${context.attempt}`);
     const [seen] = await context.inTenant(() =>
-      TenantContext.current().manager.query<{ tenant: string; members: number }[]>(`SELECT current_setting('app.tenant_id') AS tenant, count(*)::int AS members FROM members`),
+      TenantContext.current().manager.query<{ tenant: string; members: number }[]>(
+        `SELECT current_setting('app.tenant_id') AS tenant, count(*)::int AS members FROM members`,
+      ),
     );
     await context.progress(2, 2);
     return seen;
@@ -61,7 +63,10 @@ describe('background jobs: the pattern every kind of work uses (in-process, with
     delete process.env.REDIS_URL;
     api = await TestApi.start({ JOB_RETRY_BASE_MS: '100' });
     // The probe's own process: the worker's module graph plus the probe kind.
-    worker = await NestFactory.createApplicationContext({ module: ProbeModule, imports: [WorkerModule.forRoot(loadConfig())] }, { logger: ['error'] });
+    worker = await NestFactory.createApplicationContext(
+      { module: ProbeModule, imports: [WorkerModule.forRoot(loadConfig())] },
+      { logger: ['error'] },
+    );
     await worker.get(Database).connect();
     startBackground(worker, 'worker');
     probe = worker.get(ProbeJob);
@@ -97,18 +102,32 @@ describe('background jobs: the pattern every kind of work uses (in-process, with
     }
   }
 
-  const enqueueIn = (c: TestTenant, data: ProbeData) => inTenant(api, c.id, () => worker.get(JobsService).enqueue(PROBE, { ...data }));
+  const enqueueIn = (c: TestTenant, data: ProbeData) =>
+    inTenant(api, c.id, () => worker.get(JobsService).enqueue(PROBE, { ...data }));
 
   it("runs after its church's commit, in that church's context, and records progress", async () => {
     const id = (await enqueueIn(church, { failures: 0 }))!;
     const done = await settled(id);
-    expect(done).toEqual({ tenant_id: church.id, status: 'done', attempts: 1, total: 2, done: 2, result: { tenant: church.id, members: 2 }, last_error: null });
+    expect(done).toEqual({
+      tenant_id: church.id,
+      status: 'done',
+      attempts: 1,
+      total: 2,
+      done: 2,
+      result: { tenant: church.id, members: 2 },
+      last_error: null,
+    });
   });
 
   it('retries a failed run with exponential backoff and keeps the failure on the job', async () => {
     const id = (await enqueueIn(other, { failures: 2 }))!;
     const done = await settled(id);
-    expect(done).toMatchObject({ status: 'done', attempts: 3, result: { tenant: other.id, members: 1 }, last_error: null });
+    expect(done).toMatchObject({
+      status: 'done',
+      attempts: 3,
+      result: { tenant: other.id, members: 1 },
+      last_error: null,
+    });
     const runs = probe.runs.filter((r) => r.id === id);
     expect(runs.map((r) => r.attempt)).toEqual([1, 2, 3]);
     expect(runs[1].at - runs[0].at).toBeGreaterThanOrEqual(100); // base delay
@@ -139,7 +158,8 @@ describe('background jobs: the pattern every kind of work uses (in-process, with
 
   it('a dedupe key makes a second request for the same work a no-op', async () => {
     const key = `probe-${Date.now()}`;
-    const ask = () => inTenant(api, church.id, () => worker.get(JobsService).enqueue(PROBE, { failures: 0 }, { dedupeKey: key }));
+    const ask = () =>
+      inTenant(api, church.id, () => worker.get(JobsService).enqueue(PROBE, { failures: 0 }, { dedupeKey: key }));
     const first = await ask();
     const second = await ask();
     expect(first).toMatch(/^[0-9a-f-]{36}$/);
@@ -151,13 +171,20 @@ describe('background jobs: the pattern every kind of work uses (in-process, with
   it('a platform job (asked for outside any church) has no church context to enter', async () => {
     const id = (await worker.get(JobsService).enqueue(PROBE, { failures: 0 }))!;
     expect(await row(id)).toBeUndefined(); // not a church's job
-    expect(await settled(id, 'platform_jobs')).toMatchObject({ tenant_id: null, status: 'failed', last_error: expect.stringContaining('belongs to no church') });
+    expect(await settled(id, 'platform_jobs')).toMatchObject({
+      tenant_id: null,
+      status: 'failed',
+      last_error: expect.stringContaining('belongs to no church'),
+    });
   });
 
   it("a church's jobs are invisible to another church (row-level security)", async () => {
     const id = (await enqueueIn(church, { failures: 0 }))!;
     await settled(id);
-    const seen = (c: TestTenant) => inTenant(api, c.id, () => TenantContext.current().manager.query<{ id: string }[]>('SELECT id FROM background_jobs WHERE id = $1', [id]));
+    const seen = (c: TestTenant) =>
+      inTenant(api, c.id, () =>
+        TenantContext.current().manager.query<{ id: string }[]>('SELECT id FROM background_jobs WHERE id = $1', [id]),
+      );
     expect(await seen(church)).toEqual([{ id }]);
     expect(await seen(other)).toEqual([]);
   });

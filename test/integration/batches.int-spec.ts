@@ -30,7 +30,8 @@ interface Donation {
 const BATCH_ID = /^bat_[0-9a-f]{32}$/;
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-const issuesOf = (body: Problem) => (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
+const issuesOf = (body: Problem) =>
+  (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(what: string, probe: () => Promise<boolean>): Promise<void> {
@@ -45,7 +46,9 @@ async function until(what: string, probe: () => Promise<boolean>): Promise<void>
 async function lockWaiters(pg: Client, n: number): Promise<boolean> {
   await pg.query('SELECT pg_stat_clear_snapshot()');
   const rows: { n: number }[] = (
-    await pg.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'church-api' AND cardinality(pg_blocking_pids(pid)) > 0`)
+    await pg.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'church-api' AND cardinality(pg_blocking_pids(pid)) > 0`,
+    )
   ).rows;
   return rows[0].n >= n;
 }
@@ -78,11 +81,18 @@ class Desk {
       this.used = 0;
     }
     this.used++;
-    return this.api.post<Donation & Problem>('/v1/donations', { token: this.token, tenant: this.church.slug, body: { currency: 'USD', fund_id: this.fundId, ...body } });
+    return this.api.post<Donation & Problem>('/v1/donations', {
+      token: this.token,
+      tenant: this.church.slug,
+      body: { currency: 'USD', fund_id: this.fundId, ...body },
+    });
   }
 
   async batch(body: JsonObject = {}): Promise<Batch> {
-    const res = await this.api.post<Batch>('/v1/batches', this.as({ body: { description: 'Sunday', currency: 'USD', ...body } }));
+    const res = await this.api.post<Batch>(
+      '/v1/batches',
+      this.as({ body: { description: 'Sunday', currency: 'USD', ...body } }),
+    );
     if (res.status !== 201) throw new Error(`batch failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   }
@@ -96,7 +106,10 @@ class Desk {
   }
 }
 
-async function createdEvents(api: TestApi, church: TestTenant): Promise<{ id: string; status: string; batch_id: string | null }[]> {
+async function createdEvents(
+  api: TestApi,
+  church: TestTenant,
+): Promise<{ id: string; status: string; batch_id: string | null }[]> {
   const rows: { object: { id: string; status: string; batch_id: string | null } }[] = await api.db.platform.query(
     `SELECT payload->'data'->'object' AS object FROM webhook_events WHERE tenant_id = $1 AND type = 'donation.created' ORDER BY created_at, id`,
     [church.id],
@@ -115,7 +128,10 @@ describe('batches', () => {
   describe('a batch from open to committed', () => {
     it('opens a batch (201, Location, bat_ id); its gifts are pending, counted and raise nothing until the commit', async () => {
       const desk = await Desk.open(api);
-      const res = await api.post<Batch>('/v1/batches', desk.as({ body: { description: ' Sunday 1st service ', expected_total: 4500, currency: 'USD' } }));
+      const res = await api.post<Batch>(
+        '/v1/batches',
+        desk.as({ body: { description: ' Sunday 1st service ', expected_total: 4500, currency: 'USD' } }),
+      );
       expect(res.status).toBe(201);
       expect(res.headers.location).toBe(`/v1/batches/${res.body.id}`);
       expect(res.body).toEqual({
@@ -144,10 +160,19 @@ describe('batches', () => {
 
       const committed = await desk.commit(batch.id);
       expect(committed.status).toBe(200);
-      expect(committed.body).toEqual({ ...batch, status: 'committed', count: 3, total: 4500, committed_at: expect.stringMatching(UTC_ISO), updated_at: committed.body.committed_at });
+      expect(committed.body).toEqual({
+        ...batch,
+        status: 'committed',
+        count: 3,
+        total: 4500,
+        committed_at: expect.stringMatching(UTC_ISO),
+        updated_at: committed.body.committed_at,
+      });
       expect(await desk.get(batch.id)).toEqual(committed.body);
       // The list's cached total is renewed by the commit.
-      expect((await api.get<List<Donation>>(`/v1/donations?batch_id=${batch.id}&status=pending`, desk.as())).body.total).toBe(0);
+      expect(
+        (await api.get<List<Donation>>(`/v1/donations?batch_id=${batch.id}&status=pending`, desk.as())).body.total,
+      ).toBe(0);
       for (const gift of gifts) {
         const now = (await api.get<Donation>(`/v1/donations/${gift.id}`, desk.as())).body;
         expect(now.status).toBe('succeeded');
@@ -184,10 +209,15 @@ describe('batches', () => {
       expect(refused.body.detail).toContain('5000');
       expect(refused.body.detail).toContain('4500');
       expect(await desk.get(batch.id)).toMatchObject({ status: 'open', count: 2, total: 4500 });
-      expect((await api.get<List<Donation>>(`/v1/donations?batch_id=${batch.id}&status=pending`, desk.as())).body.total).toBe(2);
+      expect(
+        (await api.get<List<Donation>>(`/v1/donations?batch_id=${batch.id}&status=pending`, desk.as())).body.total,
+      ).toBe(2);
       expect(await createdEvents(api, desk.church)).toEqual([]);
 
-      const patched = await api.patch<Batch>(`/v1/batches/${batch.id}`, desk.as({ body: { expected_total: 4500, description: 'Counted again' } }));
+      const patched = await api.patch<Batch>(
+        `/v1/batches/${batch.id}`,
+        desk.as({ body: { expected_total: 4500, description: 'Counted again' } }),
+      );
       expect(patched.body).toMatchObject({ expected_total: 4500, description: 'Counted again', count: 2, total: 4500 });
       expect((await desk.commit(batch.id)).body).toMatchObject({ status: 'committed', total: 4500 });
       // Without an expected total, any sum commits (an empty batch too).
@@ -202,7 +232,10 @@ describe('batches', () => {
       expect([wrong.status, issuesOf(wrong.body)]).toEqual([422, [{ field: 'currency', issue: 'currency_mismatch' }]]);
       expect((await desk.gift({ amount: 100, currency: 'MXN', batch_id: batch.id })).status).toBe(201);
 
-      const bad = await api.post<Problem>('/v1/batches', desk.as({ body: { expected_total: 10.5, currency: 'usd', status: 'committed' } }));
+      const bad = await api.post<Problem>(
+        '/v1/batches',
+        desk.as({ body: { expected_total: 10.5, currency: 'usd', status: 'committed' } }),
+      );
       expect([bad.status, issuesOf(bad.body)]).toEqual([
         422,
         [
@@ -213,13 +246,19 @@ describe('batches', () => {
         ],
       ]);
       for (const expected_total of [-1, '100']) {
-        const res = await api.post<Problem>('/v1/batches', desk.as({ body: { description: 'x', currency: 'USD', expected_total } }));
+        const res = await api.post<Problem>(
+          '/v1/batches',
+          desk.as({ body: { description: 'x', currency: 'USD', expected_total } }),
+        );
         expect({ expected_total, status: res.status }).toEqual({ expected_total, status: 422 });
       }
       const noCurrency = await api.post<Problem>('/v1/batches', desk.as({ body: { description: 'x' } }));
       expect(issuesOf(noCurrency.body)).toEqual([{ field: 'currency', issue: 'required' }]);
       const currencyPatch = await api.patch<Problem>(`/v1/batches/${batch.id}`, desk.as({ body: { currency: 'USD' } }));
-      expect([currencyPatch.status, issuesOf(currencyPatch.body)]).toEqual([422, [{ field: 'currency', issue: 'unknown_field' }]]);
+      expect([currencyPatch.status, issuesOf(currencyPatch.body)]).toEqual([
+        422,
+        [{ field: 'currency', issue: 'unknown_field' }],
+      ]);
     });
 
     it('commit honours Idempotency-Key: a retry replays the 200 instead of a 409', async () => {
@@ -227,8 +266,14 @@ describe('batches', () => {
       const batch = await desk.batch();
       await desk.gift({ amount: 100, batch_id: batch.id });
       const key = randomUUID();
-      const first = await api.post<Batch>(`/v1/batches/${batch.id}/commit`, desk.as({ headers: { 'Idempotency-Key': key } }));
-      const again = await api.post<Batch>(`/v1/batches/${batch.id}/commit`, desk.as({ headers: { 'Idempotency-Key': key } }));
+      const first = await api.post<Batch>(
+        `/v1/batches/${batch.id}/commit`,
+        desk.as({ headers: { 'Idempotency-Key': key } }),
+      );
+      const again = await api.post<Batch>(
+        `/v1/batches/${batch.id}/commit`,
+        desk.as({ headers: { 'Idempotency-Key': key } }),
+      );
       expect([first.status, again.status, again.headers['idempotent-replayed']]).toEqual([200, 200, 'true']);
       expect(await createdEvents(api, desk.church)).toHaveLength(1);
     });
@@ -246,7 +291,10 @@ describe('batches', () => {
         // The add reads the batch (open), then stops at its INSERT: the donor's row is held here,
         // and the INSERT's foreign key check waits for it. The commit then starts.
         await pg.query('BEGIN');
-        await pg.query('SELECT 1 FROM members WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [desk.church.id, parsePublicId('mem', donor)]);
+        await pg.query('SELECT 1 FROM members WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [
+          desk.church.id,
+          parsePublicId('mem', donor),
+        ]);
         const add = desk.gift({ amount: 250, batch_id: batch.id, donor_id: donor });
         await until('the add to wait at its insert', () => lockWaiters(pg, 1));
         const commit = desk.commit(batch.id);
@@ -276,7 +324,11 @@ describe('batches', () => {
         expect(commit.status).toBe(200);
         for (const add of adds) expect([201, 409]).toContain(add.status);
         const counted = adds.filter((a) => a.status === 201);
-        expect({ round, count: commit.body.count, total: commit.body.total }).toEqual({ round, count: counted.length, total: counted.reduce((s, a) => s + a.body.amount, 0) });
+        expect({ round, count: commit.body.count, total: commit.body.total }).toEqual({
+          round,
+          count: counted.length,
+          total: counted.reduce((s, a) => s + a.body.amount, 0),
+        });
         const pending = await api.get<List<Donation>>(`/v1/donations?batch_id=${batch.id}&status=pending`, desk.as());
         expect(pending.body.total).toBe(0);
       }
@@ -302,7 +354,9 @@ describe('batches', () => {
       expect((await list('?status=open')).data.map((b) => b.id)).toEqual([open.id, mxn.id]);
       expect((await list('?status=committed')).data.map((b) => b.id)).toEqual([done.id]);
       expect((await list('?currency=MXN')).data.map((b) => b.id)).toEqual([mxn.id]);
-      expect((await list(`?created_at[gt]=${encodeURIComponent(done.created_at)}`)).data.map((b) => b.id)).toEqual([mxn.id]);
+      expect((await list(`?created_at[gt]=${encodeURIComponent(done.created_at)}`)).data.map((b) => b.id)).toEqual([
+        mxn.id,
+      ]);
       const page = await list('?limit=2');
       expect(page.next_cursor).not.toBeNull();
       expect((await list(`?limit=2&cursor=${page.next_cursor}`)).data.map((b) => b.id)).toEqual([mxn.id]);
@@ -325,7 +379,11 @@ describe('batches', () => {
           ['post', `/v1/batches/${id}/commit`, undefined],
         ] as const) {
           const res = await api[method]<Problem>(path, desk.as({ body }));
-          expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status: 404, code: 'resource_not_found' });
+          expect({ path, status: res.status, code: res.body.code }).toEqual({
+            path,
+            status: 404,
+            code: 'resource_not_found',
+          });
         }
       }
       const gift = await b.gift({ amount: 100, batch_id: theirs.id });
@@ -347,7 +405,11 @@ describe('batches', () => {
         ['post', `/v1/batches/${batch.id}/commit`, undefined],
       ] as const) {
         const res = await api[method]<Problem>(path, { ...call, body });
-        expect({ path, status: res.status, scope: res.headers['www-authenticate'] }).toEqual({ path, status: 403, scope: expect.stringContaining('scope="write:donations"') });
+        expect({ path, status: res.status, scope: res.headers['www-authenticate'] }).toEqual({
+          path,
+          status: 403,
+          scope: expect.stringContaining('scope="write:donations"'),
+        });
       }
       const members = await newToken(api, desk.church, ['read:members'], 'staff');
       expect((await api.get('/v1/batches', { token: members.token, tenant: desk.church.slug })).status).toBe(403);

@@ -30,7 +30,11 @@ async function createCampus(api: TestApi, church: TestTenant, body: JsonObject):
   return res.body;
 }
 
-async function listCampuses(api: TestApi, church: TestTenant, params: Record<string, string> = {}): Promise<List<Campus>> {
+async function listCampuses(
+  api: TestApi,
+  church: TestTenant,
+  params: Record<string, string> = {},
+): Promise<List<Campus>> {
   const res = await api.get<List<Campus>>(`/v1/campuses${qs(params)}`, as(church));
   if (res.status !== 200) throw new Error(`list failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
@@ -56,7 +60,10 @@ describe('campuses', () => {
 
     it('creates a campus: 201, Location, cmp_ id, fields echoed', async () => {
       const before = Date.now();
-      const res = await api.post<Campus>('/v1/campuses', as(church, { body: { key: 'north', name: 'North Campus', timezone: 'America/Mexico_City' } }));
+      const res = await api.post<Campus>(
+        '/v1/campuses',
+        as(church, { body: { key: 'north', name: 'North Campus', timezone: 'America/Mexico_City' } }),
+      );
 
       expect(res.status).toBe(201);
       expect(res.body.id).toMatch(CAMPUS_ID);
@@ -107,7 +114,16 @@ describe('campuses', () => {
     });
 
     it('refuses a key that is not a slug with 422', async () => {
-      for (const key of ['North Campus', 'North', 'north_campus', '-north', 'north-', 'ñorth', 'a'.repeat(41), `cmp_${'0'.repeat(32)}`]) {
+      for (const key of [
+        'North Campus',
+        'North',
+        'north_campus',
+        '-north',
+        'north-',
+        'ñorth',
+        'a'.repeat(41),
+        `cmp_${'0'.repeat(32)}`,
+      ]) {
         const res = await api.post<Problem>('/v1/campuses', as(church, { body: { key, name: 'Bad' } }));
         expect({ key, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({
           key,
@@ -124,7 +140,10 @@ describe('campuses', () => {
 
     it('refuses an invalid time zone with 422', async () => {
       for (const timezone of ['Mars/Olympus_Mons', 'GMT+25', 'mexico']) {
-        const res = await api.post<Problem>('/v1/campuses', as(church, { body: { key: 'tz-bad', name: 'TZ', timezone } }));
+        const res = await api.post<Problem>(
+          '/v1/campuses',
+          as(church, { body: { key: 'tz-bad', name: 'TZ', timezone } }),
+        );
         expect({ timezone, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({
           timezone,
           status: 422,
@@ -146,7 +165,10 @@ describe('campuses', () => {
         { field: 'name', issue: 'required' },
       ]);
 
-      const long = await api.post<Problem>('/v1/campuses', as(church, { body: { key: 'long', name: 'x'.repeat(121) } }));
+      const long = await api.post<Problem>(
+        '/v1/campuses',
+        as(church, { body: { key: 'long', name: 'x'.repeat(121) } }),
+      );
       expect(long.status).toBe(422);
       expect(issuesOf(long.body)).toEqual([{ field: 'name', issue: 'too_long' }]);
     });
@@ -169,7 +191,10 @@ describe('campuses', () => {
       expect(res.headers.etag).toBeDefined();
       expect(res.headers['cache-control']).toContain('private');
 
-      const again = await api.get(`/v1/campuses/${campus.id}`, as(church, { headers: { 'If-None-Match': res.headers.etag } }));
+      const again = await api.get(
+        `/v1/campuses/${campus.id}`,
+        as(church, { headers: { 'If-None-Match': res.headers.etag } }),
+      );
       expect(again.status).toBe(304);
       expect(again.text ?? '').toBe('');
     });
@@ -178,7 +203,11 @@ describe('campuses', () => {
       const hex = campus.id.slice(4);
       for (const id of [`cmp_${'0'.repeat(32)}`, 'cmp_123', `mem_${hex}`, `cmp_${hex.toUpperCase()}`, 'central']) {
         const res = await api.get<Problem>(`/v1/campuses/${id}`, as(church));
-        expect({ id, status: res.status, code: res.body.code }).toEqual({ id, status: 404, code: 'resource_not_found' });
+        expect({ id, status: res.status, code: res.body.code }).toEqual({
+          id,
+          status: 404,
+          code: 'resource_not_found',
+        });
       }
     });
   });
@@ -217,8 +246,16 @@ describe('campuses', () => {
     });
 
     it('sorts by name and -name', async () => {
-      expect((await listCampuses(api, church, { sort: 'name' })).data.map((x) => x.name)).toEqual(['Central Campus', 'North Campus', 'South Campus']);
-      expect((await listCampuses(api, church, { sort: '-name' })).data.map((x) => x.name)).toEqual(['South Campus', 'North Campus', 'Central Campus']);
+      expect((await listCampuses(api, church, { sort: 'name' })).data.map((x) => x.name)).toEqual([
+        'Central Campus',
+        'North Campus',
+        'South Campus',
+      ]);
+      expect((await listCampuses(api, church, { sort: '-name' })).data.map((x) => x.name)).toEqual([
+        'South Campus',
+        'North Campus',
+        'Central Campus',
+      ]);
     });
 
     it('pages with limit and cursor', async () => {
@@ -240,7 +277,12 @@ describe('campuses', () => {
       ];
       for (const [params, field] of cases) {
         const res = await api.get<Problem>(`/v1/campuses${qs(params)}`, as(church));
-        expect({ params, status: res.status, code: res.body.code, fields: (res.body.errors ?? []).map((e: { field: string }) => e.field) }).toEqual({
+        expect({
+          params,
+          status: res.status,
+          code: res.body.code,
+          fields: (res.body.errors ?? []).map((e: { field: string }) => e.field),
+        }).toEqual({
           params,
           status: 400,
           code: 'invalid_parameter',
@@ -271,7 +313,10 @@ describe('campuses', () => {
 
     it('changes the key; members then resolve the new key and show it', async () => {
       const campus = await createCampus(api, church, { key: 'old-key', name: 'Renamed' });
-      const member = await api.post<{ id: string; campus: unknown }>('/v1/members', as(church, { body: { first_name: 'A', last_name: 'B', campus: 'old-key' } }));
+      const member = await api.post<{ id: string; campus: unknown }>(
+        '/v1/members',
+        as(church, { body: { first_name: 'A', last_name: 'B', campus: 'old-key' } }),
+      );
       expect(member.status).toBe(201);
 
       const res = await api.patch<Campus>(`/v1/campuses/${campus.id}`, as(church, { body: { key: 'new-key' } }));
@@ -284,7 +329,10 @@ describe('campuses', () => {
       const fetched = await api.get<{ campus: unknown }>(`/v1/members/${member.body.id}`, as(church));
       expect(fetched.body.campus).toEqual({ id: campus.id, key: 'new-key', name: 'Renamed' });
 
-      const byOld = await api.post<Problem>('/v1/members', as(church, { body: { first_name: 'A', last_name: 'B', campus: 'old-key' } }));
+      const byOld = await api.post<Problem>(
+        '/v1/members',
+        as(church, { body: { first_name: 'A', last_name: 'B', campus: 'old-key' } }),
+      );
       expect(byOld.status).toBe(422);
       expect(issuesOf(byOld.body)).toEqual([{ field: 'campus', issue: 'not_found' }]);
     });
@@ -292,7 +340,10 @@ describe('campuses', () => {
     it('refuses a key change to an existing key with 409 conflict, and changes nothing', async () => {
       await createCampus(api, church, { key: 'taken', name: 'Taken' });
       const campus = await createCampus(api, church, { key: 'mine', name: 'Mine' });
-      const res = await api.patch<Problem>(`/v1/campuses/${campus.id}`, as(church, { body: { key: 'taken', name: 'Hijack' } }));
+      const res = await api.patch<Problem>(
+        `/v1/campuses/${campus.id}`,
+        as(church, { body: { key: 'taken', name: 'Hijack' } }),
+      );
 
       expect(res.status).toBe(409);
       expect(res.body.code).toBe('conflict');
@@ -302,14 +353,20 @@ describe('campuses', () => {
 
     it('accepts its own key unchanged (no false conflict)', async () => {
       const campus = await createCampus(api, church, { key: 'same', name: 'Same' });
-      const res = await api.patch<Campus>(`/v1/campuses/${campus.id}`, as(church, { body: { key: 'same', name: 'Same Again' } }));
+      const res = await api.patch<Campus>(
+        `/v1/campuses/${campus.id}`,
+        as(church, { body: { key: 'same', name: 'Same Again' } }),
+      );
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ key: 'same', name: 'Same Again' });
     });
 
     it('sets and clears the time zone; validates key, name and time zone', async () => {
       const campus = await createCampus(api, church, { key: 'tz', name: 'TZ' });
-      const set = await api.patch<Campus>(`/v1/campuses/${campus.id}`, as(church, { body: { timezone: 'America/Santiago' } }));
+      const set = await api.patch<Campus>(
+        `/v1/campuses/${campus.id}`,
+        as(church, { body: { timezone: 'America/Santiago' } }),
+      );
       expect(set.body.timezone).toBe('America/Santiago');
       const cleared = await api.patch<Campus>(`/v1/campuses/${campus.id}`, as(church, { body: { timezone: null } }));
       expect(cleared.status).toBe(200);
@@ -324,15 +381,28 @@ describe('campuses', () => {
       ];
       for (const [body, issue] of cases) {
         const res = await api.patch<Problem>(`/v1/campuses/${campus.id}`, as(church, { body }));
-        expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({ body, status: 422, code: 'validation_failed', errors: [issue] });
+        expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({
+          body,
+          status: 422,
+          code: 'validation_failed',
+          errors: [issue],
+        });
       }
-      expect((await api.get<Campus>(`/v1/campuses/${campus.id}`, as(church))).body).toMatchObject({ key: 'tz', name: 'TZ', timezone: null });
+      expect((await api.get<Campus>(`/v1/campuses/${campus.id}`, as(church))).body).toMatchObject({
+        key: 'tz',
+        name: 'TZ',
+        timezone: null,
+      });
     });
 
     it('answers 404 for an unknown or malformed id', async () => {
       for (const id of [`cmp_${'f'.repeat(32)}`, 'cmp_nope']) {
         const res = await api.patch<Problem>(`/v1/campuses/${id}`, as(church, { body: { name: 'X' } }));
-        expect({ id, status: res.status, code: res.body.code }).toEqual({ id, status: 404, code: 'resource_not_found' });
+        expect({ id, status: res.status, code: res.body.code }).toEqual({
+          id,
+          status: 404,
+          code: 'resource_not_found',
+        });
       }
     });
   });
@@ -388,21 +458,33 @@ describe('campuses', () => {
       expect(list.body.data.map((x: Campus) => x.id)).toEqual([campus.id]);
       expect((await api.get(`/v1/campuses/${campus.id}`, { token, tenant: church.slug })).status).toBe(200);
 
-      const post = await api.post<Problem>('/v1/campuses', { token, tenant: church.slug, body: { key: 'nope', name: 'Nope' } });
+      const post = await api.post<Problem>('/v1/campuses', {
+        token,
+        tenant: church.slug,
+        body: { key: 'nope', name: 'Nope' },
+      });
       expect(post.status).toBe(403);
       expect(post.body.code).toBe('scope_insufficient');
       expect(post.body.detail).toContain('write:campuses');
       expect(post.headers['www-authenticate']).toContain('insufficient_scope');
       expect(post.headers['www-authenticate']).toContain('scope="write:campuses"');
 
-      const patch = await api.patch<Problem>(`/v1/campuses/${campus.id}`, { token, tenant: church.slug, body: { name: 'Nope' } });
+      const patch = await api.patch<Problem>(`/v1/campuses/${campus.id}`, {
+        token,
+        tenant: church.slug,
+        body: { name: 'Nope' },
+      });
       expect([patch.status, patch.body.code]).toEqual([403, 'scope_insufficient']);
       expect((await listCampuses(api, church)).data.map((x) => x.name)).toEqual(['Scoped']);
     });
 
     it('write:campuses can create but not read (403 naming read:campuses)', async () => {
       const { token } = await newToken(api, church, ['write:campuses']);
-      const created = await api.post<Campus>('/v1/campuses', { token, tenant: church.slug, body: { key: 'writer', name: 'Writer' } });
+      const created = await api.post<Campus>('/v1/campuses', {
+        token,
+        tenant: church.slug,
+        body: { key: 'writer', name: 'Writer' },
+      });
       expect(created.status).toBe(201);
 
       const list = await api.get<Problem>('/v1/campuses', { token, tenant: church.slug });

@@ -27,12 +27,19 @@ describe("the church's banned security-code sequences (/v1/settings/check-in)", 
     return res.body as T;
   }
 
-  const getSettings = async (c: TestTenant) => ok<Settings>(await api.get('/v1/settings/check-in', as(c.token, c)), 200);
-  const putSettings = (c: TestTenant, body: JsonValue, lang?: string) => api.put<Settings & Problem & { errors: Issue[] }>('/v1/settings/check-in', as(c.token, c, { body, lang }));
+  const getSettings = async (c: TestTenant) =>
+    ok<Settings>(await api.get('/v1/settings/check-in', as(c.token, c)), 200);
+  const putSettings = (c: TestTenant, body: JsonValue, lang?: string) =>
+    api.put<Settings & Problem & { errors: Issue[] }>('/v1/settings/check-in', as(c.token, c, { body, lang }));
 
   async function newEvent(c: TestTenant, name: string): Promise<string> {
     const starts = new Date(Date.now() + 3600_000);
-    const body = { name, starts_at: starts.toISOString(), ends_at: new Date(starts.getTime() + 7200_000).toISOString(), timezone: 'America/Mexico_City' };
+    const body = {
+      name,
+      starts_at: starts.toISOString(),
+      ends_at: new Date(starts.getTime() + 7200_000).toISOString(),
+      timezone: 'America/Mexico_City',
+    };
     return (await ok<{ id: string }>(await api.post('/v1/events', as(c.token, c, { body })), 201)).id;
   }
 
@@ -47,7 +54,14 @@ describe("the church's banned security-code sequences (/v1/settings/check-in)", 
     const codes: string[] = [];
     for (let i = 0; i < members.length; i += 20) {
       const results = await Promise.all(
-        members.slice(i, i + 20).map((member) => api.post<{ security_code: string }>('/v1/check-ins', as(token, c, { body: { event_id: event, member_ids: [member] } }))),
+        members
+          .slice(i, i + 20)
+          .map((member) =>
+            api.post<{ security_code: string }>(
+              '/v1/check-ins',
+              as(token, c, { body: { event_id: event, member_ids: [member] } }),
+            ),
+          ),
       );
       for (const res of results) codes.push((await ok<{ security_code: string }>(res, 201)).security_code);
     }
@@ -58,7 +72,12 @@ describe("the church's banned security-code sequences (/v1/settings/check-in)", 
     api = await TestApi.start();
     church = await newTenant(api);
     other = await newTenant(api);
-    kiosk = (await ok<{ key: string }>(await api.post('/v1/devices', as(church.token, church, { body: { name: 'Lobby kiosk' } })), 201)).key;
+    kiosk = (
+      await ok<{ key: string }>(
+        await api.post('/v1/devices', as(church.token, church, { body: { name: 'Lobby kiosk' } })),
+        201,
+      )
+    ).key;
   });
 
   afterAll(async () => {
@@ -100,30 +119,54 @@ describe("the church's banned security-code sequences (/v1/settings/check-in)", 
     expect(res.body.errors[0].message).toContain(SECURITY_CODE_ALPHABET);
     // The format is named in the caller's language.
     const es = await putSettings(church, { banned_sequences: ['AE'] }, 'es');
-    expect(es.body.errors).toEqual([{ field: 'banned_sequences[0]', issue: 'invalid_format', message: expect.stringContaining('caracteres de BCDFGHJKLMNPRSTXZ2456789') }]);
+    expect(es.body.errors).toEqual([
+      {
+        field: 'banned_sequences[0]',
+        issue: 'invalid_format',
+        message: expect.stringContaining('caracteres de BCDFGHJKLMNPRSTXZ2456789'),
+      },
+    ]);
     expect(await getSettings(church)).toEqual(before);
   });
 
   it('more than 200 sequences is 422 too_many (200 is fine, repeats counted); a non-string or a non-list is 422', async () => {
     const pairs = [...SECURITY_CODE_ALPHABET].flatMap((a) => [...SECURITY_CODE_ALPHABET].map((b) => a + b));
     const tooMany = await putSettings(church, { banned_sequences: pairs.slice(0, 201) });
-    expect([tooMany.status, tooMany.body.errors]).toEqual([422, [{ field: 'banned_sequences', issue: 'too_many', message: expect.any(String) }]]);
+    expect([tooMany.status, tooMany.body.errors]).toEqual([
+      422,
+      [{ field: 'banned_sequences', issue: 'too_many', message: expect.any(String) }],
+    ]);
     const before = await getSettings(church);
     const most = await putSettings(church, { banned_sequences: [...pairs.slice(0, 199), 'bc'] });
     expect(most.status).toBe(200);
     expect(most.body.banned_sequences).toHaveLength(199);
-    expect((await putSettings(church, { banned_sequences: ['PK', 7] })).body.errors.map((e) => e.field)).toEqual(['banned_sequences']);
+    expect((await putSettings(church, { banned_sequences: ['PK', 7] })).body.errors.map((e) => e.field)).toEqual([
+      'banned_sequences',
+    ]);
     expect((await putSettings(church, { banned_sequences: 'PK' })).status).toBe(422);
     expect((await putSettings(church, { banned_sequences: ['PK'], extra: true })).status).toBe(422);
     expect((await putSettings(church, { banned_sequences: before.banned_sequences })).status).toBe(200);
   });
 
   it('needs admin:* (403 for a staff token, even with write:attendance, and for a kiosk key)', async () => {
-    const staff = await newToken(api, church, ['read:members', 'write:members', 'write:attendance', 'read:attendance'], 'staff');
+    const staff = await newToken(
+      api,
+      church,
+      ['read:members', 'write:members', 'write:attendance', 'read:attendance'],
+      'staff',
+    );
     for (const token of [staff.token, kiosk]) {
       const get = await api.get<Problem>('/v1/settings/check-in', as(token, church));
-      const put = await api.put<Problem>('/v1/settings/check-in', as(token, church, { body: { banned_sequences: [] } }));
-      expect([get.status, get.body.code, put.status, put.body.code]).toEqual([403, 'scope_insufficient', 403, 'scope_insufficient']);
+      const put = await api.put<Problem>(
+        '/v1/settings/check-in',
+        as(token, church, { body: { banned_sequences: [] } }),
+      );
+      expect([get.status, get.body.code, put.status, put.body.code]).toEqual([
+        403,
+        'scope_insufficient',
+        403,
+        'scope_insufficient',
+      ]);
     }
     // Another church's admin token does not reach this church's settings.
     expect((await api.get<Problem>('/v1/settings/check-in', as(other.token, church))).status).toBe(403);
@@ -135,14 +178,20 @@ describe("the church's banned security-code sequences (/v1/settings/check-in)", 
     // would all pass by chance with probability below 10^-23.
     const leading = 'BCDF';
     const banned = [...leading].flatMap((a) => [...SECURITY_CODE_ALPHABET].map((b) => a + b)).concat(['GHJ', 'KLMN']);
-    expect((await putSettings(church, { banned_sequences: banned.map((s) => s.toLowerCase()) })).body.banned_sequences).toEqual(banned);
+    expect(
+      (await putSettings(church, { banned_sequences: banned.map((s) => s.toLowerCase()) })).body.banned_sequences,
+    ).toEqual(banned);
 
     const codes = await codesOf(church, kiosk, 100, 'Banned');
     expect(new Set(codes).size).toBe(100);
-    const offending = codes.filter((code) => !CODE.test(code) || banned.some((s) => code.includes(s)) || !isAllowedCode(code));
+    const offending = codes.filter(
+      (code) => !CODE.test(code) || banned.some((s) => code.includes(s)) || !isAllowedCode(code),
+    );
     expect(offending).toEqual([]);
     expect(codes.every((code) => isAllowedCode(code, banned))).toBe(true);
-    expect(codes.every((code) => !leading.includes(code[0]) && !leading.includes(code[1]) && !leading.includes(code[2]))).toBe(true);
+    expect(
+      codes.every((code) => !leading.includes(code[0]) && !leading.includes(code[1]) && !leading.includes(code[2])),
+    ).toBe(true);
 
     // The other church (no list of its own) still gets codes with those pairs.
     const theirs = await codesOf(other, other.token, 30, 'Free');

@@ -62,19 +62,44 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
 
   async function newEvent(c: TestTenant, name = 'Sunday service'): Promise<string> {
     const starts = new Date(Date.now() + 3600_000);
-    const body = { name, starts_at: starts.toISOString(), ends_at: new Date(starts.getTime() + 7200_000).toISOString(), timezone: 'America/Mexico_City' };
+    const body = {
+      name,
+      starts_at: starts.toISOString(),
+      ends_at: new Date(starts.getTime() + 7200_000).toISOString(),
+      timezone: 'America/Mexico_City',
+    };
     return (await ok<{ id: string }>(await api.post('/v1/events', as(c.token, c, { body })), 201)).id;
   }
 
   /** A household with its members (the first has the phone ending in `last4`). */
-  async function newHousehold(c: TestTenant, lastName: string, last4: string, people: { first: string; birthdate?: string; role: string }[]) {
+  async function newHousehold(
+    c: TestTenant,
+    lastName: string,
+    last4: string,
+    people: { first: string; birthdate?: string; role: string }[],
+  ) {
     const ids = await newMembers(
       api,
       c,
-      people.map((p, i) => ({ first_name: p.first, last_name: lastName, birthdate: p.birthdate ?? null, phone: i === 0 ? `+52133${randomBytes(2).readUInt16BE() % 10}00${last4}` : null })),
+      people.map((p, i) => ({
+        first_name: p.first,
+        last_name: lastName,
+        birthdate: p.birthdate ?? null,
+        phone: i === 0 ? `+52133${randomBytes(2).readUInt16BE() % 10}00${last4}` : null,
+      })),
     );
-    const household = await ok<{ id: string }>(await api.post('/v1/households', as(c.token, c, { body: { name: `${lastName} family` } })), 201);
-    for (const [i, id] of ids.entries()) await ok(await api.post(`/v1/households/${household.id}/members`, as(c.token, c, { body: { member_id: id, household_role: people[i].role } })), 200);
+    const household = await ok<{ id: string }>(
+      await api.post('/v1/households', as(c.token, c, { body: { name: `${lastName} family` } })),
+      201,
+    );
+    for (const [i, id] of ids.entries())
+      await ok(
+        await api.post(
+          `/v1/households/${household.id}/members`,
+          as(c.token, c, { body: { member_id: id, household_role: people[i].role } }),
+        ),
+        200,
+      );
     return { id: household.id, memberIds: ids };
   }
 
@@ -83,13 +108,19 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
   }
 
   const attendanceOf = async (event: string): Promise<{ member_id: string; check_in_id: string | null }[]> =>
-    api.db.platform.query(`SELECT member_id, check_in_id FROM attendance WHERE tenant_id = $1 AND event_id = $2 ORDER BY member_id`, [church.id, uuidOf('event', event)]);
+    api.db.platform.query(
+      `SELECT member_id, check_in_id FROM attendance WHERE tenant_id = $1 AND event_id = $2 ORDER BY member_id`,
+      [church.id, uuidOf('event', event)],
+    );
 
   beforeAll(async () => {
     api = await TestApi.start();
     church = await newTenant(api);
     other = await newTenant(api);
-    const device = await ok<{ id: string; key: string }>(await api.post('/v1/devices', as(church.token, church, { body: { name: 'Lobby kiosk' } })), 201);
+    const device = await ok<{ id: string; key: string }>(
+      await api.post('/v1/devices', as(church.token, church, { body: { name: 'Lobby kiosk' } })),
+      201,
+    );
     kiosk = { key: device.key, deviceId: device.id };
     eventId = await newEvent(church);
   });
@@ -104,21 +135,39 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
       const last4 = digits();
       const home = await newHousehold(church, `Pérez${last4}`, last4, [
         { first: 'Ana', birthdate: '1985-02-03', role: 'head' },
-        { first: 'Sofía', birthdate: new Date(Date.now() - 7.5 * 365.25 * 86400_000).toISOString().slice(0, 10), role: 'child' },
+        {
+          first: 'Sofía',
+          birthdate: new Date(Date.now() - 7.5 * 365.25 * 86400_000).toISOString().slice(0, 10),
+          role: 'child',
+        },
       ]);
-      const res = await ok<{ data: SearchHousehold[] }>(await api.get(`/v1/check-in/search?event_id=${eventId}&phone_last4=${last4}`, as(kiosk.key, church)), 200);
+      const res = await ok<{ data: SearchHousehold[] }>(
+        await api.get(`/v1/check-in/search?event_id=${eventId}&phone_last4=${last4}`, as(kiosk.key, church)),
+        200,
+      );
       const found = res.data.find((h) => h.id === home.id)!;
       expect(found).toEqual({
         id: home.id,
         name: `Pérez${last4} family`,
         members: [
-          { id: home.memberIds[0], first_name: 'Ana', last_name: `Pérez${last4}`, age: expect.any(Number), checked_in: false },
+          {
+            id: home.memberIds[0],
+            first_name: 'Ana',
+            last_name: `Pérez${last4}`,
+            age: expect.any(Number),
+            checked_in: false,
+          },
           { id: home.memberIds[1], first_name: 'Sofía', last_name: `Pérez${last4}`, age: 7, checked_in: false },
         ],
       });
       // Another church's member with the same digits never shows.
-      const [theirs] = await newMembers(api, other, [{ first_name: 'Other', last_name: 'Church', phone: `+5213300${last4}` }]);
-      const again = await ok<{ data: SearchHousehold[] }>(await api.get(`/v1/check-in/search?event_id=${eventId}&phone_last4=${last4}`, as(kiosk.key, church)), 200);
+      const [theirs] = await newMembers(api, other, [
+        { first_name: 'Other', last_name: 'Church', phone: `+5213300${last4}` },
+      ]);
+      const again = await ok<{ data: SearchHousehold[] }>(
+        await api.get(`/v1/check-in/search?event_id=${eventId}&phone_last4=${last4}`, as(kiosk.key, church)),
+        200,
+      );
       expect(again.data.flatMap((h) => h.members.map((m) => m.id))).not.toContain(theirs);
     });
 
@@ -126,11 +175,29 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
       const tag = randomBytes(3).toString('hex');
       const home = await newHousehold(church, `Zamora${tag}`, digits(), [{ first: 'Luis', role: 'head' }]);
       const [solo] = await newMembers(api, church, [{ first_name: `Quintín${tag}`, last_name: 'Solo' }]);
-      const byLast = await ok<{ data: SearchHousehold[] }>(await api.get(`/v1/check-in/search?event_id=${eventId}&name=zAmOrA${tag}`, as(kiosk.key, church)), 200);
+      const byLast = await ok<{ data: SearchHousehold[] }>(
+        await api.get(`/v1/check-in/search?event_id=${eventId}&name=zAmOrA${tag}`, as(kiosk.key, church)),
+        200,
+      );
       expect(byLast.data.map((h) => h.id)).toEqual([home.id]);
-      const byFirst = await ok<{ data: SearchHousehold[] }>(await api.get(`/v1/check-in/search?event_id=${eventId}&name=${encodeURIComponent(`quintín${tag}`)}`, as(kiosk.key, church)), 200);
-      expect(byFirst.data).toEqual([{ id: null, name: `Quintín${tag} Solo`, members: [{ id: solo, first_name: `Quintín${tag}`, last_name: 'Solo', age: null, checked_in: false }] }]);
-      const wildcard = await ok<{ data: SearchHousehold[] }>(await api.get(`/v1/check-in/search?event_id=${eventId}&name=%25%25`, as(kiosk.key, church)), 200);
+      const byFirst = await ok<{ data: SearchHousehold[] }>(
+        await api.get(
+          `/v1/check-in/search?event_id=${eventId}&name=${encodeURIComponent(`quintín${tag}`)}`,
+          as(kiosk.key, church),
+        ),
+        200,
+      );
+      expect(byFirst.data).toEqual([
+        {
+          id: null,
+          name: `Quintín${tag} Solo`,
+          members: [{ id: solo, first_name: `Quintín${tag}`, last_name: 'Solo', age: null, checked_in: false }],
+        },
+      ]);
+      const wildcard = await ok<{ data: SearchHousehold[] }>(
+        await api.get(`/v1/check-in/search?event_id=${eventId}&name=%25%25`, as(kiosk.key, church)),
+        200,
+      );
       expect(wildcard.data).toEqual([]);
     });
 
@@ -142,31 +209,64 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
       await newMembers(
         api,
         church,
-        Array.from({ length: 1000 }, (_, i) => ({ first_name: `Load${n(i)}`, last_name: `Planner${n(i)}`, phone: `+1555777${n(i)}`, email: `load${n(i)}@example.org` })),
+        Array.from({ length: 1000 }, (_, i) => ({
+          first_name: `Load${n(i)}`,
+          last_name: `Planner${n(i)}`,
+          phone: `+1555777${n(i)}`,
+          email: `load${n(i)}@example.org`,
+        })),
       );
       await api.db.platform.query('ANALYZE members');
       const indexConditions = (where: string, params: unknown[]) =>
         inTenant(api, church.id, async () => {
           const { manager } = TenantContext.current();
           await manager.query('SET LOCAL enable_seqscan = off');
-          const rows: { 'QUERY PLAN': string }[] = await manager.query(`EXPLAIN SELECT id FROM members m WHERE m.tenant_id = $1 AND m.deleted_at IS NULL AND ${where}`, [
-            church.id,
-            ...params,
-          ]);
+          const rows: { 'QUERY PLAN': string }[] = await manager.query(
+            `EXPLAIN SELECT id FROM members m WHERE m.tenant_id = $1 AND m.deleted_at IS NULL AND ${where}`,
+            [church.id, ...params],
+          );
           return rows.map((r) => r['QUERY PLAN']);
         });
-      expect((await indexConditions('m.phone_last4 IS NOT NULL AND m.phone_last4 = $2', ['1234'])).join('\n')).toMatch(/tenant_id = .*phone_last4 = /);
-      expect((await indexConditions("m.last_name_key ~>=~ lower($2) AND m.last_name_key ~<=~ (lower($2) || U&'\\+10FFFF')", ['Gar'])).join('\n')).toMatch(/tenant_id = .*last_name_key ~>=~/);
-      expect((await indexConditions('m.email_key = lower($2)', ['Ana@Example.org'])).join('\n')).toMatch(/tenant_id = .*email_key = /);
+      expect((await indexConditions('m.phone_last4 IS NOT NULL AND m.phone_last4 = $2', ['1234'])).join('\n')).toMatch(
+        /tenant_id = .*phone_last4 = /,
+      );
+      expect(
+        (
+          await indexConditions(
+            "m.last_name_key ~>=~ lower($2) AND m.last_name_key ~<=~ (lower($2) || U&'\\+10FFFF')",
+            ['Gar'],
+          )
+        ).join('\n'),
+      ).toMatch(/tenant_id = .*last_name_key ~>=~/);
+      expect((await indexConditions('m.email_key = lower($2)', ['Ana@Example.org'])).join('\n')).toMatch(
+        /tenant_id = .*email_key = /,
+      );
     });
 
     it('needs exactly one of phone_last4 and name (400), and the church’s event (404)', async () => {
-      expect((await api.get<Problem>(`/v1/check-in/search?event_id=${eventId}`, as(kiosk.key, church))).body.code).toBe('invalid_parameter');
-      expect((await api.get<Problem>(`/v1/check-in/search?event_id=${eventId}&phone_last4=1234&name=ab`, as(kiosk.key, church))).body.code).toBe('invalid_parameter');
-      expect((await api.get<Problem>(`/v1/check-in/search?event_id=${eventId}&phone_last4=12a4`, as(kiosk.key, church))).status).toBe(400);
-      expect((await api.get<Problem>(`/v1/check-in/search?event_id=${eventId}&name=%20%20a`, as(kiosk.key, church))).status).toBe(400); // not a match-all
+      expect((await api.get<Problem>(`/v1/check-in/search?event_id=${eventId}`, as(kiosk.key, church))).body.code).toBe(
+        'invalid_parameter',
+      );
+      expect(
+        (
+          await api.get<Problem>(
+            `/v1/check-in/search?event_id=${eventId}&phone_last4=1234&name=ab`,
+            as(kiosk.key, church),
+          )
+        ).body.code,
+      ).toBe('invalid_parameter');
+      expect(
+        (await api.get<Problem>(`/v1/check-in/search?event_id=${eventId}&phone_last4=12a4`, as(kiosk.key, church)))
+          .status,
+      ).toBe(400);
+      expect(
+        (await api.get<Problem>(`/v1/check-in/search?event_id=${eventId}&name=%20%20a`, as(kiosk.key, church))).status,
+      ).toBe(400); // not a match-all
       const theirEvent = await newEvent(other);
-      const res = await api.get<Problem>(`/v1/check-in/search?event_id=${theirEvent}&phone_last4=1234`, as(kiosk.key, church));
+      const res = await api.get<Problem>(
+        `/v1/check-in/search?event_id=${theirEvent}&phone_last4=1234`,
+        as(kiosk.key, church),
+      );
       expect([res.status, res.body.code]).toEqual([404, 'resource_not_found']);
     });
   });
@@ -204,14 +304,25 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
       );
       expect(events[0].n).toBe(2);
 
-      const search = await ok<{ data: SearchHousehold[] }>(await api.get(`/v1/check-in/search?event_id=${event}&name=G%C3%B3mez`, as(kiosk.key, church)), 200);
+      const search = await ok<{ data: SearchHousehold[] }>(
+        await api.get(`/v1/check-in/search?event_id=${event}&name=G%C3%B3mez`, as(kiosk.key, church)),
+        200,
+      );
       expect(search.data.find((h) => h.id === home.id)!.members.map((m) => m.checked_in)).toEqual([true, true]);
     });
 
     it('labels carry allergies when the church defines an `allergies` custom field (null when the member has none)', async () => {
       const c = await newTenant(api);
-      const key = (await ok<{ key: string }>(await api.post('/v1/devices', as(c.token, c, { body: { name: 'K' } })), 201)).key;
-      await ok(await api.post('/v1/custom-fields', as(c.token, c, { body: { key: 'allergies', label: 'Allergies', type: 'text' } })), 201);
+      const key = (
+        await ok<{ key: string }>(await api.post('/v1/devices', as(c.token, c, { body: { name: 'K' } })), 201)
+      ).key;
+      await ok(
+        await api.post(
+          '/v1/custom-fields',
+          as(c.token, c, { body: { key: 'allergies', label: 'Allergies', type: 'text' } }),
+        ),
+        201,
+      );
       const [kid, parent] = await newMembers(api, c, [
         { first_name: 'Tim', last_name: 'Ruiz', custom_fields: { allergies: 'Peanuts' } },
         { first_name: 'Eva', last_name: 'Ruiz' },
@@ -233,14 +344,20 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
       expect([res.status, res.body.code]).toEqual([409, 'already_checked_in']);
       expect(res.body.detail).toContain(first);
       expect((await attendanceOf(event)).map((r) => r.member_id)).toEqual([uuidOf('member', first)]);
-      const visits: unknown[] = await api.db.platform.query(`SELECT 1 FROM check_ins WHERE tenant_id = $1 AND event_id = $2`, [church.id, uuidOf('event', event)]);
+      const visits: unknown[] = await api.db.platform.query(
+        `SELECT 1 FROM check_ins WHERE tenant_id = $1 AND event_id = $2`,
+        [church.id, uuidOf('event', event)],
+      );
       expect(visits).toHaveLength(1);
     });
 
     it('the same person checked in by two kiosks at once: one 201, one 409', async () => {
       const event = await newEvent(church);
       const [member] = await newMembers(api, church, [{ first_name: 'Race', last_name: 'Kid' }]);
-      const results = await Promise.all([checkIn({ event_id: event, member_ids: [member] }), checkIn({ event_id: event, member_ids: [member] })]);
+      const results = await Promise.all([
+        checkIn({ event_id: event, member_ids: [member] }),
+        checkIn({ event_id: event, member_ids: [member] }),
+      ]);
       expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
       expect(results.find((r) => r.status === 409)!.body.code).toBe('already_checked_in');
       expect(await attendanceOf(event)).toHaveLength(1);
@@ -259,16 +376,29 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
       };
       const before = await rowOf();
       const wrongCode = visit.security_code === 'BBBB' ? 'CCCC' : 'BBBB';
-      const wrong = await api.post<Problem>(`/v1/check-ins/${visit.id}/checkout`, as(kiosk.key, church, { body: { security_code: wrongCode } }));
+      const wrong = await api.post<Problem>(
+        `/v1/check-ins/${visit.id}/checkout`,
+        as(kiosk.key, church, { body: { security_code: wrongCode } }),
+      );
       expect([wrong.status, wrong.body.code]).toEqual([422, 'security_code_mismatch']);
       expect(await rowOf()).toEqual(before);
       expect(before.checked_out_at).toBeNull();
 
-      const right = await api.post<Checkout>(`/v1/check-ins/${visit.id}/checkout`, as(kiosk.key, church, { body: { security_code: visit.security_code.toLowerCase() } }));
+      const right = await api.post<Checkout>(
+        `/v1/check-ins/${visit.id}/checkout`,
+        as(kiosk.key, church, { body: { security_code: visit.security_code.toLowerCase() } }),
+      );
       expect(right.status).toBe(200);
-      expect(right.body).toMatchObject({ id: visit.id, checked_out_device_id: kiosk.deviceId, checked_out_token_id: expect.stringMatching(/^tok_/) });
+      expect(right.body).toMatchObject({
+        id: visit.id,
+        checked_out_device_id: kiosk.deviceId,
+        checked_out_token_id: expect.stringMatching(/^tok_/),
+      });
       expect((await rowOf()).checked_out_at).not.toBeNull();
-      const again = await api.post<Problem>(`/v1/check-ins/${visit.id}/checkout`, as(kiosk.key, church, { body: { security_code: visit.security_code } }));
+      const again = await api.post<Problem>(
+        `/v1/check-ins/${visit.id}/checkout`,
+        as(kiosk.key, church, { body: { security_code: visit.security_code } }),
+      );
       expect([again.status, again.body.code]).toEqual([409, 'conflict']);
     });
 
@@ -276,9 +406,20 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
       const event = await newEvent(church);
       const [mine] = await newMembers(api, church, [{ first_name: 'Mine', last_name: 'X' }]);
       const [theirs] = await newMembers(api, other, [{ first_name: 'Theirs', last_name: 'X' }]);
-      const theirDevice = (await ok<{ id: string }>(await api.post('/v1/devices', as(other.token, other, { body: { name: 'Their kiosk' } })), 201)).id;
-      const theirVisit = await ok<CheckIn>(await checkIn({ event_id: await newEvent(other), member_ids: [theirs] }, other.token, other), 201);
-      const checkout = await api.post<Problem>(`/v1/check-ins/${theirVisit.id}/checkout`, as(kiosk.key, church, { body: { security_code: theirVisit.security_code } }));
+      const theirDevice = (
+        await ok<{ id: string }>(
+          await api.post('/v1/devices', as(other.token, other, { body: { name: 'Their kiosk' } })),
+          201,
+        )
+      ).id;
+      const theirVisit = await ok<CheckIn>(
+        await checkIn({ event_id: await newEvent(other), member_ids: [theirs] }, other.token, other),
+        201,
+      );
+      const checkout = await api.post<Problem>(
+        `/v1/check-ins/${theirVisit.id}/checkout`,
+        as(kiosk.key, church, { body: { security_code: theirVisit.security_code } }),
+      );
       expect([checkout.status, checkout.body.code]).toEqual([404, 'resource_not_found']);
 
       const fields = async (body: JsonObject) => {
@@ -288,7 +429,9 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
       };
       expect(await fields({ event_id: theirVisit.event_id, member_ids: [mine] })).toEqual(['event_id:not_found']);
       expect(await fields({ event_id: event, member_ids: [mine, theirs] })).toEqual(['member_ids.1:not_found']);
-      expect(await fields({ event_id: event, member_ids: [mine], device_id: theirDevice })).toEqual(['device_id:not_found']);
+      expect(await fields({ event_id: event, member_ids: [mine], device_id: theirDevice })).toEqual([
+        'device_id:not_found',
+      ]);
       expect(await fields({ event_id: event, member_ids: [] })).toEqual(['member_ids:required']);
       expect(await attendanceOf(event)).toEqual([]);
     });
@@ -296,7 +439,10 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
     it('a canceled event is 409 event_canceled', async () => {
       const event = await newEvent(church);
       const [member] = await newMembers(api, church, [{ first_name: 'Late', last_name: 'Kid' }]);
-      await ok(await api.post(`/v1/events/${event}/cancel`, as(church.token, church, { body: { reason: 'Storm' } })), 200);
+      await ok(
+        await api.post(`/v1/events/${event}/cancel`, as(church.token, church, { body: { reason: 'Storm' } })),
+        200,
+      );
       const res = await checkIn({ event_id: event, member_ids: [member] });
       expect([res.status, res.body.code]).toEqual([409, 'event_canceled']);
     });
@@ -305,8 +451,13 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
       const [member] = await newMembers(api, church, [{ first_name: 'Staff', last_name: 'Kid' }]);
       const reader = await newToken(api, church, ['read:members', 'read:attendance'], 'staff');
       const writer = await newToken(api, church, ['write:attendance'], 'staff');
-      expect((await checkIn({ event_id: eventId, member_ids: [member] }, reader.token)).body.code).toBe('scope_insufficient');
-      expect((await api.get<Problem>(`/v1/check-in/search?event_id=${eventId}&phone_last4=1234`, as(writer.token, church))).body.code).toBe('scope_insufficient');
+      expect((await checkIn({ event_id: eventId, member_ids: [member] }, reader.token)).body.code).toBe(
+        'scope_insufficient',
+      );
+      expect(
+        (await api.get<Problem>(`/v1/check-in/search?event_id=${eventId}&phone_last4=1234`, as(writer.token, church)))
+          .body.code,
+      ).toBe('scope_insufficient');
       const res = await checkIn({ event_id: eventId, member_ids: [member] }, writer.token);
       expect(res.status).toBe(201);
       expect(res.body.device_id).toBeNull();
@@ -350,7 +501,10 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
         expect(res.status).toBe(201);
         expect('BCDFGH').not.toContain(res.body.security_code[0]);
       }
-      await api.db.platform.query(`DELETE FROM check_ins WHERE tenant_id = $1 AND event_id = $2 AND member_ids = '{}'`, [church.id, eventUuid]);
+      await api.db.platform.query(
+        `DELETE FROM check_ins WHERE tenant_id = $1 AND event_id = $2 AND member_ids = '{}'`,
+        [church.id, eventUuid],
+      );
     });
 
     it('the banned list only names sequences the alphabet can spell', () => {
@@ -370,7 +524,9 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
         for (const [method, operation] of Object.entries(item as Record<string, { security?: unknown[] }>)) {
           if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
           if (!operation.security || operation.security.length === 0) continue; // public routes
-          const path = template.replace(/\{[^}]+\}/g, (name) => (name === '{id}' ? 'x_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' : 'x'));
+          const path = template.replace(/\{[^}]+\}/g, (name) =>
+            name === '{id}' ? 'x_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' : 'x',
+          );
           const res = await api.send<Problem>(method.toUpperCase(), path, as(kiosk.key, church));
           const route = `${method.toUpperCase()} ${template.replace(/\{([^}]+)\}/g, ':$1')}`;
           if (res.status === 403 && res.body.code === 'scope_insufficient') refused.push(route);

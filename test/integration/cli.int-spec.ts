@@ -24,7 +24,11 @@ interface IssuedJson {
 }
 
 const DAY_MS = 86_400_000;
-const CAMPUS_ZONES: Record<string, string> = { central: 'America/Mexico_City', norte: 'America/Mexico_City', online: 'UTC' };
+const CAMPUS_ZONES: Record<string, string> = {
+  central: 'America/Mexico_City',
+  norte: 'America/Mexico_City',
+  online: 'UTC',
+};
 
 async function sql<T>(text: string, params: unknown[] = []): Promise<T[]> {
   const client = new Client({ connectionString: process.env.DATABASE_URL });
@@ -62,7 +66,21 @@ async function newChurch(): Promise<{ slug: string; admin: string }> {
 }
 
 async function issue(slug: string, user: string, scopes: string, extra: string[] = []): Promise<IssuedJson> {
-  const result = await runCliOk(['token:issue', '--tenant', slug, '--user', user, '--type', 'pat', '--name', 'cli test', '--scopes', scopes, '--json', ...extra]);
+  const result = await runCliOk([
+    'token:issue',
+    '--tenant',
+    slug,
+    '--user',
+    user,
+    '--type',
+    'pat',
+    '--name',
+    'cli test',
+    '--scopes',
+    scopes,
+    '--json',
+    ...extra,
+  ]);
   return JSON.parse(result.stdout) as IssuedJson;
 }
 
@@ -82,14 +100,22 @@ describe('CLI (node dist/cli.js)', () => {
       const result = await runCli(['tenant:create', '--slug', slug, '--name', 'Iglesia Central', '--plan', 'growth']);
       expect(result).toMatchObject({ code: 0 });
       expect(result.stdout).toBe(`${slug}\n`);
-      const [row] = await sql<{ name: string; plan: string; status: string }>('SELECT name, plan, status FROM tenants WHERE slug = $1', [slug]);
+      const [row] = await sql<{ name: string; plan: string; status: string }>(
+        'SELECT name, plan, status FROM tenants WHERE slug = $1',
+        [slug],
+      );
       expect(row).toEqual({ name: 'Iglesia Central', plan: 'growth', status: 'active' });
     });
 
     it('prints JSON with --json and defaults the plan to starter', async () => {
       const slug = uniqueSlug('cli');
       const result = await runCliOk(['tenant:create', '--slug', slug, '--name', 'Grace Church', '--json']);
-      expect(JSON.parse(result.stdout)).toMatchObject({ slug, name: 'Grace Church', plan: 'starter', status: 'active' });
+      expect(JSON.parse(result.stdout)).toMatchObject({
+        slug,
+        name: 'Grace Church',
+        plan: 'starter',
+        status: 'active',
+      });
     });
 
     it('refuses a duplicate slug with a non-zero exit and a conflict message on stderr', async () => {
@@ -104,12 +130,15 @@ describe('CLI (node dist/cli.js)', () => {
       expect(rows).toEqual([{ name: 'First' }]);
     });
 
-    it.each([['Bad Slug'], ['UPPER'], ['-leading-dash'], ['con_guion_bajo'], ['']])('refuses the invalid slug %j', async (slug) => {
-      const result = await runCli(['tenant:create', '--slug', slug, '--name', 'Bad']);
-      expect(result.code).not.toBe(0);
-      expect(result.stderr.trim()).not.toBe('');
-      expect(result.stdout).toBe('');
-    });
+    it.each([['Bad Slug'], ['UPPER'], ['-leading-dash'], ['con_guion_bajo'], ['']])(
+      'refuses the invalid slug %j',
+      async (slug) => {
+        const result = await runCli(['tenant:create', '--slug', slug, '--name', 'Bad']);
+        expect(result.code).not.toBe(0);
+        expect(result.stderr.trim()).not.toBe('');
+        expect(result.stdout).toBe('');
+      },
+    );
 
     it('refuses an unknown plan', async () => {
       const result = await runCli(['tenant:create', '--slug', uniqueSlug('cli'), '--name', 'X', '--plan', 'platinum']);
@@ -126,7 +155,16 @@ describe('CLI (node dist/cli.js)', () => {
     });
 
     it('creates an org_admin and prints {id, email, role} with --json', async () => {
-      const result = await runCli(['user:create', '--tenant', slug, '--email', 'Pastor@Example.org', '--role', 'org_admin', '--json']);
+      const result = await runCli([
+        'user:create',
+        '--tenant',
+        slug,
+        '--email',
+        'Pastor@Example.org',
+        '--role',
+        'org_admin',
+        '--json',
+      ]);
       expect(result.code).toBe(0);
       const body = JSON.parse(result.stdout) as Record<string, unknown>;
       expect(Object.keys(body).sort()).toEqual(['email', 'id', 'role']);
@@ -135,7 +173,15 @@ describe('CLI (node dist/cli.js)', () => {
     });
 
     it('prints the user id alone without --json', async () => {
-      const result = await runCliOk(['user:create', '--tenant', slug, '--email', 'staff1@example.org', '--role', 'staff']);
+      const result = await runCliOk([
+        'user:create',
+        '--tenant',
+        slug,
+        '--email',
+        'staff1@example.org',
+        '--role',
+        'staff',
+      ]);
       expect(result.stdout).toMatch(/^usr_[0-9a-f]{32}\n$/);
     });
 
@@ -163,18 +209,39 @@ describe('CLI (node dist/cli.js)', () => {
 
     it('reads the password from stdin with --password-stdin and stores an argon2 hash', async () => {
       const password = 'correct horse battery staple';
-      const result = await runCli(['user:create', '--tenant', slug, '--email', 'secret@example.org', '--role', 'finance', '--password-stdin', '--json'], { input: `${password}\n` });
+      const result = await runCli(
+        [
+          'user:create',
+          '--tenant',
+          slug,
+          '--email',
+          'secret@example.org',
+          '--role',
+          'finance',
+          '--password-stdin',
+          '--json',
+        ],
+        { input: `${password}\n` },
+      );
       expect(result.code).toBe(0);
       expect(result.stdout).not.toContain(password);
       expect(result.stderr).not.toContain(password);
-      const [row] = await tenantSql<{ password_hash: string | null }>(slug, 'SELECT password_hash FROM users WHERE email = $1', ['secret@example.org']);
+      const [row] = await tenantSql<{ password_hash: string | null }>(
+        slug,
+        'SELECT password_hash FROM users WHERE email = $1',
+        ['secret@example.org'],
+      );
       expect(row.password_hash).toMatch(/^\$argon2/);
       expect(row.password_hash).not.toContain(password);
     });
 
     it('leaves password_hash empty without --password-stdin', async () => {
       await runCliOk(['user:create', '--tenant', slug, '--email', 'nopass@example.org', '--role', 'volunteer']);
-      const [row] = await tenantSql<{ password_hash: string | null }>(slug, 'SELECT password_hash FROM users WHERE email = $1', ['nopass@example.org']);
+      const [row] = await tenantSql<{ password_hash: string | null }>(
+        slug,
+        'SELECT password_hash FROM users WHERE email = $1',
+        ['nopass@example.org'],
+      );
       expect(row.password_hash).toBeNull();
     });
   });
@@ -189,7 +256,20 @@ describe('CLI (node dist/cli.js)', () => {
 
     it('--json prints exactly one JSON line {id, token, type, scopes, expires_at} and nothing else', async () => {
       const before = Date.now();
-      const result = await runCli(['token:issue', '--tenant', slug, '--user', admin, '--type', 'pat', '--name', 'Integración', '--scopes', 'read:members,write:members', '--json']);
+      const result = await runCli([
+        'token:issue',
+        '--tenant',
+        slug,
+        '--user',
+        admin,
+        '--type',
+        'pat',
+        '--name',
+        'Integración',
+        '--scopes',
+        'read:members,write:members',
+        '--json',
+      ]);
       expect(result.code).toBe(0);
       expect(result.stdout.endsWith('\n')).toBe(true);
       const lines = result.stdout.split('\n');
@@ -206,19 +286,39 @@ describe('CLI (node dist/cli.js)', () => {
       expect(expires).toBeGreaterThanOrEqual(before + 90 * DAY_MS - 60_000);
       expect(expires).toBeLessThanOrEqual(Date.now() + 90 * DAY_MS + 60_000);
       // the secret is never stored in clear
-      const stored = await tenantSql<{ n: string }>(slug, 'SELECT count(*)::text AS n FROM api_tokens t WHERE t::text LIKE $1', [`%${body.token.slice(4)}%`]);
+      const stored = await tenantSql<{ n: string }>(
+        slug,
+        'SELECT count(*)::text AS n FROM api_tokens t WHERE t::text LIKE $1',
+        [`%${body.token.slice(4)}%`],
+      );
       expect(stored[0].n).toBe('0');
     });
 
     it('without --json prints the token value alone and a newline', async () => {
-      const result = await runCli(['token:issue', '--tenant', slug, '--user', admin, '--type', 'pat', '--name', 'plain', '--scopes', 'read:members']);
+      const result = await runCli([
+        'token:issue',
+        '--tenant',
+        slug,
+        '--user',
+        admin,
+        '--type',
+        'pat',
+        '--name',
+        'plain',
+        '--scopes',
+        'read:members',
+      ]);
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/^chp_[0-9A-Za-z]{36}\n$/);
     });
 
     it('issues a token that works against the API', async () => {
       const issued = await issue(slug, admin, 'read:members,write:members');
-      const created = await api.post<{ id: string }>('/v1/members', { token: issued.token, tenant: slug, body: { first_name: 'Lucía', last_name: 'Hernández' } });
+      const created = await api.post<{ id: string }>('/v1/members', {
+        token: issued.token,
+        tenant: slug,
+        body: { first_name: 'Lucía', last_name: 'Hernández' },
+      });
       expect(created.status).toBe(201);
       const list = await api.get<{ data: { id: string }[] }>('/v1/members', { token: issued.token, tenant: slug });
       expect(list.status).toBe(200);
@@ -227,7 +327,11 @@ describe('CLI (node dist/cli.js)', () => {
 
     it('the issued token carries only its scopes', async () => {
       const issued = await issue(slug, admin, 'read:members');
-      const denied = await api.post<Problem>('/v1/members', { token: issued.token, tenant: slug, body: { first_name: 'No', last_name: 'Permitido' } });
+      const denied = await api.post<Problem>('/v1/members', {
+        token: issued.token,
+        tenant: slug,
+        body: { first_name: 'No', last_name: 'Permitido' },
+      });
       expect(denied.status).toBe(403);
       expect(denied.body.code).toBe('scope_insufficient');
     });
@@ -254,13 +358,45 @@ describe('CLI (node dist/cli.js)', () => {
     });
 
     it('refuses an unknown scope, an unknown type and an unknown user', async () => {
-      const unknownScope = await runCli(['token:issue', '--tenant', slug, '--user', admin, '--name', 'n', '--scopes', 'read:everything']);
+      const unknownScope = await runCli([
+        'token:issue',
+        '--tenant',
+        slug,
+        '--user',
+        admin,
+        '--name',
+        'n',
+        '--scopes',
+        'read:everything',
+      ]);
       expect(unknownScope.code).not.toBe(0);
       expect(unknownScope.stderr).toMatch(/scopes/);
-      const unknownType = await runCli(['token:issue', '--tenant', slug, '--user', admin, '--type', 'master', '--name', 'n', '--scopes', 'read:members']);
+      const unknownType = await runCli([
+        'token:issue',
+        '--tenant',
+        slug,
+        '--user',
+        admin,
+        '--type',
+        'master',
+        '--name',
+        'n',
+        '--scopes',
+        'read:members',
+      ]);
       expect(unknownType.code).not.toBe(0);
       expect(unknownType.stderr).toMatch(/--type/);
-      const unknownUser = await runCli(['token:issue', '--tenant', slug, '--user', 'nobody@example.org', '--name', 'n', '--scopes', 'read:members']);
+      const unknownUser = await runCli([
+        'token:issue',
+        '--tenant',
+        slug,
+        '--user',
+        'nobody@example.org',
+        '--name',
+        'n',
+        '--scopes',
+        'read:members',
+      ]);
       expect(unknownUser.code).not.toBe(0);
       expect(unknownUser.stderr).toMatch(/user/);
       for (const r of [unknownScope, unknownType, unknownUser]) expect(r.stdout).toBe('');
@@ -268,7 +404,20 @@ describe('CLI (node dist/cli.js)', () => {
 
     it('--type service for an org_admin gives a chs_ token valid for about 365 days', async () => {
       const before = Date.now();
-      const result = await runCliOk(['token:issue', '--tenant', slug, '--user', admin, '--type', 'service', '--name', 'sync', '--scopes', 'admin:*', '--json']);
+      const result = await runCliOk([
+        'token:issue',
+        '--tenant',
+        slug,
+        '--user',
+        admin,
+        '--type',
+        'service',
+        '--name',
+        'sync',
+        '--scopes',
+        'admin:*',
+        '--json',
+      ]);
       const body = JSON.parse(result.stdout) as IssuedJson;
       expect(body.type).toBe('service');
       expect(body.token).toMatch(/^chs_[0-9A-Za-z]{36}$/);
@@ -281,7 +430,19 @@ describe('CLI (node dist/cli.js)', () => {
     });
 
     it('refuses a service token for a role other than org_admin', async () => {
-      const result = await runCli(['token:issue', '--tenant', slug, '--user', 'volunteer@example.org', '--type', 'service', '--name', 'svc', '--scopes', 'read:members']);
+      const result = await runCli([
+        'token:issue',
+        '--tenant',
+        slug,
+        '--user',
+        'volunteer@example.org',
+        '--type',
+        'service',
+        '--name',
+        'svc',
+        '--scopes',
+        'read:members',
+      ]);
       expect(result.code).not.toBe(0);
       expect(result.stderr).toContain('scope_not_allowed');
     });
@@ -352,7 +513,22 @@ describe('CLI (node dist/cli.js)', () => {
       'Rebeca',
       'Isabel',
     ];
-    const ENGLISH = ['Emily', 'Grace', 'Hannah', 'Olivia', 'Abigail', 'James', 'Daniel', 'Samuel', 'David', 'Joshua', 'Caleb', 'Nathan', 'Ruth', 'Esther'];
+    const ENGLISH = [
+      'Emily',
+      'Grace',
+      'Hannah',
+      'Olivia',
+      'Abigail',
+      'James',
+      'Daniel',
+      'Samuel',
+      'David',
+      'Joshua',
+      'Caleb',
+      'Nathan',
+      'Ruth',
+      'Esther',
+    ];
 
     it('fills a church: 3 campuses, 200 members with Spanish and English names, households, tags, custom fields, prospects (some converted), prayer requests, two years of giving (funds, weekly and occasional donors, recurring gifts, pledges, a committed batch), a year of Sunday services per campus with attendance, 12 cell groups, upcoming events with registrations; a second run adds as many again and keeps the campuses, tags, custom fields, funds, services, groups and events', async () => {
       const { slug, admin } = await newChurch();
@@ -367,13 +543,19 @@ describe('CLI (node dist/cli.js)', () => {
       const registrationCount = Number(/(\d+) registrations/.exec(first.stdout)![1]);
 
       const token = (await issue(slug, admin, 'read:members,read:campuses,read:prayer_requests,read:donations')).token;
-      const campuses = await api.get<{ data: { key: string; name: string }[]; total: number }>('/v1/campuses', { token, tenant: slug });
+      const campuses = await api.get<{ data: { key: string; name: string }[]; total: number }>('/v1/campuses', {
+        token,
+        tenant: slug,
+      });
       expect(campuses.status).toBe(200);
       expect(campuses.body.total).toBe(3);
       expect(campuses.body.data).toHaveLength(3);
 
       type Member = { first_name: string; last_name: string; campus: { key: string } | null };
-      const members = await api.get<{ data: Member[]; total: number }>('/v1/members?limit=250', { token, tenant: slug });
+      const members = await api.get<{ data: Member[]; total: number }>('/v1/members?limit=250', {
+        token,
+        tenant: slug,
+      });
       expect(members.status).toBe(200);
       expect(members.body.total).toBe(200);
       expect(members.body.data).toHaveLength(200);
@@ -381,15 +563,23 @@ describe('CLI (node dist/cli.js)', () => {
       expect(SPANISH.some((n) => firstNames.has(n))).toBe(true);
       expect(ENGLISH.some((n) => firstNames.has(n))).toBe(true);
       // accents survive the round trip
-      expect([...firstNames, ...members.body.data.map((m: Member) => m.last_name)].some((n) => /[áéíóúñ]/i.test(n))).toBe(true);
+      expect(
+        [...firstNames, ...members.body.data.map((m: Member) => m.last_name)].some((n) => /[áéíóúñ]/i.test(n)),
+      ).toBe(true);
       // every member is on one of the demo campuses
       const keys = new Set(campuses.body.data.map((c: { key: string }) => c.key));
       expect(members.body.data.every((m: Member) => m.campus !== null && keys.has(m.campus.key))).toBe(true);
 
-      const get = <T>(path: string) => api.get<T>(path, { token, tenant: slug }).then((r) => (expect(r.status).toBe(200), r.body));
+      const get = <T>(path: string) =>
+        api.get<T>(path, { token, tenant: slug }).then((r) => (expect(r.status).toBe(200), r.body));
 
       // ~70 households: a head (the primary contact), often a spouse, children; one last name and one address each
-      type Household = { name: string; address: object | null; primary_contact_id: string; members: { id: string; last_name: string; household_role: string }[] };
+      type Household = {
+        name: string;
+        address: object | null;
+        primary_contact_id: string;
+        members: { id: string; last_name: string; household_role: string }[];
+      };
       const households = await get<{ data: Household[]; total: number }>('/v1/households?limit=100');
       expect(households.total).toBe(70);
       for (const h of households.data) {
@@ -433,22 +623,37 @@ describe('CLI (node dist/cli.js)', () => {
 
       // 3 custom fields (text, select, date), with values on members that their filter finds
       const fields = await get<{ data: { key: string; type: string }[]; total: number }>('/v1/custom-fields?limit=100');
-      expect(fields.data.map((f) => `${f.key}:${f.type}`).sort()).toEqual(['allergies:text', 'baptism_date:date', 'tshirt_size:select']);
-      const [valued] = await tenantSql<{ allergies: number; tshirt_size: number; baptism_date: number; medium: number }>(
+      expect(fields.data.map((f) => `${f.key}:${f.type}`).sort()).toEqual([
+        'allergies:text',
+        'baptism_date:date',
+        'tshirt_size:select',
+      ]);
+      const [valued] = await tenantSql<{
+        allergies: number;
+        tshirt_size: number;
+        baptism_date: number;
+        medium: number;
+      }>(
         slug,
         `SELECT count(*) FILTER (WHERE custom_fields ? 'allergies')::int AS allergies, count(*) FILTER (WHERE custom_fields ? 'tshirt_size')::int AS tshirt_size,
                 count(*) FILTER (WHERE custom_fields ? 'baptism_date')::int AS baptism_date, count(*) FILTER (WHERE custom_fields->>'tshirt_size' = 'M')::int AS medium
            FROM members WHERE tenant_id = current_setting('app.tenant_id')::uuid AND deleted_at IS NULL`,
       );
       for (const n of [valued.allergies, valued.tshirt_size, valued.baptism_date]) expect(n).toBeGreaterThan(5);
-      expect((await get<{ total: number }>('/v1/members?custom_fields.tshirt_size=M&limit=1')).total).toBe(valued.medium);
-      expect((await get<{ total: number }>('/v1/members?custom_fields.baptism_date[lte]=2000-01-01&limit=1')).total).toBeGreaterThan(0);
+      expect((await get<{ total: number }>('/v1/members?custom_fields.tshirt_size=M&limit=1')).total).toBe(
+        valued.medium,
+      );
+      expect(
+        (await get<{ total: number }>('/v1/members?custom_fields.baptism_date[lte]=2000-01-01&limit=1')).total,
+      ).toBeGreaterThan(0);
 
       // 30 prospects across the stages; the converted ones through convert, so their member exists
       type Prospect = { stage: string; member_id: string | null; converted_at: string | null };
       const prospects = await get<{ data: Prospect[]; total: number }>('/v1/prospects?limit=100');
       expect(prospects.total).toBe(30);
-      expect(new Set(prospects.data.map((p) => p.stage))).toEqual(new Set(['new', 'contacted', 'visited', 'connecting', 'converted', 'lost']));
+      expect(new Set(prospects.data.map((p) => p.stage))).toEqual(
+        new Set(['new', 'contacted', 'visited', 'connecting', 'converted', 'lost']),
+      );
       const converted = prospects.data.filter((p) => p.stage === 'converted');
       expect(converted.length).toBeGreaterThan(0);
       for (const p of converted) {
@@ -459,18 +664,28 @@ describe('CLI (node dist/cli.js)', () => {
       expect(prospects.data.filter((p) => p.stage !== 'converted').every((p) => p.member_id === null)).toBe(true);
 
       // 20 prayer requests of every visibility, some answered; the private ones are hidden from staff
-      type Prayer = { visibility: string; answered_at: string | null; member: { id: string } | null; name: string | null };
+      type Prayer = {
+        visibility: string;
+        answered_at: string | null;
+        member: { id: string } | null;
+        name: string | null;
+      };
       const prayers = await get<{ data: Prayer[]; total: number }>('/v1/prayer-requests?limit=100');
       expect(prayers.total).toBe(20);
       expect(new Set(prayers.data.map((p) => p.visibility))).toEqual(new Set(['private', 'staff', 'public']));
       const answered = prayers.data.filter((p) => p.answered_at !== null).length;
       expect(answered).toBeGreaterThan(0);
       expect(answered).toBeLessThan(20);
-      expect(prayers.data.some((p) => p.member !== null) && prayers.data.some((p) => p.member === null && p.name !== null)).toBe(true);
+      expect(
+        prayers.data.some((p) => p.member !== null) && prayers.data.some((p) => p.member === null && p.name !== null),
+      ).toBe(true);
       const staff = `staff-${slug}@example.org`;
       await runCliOk(['user:create', '--tenant', slug, '--email', staff, '--role', 'staff']);
       const staffToken = (await issue(slug, staff, 'read:prayer_requests')).token;
-      const seenByStaff = await api.get<{ total: number }>('/v1/prayer-requests?limit=1', { token: staffToken, tenant: slug });
+      const seenByStaff = await api.get<{ total: number }>('/v1/prayer-requests?limit=1', {
+        token: staffToken,
+        tenant: slug,
+      });
       expect(seenByStaff.body.total).toBe(prayers.data.filter((p) => p.visibility !== 'private').length);
 
       // every write raised its event, as through the API
@@ -526,7 +741,16 @@ describe('CLI (node dist/cli.js)', () => {
       for (const gift of charged) expect(gift).toEqual({ n: gift.n, cards: gift.n, processor: gift.n });
 
       // 12 pledges to the building fund (this year and last), given towards: `given` is the net of the donor's gifts to it in the window.
-      type Pledge = { id: string; donor_id: string; fund_id: string; amount: number; starts_on: string; ends_on: string; given: number; remaining: number };
+      type Pledge = {
+        id: string;
+        donor_id: string;
+        fund_id: string;
+        amount: number;
+        starts_on: string;
+        ends_on: string;
+        given: number;
+        remaining: number;
+      };
       const pledges = await get<{ data: Pledge[]; total: number }>('/v1/pledges?limit=20');
       expect(pledges.total).toBe(12);
       const building = funds.data.find((f) => f.name === 'Fondo de construcción')!;
@@ -540,14 +764,23 @@ describe('CLI (node dist/cli.js)', () => {
               AND received_at >= $3::date AND received_at < $4::date + 1`,
           [parsePublicId('mem', p.donor_id), parsePublicId('fnd', building.id), p.starts_on, p.ends_on],
         );
-        expect({ id: p.id, given: p.given, remaining: p.remaining }).toEqual({ id: p.id, given: sum.given, remaining: Math.max(p.amount - sum.given, 0) });
+        expect({ id: p.id, given: p.given, remaining: p.remaining }).toEqual({
+          id: p.id,
+          given: sum.given,
+          remaining: Math.max(p.amount - sum.given, 0),
+        });
       }
 
       // One committed batch (last Sunday's loose offering) whose total is its expected total.
       type Batch = { status: string; count: number; total: number; expected_total: number | null; currency: string };
       const batches = await get<{ data: Batch[]; total: number }>('/v1/batches?limit=10');
       expect(batches.total).toBe(1);
-      expect(batches.data[0]).toMatchObject({ status: 'committed', count: 12, currency: 'MXN', expected_total: batches.data[0].total });
+      expect(batches.data[0]).toMatchObject({
+        status: 'committed',
+        count: 12,
+        currency: 'MXN',
+        expected_total: batches.data[0].total,
+      });
 
       // Every gift raised its donation.created once (the batch's at its commit); a refund and a failed charge raised theirs.
       expect(count('donation.created')).toBe(donationCount);
@@ -559,7 +792,8 @@ describe('CLI (node dist/cli.js)', () => {
 
       // A year of Sunday services per campus (52 × 3 calendar events, in the campus's time zone), each with a realistic share of its campus's members.
       const ministry = (await issue(slug, admin, 'read:events,read:attendance,read:groups,read:members')).token;
-      const read = <T>(path: string) => api.get<T>(path, { token: ministry, tenant: slug }).then((r) => (expect(r.status).toBe(200), r.body));
+      const read = <T>(path: string) =>
+        api.get<T>(path, { token: ministry, tenant: slug }).then((r) => (expect(r.status).toBe(200), r.body));
       type CalendarEvent = {
         id: string;
         name: string;
@@ -603,7 +837,9 @@ describe('CLI (node dist/cli.js)', () => {
       expect(groups.data.reduce((sum, g) => sum + g.member_count, 0)).toBe(groupMemberCount);
       for (const g of groups.data) {
         expect(g.member_count).toBeGreaterThanOrEqual(5);
-        const roster = await read<{ data: { group_role: string; campus: { key: string } | null }[] }>(`/v1/groups/${g.id}/members?limit=50`);
+        const roster = await read<{ data: { group_role: string; campus: { key: string } | null }[] }>(
+          `/v1/groups/${g.id}/members?limit=50`,
+        );
         expect(roster.data.filter((m) => m.group_role === 'leader')).toHaveLength(1);
         expect(roster.data.every((m) => m.campus?.key === g.campus?.key)).toBe(true);
       }
@@ -617,7 +853,9 @@ describe('CLI (node dist/cli.js)', () => {
         expect(new Date(e.starts_at).getTime()).toBeGreaterThan(Date.now());
         expect(e.capacity).not.toBeNull();
         expect(e.registration_count).toBeLessThanOrEqual(e.capacity!);
-        const regs = await read<{ data: { member: object | null; guest: object | null }[] }>(`/v1/events/${e.id}/registrations?limit=250`);
+        const regs = await read<{ data: { member: object | null; guest: object | null }[] }>(
+          `/v1/events/${e.id}/registrations?limit=250`,
+        );
         expect(regs.data.filter((r) => r.guest !== null)).toHaveLength(1);
         expect(regs.data.filter((r) => r.member !== null).length).toBeGreaterThan(5);
       }
@@ -661,8 +899,12 @@ describe('CLI (node dist/cli.js)', () => {
       const groupsAfter = await read<{ data: Group[]; total: number }>('/v1/groups?limit=50');
       expect(groupsAfter.total).toBe(12);
       expect(groupsAfter.data.reduce((sum, g) => sum + g.member_count, 0)).toBe(groupMemberCount + again.group_members);
-      const upcomingAfter = (await read<{ data: CalendarEvent[] }>('/v1/events?limit=250')).data.filter((e) => !e.name.startsWith('Servicio dominical'));
-      expect(upcomingAfter.reduce((sum, e) => sum + e.registration_count, 0)).toBe(registrationCount + again.registrations);
+      const upcomingAfter = (await read<{ data: CalendarEvent[] }>('/v1/events?limit=250')).data.filter(
+        (e) => !e.name.startsWith('Servicio dominical'),
+      );
+      expect(upcomingAfter.reduce((sum, e) => sum + e.registration_count, 0)).toBe(
+        registrationCount + again.registrations,
+      );
       expect(upcomingAfter.every((e) => e.registration_count <= e.capacity!)).toBe(true);
     }, 180_000);
 
@@ -684,7 +926,11 @@ describe('CLI (node dist/cli.js)', () => {
     it('writes valid JSON to stdout without a database', async () => {
       const result = await runCli(['openapi:export'], { env: offline });
       expect(result.code).toBe(0);
-      const document = JSON.parse(result.stdout) as { openapi: string; paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
+      const document = JSON.parse(result.stdout) as {
+        openapi: string;
+        paths: Record<string, unknown>;
+        components: { schemas: Record<string, unknown> };
+      };
       expect(document.openapi).toMatch(/^3\.1\.\d+$/);
       expect(document.paths).toHaveProperty(['/v1/members']);
       expect(document.paths).toHaveProperty(['/v1/campuses']);
@@ -749,7 +995,16 @@ describe('CLI (node dist/cli.js)', () => {
       const result = await runCli(['--help']);
       expect(result.code).toBe(0);
       const text = result.stdout + result.stderr;
-      for (const command of ['tenant:create', 'user:create', 'token:issue', 'token:revoke', 'migration:run', 'openapi:export', 'seed:demo']) expect(text).toContain(command);
+      for (const command of [
+        'tenant:create',
+        'user:create',
+        'token:issue',
+        'token:revoke',
+        'migration:run',
+        'openapi:export',
+        'seed:demo',
+      ])
+        expect(text).toContain(command);
     });
 
     it('a bad configuration value stops the CLI with a message naming it', async () => {

@@ -67,7 +67,8 @@ const PARALLEL = 32;
 const LOOPBACK_URL = 'http://127.0.0.1:9/hooks';
 const QUEUE_PREFIX = `concurrency-${randomBytes(4).toString('hex')}`;
 
-const uuidOf = (publicId: string) => publicId.slice(publicId.indexOf('_') + 1).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+const uuidOf = (publicId: string) =>
+  publicId.slice(publicId.indexOf('_') + 1).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 describe('concurrency: races end in clean answers and whole states', () => {
@@ -83,25 +84,32 @@ describe('concurrency: races end in clean answers and whole states', () => {
   // ------------------------------------------------------------------------------------------
 
   function send<T = unknown>(church: TestTenant, req: Request): Promise<Outcome<T>> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${req.token ?? church.token}`, 'X-Tenant': church.slug, ...req.headers };
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${req.token ?? church.token}`,
+      'X-Tenant': church.slug,
+      ...req.headers,
+    };
     const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
     if (payload !== undefined) headers['Content-Type'] = 'application/json';
     return new Promise((resolve) => {
-      const r = httpRequest({ host: '127.0.0.1', port, method: req.method, path: req.path, headers, agent, timeout: TIMEOUT_MS }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let body: unknown;
-          try {
-            body = text ? JSON.parse(text) : undefined;
-          } catch {
-            body = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: body as T });
-        });
-        res.on('error', (e) => resolve({ error: `response error ${e.message}` }));
-      });
+      const r = httpRequest(
+        { host: '127.0.0.1', port, method: req.method, path: req.path, headers, agent, timeout: TIMEOUT_MS },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let body: unknown;
+            try {
+              body = text ? JSON.parse(text) : undefined;
+            } catch {
+              body = undefined;
+            }
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: body as T });
+          });
+          res.on('error', (e) => resolve({ error: `response error ${e.message}` }));
+        },
+      );
       r.on('timeout', () => r.destroy(new Error(`no answer within ${TIMEOUT_MS} ms (a hang or a lock wait)`)));
       r.on('error', (e) => resolve({ error: e.message }));
       r.end(payload);
@@ -118,8 +126,10 @@ describe('concurrency: races end in clean answers and whole states', () => {
     const type = String(headers['content-type'] ?? '');
     const path = req.path.split('?')[0];
     if (status >= 400) {
-      if (!type.startsWith('application/problem+json')) return `error without problem+json (${type || 'no content-type'})`;
-      if (problem?.code !== allowed[status]) return `code ${String(problem?.code)}, expected ${String(allowed[status])}`;
+      if (!type.startsWith('application/problem+json'))
+        return `error without problem+json (${type || 'no content-type'})`;
+      if (problem?.code !== allowed[status])
+        return `code ${String(problem?.code)}, expected ${String(allowed[status])}`;
       if (problem?.status !== status) return `problem status ${String(problem?.status)} differs from HTTP ${status}`;
     }
     if (status === 204 || status === 304) return null;
@@ -133,10 +143,14 @@ describe('concurrency: races end in clean answers and whole states', () => {
     const failures = outcomes
       .map((o, i) => {
         const wrong = judge(requests[i], o, requests[i].allowed);
-        return wrong && `${requests[i].method} ${requests[i].path} -> ${'status' in o ? o.status : '-'}: ${wrong} ${'text' in o ? o.text.slice(0, 300) : ''}`;
+        return (
+          wrong &&
+          `${requests[i].method} ${requests[i].path} -> ${'status' in o ? o.status : '-'}: ${wrong} ${'text' in o ? o.text.slice(0, 300) : ''}`
+        );
       })
       .filter((f): f is string => f !== null);
-    if (failures.length) throw new Error(`${failures.length} of ${requests.length} answers are wrong:\n${failures.join('\n')}`);
+    if (failures.length)
+      throw new Error(`${failures.length} of ${requests.length} answers are wrong:\n${failures.join('\n')}`);
     return outcomes as Answer<T>[];
   }
 
@@ -168,12 +182,18 @@ describe('concurrency: races end in clean answers and whole states', () => {
   }
 
   const count = (answers: Answer[], status: number) => answers.filter((a) => a.status === status).length;
-  const sql = async <T = Record<string, unknown>>(text: string, values: unknown[]) => (await pg.query(text, values)).rows as T[];
+  const sql = async <T = Record<string, unknown>>(text: string, values: unknown[]) =>
+    (await pg.query(text, values)).rows as T[];
 
   beforeAll(async () => {
     // TypeORM logs each refused statement (the unique index settling a race) to console.log.
     jest.spyOn(console, 'log').mockImplementation(() => undefined);
-    api = await TestApi.start({ REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX, WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_TIMEOUT_MS: '1000' });
+    api = await TestApi.start({
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX,
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
+      WEBHOOK_TIMEOUT_MS: '1000',
+    });
     server = api.app.getHttpServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
@@ -209,7 +229,12 @@ describe('concurrency: races end in clean answers and whole states', () => {
     const c = await church();
     const answers = await race(
       c,
-      range(20).map((i) => ({ method: 'POST', path: '/v1/campuses', body: { key: 'same-key', name: `Campus ${i}` }, allowed: { 201: null, 409: 'conflict' } })),
+      range(20).map((i) => ({
+        method: 'POST',
+        path: '/v1/campuses',
+        body: { key: 'same-key', name: `Campus ${i}` },
+        allowed: { 201: null, 409: 'conflict' },
+      })),
     );
     expect(count(answers, 201)).toBe(1);
     expect(count(answers, 409)).toBe(19);
@@ -224,13 +249,29 @@ describe('concurrency: races end in clean answers and whole states', () => {
   it('10 PATCHes renaming different campuses to one key: one 200, nine 409 conflict, the key held once', async () => {
     const c = await church();
     const ids: string[] = [];
-    for (const i of range(10)) ids.push((await ok<{ id: string }>(c, { method: 'POST', path: '/v1/campuses', body: { key: `campus-${i}`, name: `Campus ${i}` } }, 201)).body.id);
+    for (const i of range(10))
+      ids.push(
+        (
+          await ok<{ id: string }>(
+            c,
+            { method: 'POST', path: '/v1/campuses', body: { key: `campus-${i}`, name: `Campus ${i}` } },
+            201,
+          )
+        ).body.id,
+      );
     const answers = await race(
       c,
-      ids.map((id) => ({ method: 'PATCH', path: `/v1/campuses/${id}`, body: { key: 'wanted' }, allowed: { 200: null, 409: 'conflict' } })),
+      ids.map((id) => ({
+        method: 'PATCH',
+        path: `/v1/campuses/${id}`,
+        body: { key: 'wanted' },
+        allowed: { 200: null, 409: 'conflict' },
+      })),
     );
     expect(count(answers, 200)).toBe(1);
-    expect(await sql(`SELECT count(*)::int AS n FROM campuses WHERE tenant_id = $1 AND key = 'wanted'`, [c.id])).toEqual([{ n: 1 }]);
+    expect(
+      await sql(`SELECT count(*)::int AS n FROM campuses WHERE tenant_id = $1 AND key = 'wanted'`, [c.id]),
+    ).toEqual([{ n: 1 }]);
     const winner = ids[answers.findIndex((a) => a.status === 200)];
     expect((await ok<{ key: string }>(c, { method: 'GET', path: `/v1/campuses/${winner}` })).body.key).toBe('wanted');
   });
@@ -241,11 +282,29 @@ describe('concurrency: races end in clean answers and whole states', () => {
 
   it('20 PATCHes of one member (two groups of fields): each group is one request’s values, and the last member.updated carries the final state', async () => {
     const c = await church();
-    await ok(c, { method: 'POST', path: '/v1/custom-fields', body: { key: 'round', label: 'Round', type: 'number' } }, 201);
-    const member = (await ok<Member>(c, { method: 'POST', path: '/v1/members', body: { first_name: 'Orig', last_name: 'Inal', email: 'orig@example.org' } }, 201)).body;
+    await ok(
+      c,
+      { method: 'POST', path: '/v1/custom-fields', body: { key: 'round', label: 'Round', type: 'number' } },
+      201,
+    );
+    const member = (
+      await ok<Member>(
+        c,
+        {
+          method: 'POST',
+          path: '/v1/members',
+          body: { first_name: 'Orig', last_name: 'Inal', email: 'orig@example.org' },
+        },
+        201,
+      )
+    ).body;
     const statuses = ['regular', 'member', 'leader'];
     // Even: the name and email together; odd: the status and the custom fields together.
-    const bodies = range(20).map((i) => (i % 2 === 0 ? { first_name: `F${i}`, last_name: `L${i}`, email: `m${i}@example.org` } : { status: statuses[i % 3], custom_fields: { round: i } }));
+    const bodies = range(20).map((i) =>
+      i % 2 === 0
+        ? { first_name: `F${i}`, last_name: `L${i}`, email: `m${i}@example.org` }
+        : { status: statuses[i % 3], custom_fields: { round: i } },
+    );
     const answers = await race(
       c,
       bodies.map((body) => ({ method: 'PATCH', path: `/v1/members/${member.id}`, body, allowed: { 200: null } })),
@@ -253,7 +312,9 @@ describe('concurrency: races end in clean answers and whole states', () => {
     const final = (await ok<Member>(c, { method: 'GET', path: `/v1/members/${member.id}` })).body;
     const nameGroups = bodies.filter((_, i) => i % 2 === 0).map((b) => JSON.stringify(b));
     const statusGroups = bodies.filter((_, i) => i % 2 === 1).map((b) => JSON.stringify(b));
-    expect(nameGroups).toContain(JSON.stringify({ first_name: final.first_name, last_name: final.last_name, email: final.email }));
+    expect(nameGroups).toContain(
+      JSON.stringify({ first_name: final.first_name, last_name: final.last_name, email: final.email }),
+    );
     expect(statusGroups).toContain(JSON.stringify({ status: final.status, custom_fields: final.custom_fields }));
 
     // One member.updated per 200, each carrying the member as it was after that change: the one
@@ -267,7 +328,9 @@ describe('concurrency: races end in clean answers and whole states', () => {
 
   it('PATCHes mixed with three DELETEs of one member: one 204, PATCHes 200 or 404, events exactly for the committed changes', async () => {
     const c = await church();
-    const member = (await ok<Member>(c, { method: 'POST', path: '/v1/members', body: { first_name: 'Del', last_name: 'Eted' } }, 201)).body;
+    const member = (
+      await ok<Member>(c, { method: 'POST', path: '/v1/members', body: { first_name: 'Del', last_name: 'Eted' } }, 201)
+    ).body;
     const requests = range(20).map((i): Call =>
       i === 5 || i === 10 || i === 15
         ? { method: 'DELETE', path: `/v1/members/${member.id}`, allowed: { 204: null, 404: 'resource_not_found' } }
@@ -291,10 +354,10 @@ describe('concurrency: races end in clean answers and whole states', () => {
     expect(updated).toHaveLength(count(patches, 200));
     expect(deleted).toHaveLength(1);
     // The deletion announces the member as it was deleted: the row's last values, not a copy read before a PATCH committed.
-    const [row] = await sql<{ first_name: string; last_name: string; email: string | null }>(`SELECT first_name, last_name, email FROM members WHERE tenant_id = $1 AND id = $2`, [
-      c.id,
-      uuidOf(member.id),
-    ]);
+    const [row] = await sql<{ first_name: string; last_name: string; email: string | null }>(
+      `SELECT first_name, last_name, email FROM members WHERE tenant_id = $1 AND id = $2`,
+      [c.id, uuidOf(member.id)],
+    );
     const object = deleted[0].data.object;
     expect({ first_name: object.first_name, last_name: object.last_name, email: object.email }).toEqual(row);
   });
@@ -321,16 +384,26 @@ describe('concurrency: races end in clean answers and whole states', () => {
     ] as const) {
       const key = randomUUID();
       const status = path.endsWith('bulk') ? 200 : 201;
-      const before = (await sql<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1`, [c.id]))[0].n;
+      const before = (
+        await sql<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1`, [c.id])
+      )[0].n;
       const answers = await race(
         c,
-        range(20).map(() => ({ method: 'POST', path, body, headers: { 'Idempotency-Key': key }, allowed: { [status]: null, 409: 'idempotency_in_progress' } })),
+        range(20).map(() => ({
+          method: 'POST',
+          path,
+          body,
+          headers: { 'Idempotency-Key': key },
+          allowed: { [status]: null, 409: 'idempotency_in_progress' },
+        })),
       );
       const done = answers.filter((a) => a.status === status);
       expect(done.filter((a) => a.headers['idempotent-replayed'] !== 'true')).toHaveLength(1);
       for (const a of done) expect(a.body).toEqual(done[0].body);
       for (const a of answers.filter((x) => x.status === 409)) expect(a.headers['retry-after']).toBe('1');
-      const after = (await sql<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1`, [c.id]))[0].n;
+      const after = (
+        await sql<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1`, [c.id])
+      )[0].n;
       expect({ path, created: after - before }).toEqual({ path, created: path.endsWith('bulk') ? 2 : 1 });
     }
     expect(await eventsOf(c, 'campus.created')).toHaveLength(1);
@@ -365,7 +438,13 @@ describe('concurrency: races end in clean answers and whole states', () => {
     const bulk = (n: number) => ({
       method: 'POST',
       path: '/v1/members/bulk',
-      body: { members: range(200).map((i) => ({ first_name: `B${n}-${i}`, last_name: 'Bulk', status: i % 2 ? 'leader' : 'member' })) },
+      body: {
+        members: range(200).map((i) => ({
+          first_name: `B${n}-${i}`,
+          last_name: 'Bulk',
+          status: i % 2 ? 'leader' : 'member',
+        })),
+      },
       allowed: { 200: null },
     });
     const listAll = { method: 'GET', path: '/v1/members?limit=1', allowed: { 200: null } };
@@ -378,12 +457,17 @@ describe('concurrency: races end in clean answers and whole states', () => {
         expect(a.body.total % 200).toBe(0); // a bulk is seen whole or not at all
       else expect(a.body.total % 100).toBe(0);
     });
-    const [{ n }] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM members WHERE tenant_id = $1 AND deleted_at IS NULL`, [c.id]);
+    const [{ n }] = await sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM members WHERE tenant_id = $1 AND deleted_at IS NULL`,
+      [c.id],
+    );
     expect(n).toBe(1200);
     for (let again = 0; again < 2; again++) {
       // The first read after the race may count; the second is served from the cache: both exact.
       expect((await ok<{ total: number }>(c, { method: 'GET', path: '/v1/members?limit=1' })).body.total).toBe(1200);
-      expect((await ok<{ total: number }>(c, { method: 'GET', path: '/v1/members?limit=1&status=leader' })).body.total).toBe(600);
+      expect(
+        (await ok<{ total: number }>(c, { method: 'GET', path: '/v1/members?limit=1&status=leader' })).body.total,
+      ).toBe(600);
     }
     expect(await eventsOf(c, 'member.created')).toHaveLength(1200);
   });
@@ -396,33 +480,64 @@ describe('concurrency: races end in clean answers and whole states', () => {
     const c = await church();
     const answers = await race<{ id: string }>(
       c,
-      range(12).map((i) => ({ method: 'POST', path: '/v1/auth/tokens', body: { name: `parallel ${i}`, scopes: ['read:members'] }, allowed: { 201: null, 429: 'rate_limited' } })),
+      range(12).map((i) => ({
+        method: 'POST',
+        path: '/v1/auth/tokens',
+        body: { name: `parallel ${i}`, scopes: ['read:members'] },
+        allowed: { 201: null, 429: 'rate_limited' },
+      })),
     );
     expect(count(answers, 201)).toBe(10);
     expect(new Set(answers.filter((a) => a.status === 201).map((a) => a.body.id)).size).toBe(10);
-    for (const a of answers.filter((x) => x.status === 429)) expect(Number(a.headers['retry-after'])).toBeGreaterThan(0);
-    expect(await sql(`SELECT count(*)::int AS n FROM api_tokens WHERE tenant_id = $1 AND name LIKE 'parallel %'`, [c.id])).toEqual([{ n: 10 }]);
+    for (const a of answers.filter((x) => x.status === 429))
+      expect(Number(a.headers['retry-after'])).toBeGreaterThan(0);
+    expect(
+      await sql(`SELECT count(*)::int AS n FROM api_tokens WHERE tenant_id = $1 AND name LIKE 'parallel %'`, [c.id]),
+    ).toEqual([{ n: 10 }]);
   });
 
   it('revoking one token 10 times while it is in use, and a token revoking itself 10 times: 204 or 401, then token_revoked', async () => {
     const c = await church();
-    const made = await ok<{ id: string; token: string }>(c, { method: 'POST', path: '/v1/auth/tokens', body: { name: 'doomed', scopes: ['read:members'] } }, 201);
+    const made = await ok<{ id: string; token: string }>(
+      c,
+      { method: 'POST', path: '/v1/auth/tokens', body: { name: 'doomed', scopes: ['read:members'] } },
+      201,
+    );
     const { id, token } = made.body;
     await race(c, [
       ...range(10).map(() => ({ method: 'DELETE', path: `/v1/auth/tokens/${id}`, allowed: { 204: null } })),
-      ...range(10).map(() => ({ method: 'GET', path: '/v1/members?limit=1', token, allowed: { 200: null, 401: 'token_revoked' } })),
+      ...range(10).map(() => ({
+        method: 'GET',
+        path: '/v1/members?limit=1',
+        token,
+        allowed: { 200: null, 401: 'token_revoked' },
+      })),
     ]);
     const refused = await send<ProblemBody>(c, { method: 'GET', path: '/v1/members?limit=1', token });
     expect('status' in refused && [refused.status, refused.body.code]).toEqual([401, 'token_revoked']);
-    const revokedAt = (await ok<{ revoked_at: string | null }>(c, { method: 'GET', path: `/v1/auth/tokens/${id}` })).body.revoked_at;
+    const revokedAt = (await ok<{ revoked_at: string | null }>(c, { method: 'GET', path: `/v1/auth/tokens/${id}` }))
+      .body.revoked_at;
     expect(revokedAt).toEqual(expect.any(String));
     await ok(c, { method: 'DELETE', path: `/v1/auth/tokens/${id}` }, 204);
-    expect((await ok<{ revoked_at: string | null }>(c, { method: 'GET', path: `/v1/auth/tokens/${id}` })).body.revoked_at).toBe(revokedAt);
+    expect(
+      (await ok<{ revoked_at: string | null }>(c, { method: 'GET', path: `/v1/auth/tokens/${id}` })).body.revoked_at,
+    ).toBe(revokedAt);
 
-    const self = (await ok<{ id: string; token: string }>(c, { method: 'POST', path: '/v1/auth/tokens', body: { name: 'self', scopes: ['admin:*'] } }, 201)).body;
+    const self = (
+      await ok<{ id: string; token: string }>(
+        c,
+        { method: 'POST', path: '/v1/auth/tokens', body: { name: 'self', scopes: ['admin:*'] } },
+        201,
+      )
+    ).body;
     const answers = await race(
       c,
-      range(10).map(() => ({ method: 'DELETE', path: `/v1/auth/tokens/${self.id}`, token: self.token, allowed: { 204: null, 401: 'token_revoked' } })),
+      range(10).map(() => ({
+        method: 'DELETE',
+        path: `/v1/auth/tokens/${self.id}`,
+        token: self.token,
+        allowed: { 204: null, 401: 'token_revoked' },
+      })),
     );
     expect(count(answers, 204)).toBeGreaterThanOrEqual(1);
     const after = await send<ProblemBody>(c, { method: 'GET', path: `/v1/auth/tokens/${self.id}`, token: self.token });
@@ -437,22 +552,47 @@ describe('concurrency: races end in clean answers and whole states', () => {
     const c = await church();
     const box = api.app.get<SecretBox>(SECRET_BOX);
     for (let round = 0; round < 4; round++) {
-      const created = (await ok<{ id: string; secret: string }>(c, { method: 'POST', path: '/v1/webhook-endpoints', body: { url: LOOPBACK_URL, events: ['member.created'] } }, 201)).body;
-      const patches = range(8).map((i) => ({ status: i % 2 ? 'disabled' : 'enabled', description: `description ${round}.${i}` }));
+      const created = (
+        await ok<{ id: string; secret: string }>(
+          c,
+          { method: 'POST', path: '/v1/webhook-endpoints', body: { url: LOOPBACK_URL, events: ['member.created'] } },
+          201,
+        )
+      ).body;
+      const patches = range(8).map((i) => ({
+        status: i % 2 ? 'disabled' : 'enabled',
+        description: `description ${round}.${i}`,
+      }));
       // A roll, a PATCH, a roll, a PATCH, ...
       let next = 0;
       const requests = range(16).map((i): Call =>
         i % 2 === 0
           ? { method: 'POST', path: `/v1/webhook-endpoints/${created.id}/roll-secret`, allowed: { 200: null } }
-          : { method: 'PATCH', path: `/v1/webhook-endpoints/${created.id}`, body: patches[next++], allowed: { 200: null } },
+          : {
+              method: 'PATCH',
+              path: `/v1/webhook-endpoints/${created.id}`,
+              body: patches[next++],
+              allowed: { 200: null },
+            },
       );
       const answers = await race(c, requests);
-      const endpoint = (await ok<{ status: string; description: string; disabled_reason: string | null }>(c, { method: 'GET', path: `/v1/webhook-endpoints/${created.id}` })).body;
+      const endpoint = (
+        await ok<{ status: string; description: string; disabled_reason: string | null }>(c, {
+          method: 'GET',
+          path: `/v1/webhook-endpoints/${created.id}`,
+        })
+      ).body;
       expect(patches).toContainEqual({ status: endpoint.status, description: endpoint.description });
       expect(endpoint.disabled_reason === null).toBe(endpoint.status === 'enabled');
 
-      const rolls = answers.filter((_, i) => requests[i].path.endsWith('roll-secret')).map((a) => a.body as { secret: string; previous_secret_expires_at: string });
-      const [row] = await sql<{ secret_sealed: Buffer; previous_secret_sealed: Buffer | null; previous_secret_expires_at: Date | null }>(
+      const rolls = answers
+        .filter((_, i) => requests[i].path.endsWith('roll-secret'))
+        .map((a) => a.body as { secret: string; previous_secret_expires_at: string });
+      const [row] = await sql<{
+        secret_sealed: Buffer;
+        previous_secret_sealed: Buffer | null;
+        previous_secret_expires_at: Date | null;
+      }>(
         `SELECT secret_sealed, previous_secret_sealed, previous_secret_expires_at FROM webhook_endpoints WHERE tenant_id = $1 AND id = $2`,
         [c.id, uuidOf(created.id)],
       );
@@ -462,7 +602,10 @@ describe('concurrency: races end in clean answers and whole states', () => {
       // (not the original again: a roll that read the secret before another committed would lose that roll).
       const winner = rolls.find((r) => r.secret === current);
       expect({ round, winner: Boolean(winner) }).toEqual({ round, winner: true });
-      expect({ round, previousWasRolled: rolls.some((r) => r.secret === previous) }).toEqual({ round, previousWasRolled: true });
+      expect({ round, previousWasRolled: rolls.some((r) => r.secret === previous) }).toEqual({
+        round,
+        previousWasRolled: true,
+      });
       expect(row.previous_secret_expires_at?.toISOString()).toBe(winner!.previous_secret_expires_at);
     }
   });
@@ -470,15 +613,32 @@ describe('concurrency: races end in clean answers and whole states', () => {
   it('secret rolls and PATCHes racing a DELETE of the endpoint (10 rounds): 200 or 404 resource_not_found, never a 500', async () => {
     const c = await church();
     for (let round = 0; round < 10; round++) {
-      const endpoint = (await ok<{ id: string }>(c, { method: 'POST', path: '/v1/webhook-endpoints', body: { url: LOOPBACK_URL, events: ['member.created'] } }, 201)).body;
+      const endpoint = (
+        await ok<{ id: string }>(
+          c,
+          { method: 'POST', path: '/v1/webhook-endpoints', body: { url: LOOPBACK_URL, events: ['member.created'] } },
+          201,
+        )
+      ).body;
       const path = `/v1/webhook-endpoints/${endpoint.id}`;
       const requests = range(16).map((i): Call => {
         if (i === 4) return { method: 'DELETE', path, allowed: { 204: null } };
-        if (i % 3 === 0) return { method: 'PATCH', path, body: { description: `r${round}.${i}` }, allowed: { 200: null, 404: 'resource_not_found' } };
+        if (i % 3 === 0)
+          return {
+            method: 'PATCH',
+            path,
+            body: { description: `r${round}.${i}` },
+            allowed: { 200: null, 404: 'resource_not_found' },
+          };
         return { method: 'POST', path: `${path}/roll-secret`, allowed: { 200: null, 404: 'resource_not_found' } };
       });
       await race(c, requests);
-      expect(await sql(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE tenant_id = $1 AND id = $2`, [c.id, uuidOf(endpoint.id)])).toEqual([{ n: 0 }]);
+      expect(
+        await sql(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE tenant_id = $1 AND id = $2`, [
+          c.id,
+          uuidOf(endpoint.id),
+        ]),
+      ).toEqual([{ n: 0 }]);
     }
   });
 
@@ -486,16 +646,29 @@ describe('concurrency: races end in clean answers and whole states', () => {
     const c = await church();
     let members = 0;
     for (let round = 0; round < 3; round++) {
-      const endpoint = (await ok<{ id: string }>(c, { method: 'POST', path: '/v1/webhook-endpoints', body: { url: LOOPBACK_URL, events: ['member.created'] } }, 201)).body;
+      const endpoint = (
+        await ok<{ id: string }>(
+          c,
+          { method: 'POST', path: '/v1/webhook-endpoints', body: { url: LOOPBACK_URL, events: ['member.created'] } },
+          201,
+        )
+      ).body;
       const path = `/v1/webhook-endpoints/${endpoint.id}`;
       const gone = 'resource_not_found';
       const backfill = { type: 'member.created', from: '2000-01-01T00:00:00Z', to: '2100-01-01T00:00:00Z' };
       const requests = range(30).map((i): Call => {
         if (i === 8 || i === 20) return { method: 'DELETE', path, allowed: { 204: null, 404: gone } };
-        if (i % 6 === 1) return { method: 'PATCH', path, body: { description: `d${i}` }, allowed: { 200: null, 404: gone } };
+        if (i % 6 === 1)
+          return { method: 'PATCH', path, body: { description: `d${i}` }, allowed: { 200: null, 404: gone } };
         if (i % 6 === 3) return { method: 'POST', path: `${path}/roll-secret`, allowed: { 200: null, 404: gone } };
-        if (i % 10 === 5) return { method: 'POST', path: `${path}/backfill`, body: backfill, allowed: { 202: null, 404: gone } };
-        return { method: 'POST', path: '/v1/members', body: { first_name: `Ev${round}.${i}`, last_name: 'Ent' }, allowed: { 201: null } };
+        if (i % 10 === 5)
+          return { method: 'POST', path: `${path}/backfill`, body: backfill, allowed: { 202: null, 404: gone } };
+        return {
+          method: 'POST',
+          path: '/v1/members',
+          body: { first_name: `Ev${round}.${i}`, last_name: 'Ent' },
+          allowed: { 201: null },
+        };
       });
       const answers = await race(c, requests);
       expect(
@@ -507,7 +680,12 @@ describe('concurrency: races end in clean answers and whole states', () => {
       members += answers.filter((_, i) => requests[i].path === '/v1/members').length;
       const gets = await send(c, { method: 'GET', path });
       expect('status' in gets && gets.status).toBe(404);
-      expect(await sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = $1 AND endpoint_id = $2`, [c.id, uuidOf(endpoint.id)])).toEqual([{ n: 0 }]);
+      expect(
+        await sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = $1 AND endpoint_id = $2`, [
+          c.id,
+          uuidOf(endpoint.id),
+        ]),
+      ).toEqual([{ n: 0 }]);
     }
     expect(await eventsOf(c, 'member.created')).toHaveLength(members);
     expect(await sql(`SELECT count(*)::int AS n FROM members WHERE tenant_id = $1`, [c.id])).toEqual([{ n: members }]);
@@ -520,13 +698,20 @@ describe('concurrency: races end in clean answers and whole states', () => {
   const kioskWorks = async (c: TestTenant, key: string) => {
     const res = await send<ProblemBody | undefined>(c, { method: 'GET', path: '/v1/events?limit=1', token: key });
     if (!('status' in res)) throw new Error(res.error);
-    if (res.status !== 200 && res.body?.code !== 'token_revoked') throw new Error(`kiosk key answered ${res.status} ${res.text}`);
+    if (res.status !== 200 && res.body?.code !== 'token_revoked')
+      throw new Error(`kiosk key answered ${res.status} ${res.text}`);
     return res.status === 200;
   };
 
   it('8 key rotations of one kiosk at once: exactly one key works afterwards, the one the device shows', async () => {
     const c = await church();
-    const device = (await ok<{ id: string; key: string }>(c, { method: 'POST', path: '/v1/devices', body: { name: 'Lobby kiosk' } }, 201)).body;
+    const device = (
+      await ok<{ id: string; key: string }>(
+        c,
+        { method: 'POST', path: '/v1/devices', body: { name: 'Lobby kiosk' } },
+        201,
+      )
+    ).body;
     const answers = await race<{ key: string }>(
       c,
       range(8).map(() => ({ method: 'POST', path: `/v1/devices/${device.id}/rotate-key`, allowed: { 200: null } })),
@@ -535,18 +720,34 @@ describe('concurrency: races end in clean answers and whole states', () => {
     const working: string[] = [];
     for (const key of keys) if (await kioskWorks(c, key)) working.push(key);
     expect(working).toHaveLength(1);
-    const shown = (await ok<{ key_display: string }>(c, { method: 'GET', path: `/v1/devices/${device.id}` })).body.key_display;
+    const shown = (await ok<{ key_display: string }>(c, { method: 'GET', path: `/v1/devices/${device.id}` })).body
+      .key_display;
     expect(shown.endsWith(working[0].slice(-4))).toBe(true);
-    expect(await sql(`SELECT count(*)::int AS n FROM api_tokens WHERE tenant_id = $1 AND device_id = $2 AND revoked_at IS NULL`, [c.id, uuidOf(device.id)])).toEqual([{ n: 1 }]);
+    expect(
+      await sql(
+        `SELECT count(*)::int AS n FROM api_tokens WHERE tenant_id = $1 AND device_id = $2 AND revoked_at IS NULL`,
+        [c.id, uuidOf(device.id)],
+      ),
+    ).toEqual([{ n: 1 }]);
   });
 
   it('a kiosk removed while its key is rotated: one 204, rotations 200 or 404, and no key of it works afterwards', async () => {
     const c = await church();
-    const device = (await ok<{ id: string; key: string }>(c, { method: 'POST', path: '/v1/devices', body: { name: 'Doomed kiosk' } }, 201)).body;
+    const device = (
+      await ok<{ id: string; key: string }>(
+        c,
+        { method: 'POST', path: '/v1/devices', body: { name: 'Doomed kiosk' } },
+        201,
+      )
+    ).body;
     const requests = range(10).map((i): Call =>
       i === 3 || i === 7
         ? { method: 'DELETE', path: `/v1/devices/${device.id}`, allowed: { 204: null, 404: 'resource_not_found' } }
-        : { method: 'POST', path: `/v1/devices/${device.id}/rotate-key`, allowed: { 200: null, 404: 'resource_not_found' } },
+        : {
+            method: 'POST',
+            path: `/v1/devices/${device.id}/rotate-key`,
+            allowed: { 200: null, 404: 'resource_not_found' },
+          },
     );
     const answers = await race<{ key: string }>(c, requests);
     expect(
@@ -557,7 +758,12 @@ describe('concurrency: races end in clean answers and whole states', () => {
     ).toBe(1);
     const keys = [device.key, ...answers.filter((a) => a.status === 200).map((a) => a.body.key)];
     for (const key of keys) expect({ key, works: await kioskWorks(c, key) }).toEqual({ key, works: false });
-    expect(await sql(`SELECT count(*)::int AS n FROM api_tokens WHERE tenant_id = $1 AND device_id = $2 AND revoked_at IS NULL`, [c.id, uuidOf(device.id)])).toEqual([{ n: 0 }]);
+    expect(
+      await sql(
+        `SELECT count(*)::int AS n FROM api_tokens WHERE tenant_id = $1 AND device_id = $2 AND revoked_at IS NULL`,
+        [c.id, uuidOf(device.id)],
+      ),
+    ).toEqual([{ n: 0 }]);
   });
 
   // ------------------------------------------------------------------------------------------
@@ -575,7 +781,10 @@ describe('concurrency: races end in clean answers and whole states', () => {
         headers: { Origin: origin(round - (i % 2)) },
         allowed: { 200: null, 403: 'origin_not_allowed' },
       }));
-      const [put] = await race(c, [{ method: 'PUT', path: '/v1/settings/cors', body: { allowed_origins: allowed }, allowed: { 200: null } }, ...calls]);
+      const [put] = await race(c, [
+        { method: 'PUT', path: '/v1/settings/cors', body: { allowed_origins: allowed }, allowed: { 200: null } },
+        ...calls,
+      ]);
       expect(put.body).toEqual({ allowed_origins: allowed });
       const now = await send(c, { method: 'GET', path: '/v1/members?limit=1', headers: { Origin: origin(round) } });
       expect({ round, status: 'status' in now && now.status }).toEqual({ round, status: 200 });
@@ -586,9 +795,15 @@ describe('concurrency: races end in clean answers and whole states', () => {
     const lists = range(10).map((i) => [origin(100 + i), origin(200 + i)]);
     await race(
       c,
-      lists.map((l) => ({ method: 'PUT', path: '/v1/settings/cors', body: { allowed_origins: l }, allowed: { 200: null } })),
+      lists.map((l) => ({
+        method: 'PUT',
+        path: '/v1/settings/cors',
+        body: { allowed_origins: l },
+        allowed: { 200: null },
+      })),
     );
-    const final = (await ok<{ allowed_origins: string[] }>(c, { method: 'GET', path: '/v1/settings/cors' })).body.allowed_origins;
+    const final = (await ok<{ allowed_origins: string[] }>(c, { method: 'GET', path: '/v1/settings/cors' })).body
+      .allowed_origins;
     expect(lists).toContainEqual(final);
   });
 });

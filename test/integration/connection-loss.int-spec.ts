@@ -62,25 +62,33 @@ describe('connection loss: 503 with Retry-After, never a 500, nothing half-writt
   let epoch = 0;
 
   function send(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-    const all: Record<string, string> = { Authorization: `Bearer ${church.token}`, 'X-Tenant': church.slug, 'Accept-Language': 'en', ...headers };
+    const all: Record<string, string> = {
+      Authorization: `Bearer ${church.token}`,
+      'X-Tenant': church.slug,
+      'Accept-Language': 'en',
+      ...headers,
+    };
     const payload = body === undefined ? undefined : JSON.stringify(body);
     if (payload !== undefined) all['Content-Type'] = 'application/json';
     return new Promise((resolve, reject) => {
-      const r = httpRequest({ host: '127.0.0.1', port, method, path, headers: all, agent, timeout: TIMEOUT_MS }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let body: Body | undefined;
-          try {
-            body = text ? (JSON.parse(text) as Body) : undefined;
-          } catch {
-            // not JSON: judged from the text
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
-        });
-        res.on('error', reject);
-      });
+      const r = httpRequest(
+        { host: '127.0.0.1', port, method, path, headers: all, agent, timeout: TIMEOUT_MS },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let body: Body | undefined;
+            try {
+              body = text ? (JSON.parse(text) as Body) : undefined;
+            } catch {
+              // not JSON: judged from the text
+            }
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+          });
+          res.on('error', reject);
+        },
+      );
       r.on('timeout', () => r.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
       r.on('error', reject);
       r.end(payload);
@@ -89,7 +97,11 @@ describe('connection loss: 503 with Retry-After, never a 500, nothing half-writt
 
   const create = async (key: string, lastName = key): Promise<Attempt> => {
     const at = epoch;
-    return { ...(await send('POST', '/v1/members', { first_name: 'Cut', last_name: lastName }, { 'Idempotency-Key': key })), key, epoch: at };
+    return {
+      ...(await send('POST', '/v1/members', { first_name: 'Cut', last_name: lastName }, { 'Idempotency-Key': key })),
+      key,
+      epoch: at,
+    };
   };
 
   /** What is wrong with an answer to a create, or null. */
@@ -99,23 +111,33 @@ describe('connection loss: 503 with Retry-After, never a 500, nothing half-writt
       return problems.length ? `201 not as documented: ${problems.join('; ')}` : null;
     }
     if (a.status !== 503) return `status ${a.status}: ${a.text.slice(0, 300)}`;
-    if (!String(a.headers['content-type']).startsWith('application/problem+json')) return `503 without problem+json (${String(a.headers['content-type'])})`;
+    if (!String(a.headers['content-type']).startsWith('application/problem+json'))
+      return `503 without problem+json (${String(a.headers['content-type'])})`;
     if (a.body?.code !== 'service_unavailable' || a.body.status !== 503) return `503 with ${a.text.slice(0, 300)}`;
     if (!/^\d+$/.test(String(a.headers['retry-after']))) return `503 without Retry-After`;
     return null;
   }
 
-  const sql = async <T = Record<string, unknown>>(text: string, values: unknown[] = []) => (await pg.query(text, values)).rows as T[];
+  const sql = async <T = Record<string, unknown>>(text: string, values: unknown[] = []) =>
+    (await pg.query(text, values)).rows as T[];
 
   /** The church's members and member.created events, read as superuser past row-level security. */
   async function stored(): Promise<{ members: Member[]; events: Member[] }> {
-    const members = await sql<Member>(`SELECT id::text, last_name FROM members WHERE tenant_id = $1 ORDER BY id`, [church.id]);
-    const events = await sql<{ object: Member }>(`SELECT payload->'data'->'object' AS object FROM webhook_events WHERE tenant_id = $1 AND type = 'member.created'`, [church.id]);
+    const members = await sql<Member>(`SELECT id::text, last_name FROM members WHERE tenant_id = $1 ORDER BY id`, [
+      church.id,
+    ]);
+    const events = await sql<{ object: Member }>(
+      `SELECT payload->'data'->'object' AS object FROM webhook_events WHERE tenant_id = $1 AND type = 'member.created'`,
+      [church.id],
+    );
     return { members, events: events.map((e) => e.object) };
   }
 
   const backendsWaiting = (query: string) =>
-    sql<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'church-api' AND wait_event_type = 'Lock' AND query LIKE $1`, [query]);
+    sql<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'church-api' AND wait_event_type = 'Lock' AND query LIKE $1`,
+      [query],
+    );
 
   /** Polls (20 ms) until `probe` holds; fails after 5 s. */
   async function until(what: string, probe: () => Promise<boolean>): Promise<void> {
@@ -127,9 +149,13 @@ describe('connection loss: 503 with Retry-After, never a 500, nothing half-writt
   }
 
   /** pg_terminate_backend on every session of the API in the test database: each gets 57P01. */
-  const terminateBackends = () => sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'church-api'`);
+  const terminateBackends = () =>
+    sql(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'church-api'`,
+    );
 
-  const backendGone = (pid: number) => async () => (await sql(`SELECT 1 FROM pg_stat_activity WHERE pid = $1`, [pid])).length === 0;
+  const backendGone = (pid: number) => async () =>
+    (await sql(`SELECT 1 FROM pg_stat_activity WHERE pid = $1`, [pid])).length === 0;
 
   /** Destroys every proxied connection (both sides) and counts the cut. */
   function cut(how: 'close' | 'reset'): number {
@@ -189,10 +215,14 @@ describe('connection loss: 503 with Retry-After, never a 500, nothing half-writt
       cut('close');
       await sleep(150);
       await proxy.accept();
-      await until('members created after the first cut', async () => attempts.some((a) => a.epoch === 1 && a.status === 201));
+      await until('members created after the first cut', async () =>
+        attempts.some((a) => a.epoch === 1 && a.status === 201),
+      );
       // A network reset (RST) on every connection, reconnecting at once.
       cut('reset');
-      await until('members created after the second cut', async () => attempts.some((a) => a.epoch === 2 && a.status === 201));
+      await until('members created after the second cut', async () =>
+        attempts.some((a) => a.epoch === 2 && a.status === 201),
+      );
       // The server ends every session of the API, as a restart does (57P01 to idle and busy ones).
       epoch++;
       await terminateBackends();
@@ -216,50 +246,63 @@ describe('connection loss: 503 with Retry-After, never a 500, nothing half-writt
     expect(members.map((m) => m.last_name).sort()).toEqual(keys);
     expect(events.map((e) => e.last_name).sort()).toEqual(keys);
     // Each key's 201 answers name one member (a retry after a 503 at COMMIT replays it).
-    for (const key of done) expect(new Set(attempts.filter((a) => a.key === key && a.status === 201).map((a) => a.body?.id)).size).toBe(1);
+    for (const key of done)
+      expect(new Set(attempts.filter((a) => a.key === key && a.status === 201).map((a) => a.body?.id)).size).toBe(1);
   });
 
   it.each([
     ['every connection is cut', 'cut'],
     ['the server ends its session (57P01, as at a restart)', 'terminate'],
-  ] as const)('a request waiting on a lock (mid-query) when %s: 503, nothing written; its Idempotency-Key then creates the member once', async (_, how) => {
-    const key = randomUUID();
-    const name = `mid-query-${key}`;
-    const locker = new Client({ connectionString: databaseUrl });
-    await locker.connect();
-    try {
-      await locker.query('BEGIN');
-      await locker.query('LOCK TABLE members IN SHARE MODE');
-      const pending = create(key, name);
-      await until('the insert to wait on the lock', async () => (await backendsWaiting('%members%')).length === 1);
-      const [{ pid }] = await backendsWaiting('%members%');
-      if (how === 'cut') expect(cut('close')).toBeGreaterThan(0);
-      else expect(await sql(`SELECT pg_terminate_backend($1) AS ended`, [pid])).toEqual([{ ended: true }]);
-      const answer = await pending;
-      expect({ status: answer.status, wrong: judge(answer) }).toEqual({ status: 503, wrong: null });
-      await locker.query('ROLLBACK');
-      // A cut session finds its client gone at its next read and rolls back.
-      await until('the session to end', backendGone(pid));
-    } finally {
-      await locker.end();
-    }
-    expect(await sql(`SELECT id FROM members WHERE tenant_id = $1 AND last_name = $2`, [church.id, name])).toEqual([]);
-    expect(await sql(`SELECT id FROM webhook_events WHERE tenant_id = $1 AND payload->'data'->'object'->>'last_name' = $2`, [church.id, name])).toEqual([]);
+  ] as const)(
+    'a request waiting on a lock (mid-query) when %s: 503, nothing written; its Idempotency-Key then creates the member once',
+    async (_, how) => {
+      const key = randomUUID();
+      const name = `mid-query-${key}`;
+      const locker = new Client({ connectionString: databaseUrl });
+      await locker.connect();
+      try {
+        await locker.query('BEGIN');
+        await locker.query('LOCK TABLE members IN SHARE MODE');
+        const pending = create(key, name);
+        await until('the insert to wait on the lock', async () => (await backendsWaiting('%members%')).length === 1);
+        const [{ pid }] = await backendsWaiting('%members%');
+        if (how === 'cut') expect(cut('close')).toBeGreaterThan(0);
+        else expect(await sql(`SELECT pg_terminate_backend($1) AS ended`, [pid])).toEqual([{ ended: true }]);
+        const answer = await pending;
+        expect({ status: answer.status, wrong: judge(answer) }).toEqual({ status: 503, wrong: null });
+        await locker.query('ROLLBACK');
+        // A cut session finds its client gone at its next read and rolls back.
+        await until('the session to end', backendGone(pid));
+      } finally {
+        await locker.end();
+      }
+      expect(await sql(`SELECT id FROM members WHERE tenant_id = $1 AND last_name = $2`, [church.id, name])).toEqual(
+        [],
+      );
+      expect(
+        await sql(
+          `SELECT id FROM webhook_events WHERE tenant_id = $1 AND payload->'data'->'object'->>'last_name' = $2`,
+          [church.id, name],
+        ),
+      ).toEqual([]);
 
-    const retried = await create(key, name);
-    expect(retried.status).toBe(201);
-    expect(retried.headers['idempotent-replayed']).toBeUndefined();
-    const { members, events } = await stored();
-    expect(members.filter((m) => m.last_name === name)).toHaveLength(1);
-    expect(events.filter((e) => e.last_name === name).map((e) => e.id)).toEqual([retried.body?.id]);
-  });
+      const retried = await create(key, name);
+      expect(retried.status).toBe(201);
+      expect(retried.headers['idempotent-replayed']).toBeUndefined();
+      const { members, events } = await stored();
+      expect(members.filter((m) => m.last_name === name)).toHaveLength(1);
+      expect(events.filter((e) => e.last_name === name).map((e) => e.id)).toEqual([retried.body?.id]);
+    },
+  );
 
   it('the connection lost at COMMIT: 503 (the outcome unknown to the API); here it committed whole, and its Idempotency-Key replays the member', async () => {
     const key = randomUUID();
     const name = `at-commit-${key}`;
     const HOLD = 7_262_020;
     // A deferred constraint trigger holds this member's COMMIT on an advisory lock the test holds.
-    await sql(`CREATE FUNCTION connection_loss_hold_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_xact_lock(${HOLD}); RETURN NULL; END $$`);
+    await sql(
+      `CREATE FUNCTION connection_loss_hold_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_xact_lock(${HOLD}); RETURN NULL; END $$`,
+    );
     await sql(
       `CREATE CONSTRAINT TRIGGER connection_loss_hold_commit AFTER INSERT ON members DEFERRABLE INITIALLY DEFERRED
          FOR EACH ROW WHEN (NEW.last_name LIKE 'at-commit-%') EXECUTE FUNCTION connection_loss_hold_commit()`,
@@ -288,13 +331,18 @@ describe('connection loss: 503 with Retry-After, never a 500, nothing half-writt
     expect(events.filter((e) => e.last_name === name)).toHaveLength(1);
 
     const retried = await create(key, name);
-    expect({ status: retried.status, replayed: retried.headers['idempotent-replayed'], id: retried.body?.id }).toEqual({ status: 201, replayed: 'true', id: event.id });
+    expect({ status: retried.status, replayed: retried.headers['idempotent-replayed'], id: retried.body?.id }).toEqual({
+      status: 201,
+      replayed: 'true',
+      id: event.id,
+    });
     expect((await stored()).members.filter((m) => m.last_name === name)).toHaveLength(1);
   });
 
   it('a CORS preflight while the database refuses connections: 503 service_unavailable, then answered again', async () => {
     const origin = `https://app-${randomBytes(3).toString('hex')}.example.org`; // never cached: the preflight must ask the database
-    const preflight = () => send('OPTIONS', '/v1/members', undefined, { Origin: origin, 'Access-Control-Request-Method': 'GET' });
+    const preflight = () =>
+      send('OPTIONS', '/v1/members', undefined, { Origin: origin, 'Access-Control-Request-Method': 'GET' });
     cut('close');
     proxy.refuse();
     let during: Answer;
@@ -303,7 +351,11 @@ describe('connection loss: 503 with Retry-After, never a 500, nothing half-writt
     } finally {
       await proxy.accept();
     }
-    expect({ status: during.status, code: during.body?.code, retryAfter: during.headers['retry-after'] }).toEqual({ status: 503, code: 'service_unavailable', retryAfter: '5' });
+    expect({ status: during.status, code: during.body?.code, retryAfter: during.headers['retry-after'] }).toEqual({
+      status: 503,
+      code: 'service_unavailable',
+      retryAfter: '5',
+    });
     let after = await preflight();
     for (let i = 0; i < 20 && after.status === 503; i++) after = await preflight();
     expect(after.status).toBe(403); // the origin is on no allowlist: refused, as before the outage
@@ -316,7 +368,12 @@ describe('connection loss: 503 with Retry-After, never a 500, nothing half-writt
     );
     await until(
       'the script to run',
-      async () => (await sql(`SELECT 1 FROM pg_stat_activity WHERE application_name = 'church-api' AND query LIKE '%pg_sleep(1) AS held%' AND state = 'active'`)).length === 1,
+      async () =>
+        (
+          await sql(
+            `SELECT 1 FROM pg_stat_activity WHERE application_name = 'church-api' AND query LIKE '%pg_sleep(1) AS held%' AND state = 'active'`,
+          )
+        ).length === 1,
     );
     expect(cut('close')).toBeGreaterThan(0);
     expect(isConnectionLoss(await pending)).toBe(true);

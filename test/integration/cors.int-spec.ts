@@ -34,7 +34,10 @@ describe('CORS', () => {
   });
   afterAll(() => api.close());
 
-  const call = (tenant: TestTenant, extra: { headers?: Record<string, string>; body?: JsonValue; token?: string } = {}) => ({
+  const call = (
+    tenant: TestTenant,
+    extra: { headers?: Record<string, string>; body?: JsonValue; token?: string } = {},
+  ) => ({
     token: extra.token ?? tenant.token,
     tenant: tenant.slug,
     lang: 'en',
@@ -55,7 +58,10 @@ describe('CORS', () => {
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
 
     const before = (await api.get<{ total: number }>('/v1/members?limit=1', call(church))).body.total;
-    const write = await api.post<Problem>('/v1/members', call(church, { headers: { Origin: 'https://evil.example' }, body: { first_name: 'Eve', last_name: 'Il' } }));
+    const write = await api.post<Problem>(
+      '/v1/members',
+      call(church, { headers: { Origin: 'https://evil.example' }, body: { first_name: 'Eve', last_name: 'Il' } }),
+    );
     expect(write.status).toBe(403);
     expect(write.body.code).toBe('origin_not_allowed');
     expect((await api.get<{ total: number }>('/v1/members?limit=1', call(church))).body.total).toBe(before);
@@ -71,14 +77,20 @@ describe('CORS', () => {
   });
 
   it('lets an admin set the allowlist; GET returns it', async () => {
-    const put = await api.put<CorsSettings>('/v1/settings/cors', call(church, { body: { allowed_origins: [appOrigin, appOrigin] } }));
+    const put = await api.put<CorsSettings>(
+      '/v1/settings/cors',
+      call(church, { body: { allowed_origins: [appOrigin, appOrigin] } }),
+    );
     expect(put.status).toBe(200);
     expect(put.body).toEqual({ allowed_origins: [appOrigin] });
     const get = await api.get<CorsSettings>('/v1/settings/cors', call(church));
     expect(get.status).toBe(200);
     expect(get.body).toEqual({ allowed_origins: [appOrigin] });
 
-    const otherPut = await api.put<CorsSettings>('/v1/settings/cors', call(other, { body: { allowed_origins: [otherOrigin] } }));
+    const otherPut = await api.put<CorsSettings>(
+      '/v1/settings/cors',
+      call(other, { body: { allowed_origins: [otherOrigin] } }),
+    );
     expect(otherPut.status).toBe(200);
   });
 
@@ -90,7 +102,10 @@ describe('CORS', () => {
     const exposed = headerList(res.headers['access-control-expose-headers']);
     expect(exposed).toEqual(expect.arrayContaining(['etag', 'retry-after', 'x-ratelimit-remaining', 'x-request-id']));
 
-    const created = await api.post<{ id: string }>('/v1/members', call(church, { headers: { Origin: appOrigin }, body: { first_name: 'Ana', last_name: 'Web' } }));
+    const created = await api.post<{ id: string }>(
+      '/v1/members',
+      call(church, { headers: { Origin: appOrigin }, body: { first_name: 'Ana', last_name: 'Web' } }),
+    );
     expect(created.status).toBe(201);
     expect(created.headers['access-control-allow-origin']).toBe(appOrigin);
     expect(headerList(created.headers['access-control-expose-headers'])).toContain('location');
@@ -102,12 +117,16 @@ describe('CORS', () => {
     expect(res.headers['access-control-allow-origin']).toBe(appOrigin);
     expect(headerList(res.headers.vary)).toContain('origin');
     expect(headerList(res.headers['access-control-allow-methods'])).toContain('post');
-    expect(headerList(res.headers['access-control-allow-headers'])).toEqual(expect.arrayContaining(['authorization', 'x-tenant', 'idempotency-key', 'if-none-match', 'accept-language']));
+    expect(headerList(res.headers['access-control-allow-headers'])).toEqual(
+      expect.arrayContaining(['authorization', 'x-tenant', 'idempotency-key', 'if-none-match', 'accept-language']),
+    );
     expect(res.text).toBe('');
 
     const patch = await preflight(appOrigin, `/v1/members/mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f`, 'PATCH');
     expect(patch.status).toBe(204);
-    expect(headerList(patch.headers['access-control-allow-methods'])).toEqual(expect.arrayContaining(['patch', 'delete', 'put', 'get']));
+    expect(headerList(patch.headers['access-control-allow-methods'])).toEqual(
+      expect.arrayContaining(['patch', 'delete', 'put', 'get']),
+    );
   });
 
   it('refuses a preflight from an unknown origin: 403 origin_not_allowed', async () => {
@@ -133,26 +152,48 @@ describe('CORS', () => {
     expect(own.status).toBe(200);
     expect(own.headers['access-control-allow-origin']).toBe(otherOrigin);
     // While this church's origin is not allowed for the other church.
-    expect((await api.get<Problem>('/v1/members', call(other, { headers: { Origin: appOrigin } }))).body.code).toBe('origin_not_allowed');
+    expect((await api.get<Problem>('/v1/members', call(other, { headers: { Origin: appOrigin } }))).body.code).toBe(
+      'origin_not_allowed',
+    );
   });
 
   it('refuses invalid origins: 422 validation_failed, the list unchanged', async () => {
-    const invalid = ['https://app.example.org/path', 'https://app.example.org/', 'ftp://files.example.org', 'app.example.org', '*', 'javascript:alert(1)', 'https://user@app.example.org'];
+    const invalid = [
+      'https://app.example.org/path',
+      'https://app.example.org/',
+      'ftp://files.example.org',
+      'app.example.org',
+      '*',
+      'javascript:alert(1)',
+      'https://user@app.example.org',
+    ];
     for (const value of invalid) {
-      const res = await api.put<Problem>('/v1/settings/cors', call(church, { body: { allowed_origins: [appOrigin, value] } }));
-      expect({ value, status: res.status, code: res.body.code }).toEqual({ value, status: 422, code: 'validation_failed' });
+      const res = await api.put<Problem>(
+        '/v1/settings/cors',
+        call(church, { body: { allowed_origins: [appOrigin, value] } }),
+      );
+      expect({ value, status: res.status, code: res.body.code }).toEqual({
+        value,
+        status: 422,
+        code: 'validation_failed',
+      });
       expect(res.body.errors!.some((e) => e.field.startsWith('allowed_origins'))).toBe(true);
     }
     for (const body of [{}, { allowed_origins: 'https://app.example.org' }, { allowed_origins: [42] }]) {
       const res = await api.put<Problem>('/v1/settings/cors', call(church, { body }));
       expect(res.status).toBe(422);
     }
-    expect((await api.get<CorsSettings>('/v1/settings/cors', call(church))).body).toEqual({ allowed_origins: [appOrigin] });
+    expect((await api.get<CorsSettings>('/v1/settings/cors', call(church))).body).toEqual({
+      allowed_origins: [appOrigin],
+    });
   });
 
   it('accepts http origins with a port (local development)', async () => {
     const local = `http://localhost:${4000 + Math.floor(Math.random() * 1000)}`;
-    const put = await api.put<CorsSettings>('/v1/settings/cors', call(church, { body: { allowed_origins: [appOrigin, local] } }));
+    const put = await api.put<CorsSettings>(
+      '/v1/settings/cors',
+      call(church, { body: { allowed_origins: [appOrigin, local] } }),
+    );
     expect(put.status).toBe(200);
     const res = await api.get('/v1/members', call(church, { headers: { Origin: local } }));
     expect(res.status).toBe(200);
@@ -166,7 +207,10 @@ describe('CORS', () => {
     const get = await api.get<Problem>('/v1/settings/cors', call(church, { token: staff.token }));
     expect(get.status).toBe(403);
     expect(get.body.code).toBe('scope_insufficient');
-    const put = await api.put<Problem>('/v1/settings/cors', call(church, { token: staff.token, body: { allowed_origins: [origin('sneaky')] } }));
+    const put = await api.put<Problem>(
+      '/v1/settings/cors',
+      call(church, { token: staff.token, body: { allowed_origins: [origin('sneaky')] } }),
+    );
     expect(put.status).toBe(403);
     expect(put.body.code).toBe('scope_insufficient');
     expect(put.headers['www-authenticate']).toContain('admin:*');

@@ -42,8 +42,10 @@ const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const as = (church: TestTenant, extra: Call = {}): Call => ({ token: church.token, tenant: church.slug, ...extra });
 const qs = (params: Record<string, string>): string => `?${new URLSearchParams(params).toString()}`;
 const issuesOf = (body: Problem) => (body.errors ?? []).map(({ field, issue }) => ({ field, issue }));
-const byField = <T extends { field: string }>(issues: T[]) => [...issues].sort((a, b) => a.field.localeCompare(b.field));
-const uuidOf = (publicId: string) => publicId.slice(publicId.indexOf('_') + 1).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+const byField = <T extends { field: string }>(issues: T[]) =>
+  [...issues].sort((a, b) => a.field.localeCompare(b.field));
+const uuidOf = (publicId: string) =>
+  publicId.slice(publicId.indexOf('_') + 1).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
 const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -71,8 +73,15 @@ describe('custom fields', () => {
     return church;
   }
 
-  async function createMember(church: TestTenant, custom_fields: JsonObject = {}, extra: JsonObject = {}): Promise<Member> {
-    const res = await api.post<Member>('/v1/members', as(church, { body: { first_name: 'Ana', last_name: 'Ruiz', custom_fields, ...extra } }));
+  async function createMember(
+    church: TestTenant,
+    custom_fields: JsonObject = {},
+    extra: JsonObject = {},
+  ): Promise<Member> {
+    const res = await api.post<Member>(
+      '/v1/members',
+      as(church, { body: { first_name: 'Ana', last_name: 'Ruiz', custom_fields, ...extra } }),
+    );
     if (res.status !== 201) throw new Error(`create member failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   }
@@ -84,7 +93,10 @@ describe('custom fields', () => {
   }
 
   const customFieldsRows = (church: TestTenant, key: string) =>
-    api.db.platform.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM members WHERE tenant_id = $1 AND custom_fields ? $2`, [church.id, key]);
+    api.db.platform.query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM members WHERE tenant_id = $1 AND custom_fields ? $2`,
+      [church.id, key],
+    );
 
   beforeAll(async () => {
     // TypeORM logs each refused statement (a unique index settling a race) to console.log.
@@ -105,7 +117,10 @@ describe('custom fields', () => {
     });
 
     it('defines a field: 201, Location, cfd_ id, required false and options null by default', async () => {
-      const res = await api.post<CustomField>('/v1/custom-fields', as(church, { body: { key: 'baptized', label: '  Baptized  ', type: 'boolean' } }));
+      const res = await api.post<CustomField>(
+        '/v1/custom-fields',
+        as(church, { body: { key: 'baptized', label: '  Baptized  ', type: 'boolean' } }),
+      );
       expect(res.status).toBe(201);
       expect(res.body.id).toMatch(FIELD_ID);
       expect(res.headers.location).toBe(`/v1/custom-fields/${res.body.id}`);
@@ -121,21 +136,41 @@ describe('custom fields', () => {
       });
       const fetched = await api.get<CustomField>(res.headers.location, as(church));
       expect([fetched.status, fetched.body]).toEqual([200, res.body]);
-      expect((await api.get(res.headers.location, as(church, { headers: { 'If-None-Match': fetched.headers.etag } }))).status).toBe(304);
+      expect(
+        (await api.get(res.headers.location, as(church, { headers: { 'If-None-Match': fetched.headers.etag } })))
+          .status,
+      ).toBe(304);
     });
 
     it('defines a select field with its options, and a required field', async () => {
-      const select = await define(church, { key: 'size', label: 'Size', type: 'select', options: ['S', 'M', 'L'], required: true });
+      const select = await define(church, {
+        key: 'size',
+        label: 'Size',
+        type: 'select',
+        options: ['S', 'M', 'L'],
+        required: true,
+      });
       expect(select).toMatchObject({ type: 'select', options: ['S', 'M', 'L'], required: true });
-      for (const type of ['text', 'number', 'date']) expect((await define(church, { key: `a_${type}`, label: type, type })).type).toBe(type);
+      for (const type of ['text', 'number', 'date'])
+        expect((await define(church, { key: `a_${type}`, label: type, type })).type).toBe(type);
     });
 
     it('refuses a key the church already has (409 conflict naming key); another church may use it', async () => {
       await define(church, { key: 'dup', label: 'First', type: 'text' });
-      const res = await api.post<Problem>('/v1/custom-fields', as(church, { body: { key: 'dup', label: 'Second', type: 'number' } }));
-      expect([res.status, res.body.code, issuesOf(res.body)]).toEqual([409, 'conflict', [{ field: 'key', issue: 'duplicate' }]]);
+      const res = await api.post<Problem>(
+        '/v1/custom-fields',
+        as(church, { body: { key: 'dup', label: 'Second', type: 'number' } }),
+      );
+      expect([res.status, res.body.code, issuesOf(res.body)]).toEqual([
+        409,
+        'conflict',
+        [{ field: 'key', issue: 'duplicate' }],
+      ]);
       const other = await newTenant(api);
-      expect((await api.post('/v1/custom-fields', as(other, { body: { key: 'dup', label: 'Theirs', type: 'date' } }))).status).toBe(201);
+      expect(
+        (await api.post('/v1/custom-fields', as(other, { body: { key: 'dup', label: 'Theirs', type: 'date' } })))
+          .status,
+      ).toBe(201);
     });
 
     it('validates every field (422 naming each)', async () => {
@@ -167,17 +202,30 @@ describe('custom fields', () => {
       ];
       for (const [body, errors] of cases) {
         const res = await api.post<Problem>('/v1/custom-fields', as(church, { body }));
-        expect({ body, status: res.status, code: res.body.code, errors: byField(issuesOf(res.body)) }).toEqual({ body, status: 422, code: 'validation_failed', errors });
+        expect({ body, status: res.status, code: res.body.code, errors: byField(issuesOf(res.body)) }).toEqual({
+          body,
+          status: 422,
+          code: 'validation_failed',
+          errors,
+        });
       }
       expect((await api.get<List<CustomField>>('/v1/custom-fields?key=ok', as(church))).body.total).toBe(0);
     });
 
     it('10 concurrent definitions of one key: one 201, nine 409, one row', async () => {
       const c = await newTenant(api);
-      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => api.post<Problem>('/v1/custom-fields', as(c, { body: { key: 'raced', label: `L${i}`, type: 'text' } }))));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          api.post<Problem>('/v1/custom-fields', as(c, { body: { key: 'raced', label: `L${i}`, type: 'text' } })),
+        ),
+      );
       expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
       expect(answers.filter((a) => a.status === 409 && a.body.code === 'conflict')).toHaveLength(9);
-      expect(await api.db.platform.query('SELECT count(*)::int AS n FROM custom_field_definitions WHERE tenant_id = $1', [c.id])).toEqual([{ n: 1 }]);
+      expect(
+        await api.db.platform.query('SELECT count(*)::int AS n FROM custom_field_definitions WHERE tenant_id = $1', [
+          c.id,
+        ]),
+      ).toEqual([{ n: 1 }]);
     });
   });
 
@@ -194,7 +242,8 @@ describe('custom fields', () => {
       expect(all.status).toBe(200);
       expect(all.body.data.map((f) => f.key)).toEqual(['baptized', 'shirt_size', 'visits', 'baptism_date', 'notes']);
       expect(all.body.total).toBe(5);
-      const get = async (params: Record<string, string>) => (await api.get<List<CustomField>>(`/v1/custom-fields${qs(params)}`, as(church))).body.data.map((f) => f.key);
+      const get = async (params: Record<string, string>) =>
+        (await api.get<List<CustomField>>(`/v1/custom-fields${qs(params)}`, as(church))).body.data.map((f) => f.key);
       expect(await get({ type: 'select' })).toEqual(['shirt_size']);
       expect(await get({ 'type[in]': 'date,number' })).toEqual(['visits', 'baptism_date']);
       expect(await get({ required: 'true' })).toEqual([]);
@@ -208,9 +257,18 @@ describe('custom fields', () => {
     it('PATCH changes label, options and required; key and type are fixed', async () => {
       const field = await define(church, { key: 'team', label: 'Team', type: 'select', options: ['Red', 'Blue'] });
       await sleep(5);
-      const res = await api.patch<CustomField>(`/v1/custom-fields/${field.id}`, as(church, { body: { label: 'Equipo', options: ['Red', 'Blue', 'Green'], required: true } }));
+      const res = await api.patch<CustomField>(
+        `/v1/custom-fields/${field.id}`,
+        as(church, { body: { label: 'Equipo', options: ['Red', 'Blue', 'Green'], required: true } }),
+      );
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ ...field, label: 'Equipo', options: ['Red', 'Blue', 'Green'], required: true, updated_at: res.body.updated_at });
+      expect(res.body).toEqual({
+        ...field,
+        label: 'Equipo',
+        options: ['Red', 'Blue', 'Green'],
+        required: true,
+        updated_at: res.body.updated_at,
+      });
       expect(Date.parse(res.body.updated_at)).toBeGreaterThan(Date.parse(field.updated_at));
       const cases: [JsonObject, { field: string; issue: string }][] = [
         [{ key: 'other' }, { field: 'key', issue: 'unknown_field' }],
@@ -221,18 +279,37 @@ describe('custom fields', () => {
       ];
       for (const [body, issue] of cases) {
         const bad = await api.patch<Problem>(`/v1/custom-fields/${field.id}`, as(church, { body }));
-        expect({ body, status: bad.status, errors: issuesOf(bad.body) }).toEqual({ body, status: 422, errors: [issue] });
+        expect({ body, status: bad.status, errors: issuesOf(bad.body) }).toEqual({
+          body,
+          status: 422,
+          errors: [issue],
+        });
       }
       const text = (await api.get<List<CustomField>>('/v1/custom-fields?key=notes', as(church))).body.data[0];
-      const notAllowed = await api.patch<Problem>(`/v1/custom-fields/${text.id}`, as(church, { body: { options: ['A'] } }));
-      expect([notAllowed.status, issuesOf(notAllowed.body)]).toEqual([422, [{ field: 'options', issue: 'not_allowed' }]]);
+      const notAllowed = await api.patch<Problem>(
+        `/v1/custom-fields/${text.id}`,
+        as(church, { body: { options: ['A'] } }),
+      );
+      expect([notAllowed.status, issuesOf(notAllowed.body)]).toEqual([
+        422,
+        [{ field: 'options', issue: 'not_allowed' }],
+      ]);
     });
 
     it('answers 404 to unknown and malformed ids', async () => {
       for (const id of [`cfd_${'0'.repeat(32)}`, 'cfd_1', `tag_${'0'.repeat(32)}`, 'baptized']) {
         for (const method of ['GET', 'PATCH', 'DELETE']) {
-          const res = await api.send<Problem>(method, `/v1/custom-fields/${id}`, as(church, method === 'PATCH' ? { body: { label: 'x' } } : {}));
-          expect({ id, method, status: res.status, code: res.body.code }).toEqual({ id, method, status: 404, code: 'resource_not_found' });
+          const res = await api.send<Problem>(
+            method,
+            `/v1/custom-fields/${id}`,
+            as(church, method === 'PATCH' ? { body: { label: 'x' } } : {}),
+          );
+          expect({ id, method, status: res.status, code: res.body.code }).toEqual({
+            id,
+            method,
+            status: 404,
+            code: 'resource_not_found',
+          });
         }
       }
     });
@@ -255,14 +332,24 @@ describe('custom fields', () => {
       expect(after.body.custom_fields).toEqual({ notes: 'keep me' });
       expect(Date.parse(after.body.updated_at)).toBeGreaterThan(Date.parse(keep.updated_at));
       expect((await api.get<Member>(`/v1/members/${ids[3]}`, as(c))).body.custom_fields).toEqual({});
-      expect((await api.get<List<unknown>>('/v1/webhook-events?type=member.updated', as(c))).body.total).toBe(updatedBefore);
+      expect((await api.get<List<unknown>>('/v1/webhook-events?type=member.updated', as(c))).body.total).toBe(
+        updatedBefore,
+      );
 
       expect((await api.get(`/v1/custom-fields/${field.id}`, as(c))).status).toBe(404);
-      const unknown = await api.post<Problem>('/v1/members', as(c, { body: { first_name: 'A', last_name: 'B', custom_fields: { visits: 1 } } }));
-      expect([unknown.status, issuesOf(unknown.body)]).toEqual([422, [{ field: 'custom_fields.visits', issue: 'unknown_field' }]]);
+      const unknown = await api.post<Problem>(
+        '/v1/members',
+        as(c, { body: { first_name: 'A', last_name: 'B', custom_fields: { visits: 1 } } }),
+      );
+      expect([unknown.status, issuesOf(unknown.body)]).toEqual([
+        422,
+        [{ field: 'custom_fields.visits', issue: 'unknown_field' }],
+      ]);
       const filter = await api.get<Problem>('/v1/members?custom_fields.visits=1', as(c));
       expect([filter.status, filter.body.code]).toEqual([400, 'invalid_parameter']);
-      expect((await api.post('/v1/custom-fields', as(c, { body: { key: 'visits', label: 'Visits', type: 'text' } }))).status).toBe(201);
+      expect(
+        (await api.post('/v1/custom-fields', as(c, { body: { key: 'visits', label: 'Visits', type: 'text' } }))).status,
+      ).toBe(201);
     });
   });
 
@@ -279,7 +366,10 @@ describe('custom fields', () => {
       const member = await createMember(church, values);
       expect(member.custom_fields).toEqual(values);
       expect((await api.get<Member>(`/v1/members/${member.id}`, as(church))).body.custom_fields).toEqual(values);
-      expect((await createMember(church, { notes: null, visits: -2 })).custom_fields).toEqual({ notes: null, visits: -2 });
+      expect((await createMember(church, { notes: null, visits: -2 })).custom_fields).toEqual({
+        notes: null,
+        visits: -2,
+      });
     });
 
     it('refuses unknown keys and wrong types, naming every custom_fields.<key> in one 422; nothing is created', async () => {
@@ -289,7 +379,14 @@ describe('custom fields', () => {
           body: {
             first_name: 'Bad',
             last_name: 'Values',
-            custom_fields: { baptized: 'yes', shirt_size: 'XL', visits: '3', baptism_date: '2001-02-30', notes: 5, favourite_color: 'blue' },
+            custom_fields: {
+              baptized: 'yes',
+              shirt_size: 'XL',
+              visits: '3',
+              baptism_date: '2001-02-30',
+              notes: 5,
+              favourite_color: 'blue',
+            },
           },
         }),
       );
@@ -304,15 +401,24 @@ describe('custom fields', () => {
         { field: 'custom_fields.visits', issue: 'invalid_type' },
       ]);
       expect(res.body.errors!.find((e) => e.field === 'custom_fields.shirt_size')!.message).toContain('S, M, L');
-      const en = await api.post<Problem>('/v1/members', as(church, { lang: 'en', body: { first_name: 'A', last_name: 'B', custom_fields: { shirt_size: 'XL' } } }));
+      const en = await api.post<Problem>(
+        '/v1/members',
+        as(church, { lang: 'en', body: { first_name: 'A', last_name: 'B', custom_fields: { shirt_size: 'XL' } } }),
+      );
       expect(en.body.errors![0].message).toBe('Must be one of the field’s options: S, M, L.');
       expect((await listMembers(church, { q: 'Values' })).total).toBe(0);
     });
 
     it("another church's definitions do not count", async () => {
       const other = await newTenant(api);
-      const res = await api.post<Problem>('/v1/members', as(other, { body: { first_name: 'A', last_name: 'B', custom_fields: { baptized: true } } }));
-      expect([res.status, issuesOf(res.body)]).toEqual([422, [{ field: 'custom_fields.baptized', issue: 'unknown_field' }]]);
+      const res = await api.post<Problem>(
+        '/v1/members',
+        as(other, { body: { first_name: 'A', last_name: 'B', custom_fields: { baptized: true } } }),
+      );
+      expect([res.status, issuesOf(res.body)]).toEqual([
+        422,
+        [{ field: 'custom_fields.baptized', issue: 'unknown_field' }],
+      ]);
     });
 
     describe('required fields', () => {
@@ -324,7 +430,10 @@ describe('custom fields', () => {
 
       it('are missing when left out or null on create', async () => {
         for (const custom_fields of [undefined, {}, { campus_group: null }, { notes: 'x' }]) {
-          const res = await api.post<Problem>('/v1/members', as(c, { body: { first_name: 'A', last_name: 'B', ...(custom_fields ? { custom_fields } : {}) } }));
+          const res = await api.post<Problem>(
+            '/v1/members',
+            as(c, { body: { first_name: 'A', last_name: 'B', ...(custom_fields ? { custom_fields } : {}) } }),
+          );
           expect({ custom_fields, status: res.status, errors: issuesOf(res.body) }).toEqual({
             custom_fields,
             status: 422,
@@ -336,18 +445,41 @@ describe('custom fields', () => {
 
       it('are missing on PUT (which replaces custom_fields), not on a PATCH that leaves them out (PATCH merges)', async () => {
         const member = await createMember(c, { campus_group: 'North', notes: 'n', baptized: true });
-        const put = await api.put<Problem>(`/v1/members/${member.id}`, as(c, { body: { first_name: 'A', last_name: 'B' } }));
-        expect([put.status, issuesOf(put.body)]).toEqual([422, [{ field: 'custom_fields.campus_group', issue: 'missing' }]]);
+        const put = await api.put<Problem>(
+          `/v1/members/${member.id}`,
+          as(c, { body: { first_name: 'A', last_name: 'B' } }),
+        );
+        expect([put.status, issuesOf(put.body)]).toEqual([
+          422,
+          [{ field: 'custom_fields.campus_group', issue: 'missing' }],
+        ]);
 
-        const patch = await api.patch<Member>(`/v1/members/${member.id}`, as(c, { body: { custom_fields: { notes: 'changed', visits: 4 } } }));
+        const patch = await api.patch<Member>(
+          `/v1/members/${member.id}`,
+          as(c, { body: { custom_fields: { notes: 'changed', visits: 4 } } }),
+        );
         expect(patch.status).toBe(200);
-        expect(patch.body.custom_fields).toEqual({ campus_group: 'North', notes: 'changed', baptized: true, visits: 4 });
+        expect(patch.body.custom_fields).toEqual({
+          campus_group: 'North',
+          notes: 'changed',
+          baptized: true,
+          visits: 4,
+        });
         expect((await api.patch(`/v1/members/${member.id}`, as(c, { body: { first_name: 'Only' } }))).status).toBe(200);
 
-        const cleared = await api.patch<Problem>(`/v1/members/${member.id}`, as(c, { body: { custom_fields: { campus_group: null } } }));
-        expect([cleared.status, issuesOf(cleared.body)]).toEqual([422, [{ field: 'custom_fields.campus_group', issue: 'missing' }]]);
+        const cleared = await api.patch<Problem>(
+          `/v1/members/${member.id}`,
+          as(c, { body: { custom_fields: { campus_group: null } } }),
+        );
+        expect([cleared.status, issuesOf(cleared.body)]).toEqual([
+          422,
+          [{ field: 'custom_fields.campus_group', issue: 'missing' }],
+        ]);
 
-        const replaced = await api.put<Member>(`/v1/members/${member.id}`, as(c, { body: { first_name: 'A', last_name: 'B', custom_fields: { campus_group: 'South' } } }));
+        const replaced = await api.put<Member>(
+          `/v1/members/${member.id}`,
+          as(c, { body: { first_name: 'A', last_name: 'B', custom_fields: { campus_group: 'South' } } }),
+        );
         expect([replaced.status, replaced.body.custom_fields]).toEqual([200, { campus_group: 'South' }]);
       });
     });
@@ -359,8 +491,15 @@ describe('custom fields', () => {
         [{ nickname: 'x' }, { field: 'custom_fields.nickname', issue: 'unknown_field' }],
         [{ shirt_size: 's' }, { field: 'custom_fields.shirt_size', issue: 'not_in_options' }],
       ] as [JsonObject, { field: string; issue: string }][]) {
-        const res = await api.patch<Problem>(`/v1/members/${member.id}`, as(church, { body: { first_name: 'Changed', custom_fields } }));
-        expect({ custom_fields, status: res.status, errors: issuesOf(res.body) }).toEqual({ custom_fields, status: 422, errors: [error] });
+        const res = await api.patch<Problem>(
+          `/v1/members/${member.id}`,
+          as(church, { body: { first_name: 'Changed', custom_fields } }),
+        );
+        expect({ custom_fields, status: res.status, errors: issuesOf(res.body) }).toEqual({
+          custom_fields,
+          status: 422,
+          errors: [error],
+        });
       }
       expect((await api.get<Member>(`/v1/members/${member.id}`, as(church))).body).toEqual(member);
     });
@@ -381,7 +520,11 @@ describe('custom fields', () => {
       );
       expect(res.status).toBe(200);
       expect([res.body.created, res.body.failed]).toEqual([2, 2]);
-      expect(res.body.results.map((r) => (r.error ? byField(r.error.errors.map(({ field, issue }) => ({ field, issue }))) : 'ok'))).toEqual([
+      expect(
+        res.body.results.map((r) =>
+          r.error ? byField(r.error.errors.map(({ field, issue }) => ({ field, issue }))) : 'ok',
+        ),
+      ).toEqual([
         'ok',
         [
           { field: 'custom_fields.height', issue: 'unknown_field' },
@@ -390,7 +533,10 @@ describe('custom fields', () => {
         'ok',
         [{ field: 'custom_fields.baptism_date', issue: 'invalid_type' }],
       ]);
-      expect((await api.get<Member>(`/v1/members/${res.body.results[0].id}`, as(church))).body.custom_fields).toEqual({ baptized: false, shirt_size: 'L' });
+      expect((await api.get<Member>(`/v1/members/${res.body.results[0].id}`, as(church))).body.custom_fields).toEqual({
+        baptized: false,
+        shirt_size: 'L',
+      });
     });
 
     it('reads the definitions once per write, and not at all for a PATCH without custom_fields', async () => {
@@ -401,13 +547,19 @@ describe('custom fields', () => {
         await createMember(church, { visits: 2, notes: 'x', baptized: true });
         expect(definitionQueries()).toBe(1);
         spy.mockClear();
-        expect((await api.patch(`/v1/members/${member.id}`, as(church, { body: { first_name: 'Name' } }))).status).toBe(200);
+        expect((await api.patch(`/v1/members/${member.id}`, as(church, { body: { first_name: 'Name' } }))).status).toBe(
+          200,
+        );
         expect(definitionQueries()).toBe(0);
         spy.mockClear();
         await newMembers(
           api,
           church,
-          Array.from({ length: 50 }, (_, i) => ({ first_name: `B${i}`, last_name: 'Bulk', custom_fields: { visits: i } })),
+          Array.from({ length: 50 }, (_, i) => ({
+            first_name: `B${i}`,
+            last_name: 'Bulk',
+            custom_fields: { visits: i },
+          })),
         );
         expect(definitionQueries()).toBe(1);
       } finally {
@@ -423,9 +575,27 @@ describe('custom fields', () => {
 
     beforeAll(async () => {
       church = await churchWithFields();
-      m.ana = (await createMember(church, { baptized: true, shirt_size: 'S', visits: 1, baptism_date: '1999-01-10', notes: 'choir' })).id;
-      m.beto = (await createMember(church, { baptized: false, shirt_size: 'M', visits: 5, baptism_date: '2010-06-01', notes: 'Choir' })).id;
-      m.carla = (await createMember(church, { baptized: true, shirt_size: 'M', visits: 12.5, baptism_date: '2020-12-31' })).id;
+      m.ana = (
+        await createMember(church, {
+          baptized: true,
+          shirt_size: 'S',
+          visits: 1,
+          baptism_date: '1999-01-10',
+          notes: 'choir',
+        })
+      ).id;
+      m.beto = (
+        await createMember(church, {
+          baptized: false,
+          shirt_size: 'M',
+          visits: 5,
+          baptism_date: '2010-06-01',
+          notes: 'Choir',
+        })
+      ).id;
+      m.carla = (
+        await createMember(church, { baptized: true, shirt_size: 'M', visits: 12.5, baptism_date: '2020-12-31' })
+      ).id;
       m.dario = (await createMember(church, {})).id;
       // A value stored before its definition said otherwise (free-form custom_fields of old): never a match, never an error.
       await inTenant(api, church.id, () =>
@@ -437,7 +607,8 @@ describe('custom fields', () => {
       );
     });
 
-    const ids = async (params: Record<string, string>) => (await listMembers(church, params)).data.map((x) => x.id).sort();
+    const ids = async (params: Record<string, string>) =>
+      (await listMembers(church, params)).data.map((x) => x.id).sort();
     const expectIds = (...names: string[]) => names.map((n) => m[n]).sort();
 
     it('equality on every type (typed by the definition)', async () => {
@@ -448,17 +619,23 @@ describe('custom fields', () => {
       expect(await ids({ 'custom_fields.visits': '12.5' })).toEqual(expectIds('carla'));
       expect(await ids({ 'custom_fields.baptism_date': '2010-06-01' })).toEqual(expectIds('beto'));
       expect(await ids({ 'custom_fields.notes': 'choir' })).toEqual(expectIds('ana'));
-      expect(await ids({ 'custom_fields.shirt_size': 'M', 'custom_fields.baptized': 'true' })).toEqual(expectIds('carla'));
+      expect(await ids({ 'custom_fields.shirt_size': 'M', 'custom_fields.baptized': 'true' })).toEqual(
+        expectIds('carla'),
+      );
       expect((await listMembers(church, { 'custom_fields.shirt_size': 'S' })).total).toBe(1);
     });
 
     it('[gt] [gte] [lt] [lte] on number and date fields', async () => {
       expect(await ids({ 'custom_fields.visits[gt]': '1' })).toEqual(expectIds('beto', 'carla'));
-      expect(await ids({ 'custom_fields.visits[gte]': '5', 'custom_fields.visits[lt]': '12.5' })).toEqual(expectIds('beto'));
+      expect(await ids({ 'custom_fields.visits[gte]': '5', 'custom_fields.visits[lt]': '12.5' })).toEqual(
+        expectIds('beto'),
+      );
       expect(await ids({ 'custom_fields.visits[lte]': '-1' })).toEqual([]);
       expect(await ids({ 'custom_fields.baptism_date[gte]': '2010-06-01' })).toEqual(expectIds('beto', 'carla'));
       expect(await ids({ 'custom_fields.baptism_date[lt]': '2010-06-01' })).toEqual(expectIds('ana'));
-      expect(await ids({ 'custom_fields.baptism_date[gt]': '2000-01-01', 'custom_fields.baptism_date[lte]': '2020-12-30' })).toEqual(expectIds('beto'));
+      expect(
+        await ids({ 'custom_fields.baptism_date[gt]': '2000-01-01', 'custom_fields.baptism_date[lte]': '2020-12-30' }),
+      ).toEqual(expectIds('beto'));
     });
 
     it('an undefined key, an operator the type does not have, or a value of the wrong type is a 400 invalid_parameter', async () => {
@@ -476,7 +653,12 @@ describe('custom fields', () => {
       ];
       for (const [params, field] of cases) {
         const res = await api.get<Problem>(`/v1/members${qs(params)}`, as(church));
-        expect({ params, status: res.status, code: res.body.code, fields: (res.body.errors ?? []).map((e) => e.field) }).toEqual({
+        expect({
+          params,
+          status: res.status,
+          code: res.body.code,
+          fields: (res.body.errors ?? []).map((e) => e.field),
+        }).toEqual({
           params,
           status: 400,
           code: 'invalid_parameter',
@@ -521,14 +703,20 @@ describe('custom fields', () => {
         spy.mockRestore();
       }
       return inTenant(api, church.id, async () => {
-        const plan: { 'QUERY PLAN': { Plan: PlanNode }[] }[] = await TenantContext.current().manager.query(`EXPLAIN (FORMAT JSON) ${page[0]}`, page[1]);
+        const plan: { 'QUERY PLAN': { Plan: PlanNode }[] }[] = await TenantContext.current().manager.query(
+          `EXPLAIN (FORMAT JSON) ${page[0]}`,
+          page[1],
+        );
         return { plan: plan[0]['QUERY PLAN'][0].Plan, total: res.total };
       });
     }
 
     const summary = (plan: PlanNode) =>
       nodesOf(plan)
-        .map((n) => `${n['Node Type']}${n['Index Name'] ? ` using ${n['Index Name']}` : ''}${n['Relation Name'] ? ` on ${n['Relation Name']}` : ''}`)
+        .map(
+          (n) =>
+            `${n['Node Type']}${n['Index Name'] ? ` using ${n['Index Name']}` : ''}${n['Relation Name'] ? ` on ${n['Relation Name']}` : ''}`,
+        )
         .join(' > ');
 
     it('a rare value (10 of 6,000): a bitmap scan of members_custom_fields_idx, no Seq Scan', async () => {
@@ -568,10 +756,17 @@ describe('custom fields', () => {
       );
       const field = (await api.get<List<CustomField>>('/v1/custom-fields?key=notes', as(c))).body.data[0];
       const answers = await Promise.all([
-        ...members.slice(0, 6).map((id, i) => api.patch(`/v1/members/${id}`, as(c, { body: { custom_fields: { notes: `n${i}` } } }))),
+        ...members
+          .slice(0, 6)
+          .map((id, i) => api.patch(`/v1/members/${id}`, as(c, { body: { custom_fields: { notes: `n${i}` } } }))),
         api.delete(`/v1/custom-fields/${field.id}`, as(c)),
-        ...members.slice(6).map((id, i) => api.patch(`/v1/members/${id}`, as(c, { body: { custom_fields: { notes: `m${i}` } } }))),
-        api.post('/v1/members', as(c, { body: { first_name: 'New', last_name: 'Race', custom_fields: { notes: 'new' } } })),
+        ...members
+          .slice(6)
+          .map((id, i) => api.patch(`/v1/members/${id}`, as(c, { body: { custom_fields: { notes: `m${i}` } } }))),
+        api.post(
+          '/v1/members',
+          as(c, { body: { first_name: 'New', last_name: 'Race', custom_fields: { notes: 'new' } } }),
+        ),
       ]);
       expect(answers.filter((a) => ![200, 201, 204, 422].includes(a.status)).map((a) => a.status)).toEqual([]);
       expect(answers[6].status).toBe(204);
@@ -594,17 +789,29 @@ describe('custom fields', () => {
 
     it("answers 404 to another church's definition on every route, and lists only the church's own", async () => {
       for (const method of ['GET', 'PATCH', 'DELETE']) {
-        const res = await api.send<Problem>(method, `/v1/custom-fields/${field.id}`, as(b, method === 'PATCH' ? { body: { label: 'Hijack' } } : {}));
-        expect({ method, status: res.status, code: res.body.code }).toEqual({ method, status: 404, code: 'resource_not_found' });
+        const res = await api.send<Problem>(
+          method,
+          `/v1/custom-fields/${field.id}`,
+          as(b, method === 'PATCH' ? { body: { label: 'Hijack' } } : {}),
+        );
+        expect({ method, status: res.status, code: res.body.code }).toEqual({
+          method,
+          status: 404,
+          code: 'resource_not_found',
+        });
       }
       expect((await api.get<CustomField>(`/v1/custom-fields/${field.id}`, as(a))).body).toEqual(field);
-      expect((await api.get<List<CustomField>>('/v1/custom-fields', as(b))).body.data.map((f) => f.key)).toEqual(['theirs']);
+      expect((await api.get<List<CustomField>>('/v1/custom-fields', as(b))).body.data.map((f) => f.key)).toEqual([
+        'theirs',
+      ]);
     });
 
     it('read:members reads the definitions; changing them needs admin:* (403 naming it), even with write:members', async () => {
       const reader = await newToken(api, a, ['read:members', 'write:members'], 'staff');
       expect((await api.get('/v1/custom-fields', { token: reader.token, tenant: a.slug })).status).toBe(200);
-      expect((await api.get(`/v1/custom-fields/${field.id}`, { token: reader.token, tenant: a.slug })).status).toBe(200);
+      expect((await api.get(`/v1/custom-fields/${field.id}`, { token: reader.token, tenant: a.slug })).status).toBe(
+        200,
+      );
       const writes: [string, string, JsonObject | undefined][] = [
         ['POST', '/v1/custom-fields', { key: 'nope', label: 'Nope', type: 'text' }],
         ['PATCH', `/v1/custom-fields/${field.id}`, { label: 'Nope' }],
@@ -612,14 +819,27 @@ describe('custom fields', () => {
       ];
       for (const [method, path, body] of writes) {
         const res = await api.send<Problem>(method, path, { token: reader.token, tenant: a.slug, body });
-        expect({ method, status: res.status, code: res.body.code, admin: res.body.detail?.includes('admin:*') }).toEqual({ method, status: 403, code: 'scope_insufficient', admin: true });
+        expect({
+          method,
+          status: res.status,
+          code: res.body.code,
+          admin: res.body.detail?.includes('admin:*'),
+        }).toEqual({ method, status: 403, code: 'scope_insufficient', admin: true });
       }
       // write:members still writes members' values.
-      const member = await api.post<Member>('/v1/members', { token: reader.token, tenant: a.slug, body: { first_name: 'A', last_name: 'B', custom_fields: { ours: 'x' } } });
+      const member = await api.post<Member>('/v1/members', {
+        token: reader.token,
+        tenant: a.slug,
+        body: { first_name: 'A', last_name: 'B', custom_fields: { ours: 'x' } },
+      });
       expect([member.status, member.body.custom_fields]).toEqual([201, { ours: 'x' }]);
       const campuses = await newToken(api, a, ['read:campuses']);
       expect((await api.get('/v1/custom-fields', { token: campuses.token, tenant: a.slug })).status).toBe(403);
-      expect(await api.db.platform.query('SELECT count(*)::int AS n FROM custom_field_definitions WHERE tenant_id = $1', [a.id])).toEqual([{ n: 1 }]);
+      expect(
+        await api.db.platform.query('SELECT count(*)::int AS n FROM custom_field_definitions WHERE tenant_id = $1', [
+          a.id,
+        ]),
+      ).toEqual([{ n: 1 }]);
       expect(uuidOf(field.id)).toMatch(/^[0-9a-f-]{36}$/);
     });
   });

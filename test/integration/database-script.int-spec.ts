@@ -9,7 +9,8 @@ describe('Database.runScriptInTenant', () => {
   let a: TestTenant;
   let b: TestTenant;
   const prepared = {
-    script_spec_campuses: 'SELECT key FROM campuses WHERE key = ANY(ARRAY(SELECT json_array_elements_text($1::json))) ORDER BY key',
+    script_spec_campuses:
+      'SELECT key FROM campuses WHERE key = ANY(ARRAY(SELECT json_array_elements_text($1::json))) ORDER BY key',
     script_spec_add: `INSERT INTO campuses (tenant_id, id, key, name) SELECT $1::uuid, gen_random_uuid(), c->>'key', c->>'name' FROM json_array_elements($2::json) c RETURNING key`,
   };
 
@@ -19,8 +20,10 @@ describe('Database.runScriptInTenant', () => {
   });
   afterAll(() => api.close());
 
-  const run = (tenant: TestTenant, statements: string[]) => api.db.runScriptInTenant(tenant.id, statements, { prepared });
-  const keysOf = async (tenant: TestTenant, keys: string[]) => (await run(tenant, [`EXECUTE script_spec_campuses(${jsonLiteral(keys)})`]))[0].map((r) => r.key);
+  const run = (tenant: TestTenant, statements: string[]) =>
+    api.db.runScriptInTenant(tenant.id, statements, { prepared });
+  const keysOf = async (tenant: TestTenant, keys: string[]) =>
+    (await run(tenant, [`EXECUTE script_spec_campuses(${jsonLiteral(keys)})`]))[0].map((r) => r.key);
 
   it('runs prepared statements in the church only (row-level security), and commits them together', async () => {
     const [inserted, seen] = await run(a, [
@@ -34,7 +37,9 @@ describe('Database.runScriptInTenant', () => {
     expect(seen.map((r) => r.key)).toEqual(['north', 'south']);
     expect(await keysOf(b, ['north', 'south'])).toEqual([]);
     // Another church's id in the statement is refused by the policy, not written.
-    await expect(run(b, [`EXECUTE script_spec_add('${a.id}', ${jsonLiteral([{ key: 'west', name: 'West' }])})`])).rejects.toThrow(/row-level security/);
+    await expect(
+      run(b, [`EXECUTE script_spec_add('${a.id}', ${jsonLiteral([{ key: 'west', name: 'West' }])})`]),
+    ).rejects.toThrow(/row-level security/);
     expect(await keysOf(a, ['west'])).toEqual([]);
   });
 

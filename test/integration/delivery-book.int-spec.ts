@@ -19,14 +19,14 @@ describe('DeliveryBook statements', () => {
     api = await TestApi.start();
     church = await newTenant(api);
     const q = (sql: string, params: unknown[]) => api.db.platform.query(sql, params);
-    await q(`INSERT INTO webhook_endpoints (tenant_id, id, url, description, events, secret_sealed) VALUES ($1, $2, 'https://example.org/hook', 'plan', '{member.created}', '\\x01')`, [
-      church.id,
-      endpointId,
-    ]);
-    await q(`INSERT INTO webhook_events (tenant_id, id, type, payload) SELECT $1, e, 'member.created', '{"id":"evt_x"}' FROM unnest($2::uuid[]) e`, [
-      church.id,
-      deliveries.map((d) => d.event),
-    ]);
+    await q(
+      `INSERT INTO webhook_endpoints (tenant_id, id, url, description, events, secret_sealed) VALUES ($1, $2, 'https://example.org/hook', 'plan', '{member.created}', '\\x01')`,
+      [church.id, endpointId],
+    );
+    await q(
+      `INSERT INTO webhook_events (tenant_id, id, type, payload) SELECT $1, e, 'member.created', '{"id":"evt_x"}' FROM unnest($2::uuid[]) e`,
+      [church.id, deliveries.map((d) => d.event)],
+    );
     await q(
       `INSERT INTO webhook_deliveries (tenant_id, id, endpoint_id, event_id, next_attempt_at) SELECT $1, d.id, $2, d.event, now() FROM unnest($3::uuid[], $4::uuid[]) AS d(id, event)`,
       [church.id, endpointId, deliveries.map((d) => d.id), deliveries.map((d) => d.event)],
@@ -43,7 +43,16 @@ describe('DeliveryBook statements', () => {
   const args: Record<string, [unknown[], string[]]> = {
     webhook_claim: [sample.map((d) => ({ id: d.id, attempts: 0 })), sample.map((d) => d.id)],
     webhook_record: [
-      sample.map((d) => ({ delivery_id: d.id, attempt_id: randomUUID(), attempt: 1, status_code: 200, duration_ms: 3, error: null, status: 'succeeded', delay_ms: 0 })),
+      sample.map((d) => ({
+        delivery_id: d.id,
+        attempt_id: randomUUID(),
+        attempt: 1,
+        status_code: 200,
+        duration_ms: 3,
+        error: null,
+        status: 'succeeded',
+        delay_ms: 0,
+      })),
       sample.map((d) => d.id),
     ],
     webhook_disable: [[{ id: endpointId, reason: 'retries exhausted' }], [endpointId]],
@@ -51,11 +60,16 @@ describe('DeliveryBook statements', () => {
 
   it.each(Object.keys(PREPARED))('%s keeps an index plan when cached (generic plan)', async (name) => {
     const plan = await api.db.dataSource.transaction(async (m) => {
-      await m.query(`SELECT set_config('role', $1, true), set_config('app.tenant_id', $2, true), set_config('plan_cache_mode', 'force_generic_plan', true)`, [APP_ROLE, church.id]);
+      await m.query(
+        `SELECT set_config('role', $1, true), set_config('app.tenant_id', $2, true), set_config('plan_cache_mode', 'force_generic_plan', true)`,
+        [APP_ROLE, church.id],
+      );
       await m.query(`PREPARE ${name} AS ${PREPARED[name]}`);
       try {
         const [rows, ids] = args[name];
-        const out: { 'QUERY PLAN': string }[] = await m.query(`EXPLAIN EXECUTE ${name}('${church.id}', ${jsonLiteral(rows)}, ${uuidArrayLiteral(ids)})`);
+        const out: { 'QUERY PLAN': string }[] = await m.query(
+          `EXPLAIN EXECUTE ${name}('${church.id}', ${jsonLiteral(rows)}, ${uuidArrayLiteral(ids)})`,
+        );
         return out.map((r) => r['QUERY PLAN']).join('\n');
       } finally {
         await m.query(`DEALLOCATE ${name}`);
@@ -64,6 +78,7 @@ describe('DeliveryBook statements', () => {
     // Which index depends on the statistics (the primary key, or the endpoint's index when the
     // church has few deliveries per endpoint); a scan of the whole table is never acceptable.
     expect(plan).not.toMatch(/Seq Scan on webhook_(deliveries|events)/);
-    if (name !== 'webhook_disable') expect(plan).toMatch(/Index Scan using webhook_deliveries_\w+ on webhook_deliveries/);
+    if (name !== 'webhook_disable')
+      expect(plan).toMatch(/Index Scan using webhook_deliveries_\w+ on webhook_deliveries/);
   });
 });

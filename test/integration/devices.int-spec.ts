@@ -22,7 +22,10 @@ describe('kiosk devices (/v1/devices)', () => {
   afterAll(() => api.close());
 
   it('registers a kiosk and returns its key once, with the kiosk scopes only', async () => {
-    const res = await api.post<DeviceWithKey>('/v1/devices', as(church.token, { body: { name: 'Kiosk 1', campus: 'lobby' } }));
+    const res = await api.post<DeviceWithKey>(
+      '/v1/devices',
+      as(church.token, { body: { name: 'Kiosk 1', campus: 'lobby' } }),
+    );
     expect(res.status).toBe(201);
     expect(res.headers.location).toBe(`/v1/devices/${res.body.id}`);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -34,7 +37,10 @@ describe('kiosk devices (/v1/devices)', () => {
     const key = res.body.key;
     expect((await api.get('/v1/events', as(key))).status).toBe(200);
     expect((await api.get('/v1/members', as(key))).status).toBe(403);
-    const write = await api.post<{ code: string }>('/v1/members', as(key, { body: { first_name: 'A', last_name: 'B' } }));
+    const write = await api.post<{ code: string }>(
+      '/v1/members',
+      as(key, { body: { first_name: 'A', last_name: 'B' } }),
+    );
     expect(write.status).toBe(403);
     expect(write.body.code).toBe('scope_insufficient');
 
@@ -42,13 +48,19 @@ describe('kiosk devices (/v1/devices)', () => {
     expect(again.status).toBe(200);
     expect(again.body).not.toHaveProperty('key');
     expect(JSON.stringify(again.body)).not.toContain(key);
-    const rows: { token_hash: Buffer }[] = await api.db.platform.query(`SELECT token_hash FROM api_tokens WHERE type = 'kiosk' AND last4 = $1`, [key.slice(-4)]);
+    const rows: { token_hash: Buffer }[] = await api.db.platform.query(
+      `SELECT token_hash FROM api_tokens WHERE type = 'kiosk' AND last4 = $1`,
+      [key.slice(-4)],
+    );
     expect(rows.length).toBeGreaterThan(0);
   });
 
   it('raises device.registered with the device (never its key)', async () => {
     const res = await api.post<DeviceWithKey>('/v1/devices', as(church.token, { body: { name: 'Kiosk 2' } }));
-    const events = await api.get<{ data: { type: string; data: { object: { id: string } } }[] }>('/v1/webhook-events?type=device.registered', as(church.token));
+    const events = await api.get<{ data: { type: string; data: { object: { id: string } } }[] }>(
+      '/v1/webhook-events?type=device.registered',
+      as(church.token),
+    );
     const event = events.body.data.find((e) => e.data.object.id === res.body.id);
     expect(event).toBeDefined();
     expect(JSON.stringify(event)).not.toContain(res.body.key);
@@ -77,13 +89,20 @@ describe('kiosk devices (/v1/devices)', () => {
 
   it('needs admin:*, refuses an unknown campus, and hides other churches', async () => {
     const staff = await newToken(api, church, ['read:members', 'write:members'], 'staff');
-    expect((await api.post<{ code: string }>('/v1/devices', as(staff.token, { body: { name: 'x' } }))).body.code).toBe('scope_insufficient');
-    const bad = await api.post<{ code: string; errors: { field: string; issue: string }[] }>('/v1/devices', as(church.token, { body: { name: 'x', campus: 'nowhere' } }));
+    expect((await api.post<{ code: string }>('/v1/devices', as(staff.token, { body: { name: 'x' } }))).body.code).toBe(
+      'scope_insufficient',
+    );
+    const bad = await api.post<{ code: string; errors: { field: string; issue: string }[] }>(
+      '/v1/devices',
+      as(church.token, { body: { name: 'x', campus: 'nowhere' } }),
+    );
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual([expect.objectContaining({ field: 'campus', issue: 'not_found' })]);
     const other = await newTenant(api);
     const mine = await api.post<DeviceWithKey>('/v1/devices', as(church.token, { body: { name: 'Kiosk 5' } }));
     expect((await api.get(`/v1/devices/${mine.body.id}`, { token: other.token, tenant: other.slug })).status).toBe(404);
-    expect((await api.get<{ code: string }>('/v1/members', { token: mine.body.key, tenant: other.slug })).body.code).toBe('tenant_forbidden');
+    expect(
+      (await api.get<{ code: string }>('/v1/members', { token: mine.body.key, tenant: other.slug })).body.code,
+    ).toBe('tenant_forbidden');
   });
 });

@@ -47,7 +47,8 @@ const DONATION_ID = /^don_[0-9a-f]{32}$/;
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const qs = (params: Record<string, string>): string => `?${new URLSearchParams(params).toString()}`;
-const issuesOf = (body: Problem) => (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
+const issuesOf = (body: Problem) =>
+  (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
 const idsOf = (list: List<Donation>) => list.data.map((d) => d.id);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -58,7 +59,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function lockWaiters(pg: Client, n: number): Promise<boolean> {
   await pg.query('SELECT pg_stat_clear_snapshot()');
   const rows: { n: number }[] = (
-    await pg.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'church-api' AND cardinality(pg_blocking_pids(pid)) > 0`)
+    await pg.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'church-api' AND cardinality(pg_blocking_pids(pid)) > 0`,
+    )
   ).rows;
   return rows[0].n >= n;
 }
@@ -99,7 +102,12 @@ class Giver {
   }
 
   async post<T = Donation>(body: JsonObject, headers: Record<string, string> = {}) {
-    return this.api.post<T>('/v1/donations', { token: await this.donationToken(), tenant: this.church.slug, body, headers });
+    return this.api.post<T>('/v1/donations', {
+      token: await this.donationToken(),
+      tenant: this.church.slug,
+      body,
+      headers,
+    });
   }
 
   async donate(body: JsonObject): Promise<Donation> {
@@ -122,7 +130,12 @@ class Giver {
 }
 
 /** The `data.object` of every outbox event of `type` whose object has this id (oldest first). */
-async function eventObjects<T = Donation>(api: TestApi, church: TestTenant, type: string, objectId: string): Promise<T[]> {
+async function eventObjects<T = Donation>(
+  api: TestApi,
+  church: TestTenant,
+  type: string,
+  objectId: string,
+): Promise<T[]> {
   const rows: { object: T }[] = await api.db.platform.query(
     `SELECT payload->'data'->'object' AS object FROM webhook_events WHERE tenant_id = $1 AND type = $2 AND payload->'data'->'object'->>'id' = $3 ORDER BY created_at, id`,
     [church.id, type, objectId],
@@ -194,10 +207,26 @@ describe('donations', () => {
     it('an anonymous gift: donor null, method other, received now; a CLP gift has no minor unit', async () => {
       const before = Date.now();
       const gift = await g.donate({ amount: 15000, currency: 'CLP', fund_id: general.id });
-      expect(gift).toMatchObject({ amount: 15000, currency: 'CLP', donor: null, campus: null, method: 'other', status: 'succeeded', check_number: null, note: null });
+      expect(gift).toMatchObject({
+        amount: 15000,
+        currency: 'CLP',
+        donor: null,
+        campus: null,
+        method: 'other',
+        status: 'succeeded',
+        check_number: null,
+        note: null,
+      });
       expect(Date.parse(gift.received_at)).toBeGreaterThanOrEqual(before - 1000);
       expect(gift.received_at).toBe(gift.created_at);
-      const explicitNull = await g.donate({ amount: 100, currency: 'USD', fund_id: general.id, received_at: null, method: null, donor_id: null });
+      const explicitNull = await g.donate({
+        amount: 100,
+        currency: 'USD',
+        fund_id: general.id,
+        received_at: null,
+        method: null,
+        donor_id: null,
+      });
       expect(explicitNull).toMatchObject({ received_at: explicitNull.created_at, method: 'other', donor: null });
     });
 
@@ -227,7 +256,12 @@ describe('donations', () => {
       const before = (await g.list({ total: 'true' })).total;
       for (const [body, issues] of cases) {
         const res = await g.post<Problem>(body);
-        expect({ body, status: res.status, code: res.body.code, issues: issuesOf(res.body) }).toEqual({ body, status: 422, code: 'validation_failed', issues });
+        expect({ body, status: res.status, code: res.body.code, issues: issuesOf(res.body) }).toEqual({
+          body,
+          status: 422,
+          code: 'validation_failed',
+          issues,
+        });
       }
       expect((await g.list()).total).toBe(before);
     });
@@ -260,7 +294,11 @@ describe('donations', () => {
         ['2026-01-04', 'invalid_format'],
       ]) {
         const bad = await g.post<Problem>({ amount: 100, currency: 'USD', fund_id: general.id, received_at });
-        expect({ received_at, status: bad.status, issues: issuesOf(bad.body) }).toEqual({ received_at, status: 422, issues: [{ field: 'received_at', issue }] });
+        expect({ received_at, status: bad.status, issues: issuesOf(bad.body) }).toEqual({
+          received_at,
+          status: 422,
+          issues: [{ field: 'received_at', issue }],
+        });
       }
       const deleted = await g.donate({ amount: 100, currency: 'USD', fund_id: general.id, donor_id: donorId });
       expect(deleted.donor).toEqual({ id: donorId, first_name: 'Lucía' });
@@ -270,8 +308,18 @@ describe('donations', () => {
       const key = randomUUID();
       const token = await g.donationToken();
       const body = { amount: 4242, currency: 'EUR', fund_id: general.id, note: key };
-      const first = await api.post<Donation>('/v1/donations', { token, tenant: g.church.slug, body, headers: { 'Idempotency-Key': key } });
-      const again = await api.post<Donation>('/v1/donations', { token, tenant: g.church.slug, body, headers: { 'Idempotency-Key': key } });
+      const first = await api.post<Donation>('/v1/donations', {
+        token,
+        tenant: g.church.slug,
+        body,
+        headers: { 'Idempotency-Key': key },
+      });
+      const again = await api.post<Donation>('/v1/donations', {
+        token,
+        tenant: g.church.slug,
+        body,
+        headers: { 'Idempotency-Key': key },
+      });
       expect([first.status, again.status, again.headers['idempotent-replayed']]).toEqual([201, 201, 'true']);
       expect(again.body).toEqual(first.body);
       expect(idsOf(await g.list({ currency: 'EUR' })).filter((id) => id === first.body.id)).toHaveLength(1);
@@ -282,11 +330,19 @@ describe('donations', () => {
       const { token } = await newToken(api, g.church, ['write:donations'], 'finance');
       const statuses: number[] = [];
       for (let i = 0; i < 31; i++) {
-        const res = await api.post('/v1/donations', { token, tenant: g.church.slug, body: { amount: 100 + i, currency: 'USD', fund_id: general.id } });
+        const res = await api.post('/v1/donations', {
+          token,
+          tenant: g.church.slug,
+          body: { amount: 100 + i, currency: 'USD', fund_id: general.id },
+        });
         statuses.push(res.status);
       }
       expect(statuses.slice(0, 30).every((s) => s === 201)).toBe(true);
-      const limited = await api.post<Problem>('/v1/donations', { token, tenant: g.church.slug, body: { amount: 1, currency: 'USD', fund_id: general.id } });
+      const limited = await api.post<Problem>('/v1/donations', {
+        token,
+        tenant: g.church.slug,
+        body: { amount: 1, currency: 'USD', fund_id: general.id },
+      });
       expect([statuses[30], limited.status, limited.body.code]).toEqual([429, 429, 'rate_limited']);
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
       expect((await g.post({ amount: 1, currency: 'USD', fund_id: general.id })).status).toBe(201);
@@ -294,7 +350,11 @@ describe('donations', () => {
 
     it('write:donations records; read:donations and the members scopes may not (403)', async () => {
       const reader = await newToken(api, g.church, ['read:donations'], 'staff');
-      const res = await api.post<Problem>('/v1/donations', { token: reader.token, tenant: g.church.slug, body: { amount: 100, currency: 'USD', fund_id: general.id } });
+      const res = await api.post<Problem>('/v1/donations', {
+        token: reader.token,
+        tenant: g.church.slug,
+        body: { amount: 100, currency: 'USD', fund_id: general.id },
+      });
       expect([res.status, res.body.code]).toEqual([403, 'scope_insufficient']);
       expect(res.headers['www-authenticate']).toContain('scope="write:donations"');
       const members = await newToken(api, g.church, ['read:members', 'write:members'], 'staff');
@@ -327,10 +387,40 @@ describe('donations', () => {
         { first_name: 'Ben', last_name: 'Dos' },
       ]);
       await api.post('/v1/campuses', g.as({ body: { key: 'south', name: 'South' } }));
-      d.a = await g.donate({ amount: 5000, currency: 'USD', fund_id: general.id, donor_id: ana, method: 'cash', received_at: '2025-01-05T15:00:00Z' });
-      d.b = await g.donate({ amount: 1500, currency: 'USD', fund_id: missions.id, donor_id: ana, method: 'card', received_at: '2025-03-01T15:00:00Z', campus: 'south' });
-      d.c = await g.donate({ amount: 9000, currency: 'MXN', fund_id: general.id, donor_id: ben, method: 'check', check_number: '77', received_at: '2025-02-10T15:00:00Z' });
-      d.e = await g.donate({ amount: 1500, currency: 'USD', fund_id: general.id, method: 'online', received_at: '2025-04-20T15:00:00Z', campus: 'south' });
+      d.a = await g.donate({
+        amount: 5000,
+        currency: 'USD',
+        fund_id: general.id,
+        donor_id: ana,
+        method: 'cash',
+        received_at: '2025-01-05T15:00:00Z',
+      });
+      d.b = await g.donate({
+        amount: 1500,
+        currency: 'USD',
+        fund_id: missions.id,
+        donor_id: ana,
+        method: 'card',
+        received_at: '2025-03-01T15:00:00Z',
+        campus: 'south',
+      });
+      d.c = await g.donate({
+        amount: 9000,
+        currency: 'MXN',
+        fund_id: general.id,
+        donor_id: ben,
+        method: 'check',
+        check_number: '77',
+        received_at: '2025-02-10T15:00:00Z',
+      });
+      d.e = await g.donate({
+        amount: 1500,
+        currency: 'USD',
+        fund_id: general.id,
+        method: 'online',
+        received_at: '2025-04-20T15:00:00Z',
+        campus: 'south',
+      });
     });
 
     it('filters by fund, donor, campus, method, currency, amount and received_at; sorts by received_at and amount', async () => {
@@ -354,13 +444,20 @@ describe('donations', () => {
         [{ status: 'refunded' }, []],
         [{ sort: 'received_at' }, ['a', 'c', 'b', 'e']],
         [{ sort: '-received_at' }, ['e', 'b', 'c', 'a']],
-        [{ sort: 'amount' }, ['b', 'e', 'a', 'c'].sort((x, y) => d[x].amount - d[y].amount || (d[x].id < d[y].id ? -1 : 1))],
+        [
+          { sort: 'amount' },
+          ['b', 'e', 'a', 'c'].sort((x, y) => d[x].amount - d[y].amount || (d[x].id < d[y].id ? -1 : 1)),
+        ],
       ];
       const name = new Map(Object.entries(d).map(([k, v]) => [v.id, k]));
       for (const [params, expected] of cases) {
         const list = await g.list(params);
         const got = list.data.map((x) => name.get(x.id));
-        expect({ params, got, total: list.total }).toEqual({ params, got: params.sort ? expected : [...expected].sort(), total: expected.length });
+        expect({ params, got, total: list.total }).toEqual({
+          params,
+          got: params.sort ? expected : [...expected].sort(),
+          total: expected.length,
+        });
       }
       const created = await g.list({ 'created_at[gte]': d.c.created_at });
       expect(created.data.map((x) => name.get(x.id)).sort()).toEqual(['c', 'e']);
@@ -396,7 +493,11 @@ describe('donations', () => {
         { 'received_at[gte]': 'yesterday' },
       ] as Record<string, string>[]) {
         const res = await api.get<Problem>(`/v1/donations${qs(params)}`, g.as());
-        expect({ params, status: res.status, code: res.body.code }).toEqual({ params, status: 400, code: 'invalid_parameter' });
+        expect({ params, status: res.status, code: res.body.code }).toEqual({
+          params,
+          status: 400,
+          code: 'invalid_parameter',
+        });
       }
     });
 
@@ -412,10 +513,17 @@ describe('donations', () => {
       const [stranger] = await newMembers(api, other, [{ first_name: 'X', last_name: 'Y' }]);
       for (const id of [stranger, `mem_${'0'.repeat(32)}`, 'mem_1', d.a.id]) {
         const res = await api.get<Problem>(`/v1/members/${id}/donations`, g.as());
-        expect({ id, status: res.status, code: res.body.code }).toEqual({ id, status: 404, code: 'resource_not_found' });
+        expect({ id, status: res.status, code: res.body.code }).toEqual({
+          id,
+          status: 404,
+          code: 'resource_not_found',
+        });
       }
       // The other church sees nothing of these gifts.
-      const theirs = await api.get<List<Donation>>(`/v1/members/${stranger}/donations`, { token: other.token, tenant: other.slug });
+      const theirs = await api.get<List<Donation>>(`/v1/members/${stranger}/donations`, {
+        token: other.token,
+        tenant: other.slug,
+      });
       expect(theirs.body.total).toBe(0);
     });
   });
@@ -427,8 +535,17 @@ describe('donations', () => {
       const general = await g.fund('General');
       const building = await g.fund('Building');
       await api.post('/v1/campuses', g.as({ body: { key: 'east', name: 'East' } }));
-      const gift = await g.donate({ amount: 2000, currency: 'USD', fund_id: general.id, method: 'check', check_number: '1' });
-      const res = await api.patch<Donation>(`/v1/donations/${gift.id}`, g.as({ body: { fund_id: building.id, campus: 'east', note: 'moved', check_number: '2' } }));
+      const gift = await g.donate({
+        amount: 2000,
+        currency: 'USD',
+        fund_id: general.id,
+        method: 'check',
+        check_number: '1',
+      });
+      const res = await api.patch<Donation>(
+        `/v1/donations/${gift.id}`,
+        g.as({ body: { fund_id: building.id, campus: 'east', note: 'moved', check_number: '2' } }),
+      );
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         ...gift,
@@ -439,10 +556,16 @@ describe('donations', () => {
         updated_at: expect.stringMatching(UTC_ISO),
       });
       expect((await api.get<Donation>(`/v1/donations/${gift.id}`, g.as())).body).toEqual(res.body);
-      const cleared = await api.patch<Donation>(`/v1/donations/${gift.id}`, g.as({ body: { campus: null, note: null } }));
+      const cleared = await api.patch<Donation>(
+        `/v1/donations/${gift.id}`,
+        g.as({ body: { campus: null, note: null } }),
+      );
       expect(cleared.body).toMatchObject({ campus: null, note: null, fund: building });
 
-      const money = await api.patch<Problem>(`/v1/donations/${gift.id}`, g.as({ body: { amount: 1, currency: 'EUR', status: 'refunded', donor_id: null, fund_id: null } }));
+      const money = await api.patch<Problem>(
+        `/v1/donations/${gift.id}`,
+        g.as({ body: { amount: 1, currency: 'EUR', status: 'refunded', donor_id: null, fund_id: null } }),
+      );
       expect([money.status, issuesOf(money.body)]).toEqual([
         422,
         [
@@ -454,7 +577,10 @@ describe('donations', () => {
       ]);
       const nullFund = await api.patch<Problem>(`/v1/donations/${gift.id}`, g.as({ body: { fund_id: null } }));
       expect([nullFund.status, issuesOf(nullFund.body)]).toEqual([422, [{ field: 'fund_id', issue: 'required' }]]);
-      expect((await api.get<Donation>(`/v1/donations/${gift.id}`, g.as())).body).toMatchObject({ amount: 2000, currency: 'USD' });
+      expect((await api.get<Donation>(`/v1/donations/${gift.id}`, g.as())).body).toMatchObject({
+        amount: 2000,
+        currency: 'USD',
+      });
       expect(await eventObjects(api, g.church, 'donation.created', gift.id)).toHaveLength(1);
     });
   });
@@ -473,9 +599,17 @@ describe('donations', () => {
       const gift = await g.donate({ amount: 1000, currency: 'USD', fund_id: general.id });
       const part = await api.post<Donation>(`/v1/donations/${gift.id}/refund`, g.as({ body: { amount: 300 } }));
       expect(part.status).toBe(200);
-      expect(part.body).toEqual({ ...gift, status: 'partially_refunded', refunded_amount: 300, updated_at: expect.stringMatching(UTC_ISO) });
+      expect(part.body).toEqual({
+        ...gift,
+        status: 'partially_refunded',
+        refunded_amount: 300,
+        updated_at: expect.stringMatching(UTC_ISO),
+      });
 
-      const over = await api.post<Problem>(`/v1/donations/${gift.id}/refund`, g.as({ body: { amount: 701 }, lang: 'en' }));
+      const over = await api.post<Problem>(
+        `/v1/donations/${gift.id}/refund`,
+        g.as({ body: { amount: 701 }, lang: 'en' }),
+      );
       expect([over.status, over.body.code]).toEqual([422, 'refund_exceeds_remaining']);
       expect(over.body.detail).toContain('700');
 
@@ -484,7 +618,9 @@ describe('donations', () => {
       const again = await api.post<Problem>(`/v1/donations/${gift.id}/refund`, g.as({ body: {} }));
       expect([again.status, again.body.code]).toEqual([422, 'refund_exceeds_remaining']);
 
-      const events = await eventObjects<Donation & { refund: { amount: number; processor_refund_id: string | null; created_at: string } }>(api, g.church, 'donation.refunded', gift.id);
+      const events = await eventObjects<
+        Donation & { refund: { amount: number; processor_refund_id: string | null; created_at: string } }
+      >(api, g.church, 'donation.refunded', gift.id);
       expect(events.map((e) => [e.status, e.refunded_amount, e.refund.amount])).toEqual([
         ['partially_refunded', 300, 300],
         ['refunded', 1000, 700],
@@ -503,7 +639,11 @@ describe('donations', () => {
       const gift = await g.donate({ amount: 1000, currency: 'USD', fund_id: general.id });
       for (const amount of [10.5, '10', 0]) {
         const res = await api.post<Problem>(`/v1/donations/${gift.id}/refund`, g.as({ body: { amount } }));
-        expect({ amount, status: res.status, code: res.body.code }).toEqual({ amount, status: 422, code: 'validation_failed' });
+        expect({ amount, status: res.status, code: res.body.code }).toEqual({
+          amount,
+          status: 422,
+          code: 'validation_failed',
+        });
       }
       const other = await newTenant(api);
       for (const [id, church] of [
@@ -517,10 +657,16 @@ describe('donations', () => {
           ['post', `/v1/donations/${id}/refund`, {}],
         ] as const) {
           const res = await api[method]<Problem>(path, { token: church.token, tenant: church.slug, body });
-          expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status: 404, code: 'resource_not_found' });
+          expect({ path, status: res.status, code: res.body.code }).toEqual({
+            path,
+            status: 404,
+            code: 'resource_not_found',
+          });
         }
       }
-      expect((await api.get<List<Donation>>('/v1/donations', { token: other.token, tenant: other.slug })).body.total).toBe(0);
+      expect(
+        (await api.get<List<Donation>>('/v1/donations', { token: other.token, tenant: other.slug })).body.total,
+      ).toBe(0);
       expect((await api.get<Donation>(`/v1/donations/${gift.id}`, g.as())).body.refunded_amount).toBe(0);
     });
 
@@ -531,8 +677,13 @@ describe('donations', () => {
       try {
         // Hold the donation's row so that both refunds are in flight at once, then let them go.
         await pg.query('BEGIN');
-        await pg.query('SELECT 1 FROM donations WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [g.church.id, parsePublicId('don', gift.id)]);
-        const refunds = [0, 1].map(() => api.post<Donation | Problem>(`/v1/donations/${gift.id}/refund`, g.as({ body: { amount: 600 } })));
+        await pg.query('SELECT 1 FROM donations WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [
+          g.church.id,
+          parsePublicId('don', gift.id),
+        ]);
+        const refunds = [0, 1].map(() =>
+          api.post<Donation | Problem>(`/v1/donations/${gift.id}/refund`, g.as({ body: { amount: 600 } })),
+        );
         await until('both refunds to wait on the donation', () => lockWaiters(pg, 2));
         await pg.query('ROLLBACK');
         const answers = await Promise.all(refunds);
@@ -541,12 +692,18 @@ describe('donations', () => {
       } finally {
         await pg.end();
       }
-      expect((await api.get<Donation>(`/v1/donations/${gift.id}`, g.as())).body).toMatchObject({ refunded_amount: 600, status: 'partially_refunded' });
+      expect((await api.get<Donation>(`/v1/donations/${gift.id}`, g.as())).body).toMatchObject({
+        refunded_amount: 600,
+        status: 'partially_refunded',
+      });
       expect(await eventObjects(api, g.church, 'donation.refunded', gift.id)).toHaveLength(1);
     });
 
     it('a pending gift (open batch) cannot be refunded: 409', async () => {
-      const batch = await api.post<{ id: string }>('/v1/batches', g.as({ body: { description: 'Sunday', currency: 'USD' } }));
+      const batch = await api.post<{ id: string }>(
+        '/v1/batches',
+        g.as({ body: { description: 'Sunday', currency: 'USD' } }),
+      );
       const gift = await g.donate({ amount: 1000, currency: 'USD', fund_id: general.id, batch_id: batch.body.id });
       expect(gift.status).toBe('pending');
       const res = await api.post<Problem>(`/v1/donations/${gift.id}/refund`, g.as({ body: {} }));
@@ -578,7 +735,9 @@ describe('donations', () => {
         method: 'card' as const,
         receivedAt: new Date('2026-01-02T03:04:05Z'),
       };
-      const results = await Promise.all(Array.from({ length: 20 }, () => inChurch(() => service().recordProcessorPayment(payment))));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => inChurch(() => service().recordProcessorPayment(payment))),
+      );
       expect(new Set(results.map((r) => r.id)).size).toBe(1);
       const gift = results[0];
       expect(gift).toMatchObject({
@@ -599,15 +758,37 @@ describe('donations', () => {
 
     it('an unknown donor gives anonymously; an unknown fund or currency is a 422 naming the field', async () => {
       const anonymous = await inChurch(() =>
-        service().recordProcessorPayment({ processorId: `pi_${randomUUID()}`, amount: 100, currency: 'MXN', fundId: general.id, donorId: `mem_${'0'.repeat(32)}`, method: 'ach' }),
+        service().recordProcessorPayment({
+          processorId: `pi_${randomUUID()}`,
+          amount: 100,
+          currency: 'MXN',
+          fundId: general.id,
+          donorId: `mem_${'0'.repeat(32)}`,
+          method: 'ach',
+        }),
       );
       expect(anonymous).toMatchObject({ donor: null, currency: 'MXN', method: 'ach' });
       const unlinked = await inChurch(() =>
-        service().recordProcessorPayment({ processorId: `pi_${randomUUID()}`, amount: 100, currency: 'USD', fundId: general.id, recurringGiftId: `rcg_${'0'.repeat(32)}`, method: 'card' }),
+        service().recordProcessorPayment({
+          processorId: `pi_${randomUUID()}`,
+          amount: 100,
+          currency: 'USD',
+          fundId: general.id,
+          recurringGiftId: `rcg_${'0'.repeat(32)}`,
+          method: 'card',
+        }),
       );
       expect(unlinked).toMatchObject({ recurring_gift_id: null, status: 'succeeded' });
       await expect(
-        inChurch(() => service().recordProcessorPayment({ processorId: `pi_${randomUUID()}`, amount: 100, currency: 'zzz', fundId: `fnd_${'0'.repeat(32)}`, method: 'card' })),
+        inChurch(() =>
+          service().recordProcessorPayment({
+            processorId: `pi_${randomUUID()}`,
+            amount: 100,
+            currency: 'zzz',
+            fundId: `fnd_${'0'.repeat(32)}`,
+            method: 'card',
+          }),
+        ),
       ).rejects.toMatchObject({
         code: 'validation_failed',
         errors: [
@@ -619,15 +800,36 @@ describe('donations', () => {
 
     it('refundByProcessor records each processor refund once, caps at what is left, and is null for an unknown payment', async () => {
       const processorId = `pi_${randomUUID()}`;
-      const gift = await inChurch(() => service().recordProcessorPayment({ processorId, amount: 1000, currency: 'USD', fundId: general.id, method: 'card' }));
-      const first = await inChurch(() => service().refundByProcessor(processorId, { amount: 400, processorRefundId: 're_1' }));
+      const gift = await inChurch(() =>
+        service().recordProcessorPayment({
+          processorId,
+          amount: 1000,
+          currency: 'USD',
+          fundId: general.id,
+          method: 'card',
+        }),
+      );
+      const first = await inChurch(() =>
+        service().refundByProcessor(processorId, { amount: 400, processorRefundId: 're_1' }),
+      );
       expect(first).toMatchObject({ id: gift.id, status: 'partially_refunded', refunded_amount: 400 });
-      const repeat = await inChurch(() => service().refundByProcessor(processorId, { amount: 400, processorRefundId: 're_1' }));
+      const repeat = await inChurch(() =>
+        service().refundByProcessor(processorId, { amount: 400, processorRefundId: 're_1' }),
+      );
       expect(repeat).toMatchObject({ refunded_amount: 400 });
-      const capped = await inChurch(() => service().refundByProcessor(processorId, { amount: 5000, processorRefundId: 're_2' }));
+      const capped = await inChurch(() =>
+        service().refundByProcessor(processorId, { amount: 5000, processorRefundId: 're_2' }),
+      );
       expect(capped).toMatchObject({ status: 'refunded', refunded_amount: 1000 });
-      expect(await inChurch(() => service().refundByProcessor('pi_unknown', { amount: 1, processorRefundId: 're_3' }))).toBeNull();
-      const events = await eventObjects<Donation & { refund: { amount: number; processor_refund_id: string } }>(api, g.church, 'donation.refunded', gift.id);
+      expect(
+        await inChurch(() => service().refundByProcessor('pi_unknown', { amount: 1, processorRefundId: 're_3' })),
+      ).toBeNull();
+      const events = await eventObjects<Donation & { refund: { amount: number; processor_refund_id: string } }>(
+        api,
+        g.church,
+        'donation.refunded',
+        gift.id,
+      );
       expect(events.map((e) => e.refund)).toEqual([
         { amount: 400, processor_refund_id: 're_1', created_at: expect.stringMatching(UTC_ISO) },
         { amount: 600, processor_refund_id: 're_2', created_at: expect.stringMatching(UTC_ISO) },
@@ -639,12 +841,29 @@ describe('donations', () => {
 
     it('disputeByProcessor sets status disputed with the dispute and raises donation.disputed; null for an unknown payment', async () => {
       const processorId = `pi_${randomUUID()}`;
-      const gift = await inChurch(() => service().recordProcessorPayment({ processorId, amount: 3000, currency: 'USD', fundId: general.id, method: 'card' }));
-      const disputed = await inChurch(() => service().disputeByProcessor(processorId, { reason: 'fraudulent', status: 'needs_response', amount: 3000 }));
-      expect(disputed).toEqual({ ...gift, status: 'disputed', dispute: { reason: 'fraudulent', status: 'needs_response', amount: 3000 }, updated_at: expect.stringMatching(UTC_ISO) });
+      const gift = await inChurch(() =>
+        service().recordProcessorPayment({
+          processorId,
+          amount: 3000,
+          currency: 'USD',
+          fundId: general.id,
+          method: 'card',
+        }),
+      );
+      const disputed = await inChurch(() =>
+        service().disputeByProcessor(processorId, { reason: 'fraudulent', status: 'needs_response', amount: 3000 }),
+      );
+      expect(disputed).toEqual({
+        ...gift,
+        status: 'disputed',
+        dispute: { reason: 'fraudulent', status: 'needs_response', amount: 3000 },
+        updated_at: expect.stringMatching(UTC_ISO),
+      });
       expect(await eventObjects(api, g.church, 'donation.disputed', gift.id)).toEqual([disputed]);
       expect((await api.get<Donation>(`/v1/donations/${gift.id}`, g.as())).body).toEqual(disputed);
-      expect(await inChurch(() => service().disputeByProcessor('pi_unknown', { reason: 'x', status: 'y', amount: 1 }))).toBeNull();
+      expect(
+        await inChurch(() => service().disputeByProcessor('pi_unknown', { reason: 'x', status: 'y', amount: 1 })),
+      ).toBeNull();
     });
   });
 
@@ -652,7 +871,16 @@ describe('donations', () => {
   describe('net given (NET_GIVEN_SQL, for pledges, statements and reports)', () => {
     it('the API description states the money rules: the currency table with its exponents, and net given', async () => {
       const text = api.app.get<OpenApiDocumentHolder>(OPENAPI_DOCUMENT).document!.info.description ?? '';
-      for (const part of ['USD (2)', 'CLP (0)', 'PYG (0)', 'KWD (3)', '100,000,000', 'amount - refunded_amount', 'Sums are per']) expect(text).toContain(part);
+      for (const part of [
+        'USD (2)',
+        'CLP (0)',
+        'PYG (0)',
+        'KWD (3)',
+        '100,000,000',
+        'amount - refunded_amount',
+        'Sums are per',
+      ])
+        expect(text).toContain(part);
     });
 
     it('counts succeeded gifts less refunds, per currency; pending, disputed and refunded-away money counts 0', async () => {
@@ -663,17 +891,29 @@ describe('donations', () => {
       await api.post(`/v1/donations/${partly.id}/refund`, g.as({ body: { amount: 300 } }));
       const fully = await g.donate({ amount: 500, currency: 'USD', fund_id: fund.id });
       await api.post(`/v1/donations/${fully.id}/refund`, g.as({ body: {} }));
-      const batch = await api.post<{ id: string }>('/v1/batches', g.as({ body: { description: 'Open', currency: 'USD' } }));
+      const batch = await api.post<{ id: string }>(
+        '/v1/batches',
+        g.as({ body: { description: 'Open', currency: 'USD' } }),
+      );
       await g.donate({ amount: 800, currency: 'USD', fund_id: fund.id, batch_id: batch.body.id });
       const processorId = `pi_${randomUUID()}`;
-      await inTenant(api, g.church.id, () => api.app.get(DonationsService).recordProcessorPayment({ processorId, amount: 900, currency: 'USD', fundId: fund.id, method: 'card' }));
-      await inTenant(api, g.church.id, () => api.app.get(DonationsService).disputeByProcessor(processorId, { reason: 'fraudulent', status: 'needs_response', amount: 900 }));
+      await inTenant(api, g.church.id, () =>
+        api.app
+          .get(DonationsService)
+          .recordProcessorPayment({ processorId, amount: 900, currency: 'USD', fundId: fund.id, method: 'card' }),
+      );
+      await inTenant(api, g.church.id, () =>
+        api.app
+          .get(DonationsService)
+          .disputeByProcessor(processorId, { reason: 'fraudulent', status: 'needs_response', amount: 900 }),
+      );
       await g.donate({ amount: 5000, currency: 'MXN', fund_id: fund.id });
 
       const rows = await inTenant(api, g.church.id, () =>
-        TenantContext.current().manager.query(`SELECT currency, sum(${NET_GIVEN_SQL})::int AS net FROM donations d WHERE d.tenant_id = $1 GROUP BY currency ORDER BY currency`, [
-          g.church.id,
-        ]),
+        TenantContext.current().manager.query(
+          `SELECT currency, sum(${NET_GIVEN_SQL})::int AS net FROM donations d WHERE d.tenant_id = $1 GROUP BY currency ORDER BY currency`,
+          [g.church.id],
+        ),
       );
       expect(rows).toEqual([
         { currency: 'MXN', net: 5000 },
@@ -707,7 +947,10 @@ describe('donations', () => {
       const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query');
       try {
         const byDefault = await api.get<List<Donation>>(`/v1/donations?received_at[gte]=${since}`, g.as());
-        const byReceived = await api.get<List<Donation>>(`/v1/donations?received_at[gte]=${since}&sort=received_at`, g.as());
+        const byReceived = await api.get<List<Donation>>(
+          `/v1/donations?received_at[gte]=${since}&sort=received_at`,
+          g.as(),
+        );
         expect(byDefault.body.total).toBe(2);
         expect(byDefault.body.data.map((d) => d.id).sort()).toEqual(byReceived.body.data.map((d) => d.id).sort());
         const sqls = spy.mock.calls.map(([sql]) => String(sql)).filter((sql) => /FROM "donations"/.test(sql));
@@ -756,7 +999,9 @@ describe('donations', () => {
             expect(res.body.data).toHaveLength(100);
             const ours = spy.mock.calls.filter(([sql]) => /FROM "donations"/.test(String(sql)));
             expect(ours.length).toBeGreaterThanOrEqual(2); // the page and its total
-            statements.push(...ours.map(([sql, params]) => ({ sql: String(sql), params: (params as unknown[]) ?? [] })));
+            statements.push(
+              ...ours.map(([sql, params]) => ({ sql: String(sql), params: (params as unknown[]) ?? [] })),
+            );
           }
         } finally {
           spy.mockRestore();
@@ -766,7 +1011,10 @@ describe('donations', () => {
           await pg.query('BEGIN');
           await pg.query('SET LOCAL ROLE church_app');
           await pg.query(`SELECT set_config('app.tenant_id', $1, true)`, [g.church.id]);
-          const explained = await pg.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+          const explained = await pg.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
+            `EXPLAIN (FORMAT JSON) ${sql}`,
+            params,
+          );
           const plan = explained.rows[0]['QUERY PLAN'][0].Plan;
           await pg.query('ROLLBACK');
           const nodes: PlanNode[] = [];
@@ -775,7 +1023,9 @@ describe('donations', () => {
             for (const child of node.Plans ?? []) walk(child);
           };
           walk(plan);
-          const problems = nodes.filter((n) => n['Node Type'] === 'Seq Scan' || (n['Node Type'] === 'Sort' && n['Plan Rows'] > 10_000));
+          const problems = nodes.filter(
+            (n) => n['Node Type'] === 'Seq Scan' || (n['Node Type'] === 'Sort' && n['Plan Rows'] > 10_000),
+          );
           expect({ sql: sql.slice(0, 300), problems }).toEqual({ sql: sql.slice(0, 300), problems: [] });
         }
       } finally {

@@ -44,7 +44,10 @@ describe('embedded database (DATABASE_URL unset)', () => {
     rmSync(root, { recursive: true, force: true });
   }, 30_000);
 
-  const http = async <T = Record<string, unknown>>(path: string, init: { method?: string; token?: string; body?: unknown } = {}) => {
+  const http = async <T = Record<string, unknown>>(
+    path: string,
+    init: { method?: string; token?: string; body?: unknown } = {},
+  ) => {
     const headers: Record<string, string> = { 'Accept-Language': 'en' };
     if (init.token) Object.assign(headers, { Authorization: `Bearer ${init.token}`, 'X-Tenant': slug });
     if (init.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -67,12 +70,18 @@ describe('embedded database (DATABASE_URL unset)', () => {
   it(
     'creates a church and its admin with the CLI before the server runs (the CLI opens and migrates the files itself)',
     async () => {
-      const tenant = await runCli(['tenant:create', '--slug', slug, '--name', 'Iglesia Embebida'], { env, timeoutMs: PGLITE_START_MS + 30_000 });
+      const tenant = await runCli(['tenant:create', '--slug', slug, '--name', 'Iglesia Embebida'], {
+        env,
+        timeoutMs: PGLITE_START_MS + 30_000,
+      });
       expect({ code: tenant.code, stderr: tenant.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
       expect(tenant.stdout).toBe(`${slug}\n`);
       expect(existsSync(dataDir)).toBe(true);
 
-      const user = await runCli(['user:create', '--tenant', slug, '--email', admin, '--role', 'org_admin', '--json'], { env, timeoutMs: PGLITE_START_MS + 30_000 });
+      const user = await runCli(['user:create', '--tenant', slug, '--email', admin, '--role', 'org_admin', '--json'], {
+        env,
+        timeoutMs: PGLITE_START_MS + 30_000,
+      });
       expect(user.code).toBe(0);
       expect(JSON.parse(user.stdout)).toMatchObject({ email: admin, role: 'org_admin' });
     },
@@ -98,7 +107,20 @@ describe('embedded database (DATABASE_URL unset)', () => {
   it('issues a token with the CLI while the server runs, then creates and lists a member over HTTP', async () => {
     expect(server?.isRunning()).toBe(true);
     const issued = await runCli(
-      ['token:issue', '--tenant', slug, '--user', admin, '--type', 'pat', '--name', 'smoke', '--scopes', 'read:members,write:members,read:campuses,write:campuses', '--json'],
+      [
+        'token:issue',
+        '--tenant',
+        slug,
+        '--user',
+        admin,
+        '--type',
+        'pat',
+        '--name',
+        'smoke',
+        '--scopes',
+        'read:members,write:members,read:campuses,write:campuses',
+        '--json',
+      ],
       { env, timeoutMs: 60_000 },
     );
     expect({ code: issued.code, stderr: issued.code === 0 ? '' : issued.stderr }).toEqual({ code: 0, stderr: '' });
@@ -106,13 +128,24 @@ describe('embedded database (DATABASE_URL unset)', () => {
     expect(token).toMatch(/^chp_/);
     expect(server!.isRunning()).toBe(true);
 
-    const campus = await http('/v1/campuses', { method: 'POST', token, body: { key: 'central', name: 'Campus Central' } });
+    const campus = await http('/v1/campuses', {
+      method: 'POST',
+      token,
+      body: { key: 'central', name: 'Campus Central' },
+    });
     expect(campus.status).toBe(201);
 
     const created = await http<{ id: string }>('/v1/members', {
       method: 'POST',
       token,
-      body: { first_name: 'Guadalupe', last_name: 'Núñez', email: 'lupe@example.org', birthdate: '1990-05-17', campus: 'central', status: 'member' },
+      body: {
+        first_name: 'Guadalupe',
+        last_name: 'Núñez',
+        email: 'lupe@example.org',
+        birthdate: '1990-05-17',
+        campus: 'central',
+        status: 'member',
+      },
     });
     expect(created.status).toBe(201);
     expect(created.json.id).toMatch(/^mem_[0-9a-f]{32}$/);
@@ -162,7 +195,10 @@ describe('embedded database (DATABASE_URL unset)', () => {
   it(
     'keeps the data: the CLI, opening the files again, still finds the church and its admin',
     async () => {
-      const again = await runCli(['token:issue', '--tenant', slug, '--user', admin, '--name', 'after restart', '--scopes', 'read:members'], { env, timeoutMs: PGLITE_START_MS + 30_000 });
+      const again = await runCli(
+        ['token:issue', '--tenant', slug, '--user', admin, '--name', 'after restart', '--scopes', 'read:members'],
+        { env, timeoutMs: PGLITE_START_MS + 30_000 },
+      );
       expect({ code: again.code, stderr: again.code === 0 ? '' : again.stderr }).toEqual({ code: 0, stderr: '' });
       expect(again.stdout).toMatch(/^chp_[0-9A-Za-z]{36}\n$/);
     },
@@ -174,7 +210,12 @@ describe('embedded database start-up failures', () => {
   it('a bad configuration value stops the server with a message naming it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'church-embedded-bad-'));
     try {
-      const env = { ...process.env, DATABASE_URL: undefined, PGLITE_DATA_DIR: join(dir, 'pg'), WEBHOOK_TIMEOUT_MS: 'soon' };
+      const env = {
+        ...process.env,
+        DATABASE_URL: undefined,
+        PGLITE_DATA_DIR: join(dir, 'pg'),
+        WEBHOOK_TIMEOUT_MS: 'soon',
+      };
       await expect(startServer({ env, readyTimeoutMs: 20_000 })).rejects.toThrow(/WEBHOOK_TIMEOUT_MS/);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -47,7 +47,10 @@ describe('errors (RFC 9457)', () => {
     // Business plan: this file makes many calls within seconds, more than a starter church's 60 per minute.
     church = await newTenant(api, { plan: 'business' });
     other = await newTenant(api, { plan: 'business' });
-    const created = await api.post<{ id: string }>('/v1/members', { ...as(church), body: { first_name: 'Ana', last_name: 'Ruiz' } });
+    const created = await api.post<{ id: string }>('/v1/members', {
+      ...as(church),
+      body: { first_name: 'Ana', last_name: 'Ruiz' },
+    });
     expect(created.status).toBe(201);
     memberId = created.body.id;
   });
@@ -59,7 +62,11 @@ describe('errors (RFC 9457)', () => {
     });
 
     it('invalid_json: a broken JSON body', async () => {
-      const res = await api.post('/v1/members', { ...as(church), body: '{"first_name": "Ana", "last_name":', raw: { contentType: 'application/json' } });
+      const res = await api.post('/v1/members', {
+        ...as(church),
+        body: '{"first_name": "Ana", "last_name":',
+        raw: { contentType: 'application/json' },
+      });
       expectProblem(res, 400, 'invalid_json');
     });
 
@@ -72,7 +79,8 @@ describe('errors (RFC 9457)', () => {
     ])('invalid_parameter: %s', async (_label, query, field) => {
       const body = expectProblem(await api.get(`/v1/members${query}`, as(church)), 400, 'invalid_parameter');
       expect(body.errors?.map((e) => e.field)).toContain(field);
-      for (const e of body.errors ?? []) expect(e).toEqual({ field: expect.any(String), issue: expect.any(String), message: expect.any(String) });
+      for (const e of body.errors ?? [])
+        expect(e).toEqual({ field: expect.any(String), issue: expect.any(String), message: expect.any(String) });
     });
 
     it('invalid_parameter: a garbage cursor is a 400, never a 500', async () => {
@@ -80,7 +88,11 @@ describe('errors (RFC 9457)', () => {
     });
 
     it('invalid_parameter lists every bad parameter at once', async () => {
-      const body = expectProblem(await api.get('/v1/members?limit=0&sort=shoe_size&shoe_size=1', as(church)), 400, 'invalid_parameter');
+      const body = expectProblem(
+        await api.get('/v1/members?limit=0&sort=shoe_size&shoe_size=1', as(church)),
+        400,
+        'invalid_parameter',
+      );
       expect(body.errors?.map((e) => e.field).sort()).toEqual(['limit', 'shoe_size', 'sort']);
     });
   });
@@ -100,7 +112,9 @@ describe('errors (RFC 9457)', () => {
 
     it('token_expired', async () => {
       const issued = await newToken(api, church, ['read:members']);
-      await api.db.platform.query(`UPDATE api_tokens SET expires_at = now() - interval '1 minute' WHERE id = $1`, [issued.uuid]);
+      await api.db.platform.query(`UPDATE api_tokens SET expires_at = now() - interval '1 minute' WHERE id = $1`, [
+        issued.uuid,
+      ]);
       const res = await api.get('/v1/members', { tenant: church.slug, token: issued.token });
       expectProblem(res, 401, 'token_expired');
       expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
@@ -118,12 +132,20 @@ describe('errors (RFC 9457)', () => {
   describe('403', () => {
     it('tenant_forbidden', async () => {
       expectProblem(await api.get('/v1/members', { token: church.token, tenant: other.slug }), 403, 'tenant_forbidden');
-      expectProblem(await api.get('/v1/members', { token: church.token, tenant: uniqueSlug('ghost') }), 403, 'tenant_forbidden');
+      expectProblem(
+        await api.get('/v1/members', { token: church.token, tenant: uniqueSlug('ghost') }),
+        403,
+        'tenant_forbidden',
+      );
     });
 
     it('scope_insufficient', async () => {
       const issued = await newToken(api, church, ['read:members']);
-      const res = await api.post('/v1/campuses', { tenant: church.slug, token: issued.token, body: { key: 'nope', name: 'Nope' } });
+      const res = await api.post('/v1/campuses', {
+        tenant: church.slug,
+        token: issued.token,
+        body: { key: 'nope', name: 'Nope' },
+      });
       const body = expectProblem(res, 403, 'scope_insufficient');
       expect(body.detail).toContain('write:campuses');
       expect(res.headers['www-authenticate']).toContain('error="insufficient_scope"');
@@ -138,7 +160,11 @@ describe('errors (RFC 9457)', () => {
 
   describe('404', () => {
     it('resource_not_found: a well-formed id that does not exist', async () => {
-      const body = expectProblem(await api.get(`/v1/members/mem_${'0'.repeat(32)}`, as(church)), 404, 'resource_not_found');
+      const body = expectProblem(
+        await api.get(`/v1/members/mem_${'0'.repeat(32)}`, as(church)),
+        404,
+        'resource_not_found',
+      );
       expect(body.detail.length).toBeGreaterThan(0);
     });
 
@@ -153,13 +179,20 @@ describe('errors (RFC 9457)', () => {
 
     it("resource_not_found: another church's member", async () => {
       expectProblem(await api.get(`/v1/members/${memberId}`, as(other)), 404, 'resource_not_found');
-      expectProblem(await api.patch(`/v1/members/${memberId}`, { ...as(other), body: { first_name: 'X' } }), 404, 'resource_not_found');
+      expectProblem(
+        await api.patch(`/v1/members/${memberId}`, { ...as(other), body: { first_name: 'X' } }),
+        404,
+        'resource_not_found',
+      );
       expectProblem(await api.delete(`/v1/members/${memberId}`, as(other)), 404, 'resource_not_found');
       expect((await api.get(`/v1/members/${memberId}`, as(church))).status).toBe(200);
     });
 
     it('resource_not_found: a deleted member', async () => {
-      const created = await api.post<{ id: string }>('/v1/members', { ...as(church), body: { first_name: 'Del', last_name: 'Eted' } });
+      const created = await api.post<{ id: string }>('/v1/members', {
+        ...as(church),
+        body: { first_name: 'Del', last_name: 'Eted' },
+      });
       expect((await api.delete(`/v1/members/${created.body.id}`, as(church))).status).toBe(204);
       expectProblem(await api.get(`/v1/members/${created.body.id}`, as(church)), 404, 'resource_not_found');
     });
@@ -175,17 +208,25 @@ describe('errors (RFC 9457)', () => {
     it('conflict: a duplicate campus key', async () => {
       const first = await api.post('/v1/campuses', { ...as(church), body: { key: 'north', name: 'North' } });
       expect(first.status).toBe(201);
-      const body = expectProblem(await api.post('/v1/campuses', { ...as(church), body: { key: 'north', name: 'North again' } }), 409, 'conflict');
+      const body = expectProblem(
+        await api.post('/v1/campuses', { ...as(church), body: { key: 'north', name: 'North again' } }),
+        409,
+        'conflict',
+      );
       expect(body.detail.length).toBeGreaterThan(0);
       // Keys are unique per church, not globally.
-      expect((await api.post('/v1/campuses', { ...as(other), body: { key: 'north', name: 'North' } })).status).toBe(201);
+      expect((await api.post('/v1/campuses', { ...as(other), body: { key: 'north', name: 'North' } })).status).toBe(
+        201,
+      );
     });
 
     it('conflict: two concurrent creates of one key give one 201 and one 409, never a 500', async () => {
       const body = { key: 'race', name: 'Race' };
       // The losers may reach the unique index; TypeORM then logs the driver error to the console (kept quiet here).
       const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
-      const results = await Promise.all([1, 2, 3].map(() => api.post('/v1/campuses', { ...as(church), body }))).finally(() => log.mockRestore());
+      const results = await Promise.all([1, 2, 3].map(() => api.post('/v1/campuses', { ...as(church), body }))).finally(
+        () => log.mockRestore(),
+      );
       const statuses = results.map((r) => r.status).sort();
       expect(statuses).toEqual([201, 409, 409]);
       for (const r of results.filter((x) => x.status === 409)) expectProblem(r, 409, 'conflict');
@@ -201,15 +242,26 @@ describe('errors (RFC 9457)', () => {
 
     it('a body just under the limit is parsed (and then validated)', async () => {
       const large = JSON.stringify({ first_name: 'x'.repeat(4 * 1024 * 1024), last_name: 'Big' });
-      const res = await api.post('/v1/members', { ...as(church), body: large, raw: { contentType: 'application/json' } });
+      const res = await api.post('/v1/members', {
+        ...as(church),
+        body: large,
+        raw: { contentType: 'application/json' },
+      });
       const body = expectProblem(res, 422, 'validation_failed');
       expect(body.errors?.map((e) => e.field)).toEqual(['first_name']);
     });
 
     it('payload_too_large: a bulk of 501 members; 500 are accepted', async () => {
       const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ first_name: `Bulk${i}`, last_name: 'Row' }));
-      expectProblem(await api.post('/v1/members/bulk', { ...as(church), body: { members: rows(501) } }), 413, 'payload_too_large');
-      const ok = await api.post<{ created: number }>('/v1/members/bulk', { ...as(church), body: { members: rows(500) } });
+      expectProblem(
+        await api.post('/v1/members/bulk', { ...as(church), body: { members: rows(501) } }),
+        413,
+        'payload_too_large',
+      );
+      const ok = await api.post<{ created: number }>('/v1/members/bulk', {
+        ...as(church),
+        body: { members: rows(500) },
+      });
       expect(ok.status).toBe(200);
       expect(ok.body.created).toBe(500);
     });
@@ -217,37 +269,65 @@ describe('errors (RFC 9457)', () => {
 
   describe('415', () => {
     it('unsupported_media_type: a text/plain body on POST /v1/members', async () => {
-      const res = await api.post('/v1/members', { ...as(church), body: 'first_name=Ana&last_name=Ruiz', raw: { contentType: 'text/plain' } });
+      const res = await api.post('/v1/members', {
+        ...as(church),
+        body: 'first_name=Ana&last_name=Ruiz',
+        raw: { contentType: 'text/plain' },
+      });
       expectProblem(res, 415, 'unsupported_media_type');
     });
 
     it('unsupported_media_type: a form body', async () => {
-      const res = await api.post('/v1/members', { ...as(church), body: 'first_name=Ana&last_name=Ruiz', raw: { contentType: 'application/x-www-form-urlencoded' } });
+      const res = await api.post('/v1/members', {
+        ...as(church),
+        body: 'first_name=Ana&last_name=Ruiz',
+        raw: { contentType: 'application/x-www-form-urlencoded' },
+      });
       expectProblem(res, 415, 'unsupported_media_type');
     });
 
     it('application/json; charset=utf-8 is accepted (control)', async () => {
-      const res = await api.post('/v1/members', { ...as(church), body: JSON.stringify({ first_name: 'Ana', last_name: 'Utf' }), raw: { contentType: 'application/json; charset=utf-8' } });
+      const res = await api.post('/v1/members', {
+        ...as(church),
+        body: JSON.stringify({ first_name: 'Ana', last_name: 'Utf' }),
+        raw: { contentType: 'application/json; charset=utf-8' },
+      });
       expect(res.status).toBe(201);
     });
   });
 
   describe('422', () => {
     it('validation_failed lists every field with field, issue and message', async () => {
-      const res = await api.post('/v1/members', { ...as(church), lang: 'en', body: { email: 'not-an-email', gender: 'other', shoe_size: 42 } });
+      const res = await api.post('/v1/members', {
+        ...as(church),
+        lang: 'en',
+        body: { email: 'not-an-email', gender: 'other', shoe_size: 42 },
+      });
       const body = expectProblem(res, 422, 'validation_failed');
       expect(body.errors).toBeDefined();
       for (const e of body.errors!) {
-        expect(e).toEqual({ field: expect.any(String), issue: expect.stringMatching(/^[a-z_]+$/), message: expect.any(String) });
+        expect(e).toEqual({
+          field: expect.any(String),
+          issue: expect.stringMatching(/^[a-z_]+$/),
+          message: expect.any(String),
+        });
         expect(e.message.length).toBeGreaterThan(0);
       }
       const byField = Object.fromEntries(body.errors!.map((e) => [e.field, e.issue]));
-      expect(byField).toMatchObject({ first_name: 'required', last_name: 'required', email: 'invalid_format', shoe_size: 'unknown_field' });
+      expect(byField).toMatchObject({
+        first_name: 'required',
+        last_name: 'required',
+        email: 'invalid_format',
+        shoe_size: 'unknown_field',
+      });
       expect(byField.gender).toBeDefined();
     });
 
     it('validation_failed names nested fields with a dotted path', async () => {
-      const res = await api.post('/v1/members', { ...as(church), body: { first_name: 'A', last_name: 'B', address: { city: 42 } } });
+      const res = await api.post('/v1/members', {
+        ...as(church),
+        body: { first_name: 'A', last_name: 'B', address: { city: 42 } },
+      });
       const body = expectProblem(res, 422, 'validation_failed');
       expect(body.errors?.map((e) => e.field)).toContain('address.city');
     });
@@ -261,7 +341,9 @@ describe('errors (RFC 9457)', () => {
     it('the same error in es (default), en and pt has different titles and a matching Content-Language', async () => {
       const call = (lang?: string) => api.get('/v1/members', { token: church.token, lang });
       const answers = { default: await call(), es: await call('es'), en: await call('en'), pt: await call('pt') };
-      const titles = Object.fromEntries(Object.entries(answers).map(([k, res]) => [k, expectProblem(res, 400, 'missing_tenant').title]));
+      const titles = Object.fromEntries(
+        Object.entries(answers).map(([k, res]) => [k, expectProblem(res, 400, 'missing_tenant').title]),
+      );
       expect(titles).toEqual({
         default: 'Falta el encabezado X-Tenant',
         es: 'Falta el encabezado X-Tenant',
@@ -277,7 +359,9 @@ describe('errors (RFC 9457)', () => {
 
     it('field messages follow the language too', async () => {
       const call = (lang: string) => api.post('/v1/members', { ...as(church), lang, body: {} });
-      const [es, en, pt] = [await call('es'), await call('en'), await call('pt')].map((res) => expectProblem(res, 422, 'validation_failed'));
+      const [es, en, pt] = [await call('es'), await call('en'), await call('pt')].map((res) =>
+        expectProblem(res, 422, 'validation_failed'),
+      );
       expect(new Set([es.title, en.title, pt.title]).size).toBe(3);
       expect(new Set([es.errors![0].message, en.errors![0].message, pt.errors![0].message]).size).toBe(3);
       expect(new Set([es.detail, en.detail, pt.detail]).size).toBe(3);
@@ -286,11 +370,26 @@ describe('errors (RFC 9457)', () => {
     });
 
     it('the expected format named in a field message is in the language too; technical names stay as they are', async () => {
-      const call = (lang: string) => api.post('/v1/members', { ...as(church), lang, body: { first_name: 'Ana', last_name: 'Ruiz', phone: '3312345678', birthdate: '17/04/1988' } });
-      const messages = async (lang: string) => expectProblem(await call(lang), 422, 'validation_failed').errors!.map((e) => e.message);
-      expect(await messages('en')).toEqual(['This value does not have the expected format (E.164, e.g. +5213312345678).', 'This value does not have the expected format (YYYY-MM-DD).']);
-      expect(await messages('es')).toEqual(['Este valor no tiene el formato esperado (E.164, p. ej. +5213312345678).', 'Este valor no tiene el formato esperado (YYYY-MM-DD).']);
-      expect(await messages('pt')).toEqual(['Este valor não tem o formato esperado (E.164, ex.: +5213312345678).', 'Este valor não tem o formato esperado (YYYY-MM-DD).']);
+      const call = (lang: string) =>
+        api.post('/v1/members', {
+          ...as(church),
+          lang,
+          body: { first_name: 'Ana', last_name: 'Ruiz', phone: '3312345678', birthdate: '17/04/1988' },
+        });
+      const messages = async (lang: string) =>
+        expectProblem(await call(lang), 422, 'validation_failed').errors!.map((e) => e.message);
+      expect(await messages('en')).toEqual([
+        'This value does not have the expected format (E.164, e.g. +5213312345678).',
+        'This value does not have the expected format (YYYY-MM-DD).',
+      ]);
+      expect(await messages('es')).toEqual([
+        'Este valor no tiene el formato esperado (E.164, p. ej. +5213312345678).',
+        'Este valor no tiene el formato esperado (YYYY-MM-DD).',
+      ]);
+      expect(await messages('pt')).toEqual([
+        'Este valor não tem o formato esperado (E.164, ex.: +5213312345678).',
+        'Este valor não tem o formato esperado (YYYY-MM-DD).',
+      ]);
       // Every described format has both translations.
       expect(Object.keys(FORMAT_CATALOG.pt).sort()).toEqual(Object.keys(FORMAT_CATALOG.es).sort());
     });
@@ -303,7 +402,9 @@ describe('errors (RFC 9457)', () => {
 
     it('a region tag and q-values are honoured', async () => {
       const ptBr = await api.get('/v1/members', { token: church.token, lang: 'pt-BR' });
-      expect(expectProblem(ptBr, 400, 'missing_tenant').title).toBe((await api.get<Problem>('/v1/members', { token: church.token, lang: 'pt' })).body.title);
+      expect(expectProblem(ptBr, 400, 'missing_tenant').title).toBe(
+        (await api.get<Problem>('/v1/members', { token: church.token, lang: 'pt' })).body.title,
+      );
       expect(ptBr.headers['content-language']).toBe('pt');
       const ranked = await api.get('/v1/members', { token: church.token, lang: 'fr;q=1, en;q=0.8, es;q=0.5' });
       expect(expectProblem(ranked, 400, 'missing_tenant').title).toBe('Missing X-Tenant');
@@ -321,12 +422,18 @@ describe('errors (RFC 9457)', () => {
       const list = await api.get('/v1/members', as(church));
       expect(list.status).toBe(200);
       expectRequestId(list);
-      const created = await api.post<{ id: string }>('/v1/members', { ...as(church), body: { first_name: 'Req', last_name: 'Id' } });
+      const created = await api.post<{ id: string }>('/v1/members', {
+        ...as(church),
+        body: { first_name: 'Req', last_name: 'Id' },
+      });
       expect(created.status).toBe(201);
       expectRequestId(created);
       const one = await api.get(`/v1/members/${created.body.id}`, as(church));
       expect(one.status).toBe(200);
-      const notModified = await api.get(`/v1/members/${created.body.id}`, { ...as(church), headers: { 'If-None-Match': one.headers.etag } });
+      const notModified = await api.get(`/v1/members/${created.body.id}`, {
+        ...as(church),
+        headers: { 'If-None-Match': one.headers.etag },
+      });
       expect(notModified.status).toBe(304);
       expectRequestId(notModified);
       const deleted = await api.delete(`/v1/members/${created.body.id}`, as(church));

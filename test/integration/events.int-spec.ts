@@ -51,7 +51,8 @@ const REG_ID = /^reg_[0-9a-f]{32}$/;
 
 const as = (church: TestTenant, extra: Call = {}): Call => ({ token: church.token, tenant: church.slug, ...extra });
 const qs = (params: Record<string, string>): string => `?${new URLSearchParams(params).toString()}`;
-const issuesOf = (body: Problem) => (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
+const issuesOf = (body: Problem) =>
+  (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const unique = (prefix: string) => `${prefix}-${randomBytes(3).toString('hex')}`;
 
@@ -71,7 +72,11 @@ describe('calendar events', () => {
   beforeAll(async () => {
     delete process.env.REDIS_URL; // mail jobs in-process, delivered to the test SMTP server
     smtp = await TestSmtpServer.start();
-    api = await TestApi.start({ SMTP_URL: smtp.url, MAIL_FROM: 'Church API <no-reply@church.test>', JOB_RETRY_BASE_MS: '200' });
+    api = await TestApi.start({
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Church API <no-reply@church.test>',
+      JOB_RETRY_BASE_MS: '200',
+    });
   });
 
   afterAll(async () => {
@@ -92,13 +97,21 @@ describe('calendar events', () => {
   }
 
   async function createEvent(c: TestTenant, body: JsonObject = {}): Promise<CalendarEvent> {
-    const res = await api.post<CalendarEvent>('/v1/events', as(c, { body: { name: 'Sunday service', starts_at: '2026-12-06T10:00:00Z', ends_at: '2026-12-06T11:30:00Z', ...body } }));
+    const res = await api.post<CalendarEvent>(
+      '/v1/events',
+      as(c, {
+        body: { name: 'Sunday service', starts_at: '2026-12-06T10:00:00Z', ends_at: '2026-12-06T11:30:00Z', ...body },
+      }),
+    );
     if (res.status !== 201) throw new Error(`create event failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   }
 
   async function createCampus(c: TestTenant, key: string, timezone?: string): Promise<CampusRef> {
-    const res = await api.post<CampusRef>('/v1/campuses', as(c, { body: { key, name: `${key} campus`, ...(timezone ? { timezone } : {}) } }));
+    const res = await api.post<CampusRef>(
+      '/v1/campuses',
+      as(c, { body: { key, name: `${key} campus`, ...(timezone ? { timezone } : {}) } }),
+    );
     if (res.status !== 201) throw new Error(`create campus failed: ${res.status} ${JSON.stringify(res.body)}`);
     return { id: res.body.id, key: res.body.key, name: res.body.name };
   }
@@ -122,10 +135,10 @@ describe('calendar events', () => {
   }
 
   async function registrationRows(c: TestTenant, eventId: string): Promise<number> {
-    const rows: { n: number }[] = await api.db.platform.query(`SELECT count(*)::int AS n FROM event_registrations WHERE tenant_id = $1 AND event_id = $2`, [
-      c.id,
-      parsePublicId(ID_PREFIX.event, eventId),
-    ]);
+    const rows: { n: number }[] = await api.db.platform.query(
+      `SELECT count(*)::int AS n FROM event_registrations WHERE tenant_id = $1 AND event_id = $2`,
+      [c.id, parsePublicId(ID_PREFIX.event, eventId)],
+    );
     return rows[0].n;
   }
 
@@ -171,14 +184,30 @@ describe('calendar events', () => {
 
     it('reads a time without an offset as local time in the event time zone (DST included)', async () => {
       const c = await church();
-      const summer = await createEvent(c, { starts_at: '2026-07-05T10:00', ends_at: '2026-07-05T11:00:00', timezone: 'America/New_York' });
+      const summer = await createEvent(c, {
+        starts_at: '2026-07-05T10:00',
+        ends_at: '2026-07-05T11:00:00',
+        timezone: 'America/New_York',
+      });
       expect([summer.starts_at, summer.ends_at]).toEqual(['2026-07-05T14:00:00.000Z', '2026-07-05T15:00:00.000Z']);
-      const winter = await createEvent(c, { starts_at: '2026-12-06T10:00', ends_at: '2026-12-06T11:00', timezone: 'America/New_York' });
+      const winter = await createEvent(c, {
+        starts_at: '2026-12-06T10:00',
+        ends_at: '2026-12-06T11:00',
+        timezone: 'America/New_York',
+      });
       expect(winter.starts_at).toBe('2026-12-06T15:00:00.000Z');
       // 02:30 does not exist on 2026-03-08 in New York (02:00 -> 03:00): it moves forward by the gap, to 03:30 EDT.
-      const skipped = await createEvent(c, { starts_at: '2026-03-08T02:30', ends_at: '2026-03-08T05:00', timezone: 'America/New_York' });
+      const skipped = await createEvent(c, {
+        starts_at: '2026-03-08T02:30',
+        ends_at: '2026-03-08T05:00',
+        timezone: 'America/New_York',
+      });
       expect(skipped.starts_at).toBe('2026-03-08T07:30:00.000Z');
-      const madrid = await createEvent(c, { starts_at: '2026-03-29T02:30', ends_at: '2026-03-29T05:00', timezone: 'Europe/Madrid' });
+      const madrid = await createEvent(c, {
+        starts_at: '2026-03-29T02:30',
+        ends_at: '2026-03-29T05:00',
+        timezone: 'Europe/Madrid',
+      });
       expect(madrid.starts_at).toBe('2026-03-29T01:30:00.000Z');
     });
 
@@ -186,11 +215,19 @@ describe('calendar events', () => {
       const c = await church();
       await createCampus(c, 'bogota', 'America/Bogota');
       await createCampus(c, 'plain');
-      const atCampus = await createEvent(c, { campus: 'bogota', starts_at: '2026-12-06T10:00', ends_at: '2026-12-06T12:00' });
+      const atCampus = await createEvent(c, {
+        campus: 'bogota',
+        starts_at: '2026-12-06T10:00',
+        ends_at: '2026-12-06T12:00',
+      });
       expect(atCampus.timezone).toBe('America/Bogota');
       expect(atCampus.starts_at).toBe('2026-12-06T15:00:00.000Z');
       expect(atCampus.campus).toMatchObject({ key: 'bogota' });
-      const noZone = await createEvent(c, { campus: 'plain', starts_at: '2026-12-06T10:00', ends_at: '2026-12-06T12:00' });
+      const noZone = await createEvent(c, {
+        campus: 'plain',
+        starts_at: '2026-12-06T10:00',
+        ends_at: '2026-12-06T12:00',
+      });
       expect(noZone.timezone).toBe('UTC');
       expect(noZone.starts_at).toBe('2026-12-06T10:00:00.000Z');
       expect((await createEvent(c)).timezone).toBe('UTC');
@@ -198,7 +235,11 @@ describe('calendar events', () => {
 
     it('refuses an unknown time zone, an offset as a zone, ends_at not after starts_at, a bad time, an unknown campus (422 naming each field)', async () => {
       const c = await church();
-      const post = (body: JsonObject) => api.post<Problem>('/v1/events', as(c, { body: { name: 'x', starts_at: '2026-12-06T10:00:00Z', ends_at: '2026-12-06T11:00:00Z', ...body } }));
+      const post = (body: JsonObject) =>
+        api.post<Problem>(
+          '/v1/events',
+          as(c, { body: { name: 'x', starts_at: '2026-12-06T10:00:00Z', ends_at: '2026-12-06T11:00:00Z', ...body } }),
+        );
       for (const timezone of ['Mars/Olympus_Mons', '+05:00', 'America/', '']) {
         const res = await post({ timezone });
         expect([res.status, res.body.code]).toEqual([422, 'validation_failed']);
@@ -223,15 +264,30 @@ describe('calendar events', () => {
     it('PATCH: a subset; a new time zone alone keeps the instants; local times are read in the new zone; ends_at must stay after starts_at', async () => {
       const c = await church();
       const e = await createEvent(c, { capacity: 10 });
-      const renamed = await api.patch<CalendarEvent>(`/v1/events/${e.id}`, as(c, { body: { name: 'Renamed', capacity: null, location: 'Hall' } }));
+      const renamed = await api.patch<CalendarEvent>(
+        `/v1/events/${e.id}`,
+        as(c, { body: { name: 'Renamed', capacity: null, location: 'Hall' } }),
+      );
       expect(renamed.status).toBe(200);
       expect(renamed.body).toMatchObject({ name: 'Renamed', capacity: null, location: 'Hall', starts_at: e.starts_at });
-      const zoned = await api.patch<CalendarEvent>(`/v1/events/${e.id}`, as(c, { body: { timezone: 'Europe/Madrid' } }));
+      const zoned = await api.patch<CalendarEvent>(
+        `/v1/events/${e.id}`,
+        as(c, { body: { timezone: 'Europe/Madrid' } }),
+      );
       expect(zoned.body).toMatchObject({ timezone: 'Europe/Madrid', starts_at: e.starts_at, ends_at: e.ends_at });
-      const moved = await api.patch<CalendarEvent>(`/v1/events/${e.id}`, as(c, { body: { starts_at: '2026-12-06T09:00', ends_at: '2026-12-06T10:00' } }));
+      const moved = await api.patch<CalendarEvent>(
+        `/v1/events/${e.id}`,
+        as(c, { body: { starts_at: '2026-12-06T09:00', ends_at: '2026-12-06T10:00' } }),
+      );
       expect(moved.body).toMatchObject({ starts_at: '2026-12-06T08:00:00.000Z', ends_at: '2026-12-06T09:00:00.000Z' });
-      const backwards = await api.patch<Problem>(`/v1/events/${e.id}`, as(c, { body: { ends_at: '2026-12-06T07:00:00Z' } }));
-      expect([backwards.status, issuesOf(backwards.body)]).toEqual([422, [{ field: 'ends_at', issue: 'not_after_start' }]]);
+      const backwards = await api.patch<Problem>(
+        `/v1/events/${e.id}`,
+        as(c, { body: { ends_at: '2026-12-06T07:00:00Z' } }),
+      );
+      expect([backwards.status, issuesOf(backwards.body)]).toEqual([
+        422,
+        [{ field: 'ends_at', issue: 'not_after_start' }],
+      ]);
       const cleared = await api.patch<Problem>(`/v1/events/${e.id}`, as(c, { body: { name: null } }));
       expect([cleared.status, issuesOf(cleared.body)]).toEqual([422, [{ field: 'name', issue: 'required' }]]);
       const back = await api.patch<CalendarEvent>(`/v1/events/${e.id}`, as(c, { body: { timezone: null } }));
@@ -269,12 +325,16 @@ describe('calendar events', () => {
         api.patch<Problem>(`/v1/events/${e.id}`, as(mine, { body: { name: 'hijack' } })),
         api.delete<Problem>(`/v1/events/${e.id}`, as(mine)),
         api.post<Problem>(`/v1/events/${e.id}/cancel`, as(mine, { body: {} })),
-        api.post<Problem>(`/v1/events/${e.id}/registrations`, as(mine, { body: { guest: { first_name: 'A', last_name: 'B' } } })),
+        api.post<Problem>(
+          `/v1/events/${e.id}/registrations`,
+          as(mine, { body: { guest: { first_name: 'A', last_name: 'B' } } }),
+        ),
         api.get<Problem>(`/v1/events/${e.id}/registrations`, as(mine)),
         api.delete<Problem>(`/v1/events/${e.id}/registrations/${reg.body.id}`, as(mine)),
         api.get<Problem>('/v1/events/evt_nothex', as(mine)),
       ];
-      for (const res of await Promise.all(calls)) expect([res.status, res.body.code]).toEqual([404, 'resource_not_found']);
+      for (const res of await Promise.all(calls))
+        expect([res.status, res.body.code]).toEqual([404, 'resource_not_found']);
       const still = await api.get<CalendarEvent>(`/v1/events/${e.id}`, as(theirs));
       expect(still.body).toMatchObject({ name: 'Sunday service', status: 'scheduled', registration_count: 1 });
       expect((await listEvents(mine)).data).toEqual([]);
@@ -286,15 +346,25 @@ describe('calendar events', () => {
       const reader = await newToken(api, c, ['read:events'], 'volunteer');
       const read = await api.get<CalendarEvent>(`/v1/events/${e.id}`, { token: reader.token, tenant: c.slug });
       expect(read.status).toBe(200);
-      const write = await api.post<Problem>('/v1/events', { token: reader.token, tenant: c.slug, body: { name: 'x', starts_at: '2026-12-06T10:00:00Z', ends_at: '2026-12-06T11:00:00Z' } });
+      const write = await api.post<Problem>('/v1/events', {
+        token: reader.token,
+        tenant: c.slug,
+        body: { name: 'x', starts_at: '2026-12-06T10:00:00Z', ends_at: '2026-12-06T11:00:00Z' },
+      });
       expect([write.status, write.body.code]).toEqual([403, 'scope_insufficient']);
-      const reg = await api.post<Problem>(`/v1/events/${e.id}/registrations`, { token: reader.token, tenant: c.slug, body: { guest: { first_name: 'A', last_name: 'B' } } });
+      const reg = await api.post<Problem>(`/v1/events/${e.id}/registrations`, {
+        token: reader.token,
+        tenant: c.slug,
+        body: { guest: { first_name: 'A', last_name: 'B' } },
+      });
       expect([reg.status, reg.body.code]).toEqual([403, 'scope_insufficient']);
       const other = await newToken(api, c, ['read:members'], 'staff');
       const list = await api.get<Problem>('/v1/events', { token: other.token, tenant: c.slug });
       expect([list.status, list.body.code]).toEqual([403, 'scope_insufficient']);
       const kiosk = await newToken(api, c, ['read:events', 'read:members', 'write:attendance'], 'volunteer', 'kiosk');
-      expect((await api.get<List<CalendarEvent>>('/v1/events', { token: kiosk.token, tenant: c.slug })).status).toBe(200);
+      expect((await api.get<List<CalendarEvent>>('/v1/events', { token: kiosk.token, tenant: c.slug })).status).toBe(
+        200,
+      );
     });
   });
 
@@ -303,9 +373,23 @@ describe('calendar events', () => {
     it('filters by starts_at[…], status, campus, created_at; sorts by starts_at; pages with the cursor', async () => {
       const c = await church();
       await createCampus(c, 'north');
-      const jan = await createEvent(c, { name: 'Jan', starts_at: '2027-01-10T10:00:00Z', ends_at: '2027-01-10T11:00:00Z', campus: 'north' });
-      const dec = await createEvent(c, { name: 'Dec', starts_at: '2026-12-10T10:00:00Z', ends_at: '2026-12-10T11:00:00Z' });
-      const feb = await createEvent(c, { name: 'Feb', starts_at: '2027-02-10T10:00:00Z', ends_at: '2027-02-10T11:00:00Z', campus: 'north' });
+      const jan = await createEvent(c, {
+        name: 'Jan',
+        starts_at: '2027-01-10T10:00:00Z',
+        ends_at: '2027-01-10T11:00:00Z',
+        campus: 'north',
+      });
+      const dec = await createEvent(c, {
+        name: 'Dec',
+        starts_at: '2026-12-10T10:00:00Z',
+        ends_at: '2026-12-10T11:00:00Z',
+      });
+      const feb = await createEvent(c, {
+        name: 'Feb',
+        starts_at: '2027-02-10T10:00:00Z',
+        ends_at: '2027-02-10T11:00:00Z',
+        campus: 'north',
+      });
       await api.post(`/v1/events/${feb.id}/cancel`, as(c, { body: {} }));
 
       const byStart = await listEvents(c, { sort: 'starts_at' });
@@ -318,8 +402,13 @@ describe('calendar events', () => {
       const before = await listEvents(c, { 'starts_at[lt]': '2027-01-10T04:00:00-06:00' });
       expect(before.data.map((e) => e.id)).toEqual([dec.id]);
       expect((await listEvents(c, { status: 'canceled' })).data.map((e) => e.id)).toEqual([feb.id]);
-      expect((await listEvents(c, { 'status[ne]': 'canceled', campus: 'north' })).data.map((e) => e.id)).toEqual([jan.id]);
-      expect((await listEvents(c, { 'created_at[gte]': dec.created_at })).data.map((e) => e.id)).toEqual([dec.id, feb.id]);
+      expect((await listEvents(c, { 'status[ne]': 'canceled', campus: 'north' })).data.map((e) => e.id)).toEqual([
+        jan.id,
+      ]);
+      expect((await listEvents(c, { 'created_at[gte]': dec.created_at })).data.map((e) => e.id)).toEqual([
+        dec.id,
+        feb.id,
+      ]);
       expect((await listEvents(c, { 'updated_at[gt]': '2000-01-01T00:00:00Z' })).total).toBe(3);
 
       const page1 = await listEvents(c, { sort: 'starts_at', limit: '2' });
@@ -328,7 +417,12 @@ describe('calendar events', () => {
       expect(page2.data.map((e) => e.name)).toEqual(['Feb']);
       expect(page2.next_cursor).toBeNull();
 
-      const bad: Record<string, string>[] = [{ sort: 'name' }, { color: 'red' }, { 'starts_at[gte]': 'yesterday' }, { status: 'postponed' }];
+      const bad: Record<string, string>[] = [
+        { sort: 'name' },
+        { color: 'red' },
+        { 'starts_at[gte]': 'yesterday' },
+        { status: 'postponed' },
+      ];
       for (const params of bad) {
         const res = await api.get<Problem>(`/v1/events${qs(params)}`, as(c));
         expect([res.status, res.body.code]).toEqual([400, 'invalid_parameter']);
@@ -347,7 +441,11 @@ describe('calendar events', () => {
       );
       const a = await createEvent(c, { name: 'A', starts_at: '2026-12-06T10:00:00Z', ends_at: '2026-12-06T11:00:00Z' });
       const b = await createEvent(c, { name: 'B', starts_at: '2026-12-13T10:00:00Z', ends_at: '2026-12-13T11:00:00Z' });
-      const none = await createEvent(c, { name: 'None', starts_at: '2026-12-20T10:00:00Z', ends_at: '2026-12-20T11:00:00Z' });
+      const none = await createEvent(c, {
+        name: 'None',
+        starts_at: '2026-12-20T10:00:00Z',
+        ends_at: '2026-12-20T11:00:00Z',
+      });
       const record = async (event_id: string, member_id: string) => {
         const res = await api.post('/v1/attendance', as(c, { body: { event_id, member_id, kind: 'regular' } }));
         expect(res.status).toBe(201);
@@ -361,7 +459,9 @@ describe('calendar events', () => {
         ['B', 1],
         ['None', 0],
       ]);
-      expect((await api.patch<CalendarEvent>(`/v1/events/${b.id}`, as(c, { body: { name: 'B2' } }))).body.attendance_count).toBe(1);
+      expect(
+        (await api.patch<CalendarEvent>(`/v1/events/${b.id}`, as(c, { body: { name: 'B2' } }))).body.attendance_count,
+      ).toBe(1);
       expect(none.attendance_count).toBe(0);
     });
   });
@@ -370,15 +470,26 @@ describe('calendar events', () => {
   describe('registrations', () => {
     it('registers a member and a guest: 201, reg_ ids, event.registration each, listed oldest first, counted on the event', async () => {
       const c = await church();
-      const [maria] = await newMembers(api, c, [{ first_name: 'María', last_name: 'González', email: 'maria@example.org' }]);
+      const [maria] = await newMembers(api, c, [
+        { first_name: 'María', last_name: 'González', email: 'maria@example.org' },
+      ]);
       const e = await createEvent(c, { capacity: 5 });
       const m = await register(c, e.id, { member_id: maria });
       expect(m.status).toBe(201);
       expect(m.body.id).toMatch(REG_ID);
-      expect(m.body).toMatchObject({ event_id: e.id, member: { id: maria, first_name: 'María', last_name: 'González' }, guest: null });
-      const g = await register(c, e.id, { guest: { first_name: ' Ana ', last_name: 'Torres', email: 'ana@example.org' } });
+      expect(m.body).toMatchObject({
+        event_id: e.id,
+        member: { id: maria, first_name: 'María', last_name: 'González' },
+        guest: null,
+      });
+      const g = await register(c, e.id, {
+        guest: { first_name: ' Ana ', last_name: 'Torres', email: 'ana@example.org' },
+      });
       expect(g.status).toBe(201);
-      expect(g.body).toMatchObject({ member: null, guest: { first_name: 'Ana', last_name: 'Torres', email: 'ana@example.org' } });
+      expect(g.body).toMatchObject({
+        member: null,
+        guest: { first_name: 'Ana', last_name: 'Torres', email: 'ana@example.org' },
+      });
       expect(await outbox(c, 'event.registration', m.body.id)).toEqual([m.body]);
       expect(await outbox(c, 'event.registration', g.body.id)).toEqual([g.body]);
 
@@ -407,7 +518,10 @@ describe('calendar events', () => {
         expect([res.status, issuesOf(res.body)]).toEqual([422, [{ field: 'member_id', issue: 'not_found' }]]);
       }
       const badGuest = await register(c, e.id, { guest: { first_name: 'A', last_name: '', email: 'nope' } });
-      expect([badGuest.status, issuesOf(badGuest.body).map((i) => i.field)]).toEqual([422, ['guest.email', 'guest.last_name']]);
+      expect([badGuest.status, issuesOf(badGuest.body).map((i) => i.field)]).toEqual([
+        422,
+        ['guest.email', 'guest.last_name'],
+      ]);
       expect(await registrationRows(c, e.id)).toBe(1);
     });
 
@@ -431,7 +545,8 @@ describe('calendar events', () => {
       const zero = await createEvent(c, { capacity: 0 });
       expect((await register(c, zero.id, { member_id: maria })).body.code).toBe('event_full');
       const unlimited = await createEvent(c);
-      for (let i = 0; i < 3; i++) expect((await register(c, unlimited.id, { guest: { first_name: `G${i}`, last_name: 'X' } })).status).toBe(201);
+      for (let i = 0; i < 3; i++)
+        expect((await register(c, unlimited.id, { guest: { first_name: `G${i}`, last_name: 'X' } })).status).toBe(201);
     });
 
     it("a registration of another event is 404 on this event's DELETE", async () => {
@@ -473,7 +588,12 @@ describe('calendar events', () => {
       const e = await createEvent(c, { capacity: 10 });
       const results = await Promise.all(Array.from({ length: 5 }, () => register(c, e.id, { member_id: maria })));
       expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
-      expect(results.filter((r) => r.status === 409).map((r) => r.body.code)).toEqual(['conflict', 'conflict', 'conflict', 'conflict']);
+      expect(results.filter((r) => r.status === 409).map((r) => r.body.code)).toEqual([
+        'conflict',
+        'conflict',
+        'conflict',
+        'conflict',
+      ]);
       expect(await registrationRows(c, e.id)).toBe(1);
     });
   });
@@ -488,7 +608,12 @@ describe('calendar events', () => {
         { first_name: 'María', last_name: 'González', email: maria },
         { first_name: 'Sin', last_name: 'Correo' },
       ]);
-      const e = await createEvent(c, { name: unique('Retiro de jóvenes'), starts_at: '2026-12-24T19:00', ends_at: '2026-12-24T21:00', timezone: 'America/Mexico_City' });
+      const e = await createEvent(c, {
+        name: unique('Retiro de jóvenes'),
+        starts_at: '2026-12-24T19:00',
+        ends_at: '2026-12-24T21:00',
+        timezone: 'America/Mexico_City',
+      });
       for (const body of [
         { member_id: mariaId },
         { member_id: noMailId },
@@ -504,7 +629,10 @@ describe('calendar events', () => {
       }
       expect((await api.get<CalendarEvent>(`/v1/events/${e.id}`, as(c))).body.status).toBe('scheduled');
 
-      const res = await api.post<CalendarEvent>(`/v1/events/${e.id}/cancel`, as(c, { lang: 'es', body: { reason: 'Alerta de huracán' } }));
+      const res = await api.post<CalendarEvent>(
+        `/v1/events/${e.id}/cancel`,
+        as(c, { lang: 'es', body: { reason: 'Alerta de huracán' } }),
+      );
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id: e.id, status: 'canceled', cancel_reason: 'Alerta de huracán' });
       expect(res.body.canceled_at).not.toBeNull();
@@ -542,7 +670,10 @@ describe('calendar events', () => {
 
       const empty = await createEvent(c, { name: unique('Empty') });
       expect((await api.post(`/v1/events/${empty.id}/cancel`, as(c))).status).toBe(200); // no body at all
-      const queued: { n: number }[] = await api.db.platform.query(`SELECT count(*)::int AS n FROM mail_outbox WHERE subject LIKE $1`, [`%${empty.name}%`]);
+      const queued: { n: number }[] = await api.db.platform.query(
+        `SELECT count(*)::int AS n FROM mail_outbox WHERE subject LIKE $1`,
+        [`%${empty.name}%`],
+      );
       expect(queued[0].n).toBe(0);
     });
 
@@ -551,11 +682,16 @@ describe('calendar events', () => {
       const carl = `carl-${randomBytes(3).toString('hex')}@example.org`;
       const e = await createEvent(c, { name: unique('Race') });
       await register(c, e.id, { guest: { first_name: 'Carl', last_name: 'X', email: carl } });
-      const results = await Promise.all([0, 1].map(() => api.post<Problem>(`/v1/events/${e.id}/cancel`, as(c, { body: {} }))));
+      const results = await Promise.all(
+        [0, 1].map(() => api.post<Problem>(`/v1/events/${e.id}/cancel`, as(c, { body: {} }))),
+      );
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
       expect(await outbox(c, 'event.canceled', e.id)).toHaveLength(1);
       await until('the mail', async () => smtp.to(carl).length >= 1);
-      const queued: { n: number }[] = await api.db.platform.query(`SELECT count(*)::int AS n FROM mail_outbox WHERE recipient = $1`, [carl]);
+      const queued: { n: number }[] = await api.db.platform.query(
+        `SELECT count(*)::int AS n FROM mail_outbox WHERE recipient = $1`,
+        [carl],
+      );
       expect(queued[0].n).toBe(1);
       // Written in the cancel's own transaction: the mail job is the church's, not a platform job.
       const jobs: { n: number }[] = await api.db.platform.query(

@@ -20,7 +20,8 @@ const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const as = (church: TestTenant, extra: Call = {}): Call => ({ token: church.token, tenant: church.slug, ...extra });
 const qs = (params: Record<string, string>): string => `?${new URLSearchParams(params).toString()}`;
-const issuesOf = (body: Problem) => (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
+const issuesOf = (body: Problem) =>
+  (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
 const unique = (prefix: string) => `${prefix} ${randomBytes(4).toString('hex')}`;
 
 async function createFund(api: TestApi, church: TestTenant, body: JsonObject): Promise<Fund> {
@@ -51,7 +52,10 @@ describe('funds', () => {
     });
 
     it('creates a fund: 201, Location, fnd_ id, defaults active and tax_deductible', async () => {
-      const res = await api.post<Fund>('/v1/funds', as(church, { body: { name: ' Building Fund ', description: 'The new roof.', ledger_code: '4010' } }));
+      const res = await api.post<Fund>(
+        '/v1/funds',
+        as(church, { body: { name: ' Building Fund ', description: 'The new roof.', ledger_code: '4010' } }),
+      );
       expect(res.status).toBe(201);
       expect(res.headers.location).toBe(`/v1/funds/${res.body.id}`);
       expect(res.body).toEqual({
@@ -66,7 +70,10 @@ describe('funds', () => {
       });
       const fetched = await api.get<Fund>(res.headers.location, as(church));
       expect(fetched.body).toEqual(res.body);
-      expect((await api.get(res.headers.location, as(church, { headers: { 'If-None-Match': fetched.headers.etag } }))).status).toBe(304);
+      expect(
+        (await api.get(res.headers.location, as(church, { headers: { 'If-None-Match': fetched.headers.etag } })))
+          .status,
+      ).toBe(304);
       const other = await createFund(api, church, { name: 'Benevolence', tax_deductible: false, active: false });
       expect(other).toMatchObject({ description: null, ledger_code: null, active: false, tax_deductible: false });
     });
@@ -74,10 +81,16 @@ describe('funds', () => {
     it('a name is unique ignoring case: 409 conflict, also for two creates at once', async () => {
       await createFund(api, church, { name: 'Missions' });
       const dup = await api.post<Problem>('/v1/funds', as(church, { body: { name: 'MISSIONS' } }));
-      expect([dup.status, dup.body.code, issuesOf(dup.body)]).toEqual([409, 'conflict', [{ field: 'name', issue: 'duplicate' }]]);
+      expect([dup.status, dup.body.code, issuesOf(dup.body)]).toEqual([
+        409,
+        'conflict',
+        [{ field: 'name', issue: 'duplicate' }],
+      ]);
 
       const name = unique('Race');
-      const answers = await Promise.all([0, 1, 2, 3].map(() => api.post<Fund | Problem>('/v1/funds', as(church, { body: { name } }))));
+      const answers = await Promise.all(
+        [0, 1, 2, 3].map(() => api.post<Fund | Problem>('/v1/funds', as(church, { body: { name } }))),
+      );
       expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
       expect((await listFunds(api, church, { q: name })).total).toBe(1);
       // The same name in another church is fine.
@@ -85,7 +98,12 @@ describe('funds', () => {
     });
 
     it('refuses bad bodies with 422 naming every field', async () => {
-      const res = await api.post<Problem>('/v1/funds', as(church, { body: { description: 'x'.repeat(1001), ledger_code: 'x'.repeat(51), active: 'yes', color: 'red' } }));
+      const res = await api.post<Problem>(
+        '/v1/funds',
+        as(church, {
+          body: { description: 'x'.repeat(1001), ledger_code: 'x'.repeat(51), active: 'yes', color: 'red' },
+        }),
+      );
       expect(res.status).toBe(422);
       expect(issuesOf(res.body)).toEqual([
         { field: 'active', issue: 'invalid_type' },
@@ -101,8 +119,14 @@ describe('funds', () => {
     it('honours Idempotency-Key', async () => {
       const key = randomUUID();
       const name = unique('Idem');
-      const first = await api.post<Fund>('/v1/funds', as(church, { body: { name }, headers: { 'Idempotency-Key': key } }));
-      const again = await api.post<Fund>('/v1/funds', as(church, { body: { name }, headers: { 'Idempotency-Key': key } }));
+      const first = await api.post<Fund>(
+        '/v1/funds',
+        as(church, { body: { name }, headers: { 'Idempotency-Key': key } }),
+      );
+      const again = await api.post<Fund>(
+        '/v1/funds',
+        as(church, { body: { name }, headers: { 'Idempotency-Key': key } }),
+      );
       expect([first.status, again.status, again.headers['idempotent-replayed']]).toEqual([201, 201, 'true']);
       expect(again.body).toEqual(first.body);
     });
@@ -118,12 +142,24 @@ describe('funds', () => {
     it('PATCH renames, archives and clears; a null name is 422; another fund’s name is 409', async () => {
       const fund = await createFund(api, church, { name: 'Youth', description: 'Camp', ledger_code: '4200' });
       await createFund(api, church, { name: 'Music' });
-      const res = await api.patch<Fund>(`/v1/funds/${fund.id}`, as(church, { body: { name: 'Youth Ministry', active: false, description: null } }));
+      const res = await api.patch<Fund>(
+        `/v1/funds/${fund.id}`,
+        as(church, { body: { name: 'Youth Ministry', active: false, description: null } }),
+      );
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ ...fund, name: 'Youth Ministry', active: false, description: null, updated_at: expect.stringMatching(UTC_ISO) });
+      expect(res.body).toEqual({
+        ...fund,
+        name: 'Youth Ministry',
+        active: false,
+        description: null,
+        updated_at: expect.stringMatching(UTC_ISO),
+      });
       expect((await api.get<Fund>(`/v1/funds/${fund.id}`, as(church))).body).toEqual(res.body);
 
-      const cleared = await api.patch<Problem>(`/v1/funds/${fund.id}`, as(church, { body: { name: null, active: null } }));
+      const cleared = await api.patch<Problem>(
+        `/v1/funds/${fund.id}`,
+        as(church, { body: { name: null, active: null } }),
+      );
       expect([cleared.status, issuesOf(cleared.body)]).toEqual([
         422,
         [
@@ -134,7 +170,9 @@ describe('funds', () => {
       const taken = await api.patch<Problem>(`/v1/funds/${fund.id}`, as(church, { body: { name: 'music' } }));
       expect([taken.status, taken.body.code]).toEqual([409, 'conflict']);
       // Its own name in another case is not a conflict.
-      expect((await api.patch<Fund>(`/v1/funds/${fund.id}`, as(church, { body: { name: 'YOUTH MINISTRY' } }))).status).toBe(200);
+      expect(
+        (await api.patch<Fund>(`/v1/funds/${fund.id}`, as(church, { body: { name: 'YOUTH MINISTRY' } }))).status,
+      ).toBe(200);
     });
 
     it('lists with filters active, tax_deductible, q, created_at and updated_at, sorted by name or created_at, page by page', async () => {
@@ -150,7 +188,9 @@ describe('funds', () => {
       expect(ids(await listFunds(api, c, { active: 'false' }))).toEqual([b.id]);
       expect(ids(await listFunds(api, c, { tax_deductible: 'false' }))).toEqual([d.id]);
       expect(ids(await listFunds(api, c, { q: 'RAV' }))).toEqual([d.id]);
-      expect(ids(await listFunds(api, c, { 'created_at[gt]': a.created_at, 'created_at[lte]': d.created_at })).sort()).toEqual([b.id, d.id].sort());
+      expect(
+        ids(await listFunds(api, c, { 'created_at[gt]': a.created_at, 'created_at[lte]': d.created_at })).sort(),
+      ).toEqual([b.id, d.id].sort());
       await api.patch(`/v1/funds/${a.id}`, as(c, { body: { description: 'touched' } }));
       const touched = (await api.get<Fund>(`/v1/funds/${a.id}`, as(c))).body;
       expect(ids(await listFunds(api, c, { 'updated_at[gte]': touched.updated_at }))).toEqual([a.id]);
@@ -165,9 +205,18 @@ describe('funds', () => {
       } while (cursor);
       expect(seen).toEqual([a.id, d.id, b.id]);
 
-      for (const params of [{ color: 'red' }, { sort: 'ledger_code' }, { active: 'maybe' }, { 'name[gt]': 'a' }] as Record<string, string>[]) {
+      for (const params of [
+        { color: 'red' },
+        { sort: 'ledger_code' },
+        { active: 'maybe' },
+        { 'name[gt]': 'a' },
+      ] as Record<string, string>[]) {
         const res = await api.get<Problem>(`/v1/funds${qs(params)}`, as(c));
-        expect({ params, status: res.status, code: res.body.code }).toEqual({ params, status: 400, code: 'invalid_parameter' });
+        expect({ params, status: res.status, code: res.body.code }).toEqual({
+          params,
+          status: 400,
+          code: 'invalid_parameter',
+        });
       }
     });
 
@@ -177,7 +226,10 @@ describe('funds', () => {
       expect((await api.get<Problem>(`/v1/funds/${unused.id}`, as(church))).status).toBe(404);
 
       const used = await createFund(api, church, { name: unique('Used') });
-      const gift = await api.post('/v1/donations', as(church, { body: { amount: 500, currency: 'USD', fund_id: used.id } }));
+      const gift = await api.post(
+        '/v1/donations',
+        as(church, { body: { amount: 500, currency: 'USD', fund_id: used.id } }),
+      );
       expect(gift.status).toBe(201);
       const refused = await api.delete<Problem>(`/v1/funds/${used.id}`, as(church));
       expect([refused.status, refused.body.code]).toEqual([409, 'conflict']);
@@ -188,10 +240,24 @@ describe('funds', () => {
     it('a fund with only a recurring gift or a pledge is 409 too, and the answer says which', async () => {
       const [donor] = await newMembers(api, church, [{ first_name: 'Pledger', last_name: 'One' }]);
       const pledged = await createFund(api, church, { name: unique('Pledged') });
-      const pledge = { donor_id: donor, fund_id: pledged.id, amount: 100_000, currency: 'USD', starts_on: '2026-01-01', ends_on: '2026-12-31' };
+      const pledge = {
+        donor_id: donor,
+        fund_id: pledged.id,
+        amount: 100_000,
+        currency: 'USD',
+        starts_on: '2026-01-01',
+        ends_on: '2026-12-31',
+      };
       expect((await api.post('/v1/pledges', as(church, { body: pledge }))).status).toBe(201);
       const scheduled = await createFund(api, church, { name: unique('Scheduled') });
-      const gift = { donor_id: donor, fund_id: scheduled.id, amount: 5_000, currency: 'USD', interval: 'month', start_on: '2026-01-01' };
+      const gift = {
+        donor_id: donor,
+        fund_id: scheduled.id,
+        amount: 5_000,
+        currency: 'USD',
+        interval: 'month',
+        start_on: '2026-01-01',
+      };
       expect((await api.post('/v1/recurring-gifts', as(church, { body: gift }))).status).toBe(201);
       for (const [fund, what] of [
         [pledged, 'pledges'],
@@ -205,10 +271,20 @@ describe('funds', () => {
 
     it('an archived fund takes no new gift (422 inactive on fund_id); its old gifts stay', async () => {
       const fund = await createFund(api, church, { name: unique('Closing') });
-      expect((await api.post('/v1/donations', as(church, { body: { amount: 700, currency: 'USD', fund_id: fund.id } }))).status).toBe(201);
+      expect(
+        (await api.post('/v1/donations', as(church, { body: { amount: 700, currency: 'USD', fund_id: fund.id } })))
+          .status,
+      ).toBe(201);
       await api.patch(`/v1/funds/${fund.id}`, as(church, { body: { active: false } }));
-      const res = await api.post<Problem>('/v1/donations', as(church, { body: { amount: 700, currency: 'USD', fund_id: fund.id } }));
-      expect([res.status, res.body.code, issuesOf(res.body)]).toEqual([422, 'validation_failed', [{ field: 'fund_id', issue: 'inactive' }]]);
+      const res = await api.post<Problem>(
+        '/v1/donations',
+        as(church, { body: { amount: 700, currency: 'USD', fund_id: fund.id } }),
+      );
+      expect([res.status, res.body.code, issuesOf(res.body)]).toEqual([
+        422,
+        'validation_failed',
+        [{ field: 'fund_id', issue: 'inactive' }],
+      ]);
       const gifts = await api.get<List<unknown>>(`/v1/donations?fund_id=${fund.id}`, as(church));
       expect(gifts.body.total).toBe(1);
     });
@@ -221,7 +297,12 @@ describe('funds', () => {
           ['delete', undefined],
         ] as const) {
           const res = await api[method]<Problem>(`/v1/funds/${id}`, as(church, { body }));
-          expect({ id, method, status: res.status, code: res.body.code }).toEqual({ id, method, status: 404, code: 'resource_not_found' });
+          expect({ id, method, status: res.status, code: res.body.code }).toEqual({
+            id,
+            method,
+            status: 404,
+            code: 'resource_not_found',
+          });
         }
       }
     });
@@ -238,10 +319,17 @@ describe('funds', () => {
         ['delete', undefined],
       ] as const) {
         const res = await api[method]<Problem>(`/v1/funds/${theirs.id}`, as(b, { body }));
-        expect({ method, status: res.status, code: res.body.code }).toEqual({ method, status: 404, code: 'resource_not_found' });
+        expect({ method, status: res.status, code: res.body.code }).toEqual({
+          method,
+          status: 404,
+          code: 'resource_not_found',
+        });
       }
       expect((await listFunds(api, b)).total).toBe(0);
-      const gift = await api.post<Problem>('/v1/donations', as(b, { body: { amount: 100, currency: 'USD', fund_id: theirs.id } }));
+      const gift = await api.post<Problem>(
+        '/v1/donations',
+        as(b, { body: { amount: 100, currency: 'USD', fund_id: theirs.id } }),
+      );
       expect([gift.status, issuesOf(gift.body)]).toEqual([422, [{ field: 'fund_id', issue: 'not_found' }]]);
       expect((await api.get<Fund>(`/v1/funds/${theirs.id}`, as(a))).body).toEqual(theirs);
     });
@@ -258,10 +346,16 @@ describe('funds', () => {
         ['delete', `/v1/funds/${fund.id}`, undefined],
       ] as const) {
         const res = await api[method]<Problem>(path, { token: reader.token, tenant: church.slug, body });
-        expect({ method, status: res.status, scope: res.headers['www-authenticate'] }).toEqual({ method, status: 403, scope: expect.stringContaining('scope="write:donations"') });
+        expect({ method, status: res.status, scope: res.headers['www-authenticate'] }).toEqual({
+          method,
+          status: 403,
+          scope: expect.stringContaining('scope="write:donations"'),
+        });
       }
       const finance = await newToken(api, church, ['write:donations'], 'finance');
-      expect((await api.post('/v1/funds', { token: finance.token, tenant: church.slug, body: { name: 'Yes' } })).status).toBe(201);
+      expect(
+        (await api.post('/v1/funds', { token: finance.token, tenant: church.slug, body: { name: 'Yes' } })).status,
+      ).toBe(201);
       const members = await newToken(api, church, ['read:members', 'write:members'], 'staff');
       const res = await api.get<Problem>('/v1/funds', { token: members.token, tenant: church.slug });
       expect([res.status, res.body.code]).toEqual([403, 'scope_insufficient']);

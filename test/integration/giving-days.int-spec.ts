@@ -25,27 +25,39 @@ describe('giving report rollup (giving_days)', () => {
   const tokens: { token: string; used: number }[] = [];
 
   const as = (token = c.tenant.token) => ({ token, tenant: c.tenant.slug });
-  const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => api.db.platform.query<T[]>(text, [c.tenant.id, ...params]);
+  const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+    api.db.platform.query<T[]>(text, [c.tenant.id, ...params]);
 
   /** A write:donations token with quota left (30 gifts a minute per token). */
   async function donationsToken(): Promise<string> {
     let t = tokens.find((x) => x.used < 25);
-    if (!t) tokens.push((t = { token: (await newToken(api, c.tenant, ['read:donations', 'write:donations', 'read:reports'], 'finance')).token, used: 0 }));
+    if (!t)
+      tokens.push(
+        (t = {
+          token: (await newToken(api, c.tenant, ['read:donations', 'write:donations', 'read:reports'], 'finance'))
+            .token,
+          used: 0,
+        }),
+      );
     t.used++;
     return t.token;
   }
 
   async function donate(body: JsonObject): Promise<string> {
-    const res = await api.post<{ id: string }>('/v1/donations', { ...as(await donationsToken()), body: { method: 'cash', currency: 'MXN', fund_id: c.funds[0], ...body } });
+    const res = await api.post<{ id: string }>('/v1/donations', {
+      ...as(await donationsToken()),
+      body: { method: 'cash', currency: 'MXN', fund_id: c.funds[0], ...body },
+    });
     if (res.status !== 201) throw new Error(`donation: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.id;
   }
 
   async function report(params: Record<string, string>) {
-    const res = await api.get<{ rows: Record<string, unknown>[]; totals: Record<string, unknown>[]; params: Record<string, unknown> }>(
-      `/v1/reports/giving?${new URLSearchParams(params).toString()}`,
-      as(await donationsToken()),
-    );
+    const res = await api.get<{
+      rows: Record<string, unknown>[];
+      totals: Record<string, unknown>[];
+      params: Record<string, unknown>;
+    }>(`/v1/reports/giving?${new URLSearchParams(params).toString()}`, as(await donationsToken()));
     expect(res.status).toBe(200);
     return res.body;
   }
@@ -72,7 +84,8 @@ describe('giving report rollup (giving_days)', () => {
     );
   }
 
-  const zone = async () => (await sql<{ timezone: string }>('SELECT timezone FROM giving_day_zones WHERE tenant_id = $1'))[0]?.timezone;
+  const zone = async () =>
+    (await sql<{ timezone: string }>('SELECT timezone FROM giving_day_zones WHERE tenant_id = $1'))[0]?.timezone;
   const uuid = (id: string) => parsePublicId(ID_PREFIX.donation, id)!;
 
   beforeAll(async () => {
@@ -83,7 +96,15 @@ describe('giving report rollup (giving_days)', () => {
       if (res.status !== 201) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.id;
     };
-    expect((await api.put('/v1/settings/statements', { token: tenant.token, tenant: tenant.slug, body: { timezone: MEXICO } })).status).toBe(200);
+    expect(
+      (
+        await api.put('/v1/settings/statements', {
+          token: tenant.token,
+          tenant: tenant.slug,
+          body: { timezone: MEXICO },
+        })
+      ).status,
+    ).toBe(200);
     c = {
       tenant,
       funds: [await make('/v1/funds', { name: 'General' }), await make('/v1/funds', { name: 'Building' })],
@@ -102,7 +123,8 @@ describe('giving report rollup (giving_days)', () => {
   it('racing gifts, refunds (two on one gift), fund and campus moves on one fund and day: the rollup equals the donations', async () => {
     const ids = await Promise.all(Array.from({ length: 30 }, (_, i) => donate({ amount: 1000 + i, received_at: DAY })));
     expect((await report({ from: '2025-03-01', to: '2025-04-30', group_by: 'month' })).params.timezone).toBe(MEXICO);
-    const refund = (id: string, amount: number) => api.post(`/v1/donations/${id}/refund`, { ...as(), body: { amount } });
+    const refund = (id: string, amount: number) =>
+      api.post(`/v1/donations/${id}/refund`, { ...as(), body: { amount } });
     const results = await Promise.all([
       ...ids.slice(0, 8).map((id) => refund(id, 300)),
       refund(ids[8], 900),
@@ -130,15 +152,23 @@ describe('giving report rollup (giving_days)', () => {
          FROM (SELECT count, amount, refunded FROM giving_days WHERE tenant_id = $1 AND day = '2025-03-31'
                UNION ALL SELECT count, amount, refunded FROM giving_day_changes WHERE tenant_id = $1 AND day = '2025-03-31') x`,
     );
-    expect(march).toEqual({ count: 27, amount: String(30 * 1000 + 435 - (25 + 26 + 27) - 3000), refunded: String(8 * 300 + 900) });
+    expect(march).toEqual({
+      count: 27,
+      amount: String(30 * 1000 + 435 - (25 + 26 + 27) - 3000),
+      refunded: String(8 * 300 + 900),
+    });
     const byFund = await report({ from: '2025-03-31', to: '2025-03-31', group_by: 'fund' });
     expect(byFund.rows.map((r) => r.count as number).sort((a, b) => a - b)).toEqual([5, 22]);
   });
 
   it('a batch’s gifts count when it is committed, all in one statement', async () => {
-    const batch = await api.post<{ id: string }>('/v1/batches', { ...as(), body: { description: 'Sunday', currency: 'MXN' } });
+    const batch = await api.post<{ id: string }>('/v1/batches', {
+      ...as(),
+      body: { description: 'Sunday', currency: 'MXN' },
+    });
     expect(batch.status).toBe(201);
-    for (const amount of [100, 200, 300]) await donate({ amount, batch_id: batch.body.id, received_at: '2025-05-04T11:00:00-06:00', fund_id: c.funds[1] });
+    for (const amount of [100, 200, 300])
+      await donate({ amount, batch_id: batch.body.id, received_at: '2025-05-04T11:00:00-06:00', fund_id: c.funds[1] });
     const may = () =>
       sql<{ count: number }>(
         `SELECT COALESCE(sum(count), 0)::int AS count FROM (SELECT count FROM giving_days WHERE tenant_id = $1 AND day = '2025-05-04'
@@ -150,7 +180,8 @@ describe('giving report rollup (giving_days)', () => {
   });
 
   it('a bulk load of 5,000 gifts in one statement records one change per day and fund; the next report folds every change into the days', async () => {
-    const changes = async () => (await sql<{ n: number }>('SELECT count(*)::int AS n FROM giving_day_changes WHERE tenant_id = $1'))[0].n;
+    const changes = async () =>
+      (await sql<{ n: number }>('SELECT count(*)::int AS n FROM giving_day_changes WHERE tenant_id = $1'))[0].n;
     const before = await changes();
     await sql(
       `INSERT INTO donations (tenant_id, id, amount, currency, fund_id, method, received_at, status, refunded_amount, created_at, updated_at)
@@ -171,7 +202,10 @@ describe('giving report rollup (giving_days)', () => {
 
   it('two transactions writing gifts to two funds in opposite orders both commit (recording a change locks no rollup row)', async () => {
     const [a, b] = [parsePublicId(ID_PREFIX.fund, c.funds[0])!, parsePublicId(ID_PREFIX.fund, c.funds[1])!];
-    const clients = [new Client({ connectionString: process.env.DATABASE_URL }), new Client({ connectionString: process.env.DATABASE_URL })];
+    const clients = [
+      new Client({ connectionString: process.env.DATABASE_URL }),
+      new Client({ connectionString: process.env.DATABASE_URL }),
+    ];
     await Promise.all(clients.map((client) => client.connect()));
     const gift = (client: Client, fund: string) =>
       client.query(
@@ -194,7 +228,8 @@ describe('giving report rollup (giving_days)', () => {
   });
 
   it('the church’s zone changes: the next report rebuilds the days in the new zone, and gifts racing the rebuild count once', async () => {
-    const inMarch = async () => (await report({ from: '2025-03-01', to: '2025-04-30', group_by: 'month' })).rows.map((r) => [r.period, r.count]);
+    const inMarch = async () =>
+      (await report({ from: '2025-03-01', to: '2025-04-30', group_by: 'month' })).rows.map((r) => [r.period, r.count]);
     expect(await inMarch()).toEqual([['2025-03', 27]]);
     expect(await zone()).toBe(MEXICO);
 
@@ -213,13 +248,26 @@ describe('giving report rollup (giving_days)', () => {
 
   it('another church’s gifts never reach this church’s rollup, and a church’s transaction sees only its own rows (row-level security)', async () => {
     const other = await newTenant(api);
-    const fund = await api.post<{ id: string }>('/v1/funds', { token: other.token, tenant: other.slug, body: { name: 'General' } });
-    await api.post('/v1/donations', { token: other.token, tenant: other.slug, body: { amount: 123456, currency: 'MXN', fund_id: fund.body.id, method: 'cash', received_at: DAY } });
-    const mine = await sql<{ n: number }>('SELECT count(*)::int AS n FROM giving_days WHERE tenant_id = $1 AND amount >= 123456');
+    const fund = await api.post<{ id: string }>('/v1/funds', {
+      token: other.token,
+      tenant: other.slug,
+      body: { name: 'General' },
+    });
+    await api.post('/v1/donations', {
+      token: other.token,
+      tenant: other.slug,
+      body: { amount: 123456, currency: 'MXN', fund_id: fund.body.id, method: 'cash', received_at: DAY },
+    });
+    const mine = await sql<{ n: number }>(
+      'SELECT count(*)::int AS n FROM giving_days WHERE tenant_id = $1 AND amount >= 123456',
+    );
     expect(mine).toEqual([{ n: 0 }]);
     const seen = await api.db.runInTenant({ tenantId: c.tenant.id, actor: { kind: 'cli' }, lang: 'en' }, async () => {
       const { TenantContext } = await import('../../src/common/context/tenant-context');
-      return TenantContext.current().manager.query<{ n: number }[]>('SELECT count(*)::int AS n FROM giving_days WHERE tenant_id <> $1', [c.tenant.id]);
+      return TenantContext.current().manager.query<{ n: number }[]>(
+        'SELECT count(*)::int AS n FROM giving_days WHERE tenant_id <> $1',
+        [c.tenant.id],
+      );
     });
     expect(seen).toEqual([{ n: 0 }]);
   });

@@ -54,7 +54,8 @@ const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const as = (church: TestTenant, extra: Call = {}): Call => ({ token: church.token, tenant: church.slug, ...extra });
 const qs = (params: Record<string, string>): string => `?${new URLSearchParams(params).toString()}`;
-const issuesOf = (body: Problem) => (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
+const issuesOf = (body: Problem) =>
+  (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
 const unique = (prefix: string) => `${prefix} ${randomBytes(4).toString('hex')}`;
 const sorted = (ids: string[]) => [...ids].sort();
 
@@ -78,14 +79,29 @@ async function members(api: TestApi, church: TestTenant, n: number, lastName = u
   );
 }
 
-async function join(api: TestApi, church: TestTenant, groupId: string, memberId: string, role?: string): Promise<GroupMember> {
-  const res = await api.put<GroupMember>(`/v1/groups/${groupId}/members/${memberId}`, as(church, { body: role ? { group_role: role } : {} }));
+async function join(
+  api: TestApi,
+  church: TestTenant,
+  groupId: string,
+  memberId: string,
+  role?: string,
+): Promise<GroupMember> {
+  const res = await api.put<GroupMember>(
+    `/v1/groups/${groupId}/members/${memberId}`,
+    as(church, { body: role ? { group_role: role } : {} }),
+  );
   if (res.status !== 200) throw new Error(`put member failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
 /** Every member of a group, page after page (limit `limit`). */
-async function roster(api: TestApi, church: TestTenant, groupId: string, params: Record<string, string> = {}, limit = 250): Promise<GroupMember[]> {
+async function roster(
+  api: TestApi,
+  church: TestTenant,
+  groupId: string,
+  params: Record<string, string> = {},
+  limit = 250,
+): Promise<GroupMember[]> {
   const all: GroupMember[] = [];
   let cursor: string | null = null;
   do {
@@ -101,7 +117,13 @@ async function roster(api: TestApi, church: TestTenant, groupId: string, params:
 }
 
 /** The `data.object` of every outbox event of `type` whose object (or `objectPath`) has this id. */
-async function eventObjects<T>(api: TestApi, church: TestTenant, type: string, id: string, objectPath = '{data,object,id}'): Promise<T[]> {
+async function eventObjects<T>(
+  api: TestApi,
+  church: TestTenant,
+  type: string,
+  id: string,
+  objectPath = '{data,object,id}',
+): Promise<T[]> {
   const rows: { object: T }[] = await api.db.platform.query(
     `SELECT payload->'data'->'object' AS object FROM webhook_events WHERE tenant_id = $1 AND type = $2 AND payload #>> $4::text[] = $3 ORDER BY created_at, id`,
     [church.id, type, id, objectPath],
@@ -176,17 +198,41 @@ describe('groups', () => {
     it('defaults: status open, optional fields null', async () => {
       const res = await api.post<Group>('/v1/groups', as(church, { body: { name: 'Solo nombre' } }));
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ status: 'open', campus: null, meeting_day: null, meeting_time: null, capacity: null, description: null, location: null });
+      expect(res.body).toMatchObject({
+        status: 'open',
+        campus: null,
+        meeting_day: null,
+        meeting_time: null,
+        capacity: null,
+        description: null,
+        location: null,
+      });
     });
 
     it('refuses bad bodies with 422 naming every field; status closed only through close', async () => {
       const res = await api.post<Problem>(
         '/v1/groups',
-        as(church, { body: { meeting_day: 'someday', meeting_time: '25:00', capacity: 0, status: 'closed', campus: 'nowhere', parent_group_id: 'grp_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' } }),
+        as(church, {
+          body: {
+            meeting_day: 'someday',
+            meeting_time: '25:00',
+            capacity: 0,
+            status: 'closed',
+            campus: 'nowhere',
+            parent_group_id: 'grp_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
+          },
+        }),
       );
       expect(res.status).toBe(422);
       expect(res.body.code).toBe('validation_failed');
-      expect(issuesOf(res.body).map((i) => i.field)).toEqual(['capacity', 'meeting_day', 'meeting_time', 'name', 'parent_group_id', 'status']);
+      expect(issuesOf(res.body).map((i) => i.field)).toEqual([
+        'capacity',
+        'meeting_day',
+        'meeting_time',
+        'name',
+        'parent_group_id',
+        'status',
+      ]);
       expect(issuesOf(res.body)).toContainEqual({ field: 'meeting_time', issue: 'invalid_format' });
       const campus = await api.post<Problem>('/v1/groups', as(church, { body: { name: 'X', campus: 'nowhere' } }));
       expect(campus.status).toBe(422);
@@ -195,9 +241,18 @@ describe('groups', () => {
 
     it('PATCH changes the given fields, null clears; name cannot be cleared; status closed is 422', async () => {
       const group = await createGroup(api, church, { campus: 'north', location: 'Casa' });
-      const res = await api.patch<Group>(`/v1/groups/${group.id}`, as(church, { body: { meeting_day: 'sunday', location: null, campus: null, status: 'full' } }));
+      const res = await api.patch<Group>(
+        `/v1/groups/${group.id}`,
+        as(church, { body: { meeting_day: 'sunday', location: null, campus: null, status: 'full' } }),
+      );
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ meeting_day: 'sunday', location: null, campus: null, status: 'full', name: group.name });
+      expect(res.body).toMatchObject({
+        meeting_day: 'sunday',
+        location: null,
+        campus: null,
+        status: 'full',
+        name: group.name,
+      });
       expect(res.body.updated_at > group.updated_at || res.body.updated_at === group.updated_at).toBe(true);
       expect((await api.get<Group>(`/v1/groups/${group.id}`, as(church))).body).toEqual(res.body);
       const cleared = await api.patch<Problem>(`/v1/groups/${group.id}`, as(church, { body: { name: null } }));
@@ -235,9 +290,18 @@ describe('groups', () => {
       ];
       for (const [method, path, body] of calls) {
         const res = await api.send<Problem>(method, path, as(other, body ? { body } : {}));
-        expect({ method, path, status: res.status, code: res.body.code }).toEqual({ method, path, status: 404, code: 'resource_not_found' });
+        expect({ method, path, status: res.status, code: res.body.code }).toEqual({
+          method,
+          path,
+          status: 404,
+          code: 'resource_not_found',
+        });
       }
-      expect((await api.get<Group>(`/v1/groups/${group.id}`, as(church))).body).toMatchObject({ name: group.name, status: 'open', member_count: 1 });
+      expect((await api.get<Group>(`/v1/groups/${group.id}`, as(church))).body).toMatchObject({
+        name: group.name,
+        status: 'open',
+        member_count: 1,
+      });
     });
 
     it('scopes: read:groups reads, write:groups writes', async () => {
@@ -245,8 +309,13 @@ describe('groups', () => {
       const reader = await newToken(api, church, ['read:groups'], 'staff');
       const outsider = await newToken(api, church, ['read:members'], 'staff');
       expect((await api.get(`/v1/groups/${group.id}`, { token: reader.token, tenant: church.slug })).status).toBe(200);
-      expect((await api.get(`/v1/groups/${group.id}/members`, { token: reader.token, tenant: church.slug })).status).toBe(200);
-      const write = await api.post<Problem>(`/v1/groups/${group.id}/close`, { token: reader.token, tenant: church.slug });
+      expect(
+        (await api.get(`/v1/groups/${group.id}/members`, { token: reader.token, tenant: church.slug })).status,
+      ).toBe(200);
+      const write = await api.post<Problem>(`/v1/groups/${group.id}/close`, {
+        token: reader.token,
+        tenant: church.slug,
+      });
       expect([write.status, write.body.code]).toEqual([403, 'scope_insufficient']);
       const read = await api.get<Problem>('/v1/groups', { token: outsider.token, tenant: church.slug });
       expect([read.status, read.body.code]).toEqual([403, 'scope_insufficient']);
@@ -288,7 +357,10 @@ describe('groups', () => {
     });
 
     it('an unknown filter or sort, or a malformed parent_group_id, is 400', async () => {
-      for (const params of [{ colour: 'red' }, { sort: 'capacity' }, { parent_group_id: 'nope' }] as Record<string, string>[]) {
+      for (const params of [{ colour: 'red' }, { sort: 'capacity' }, { parent_group_id: 'nope' }] as Record<
+        string,
+        string
+      >[]) {
         const res = await api.get<Problem>(`/v1/groups${qs(params)}`, as(church2));
         expect([res.status, res.body.code]).toEqual([400, 'invalid_parameter']);
       }
@@ -299,7 +371,9 @@ describe('groups', () => {
   describe('members of a group', () => {
     it('PUT adds a member (role member, joined_at) and answers the member as GET /v1/members/{id} shows it plus group_role and joined_at', async () => {
       const group = await createGroup(api, church);
-      const [id] = await newMembers(api, church, [{ first_name: 'Ana', last_name: 'Ortiz', campus: 'north', birthdate: '1990-05-01' }]);
+      const [id] = await newMembers(api, church, [
+        { first_name: 'Ana', last_name: 'Ortiz', campus: 'north', birthdate: '1990-05-01' },
+      ]);
       // No body at all: joins as `member`.
       const added = await api.put<GroupMember>(`/v1/groups/${group.id}/members/${id}`, as(church));
       expect(added.status).toBe(200);
@@ -318,7 +392,10 @@ describe('groups', () => {
     it('GET /v1/groups/{id}/members: the member list envelope, every member once across pages, group_role filter, tags loaded', async () => {
       const group = await createGroup(api, church);
       const ids = await members(api, church, 7);
-      const tag = await api.post<{ id: string; name: string }>('/v1/tags', as(church, { body: { name: unique('tag') } }));
+      const tag = await api.post<{ id: string; name: string }>(
+        '/v1/tags',
+        as(church, { body: { name: unique('tag') } }),
+      );
       expect((await api.put(`/v1/members/${ids[0]}/tags/${tag.body.id}`, as(church))).status).toBe(200);
       for (const [i, id] of ids.entries()) await join(api, church, group.id, id, i < 2 ? 'leader' : undefined);
 
@@ -332,9 +409,15 @@ describe('groups', () => {
       expect(all.map((m) => m.id)).toEqual(ids);
       expect(all[0].tags).toEqual([{ id: tag.body.id, name: tag.body.name }]);
       const [one] = all;
-      expect(one).toEqual({ ...(await api.get<Member>(`/v1/members/${one.id}`, as(church))).body, group_role: 'leader', joined_at: expect.stringMatching(UTC_ISO) });
+      expect(one).toEqual({
+        ...(await api.get<Member>(`/v1/members/${one.id}`, as(church))).body,
+        group_role: 'leader',
+        joined_at: expect.stringMatching(UTC_ISO),
+      });
       expect((await roster(api, church, group.id, { group_role: 'leader' })).map((m) => m.id)).toEqual(ids.slice(0, 2));
-      expect(await roster(api, church, group.id, { 'created_at[gt]': new Date(Date.now() + 60_000).toISOString() })).toEqual([]);
+      expect(
+        await roster(api, church, group.id, { 'created_at[gt]': new Date(Date.now() + 60_000).toISOString() }),
+      ).toEqual([]);
       const bad = await api.get<Problem>(`/v1/groups/${group.id}/members?sort=last_name`, as(church));
       expect(bad.status).toBe(400);
     });
@@ -358,7 +441,9 @@ describe('groups', () => {
       const all = await roster(api, church, group.id, {}, 250);
       expect(all.map((m) => m.id)).toEqual(ids);
       expect(all[0]).toMatchObject({ group_role: 'leader', joined_at: '2026-01-01T00:01:00.000Z' });
-      expect((await roster(api, church, group.id, { 'joined_at[gt]': '2026-01-01T08:00:00Z' })).map((m) => m.id)).toEqual(ids.slice(480));
+      expect(
+        (await roster(api, church, group.id, { 'joined_at[gt]': '2026-01-01T08:00:00Z' })).map((m) => m.id),
+      ).toEqual(ids.slice(480));
       expect((await api.get<Group>(`/v1/groups/${group.id}`, as(church))).body.member_count).toBe(500);
     });
 
@@ -372,19 +457,29 @@ describe('groups', () => {
         expect(res.status).toBe(200);
         return { etag: String(res.headers.etag), total: res.body.total, first: res.body.data[0] };
       };
-      const unchanged = async (etag: string) => (await api.get(path, as(church, { headers: { 'If-None-Match': etag } }))).status;
+      const unchanged = async (etag: string) =>
+        (await api.get(path, as(church, { headers: { 'If-None-Match': etag } }))).status;
       let seen = await read();
       expect([seen.total, await unchanged(seen.etag)]).toEqual([3, 304]);
       const changes: [string, () => Promise<unknown>, number][] = [
         ['join', () => join(api, church, group.id, ids[3]), 4],
-        ['role change', () => api.put(`/v1/groups/${group.id}/members/${ids[0]}`, as(church, { body: { group_role: 'leader' } })), 4],
+        [
+          'role change',
+          () => api.put(`/v1/groups/${group.id}/members/${ids[0]}`, as(church, { body: { group_role: 'leader' } })),
+          4,
+        ],
         ['removal', () => api.delete(`/v1/groups/${group.id}/members/${ids[3]}`, as(church)), 3],
         ["a member's deletion", () => api.delete(`/v1/members/${ids[2]}`, as(church)), 2],
       ];
       for (const [what, change, total] of changes) {
         await change();
         const now = await read();
-        expect([what, now.total, now.etag === seen.etag, await unchanged(seen.etag)]).toEqual([what, total, false, 200]);
+        expect([what, now.total, now.etag === seen.etag, await unchanged(seen.etag)]).toEqual([
+          what,
+          total,
+          false,
+          200,
+        ]);
         seen = now;
       }
       expect(seen.first.group_role).toBe('leader');
@@ -409,9 +504,15 @@ describe('groups', () => {
       const [theirs] = await members(api, other, 1);
       const res = await api.put<Problem>(`/v1/groups/${group.id}/members/${theirs}`, as(church, { body: {} }));
       expect([res.status, res.body.code]).toEqual([404, 'resource_not_found']);
-      expect((await api.put(`/v1/groups/${group.id}/members/mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f`, as(church, { body: {} }))).status).toBe(404);
+      expect(
+        (await api.put(`/v1/groups/${group.id}/members/mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f`, as(church, { body: {} })))
+          .status,
+      ).toBe(404);
       expect(await roster(api, church, group.id)).toEqual([]);
-      const role = await api.put<Problem>(`/v1/groups/${group.id}/members/${theirs}`, as(church, { body: { group_role: 'boss' } }));
+      const role = await api.put<Problem>(
+        `/v1/groups/${group.id}/members/${theirs}`,
+        as(church, { body: { group_role: 'boss' } }),
+      );
       expect(role.status).toBe(422);
     });
 
@@ -424,7 +525,9 @@ describe('groups', () => {
 
       const group = await createGroup(api, church, { capacity: 3 });
       const ids = await members(api, church, 10);
-      const answers = await Promise.all(ids.map((id) => api.put(`/v1/groups/${group.id}/members/${id}`, as(church, { body: {} }))));
+      const answers = await Promise.all(
+        ids.map((id) => api.put(`/v1/groups/${group.id}/members/${id}`, as(church, { body: {} }))),
+      );
       expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 200, ...Array(7).fill(409)]);
       expect((await roster(api, church, group.id)).length).toBe(3);
     });
@@ -438,7 +541,12 @@ describe('groups', () => {
       await join(api, church, group.id, a);
       const res = await api.post<Group>(`/v1/groups/${group.id}/close`, as(church));
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ id: group.id, status: 'closed', closed_at: expect.stringMatching(UTC_ISO), member_count: 1 });
+      expect(res.body).toMatchObject({
+        id: group.id,
+        status: 'closed',
+        closed_at: expect.stringMatching(UTC_ISO),
+        member_count: 1,
+      });
       expect((await api.get<Group>(`/v1/groups/${group.id}`, as(church))).body).toEqual(res.body);
       expect(await eventObjects(api, church, 'group.closed', group.id)).toEqual([res.body]);
 
@@ -446,7 +554,10 @@ describe('groups', () => {
       expect([again.status, again.body.code]).toEqual([409, 'conflict']);
       const add = await api.put<Problem>(`/v1/groups/${group.id}/members/${b}`, as(church, { body: {} }));
       expect([add.status, add.body.code]).toEqual([409, 'conflict']);
-      const multiply = await api.post<Problem>(`/v1/groups/${group.id}/multiply`, as(church, { body: { name: 'x', member_ids: [a], leader_id: a } }));
+      const multiply = await api.post<Problem>(
+        `/v1/groups/${group.id}/multiply`,
+        as(church, { body: { name: 'x', member_ids: [a], leader_id: a } }),
+      );
       expect([multiply.status, multiply.body.code]).toEqual([409, 'conflict']);
       const reopen = await api.patch<Problem>(`/v1/groups/${group.id}`, as(church, { body: { status: 'open' } }));
       expect([reopen.status, reopen.body.code]).toEqual([409, 'conflict']);
@@ -462,11 +573,21 @@ describe('groups', () => {
       const ids = await members(api, church, 6);
       for (const [i, id] of ids.entries()) await join(api, church, source.id, id, i === 0 ? 'leader' : undefined);
       const [, m1, m2, leader] = ids;
-      const res = await api.post<Group>(`/v1/groups/${source.id}/multiply`, as(church, { body: { name: 'Células Norte 2', member_ids: [m1, m2], leader_id: leader } }));
+      const res = await api.post<Group>(
+        `/v1/groups/${source.id}/multiply`,
+        as(church, { body: { name: 'Células Norte 2', member_ids: [m1, m2], leader_id: leader } }),
+      );
       expect(res.status).toBe(201);
       expect(res.body.id).toMatch(GROUP_ID);
       expect(res.headers.location).toBe(`/v1/groups/${res.body.id}`);
-      expect(res.body).toMatchObject({ name: 'Células Norte 2', parent_group_id: source.id, campus: north, status: 'open', member_count: 3, closed_at: null });
+      expect(res.body).toMatchObject({
+        name: 'Células Norte 2',
+        parent_group_id: source.id,
+        campus: north,
+        status: 'open',
+        member_count: 3,
+        closed_at: null,
+      });
       expect((await api.get<Group>(`/v1/groups/${res.body.id}`, as(church))).body).toEqual(res.body);
 
       const moved = await roster(api, church, res.body.id);
@@ -483,7 +604,9 @@ describe('groups', () => {
       const after = (await api.get<Group>(`/v1/groups/${source.id}`, as(church))).body;
       expect(after.member_count).toBe(3);
       expect(await eventObjects(api, church, 'group.created', res.body.id)).toEqual([res.body]);
-      expect(await eventObjects(api, church, 'group.multiplied', source.id, '{data,object,group,id}')).toEqual([{ group: after, new_group: res.body }]);
+      expect(await eventObjects(api, church, 'group.multiplied', source.id, '{data,object,group,id}')).toEqual([
+        { group: after, new_group: res.body },
+      ]);
       const children = await api.get<List<Group>>(`/v1/groups${qs({ parent_group_id: source.id })}`, as(church));
       expect(children.body.data.map((g) => g.id)).toEqual([res.body.id]);
     });
@@ -495,19 +618,31 @@ describe('groups', () => {
       const [outsider] = await members(api, church, 1);
       const [foreign] = await members(api, other, 1);
       const name = unique('Nunca');
-      const res = await api.post<Problem>(`/v1/groups/${source.id}/multiply`, as(church, { body: { name, member_ids: [ids[0], foreign, outsider], leader_id: ids[1] } }));
+      const res = await api.post<Problem>(
+        `/v1/groups/${source.id}/multiply`,
+        as(church, { body: { name, member_ids: [ids[0], foreign, outsider], leader_id: ids[1] } }),
+      );
       expect([res.status, res.body.code]).toEqual([422, 'validation_failed']);
       expect(issuesOf(res.body)).toEqual([
         { field: 'member_ids[1]', issue: 'not_in_group' },
         { field: 'member_ids[2]', issue: 'not_in_group' },
       ]);
-      const leaderOut = await api.post<Problem>(`/v1/groups/${source.id}/multiply`, as(church, { body: { name, member_ids: [ids[0]], leader_id: outsider } }));
+      const leaderOut = await api.post<Problem>(
+        `/v1/groups/${source.id}/multiply`,
+        as(church, { body: { name, member_ids: [ids[0]], leader_id: outsider } }),
+      );
       expect(leaderOut.status).toBe(422);
       expect(issuesOf(leaderOut.body)).toEqual([{ field: 'leader_id', issue: 'not_in_group' }]);
-      const noLeader = await api.post<Problem>(`/v1/groups/${source.id}/multiply`, as(church, { body: { name, member_ids: [ids[0]] } }));
+      const noLeader = await api.post<Problem>(
+        `/v1/groups/${source.id}/multiply`,
+        as(church, { body: { name, member_ids: [ids[0]] } }),
+      );
       expect(noLeader.status).toBe(422);
       expect(issuesOf(noLeader.body)).toEqual([{ field: 'leader_id', issue: 'required' }]);
-      const empty = await api.post<Problem>(`/v1/groups/${source.id}/multiply`, as(church, { body: { name, member_ids: [], leader_id: ids[0] } }));
+      const empty = await api.post<Problem>(
+        `/v1/groups/${source.id}/multiply`,
+        as(church, { body: { name, member_ids: [], leader_id: ids[0] } }),
+      );
       expect(empty.status).toBe(422);
 
       expect((await roster(api, church, source.id)).map((m) => m.id)).toEqual(ids);

@@ -83,13 +83,20 @@ describe('hostile input on every operation of the OpenAPI document', () => {
   // Transport: raw HTTP, so that paths, query strings and bodies reach the server byte for byte.
   // ------------------------------------------------------------------------------------------
 
-  function send(method: string, path: string, headers: Record<string, string>, body?: string | Buffer): Promise<Answer | { error: string }> {
+  function send(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: string | Buffer,
+  ): Promise<Answer | { error: string }> {
     requestsSent++;
     return new Promise((resolve) => {
       const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent, timeout: TIMEOUT_MS }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
         res.on('error', (e) => resolve({ error: `response error ${e.message}` }));
       });
       req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
@@ -102,14 +109,25 @@ describe('hostile input on every operation of the OpenAPI document', () => {
   /** Sends with the all-scopes token; a 429 of a per-token endpoint quota (tokens: 10 an hour) is retried once with a new token. */
   async function call(method: string, path: string, variation: Variation): Promise<Answer | { error: string }> {
     const build = () => {
-      const headers: Record<string, string> = { Authorization: `Bearer ${token}`, 'X-Tenant': church.slug, 'Accept-Language': 'es', ...variation.headers };
-      if (variation.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+      const headers: Record<string, string> = {
+        Authorization: `Bearer ${token}`,
+        'X-Tenant': church.slug,
+        'Accept-Language': 'es',
+        ...variation.headers,
+      };
+      if (variation.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+        headers['Content-Type'] = 'application/json';
       for (const [k, v] of Object.entries(headers)) if (v === '\u0001omit') delete headers[k];
       return headers;
     };
     const url = path + (variation.query !== undefined ? `?${variation.query}` : '');
     let answer = await send(method, url, build(), variation.body);
-    if ('status' in answer && answer.status === 429 && answer.headers['x-ratelimit-bucket'] !== 'minute' && answer.headers['x-ratelimit-bucket'] !== 'day') {
+    if (
+      'status' in answer &&
+      answer.status === 429 &&
+      answer.headers['x-ratelimit-bucket'] !== 'minute' &&
+      answer.headers['x-ratelimit-bucket'] !== 'day'
+    ) {
       token = (await newToken(api, church, [...SCOPES])).token;
       answer = await send(method, url, build(), variation.body);
     }
@@ -120,7 +138,10 @@ describe('hostile input on every operation of the OpenAPI document', () => {
   function untranslatedFormats(body: { errors?: { issue?: string; message?: string }[] }): string[] {
     const formats = (body.errors ?? [])
       .filter((e) => e.issue === 'invalid_format')
-      .map((e) => /^Este valor no tiene el formato esperado \((.*)\)\.$/.exec(e.message ?? '')?.[1] ?? `message ${e.message}`);
+      .map(
+        (e) =>
+          /^Este valor no tiene el formato esperado \((.*)\)\.$/.exec(e.message ?? '')?.[1] ?? `message ${e.message}`,
+      );
     return formats.filter((f) => !SPANISH_FORMATS.has(f) && !TECHNICAL_FORMATS.has(f));
   }
 
@@ -155,7 +176,8 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       const problems = api.openapi.check(method, url, answer.status, type, oauthBody);
       return problems.length ? `error not as documented: ${problems.join('; ')}` : null;
     }
-    if (!type.startsWith('application/problem+json')) return `error without problem+json (content-type ${type || 'none'})`;
+    if (!type.startsWith('application/problem+json'))
+      return `error without problem+json (content-type ${type || 'none'})`;
     let body: { code?: unknown; status?: unknown; errors?: { issue?: string; message?: string }[] };
     try {
       body = JSON.parse(answer.text);
@@ -163,7 +185,8 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       return 'problem body is not JSON';
     }
     if (typeof body.code !== 'string' || !/^[a-z_]+$/.test(body.code)) return 'problem without a string code';
-    if (body.status !== answer.status) return `problem status ${String(body.status)} differs from HTTP ${answer.status}`;
+    if (body.status !== answer.status)
+      return `problem status ${String(body.status)} differs from HTTP ${answer.status}`;
     if (answer.headers['content-language'] === 'es') {
       const untranslated = untranslatedFormats(body);
       if (untranslated.length) return `Spanish message names a format in English: ${untranslated.join('; ')}`;
@@ -175,8 +198,11 @@ describe('hostile input on every operation of the OpenAPI document', () => {
   /** The media types the document gives for `status` of the operation at `url` (none when it does not document it). */
   function documentedTypes(method: string, url: string, status: number): string[] {
     const path = url.split('?')[0];
-    const template = Object.keys(document.paths).find((t) => new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
-    const responses = (template ? document.paths[template][method.toLowerCase()]?.responses : undefined) as Record<string, { content?: Record<string, unknown> }> | undefined;
+    const template = Object.keys(document.paths).find((t) =>
+      new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),
+    );
+    const responses = (template ? document.paths[template][method.toLowerCase()]?.responses : undefined) as
+      Record<string, { content?: Record<string, unknown> }> | undefined;
     return Object.keys(responses?.[String(status)]?.content ?? {});
   }
 
@@ -191,7 +217,9 @@ describe('hostile input on every operation of the OpenAPI document', () => {
         const wrong = judge(method, path, answer);
         if (wrong) {
           const snippet = 'text' in answer ? answer.text.slice(0, 300) : '';
-          failures.push(`${method} ${op.template} [${v.label}] -> ${'status' in answer ? answer.status : '-'} ${wrong} ${snippet}`);
+          failures.push(
+            `${method} ${op.template} [${v.label}] -> ${'status' in answer ? answer.status : '-'} ${wrong} ${snippet}`,
+          );
         }
       }
     };
@@ -204,7 +232,8 @@ describe('hostile input on every operation of the OpenAPI document', () => {
 
   function resolve(schema: Schema | undefined): Schema {
     let s = schema ?? {};
-    for (let i = 0; i < 10 && typeof s.$ref === 'string'; i++) s = document.components.schemas[s.$ref.split('/').pop()!] ?? {};
+    for (let i = 0; i < 10 && typeof s.$ref === 'string'; i++)
+      s = document.components.schemas[s.$ref.split('/').pop()!] ?? {};
     if (Array.isArray(s.allOf)) {
       const { allOf, ...rest } = s;
       return { ...(Object.assign({}, ...(allOf as Schema[]).map(resolve)) as Schema), ...rest };
@@ -259,7 +288,11 @@ describe('hostile input on every operation of the OpenAPI document', () => {
   }
 
   /** Every property of the request schema, and one level into nested objects and arrays of objects. */
-  function slots(schema: Schema | null, path: (string | number)[] = [], depth = 0): { path: (string | number)[]; schema: Schema }[] {
+  function slots(
+    schema: Schema | null,
+    path: (string | number)[] = [],
+    depth = 0,
+  ): { path: (string | number)[]; schema: Schema }[] {
     const props = Object.entries((resolve(schema ?? undefined).properties ?? {}) as Record<string, Schema>);
     return props.flatMap(([name, child]) => {
       const here = [...path, name];
@@ -285,7 +318,8 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       list[key] = setAt(list[key] ?? {}, rest, value);
       return list as unknown as Record<string, unknown>;
     }
-    const copy: Record<string, unknown> = typeof node === 'object' && node !== null && !Array.isArray(node) ? { ...(node as Record<string, unknown>) } : {};
+    const copy: Record<string, unknown> =
+      typeof node === 'object' && node !== null && !Array.isArray(node) ? { ...(node as Record<string, unknown>) } : {};
     copy[key] = setAt(copy[key], rest, value);
     return copy;
   }
@@ -309,10 +343,15 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       for (const name of pathParams(op.template)) {
         const collection = path.slice(0, path.indexOf(`{${name}}`) - 1);
         if (!realIds.has(collection)) {
-          const res = await send('GET', `${collection}?limit=250`, { Authorization: `Bearer ${token}`, 'X-Tenant': church.slug });
+          const res = await send('GET', `${collection}?limit=250`, {
+            Authorization: `Bearer ${token}`,
+            'X-Tenant': church.slug,
+          });
           const ids =
             'text' in res && res.status === 200
-              ? ((JSON.parse(res.text) as { data?: { id?: string }[] }).data ?? []).map((r) => r.id).filter((id): id is string => typeof id === 'string')
+              ? ((JSON.parse(res.text) as { data?: { id?: string }[] }).data ?? [])
+                  .map((r) => r.id)
+                  .filter((id): id is string => typeof id === 'string')
               : [];
           realIds.set(collection, ids.find((id) => created.has(id)) ?? ids[0] ?? null);
         }
@@ -332,7 +371,10 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       const collection = fillPath({ ...op, template: op.template.slice(0, op.template.indexOf(`{${name}}`) - 1) });
       const real = realIds.get(collection) ?? others[0] ?? 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f';
       const [prefix, hex = ''] = real.split('_');
-      const uuid = hex.length === 32 ? `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}` : randomUUID();
+      const uuid =
+        hex.length === 32
+          ? `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+          : randomUUID();
       const foreign = others.find((id) => !id.startsWith(`${prefix}_`)) ?? `zzz_${hex}`;
       const raws: [string, string][] = [
         ['garbage', 'garbage'],
@@ -362,7 +404,12 @@ describe('hostile input on every operation of the OpenAPI document', () => {
         ['__proto__', '__proto__'],
         ['constructor', 'constructor'],
       ];
-      for (const [label, raw] of raws) out.push({ label: `path ${name}: ${label}`, path: fillPath(op, { name, raw }), body: op.body ? JSON.stringify(baseBody(op)) : undefined });
+      for (const [label, raw] of raws)
+        out.push({
+          label: `path ${name}: ${label}`,
+          path: fillPath(op, { name, raw }),
+          body: op.body ? JSON.stringify(baseBody(op)) : undefined,
+        });
     }
     return out;
   }
@@ -375,7 +422,9 @@ describe('hostile input on every operation of the OpenAPI document', () => {
         .exec(sort?.description ?? '')?.[1]
         .split(',')
         .map((s) => s.trim()) ?? [];
-    const filters = op.parameters.filter((p) => p.in === 'query' && !['cursor', 'limit', 'sort', 'total'].includes(p.name));
+    const filters = op.parameters.filter(
+      (p) => p.in === 'query' && !['cursor', 'limit', 'sort', 'total'].includes(p.name),
+    );
     const uuid = randomUUID();
     const queries: [string, string][] = [
       ['limit=abc', 'limit=abc'],
@@ -435,7 +484,12 @@ describe('hostile input on every operation of the OpenAPI document', () => {
         .get(op.template)
         ?.filter((c) => c.startsWith(`${field}:`))
         .map((c) => c.slice(field.length + 1)) ?? []) {
-        queries.push(...tamperedCursors(cursor).map(([label, raw]): [string, string] => [`sort=${field} with ${label}`, `sort=${enc(field)}&cursor=${raw}`]));
+        queries.push(
+          ...tamperedCursors(cursor).map(([label, raw]): [string, string] => [
+            `sort=${field} with ${label}`,
+            `sort=${enc(field)}&cursor=${raw}`,
+          ]),
+        );
       }
     }
     for (const cursor of cursors
@@ -468,7 +522,11 @@ describe('hostile input on every operation of the OpenAPI document', () => {
         enc("' OR 1=1 --"),
         enc('%_\\'),
       ];
-      for (const value of values) queries.push([`${p.name}=${value.length > 40 ? `${value.slice(0, 20)}…(${value.length})` : value}`, `${name}=${value}`]);
+      for (const value of values)
+        queries.push([
+          `${p.name}=${value.length > 40 ? `${value.slice(0, 20)}…(${value.length})` : value}`,
+          `${name}=${value}`,
+        ]);
       queries.push([`${p.name} twice`, `${name}=a&${name}=b`]);
       queries.push([`${p.name}[foo]=1 (unknown operator)`, `${name}%5Bfoo%5D=1`]);
       queries.push([`${p.name}[gte][x]=1 (nested brackets)`, `${name}%5Bgte%5D%5Bx%5D=1`]);
@@ -479,7 +537,11 @@ describe('hostile input on every operation of the OpenAPI document', () => {
 
   /** A real next_cursor, decoded and changed: wrong types, NUL characters, huge values. */
   function tamperedCursors(cursor: string): [string, string][] {
-    const [sort, values, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, unknown[], string];
+    const [sort, values, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [
+      string,
+      unknown[],
+      string,
+    ];
     const withValues = (v: unknown) => b64(JSON.stringify([sort, values.map(() => v), id]));
     return [
       ['real cursor (control)', cursor],
@@ -501,7 +563,8 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     const base = baseBody(op);
     const json = (value: unknown) => JSON.stringify(value);
     const out: Variation[] = [];
-    const raw = (label: string, body: string | Buffer, headers?: Record<string, string>) => out.push({ label: `body ${label}`, body, headers });
+    const raw = (label: string, body: string | Buffer, headers?: Record<string, string>) =>
+      out.push({ label: `body ${label}`, body, headers });
     raw('invalid JSON (truncated)', '{"a":');
     raw('invalid JSON (single quotes)', "{'a': 1}");
     raw('invalid JSON (trailing comma)', '{"a": 1,}');
@@ -509,7 +572,10 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     raw('invalid JSON (lone surrogate escape)', '{"a": "\\ud800"}');
     raw('invalid JSON (bad escape)', '{"a": "\\x41"}');
     raw('invalid JSON (BOM)', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(json(base))]));
-    raw('invalid UTF-8 bytes in a string', Buffer.concat([Buffer.from('{"a": "'), Buffer.from([0xff, 0xfe, 0xc0, 0xaf]), Buffer.from('"}')]));
+    raw(
+      'invalid UTF-8 bytes in a string',
+      Buffer.concat([Buffer.from('{"a": "'), Buffer.from([0xff, 0xfe, 0xc0, 0xaf]), Buffer.from('"}')]),
+    );
     raw('empty body with a JSON content type', '');
     raw('whitespace only', '   ');
     raw('JSON array', '[]');
@@ -527,13 +593,22 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       }}`,
     );
     raw('unknown extra field', json({ ...base, zz_unknown_field: 1 }));
-    raw('__proto__ key', `{"__proto__": {"polluted": true}${Object.keys(base).length ? `, ${json(base).slice(1, -1)}` : ''}}`);
+    raw(
+      '__proto__ key',
+      `{"__proto__": {"polluted": true}${Object.keys(base).length ? `, ${json(base).slice(1, -1)}` : ''}}`,
+    );
     raw('constructor key', json({ ...base, constructor: { prototype: { polluted: true } } }));
     raw('key with NUL', json({ ...base, 'a\u0000b': 1 }));
     raw(`deeply nested object (depth 5000) as an unknown field`, `{"deep": ${deep(5000)}}`);
-    raw(`deeply nested object (depth 5000) with an Idempotency-Key`, `{"deep": ${deep(5000)}}`, { 'Idempotency-Key': randomUUID() });
-    raw(`deeply nested array (depth 100,000) with an Idempotency-Key`, deepArray(100_000), { 'Idempotency-Key': randomUUID() });
-    raw('NUL in a string, with an Idempotency-Key', json({ ...base, zz: '\u0000' }), { 'Idempotency-Key': randomUUID() });
+    raw(`deeply nested object (depth 5000) with an Idempotency-Key`, `{"deep": ${deep(5000)}}`, {
+      'Idempotency-Key': randomUUID(),
+    });
+    raw(`deeply nested array (depth 100,000) with an Idempotency-Key`, deepArray(100_000), {
+      'Idempotency-Key': randomUUID(),
+    });
+    raw('NUL in a string, with an Idempotency-Key', json({ ...base, zz: '\u0000' }), {
+      'Idempotency-Key': randomUUID(),
+    });
     raw(`deeply nested array (depth 5000) as the body`, deepArray(5000));
     raw('a million-element array as the body', `[${'0,'.repeat(999_999)}0]`);
     raw('wrong content type text/plain', json(base), { 'Content-Type': 'text/plain' });
@@ -558,7 +633,8 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       const wrong: [string, string][] = [];
       const add = (label: string, value: unknown) => wrong.push([label, json(setAt(base, slot.path, value))]);
       /** For values JSON.stringify cannot write (1e309, depth 5000): a placeholder replaced in the text. */
-      const addRaw = (label: string, text: string) => wrong.push([label, json(setAt(base, slot.path, '\u0001raw')).replace('"\\u0001raw"', text)]);
+      const addRaw = (label: string, text: string) =>
+        wrong.push([label, json(setAt(base, slot.path, '\u0001raw')).replace('"\\u0001raw"', text)]);
       if (kind === 'string' || kind === 'any') {
         add('123', 123);
         add('{}', {});
@@ -658,7 +734,11 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     jest.spyOn(console, 'log').mockImplementation(() => undefined);
     stripe = await FakeStripe.start();
     stripe.acceptAnyKey();
-    api = await TestApi.start({ WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_TIMEOUT_MS: '1000', PAYMENTS_API_URL: stripe.url });
+    api = await TestApi.start({
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
+      WEBHOOK_TIMEOUT_MS: '1000',
+      PAYMENTS_API_URL: stripe.url,
+    });
     server = api.app.getHttpServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
@@ -673,73 +753,153 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     document = JSON.parse(served.text);
 
     const make = async (path: string, body: unknown) => {
-      const res = await send('POST', path, { Authorization: `Bearer ${token}`, 'X-Tenant': church.slug, 'Content-Type': 'application/json' }, JSON.stringify(body));
-      if (!('status' in res) || res.status >= 300) throw new Error(`set-up ${path} failed: ${JSON.stringify(res).slice(0, 500)}`);
+      const res = await send(
+        'POST',
+        path,
+        { Authorization: `Bearer ${token}`, 'X-Tenant': church.slug, 'Content-Type': 'application/json' },
+        JSON.stringify(body),
+      );
+      if (!('status' in res) || res.status >= 300)
+        throw new Error(`set-up ${path} failed: ${JSON.stringify(res).slice(0, 500)}`);
       const id = (JSON.parse(res.text) as { id?: string }).id;
       if (id) created.add(id);
       return id;
     };
     await make('/v1/campuses', { key: 'hostile-campus', name: 'Hostile Campus' });
     await make('/v1/webhook-endpoints', { url: LOOPBACK_URL, events: ['member.created'] });
-    for (const name of ['Ana', 'Bea', 'Cid']) await make('/v1/members', { first_name: name, last_name: 'Ruiz', birthdate: '1990-01-02', campus: 'hostile-campus' });
+    for (const name of ['Ana', 'Bea', 'Cid'])
+      await make('/v1/members', {
+        first_name: name,
+        last_name: 'Ruiz',
+        birthdate: '1990-01-02',
+        campus: 'hostile-campus',
+      });
     await make('/v1/devices', { name: 'Kiosk', campus: 'hostile-campus' });
     await make('/v1/devices', { name: 'Kiosk 2' });
-    await make('/v1/custom-fields', { key: 'hostile_field', label: 'Hostile field', type: 'select', options: ['a', 'b'] });
+    await make('/v1/custom-fields', {
+      key: 'hostile_field',
+      label: 'Hostile field',
+      type: 'select',
+      options: ['a', 'b'],
+    });
     // {tag} of /v1/members/{id}/tags/{tag} has no list under the member: a real tag for each member made here.
     const tagId = await make('/v1/tags', { name: 'Hostile tag', color: 'red' });
-    for (const id of [...created].filter((c) => c.startsWith('mem_'))) realIds.set(`/v1/members/${id}/tags`, tagId ?? null);
-    await make('/v1/prospects', { first_name: 'Ana', last_name: 'Prospecto', campus: 'hostile-campus', follow_up_on: '2026-02-01' });
+    for (const id of [...created].filter((c) => c.startsWith('mem_')))
+      realIds.set(`/v1/members/${id}/tags`, tagId ?? null);
+    await make('/v1/prospects', {
+      first_name: 'Ana',
+      last_name: 'Prospecto',
+      campus: 'hostile-campus',
+      follow_up_on: '2026-02-01',
+    });
     await make('/v1/prospects', { first_name: 'Bea', last_name: 'Prospecto', source: 'visit' });
     // {member_id} of /v1/households/{id}/members/{member_id} has no list: a member put in each household made here.
     const householdMembers = [...created].filter((c) => c.startsWith('mem_'));
     for (const [i, name] of ['Hostile household', 'Hostile household 2'].entries()) {
-      const householdId = await make('/v1/households', { name, primary_contact_id: householdMembers[i], address: { city: 'Lima', country: 'PE' } });
+      const householdId = await make('/v1/households', {
+        name,
+        primary_contact_id: householdMembers[i],
+        address: { city: 'Lima', country: 'PE' },
+      });
       await make(`/v1/households/${householdId}/members`, { member_id: householdMembers[i], household_role: 'head' });
       realIds.set(`/v1/households/${householdId}/members`, householdMembers[i]);
     }
     // A cell group with a member in it: {member_id} of /v1/groups/{id}/members/{member_id} is found through the group's members list.
-    const groupId = await make('/v1/groups', { name: 'Hostile group', campus: 'hostile-campus', meeting_day: 'thursday', meeting_time: '19:30', capacity: 20 });
+    const groupId = await make('/v1/groups', {
+      name: 'Hostile group',
+      campus: 'hostile-campus',
+      meeting_day: 'thursday',
+      meeting_time: '19:30',
+      capacity: 20,
+    });
     const joined = await send(
       'PUT',
       `/v1/groups/${groupId}/members/${householdMembers[0]}`,
       { Authorization: `Bearer ${token}`, 'X-Tenant': church.slug, 'Content-Type': 'application/json' },
       '{"group_role":"leader"}',
     );
-    if (!('status' in joined) || joined.status !== 200) throw new Error(`set-up: putting a member in the group failed: ${JSON.stringify(joined).slice(0, 500)}`);
+    if (!('status' in joined) || joined.status !== 200)
+      throw new Error(`set-up: putting a member in the group failed: ${JSON.stringify(joined).slice(0, 500)}`);
     await make('/v1/batches', { description: 'Hostile batch', currency: 'USD', expected_total: 1000 });
     // A calendar event (made first, so the {id} routes use it) with a guest's registration: {reg} of /v1/events/{id}/registrations/{reg}.
-    const registeredEvent = await make('/v1/events', { name: 'Hostile retreat', starts_at: '2026-03-07T09:00', ends_at: '2026-03-07T17:00', timezone: 'America/Lima', capacity: 50 });
-    await make(`/v1/events/${registeredEvent}/registrations`, { guest: { first_name: 'Ana', last_name: 'Invitada', email: 'ana.invitada@example.org' } });
+    const registeredEvent = await make('/v1/events', {
+      name: 'Hostile retreat',
+      starts_at: '2026-03-07T09:00',
+      ends_at: '2026-03-07T17:00',
+      timezone: 'America/Lima',
+      capacity: 50,
+    });
+    await make(`/v1/events/${registeredEvent}/registrations`, {
+      guest: { first_name: 'Ana', last_name: 'Invitada', email: 'ana.invitada@example.org' },
+    });
     // An attendance record (att_) of a member at an event: {id} of /v1/attendance/{id}.
-    const attendedEvent = await make('/v1/events', { name: 'Hostile service', starts_at: '2026-03-01T10:00:00-06:00', ends_at: '2026-03-01T12:00:00-06:00' });
+    const attendedEvent = await make('/v1/events', {
+      name: 'Hostile service',
+      starts_at: '2026-03-01T10:00:00-06:00',
+      ends_at: '2026-03-01T12:00:00-06:00',
+    });
     await make('/v1/attendance', { member_id: householdMembers[0], event_id: attendedEvent, kind: 'volunteer' });
     // A kiosk check-in (no list route): {id} of /v1/check-ins/{id}/checkout.
-    realIds.set('/v1/check-ins', (await make('/v1/check-ins', { event_id: attendedEvent, member_ids: [householdMembers[1]] })) ?? null);
+    realIds.set(
+      '/v1/check-ins',
+      (await make('/v1/check-ins', { event_id: attendedEvent, member_ids: [householdMembers[1]] })) ?? null,
+    );
     await make('/v1/prayer-requests', { request: 'Hostile prayer', name: 'Ana', campus: 'hostile-campus' });
     await make('/v1/prayer-requests', { request: 'Hostile prayer 2', name: 'Bea', visibility: 'private' });
     // Recurring gifts and pledges name a donor (a member made above) and a fund of their own.
     const donor = [...created].find((c) => c.startsWith('mem_'));
     const giftFund = await make('/v1/funds', { name: 'Hostile recurring fund' });
     for (const interval of ['month', 'week']) {
-      await make('/v1/recurring-gifts', { donor_id: donor, amount: 5000, currency: 'USD', fund_id: giftFund, interval, start_on: '2026-01-01' });
+      await make('/v1/recurring-gifts', {
+        donor_id: donor,
+        amount: 5000,
+        currency: 'USD',
+        fund_id: giftFund,
+        interval,
+        start_on: '2026-01-01',
+      });
     }
     for (const ends_on of ['2026-12-31', '2027-06-30']) {
-      await make('/v1/pledges', { donor_id: donor, fund_id: giftFund, amount: 100000, currency: 'USD', starts_on: '2026-01-01', ends_on });
+      await make('/v1/pledges', {
+        donor_id: donor,
+        fund_id: giftFund,
+        amount: 100000,
+        currency: 'USD',
+        starts_on: '2026-01-01',
+        ends_on,
+      });
     }
     // A statement: a gift of last year by that donor, then a statements run, worked in the background before the ids are looked up.
     const lastYear = new Date().getUTCFullYear() - 1;
-    await make('/v1/donations', { amount: 2500, currency: 'USD', fund_id: giftFund, donor_id: donor, method: 'cash', received_at: `${lastYear}-06-01T12:00:00Z` });
+    await make('/v1/donations', {
+      amount: 2500,
+      currency: 'USD',
+      fund_id: giftFund,
+      donor_id: donor,
+      method: 'cash',
+      received_at: `${lastYear}-06-01T12:00:00Z`,
+    });
     const runId = await make('/v1/statements', { year: lastYear });
     realIds.set('/v1/statement-runs', runId ?? null);
     for (const deadline = Date.now() + 20_000; ; await new Promise((r) => setTimeout(r, 50))) {
-      const run = await send('GET', `/v1/statement-runs/${runId}`, { Authorization: `Bearer ${token}`, 'X-Tenant': church.slug });
+      const run = await send('GET', `/v1/statement-runs/${runId}`, {
+        Authorization: `Bearer ${token}`,
+        'X-Tenant': church.slug,
+      });
       if ('text' in run && (JSON.parse(run.text) as { status?: string }).status === 'done') break;
-      if (Date.now() > deadline) throw new Error(`set-up: statement run ${runId} did not finish: ${JSON.stringify(run).slice(0, 500)}`);
+      if (Date.now() > deadline)
+        throw new Error(`set-up: statement run ${runId} did not finish: ${JSON.stringify(run).slice(0, 500)}`);
     }
     // A notification, scheduled so that it stays queued ({id} of /v1/notifications/{id}, cancel included), and a push
     // token of each member made here ({token_id} of /v1/members/{id}/push-tokens/{token_id}).
-    await make('/v1/notifications', { title: 'Hostile notice', body: 'Hi', audience: { member_ids: [donor] }, scheduled_at: new Date(Date.now() + 86_400_000).toISOString() });
-    for (const id of [...created].filter((c) => c.startsWith('mem_'))) await make(`/v1/members/${id}/push-tokens`, { token: `hostile-token-${id}`, platform: 'web' });
+    await make('/v1/notifications', {
+      title: 'Hostile notice',
+      body: 'Hi',
+      audience: { member_ids: [donor] },
+      scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    for (const id of [...created].filter((c) => c.startsWith('mem_')))
+      await make(`/v1/members/${id}/push-tokens`, { token: `hostile-token-${id}`, platform: 'web' });
     // {tenant} of /v1/webhooks/payments/{tenant} is a church key, not a listed id; the church's processor is connected
     // (at the fake), so that the inbound events get as far as the signature check.
     realIds.set('/v1/webhooks/payments', church.slug);
@@ -749,17 +909,29 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       { Authorization: `Bearer ${token}`, 'X-Tenant': church.slug, 'Content-Type': 'application/json' },
       JSON.stringify({ provider: 'stripe', api_key: 'sk_test_hostile0000000000' }),
     );
-    if (!('status' in connected) || connected.status !== 200) throw new Error(`set-up: connecting the payment processor failed: ${JSON.stringify(connected).slice(0, 500)}`);
+    if (!('status' in connected) || connected.status !== 200)
+      throw new Error(`set-up: connecting the payment processor failed: ${JSON.stringify(connected).slice(0, 500)}`);
     await make('/v1/auth/tokens', { name: 'path id', scopes: ['read:members'] });
     await make('/v1/auth/tokens', { name: 'path id 2', scopes: ['read:members'] });
     // An OAuth client, and the caller's authorization of it ({client_id} of /v1/oauth/authorizations/{client_id}): a code
     // issued as the consent page issues it, exchanged at the token endpoint.
-    await authorizeApp(await make('/v1/oauth/clients', { name: 'Hostile app', redirect_uris: [LOOPBACK_URL], scopes: ['read:members'] }), caller.user);
+    await authorizeApp(
+      await make('/v1/oauth/clients', { name: 'Hostile app', redirect_uris: [LOOPBACK_URL], scopes: ['read:members'] }),
+      caller.user,
+    );
 
     operations = Object.entries(document.paths).flatMap(([template, item]) =>
       VERBS.filter((v) => item[v]).map((method) => {
-        const op = item[method] as { parameters?: Operation['parameters']; requestBody?: { content?: Record<string, { schema?: Schema }> } };
-        return { method, template, parameters: op.parameters ?? [], body: op.requestBody?.content?.['application/json']?.schema ?? null };
+        const op = item[method] as {
+          parameters?: Operation['parameters'];
+          requestBody?: { content?: Record<string, { schema?: Schema }> };
+        };
+        return {
+          method,
+          template,
+          parameters: op.parameters ?? [],
+          body: op.requestBody?.content?.['application/json']?.schema ?? null,
+        };
       }),
     );
     await discoverIds();
@@ -774,8 +946,14 @@ describe('hostile input on every operation of the OpenAPI document', () => {
           .map((x) => x.trim()) ?? [];
       const found: string[] = [];
       for (const field of ['', ...sortable]) {
-        const res = await send('GET', `${fillPath(op)}?limit=1${field ? `&sort=${field}` : ''}`, { Authorization: `Bearer ${token}`, 'X-Tenant': church.slug });
-        const next = 'text' in res && res.status === 200 ? (JSON.parse(res.text) as { next_cursor?: string | null }).next_cursor : null;
+        const res = await send('GET', `${fillPath(op)}?limit=1${field ? `&sort=${field}` : ''}`, {
+          Authorization: `Bearer ${token}`,
+          'X-Tenant': church.slug,
+        });
+        const next =
+          'text' in res && res.status === 200
+            ? (JSON.parse(res.text) as { next_cursor?: string | null }).next_cursor
+            : null;
         if (next) found.push(`${field}:${next}`);
       }
       cursors.set(op.template, found);
@@ -793,9 +971,21 @@ describe('hostile input on every operation of the OpenAPI document', () => {
         codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
       }),
     );
-    const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: LOOPBACK_URL, code_verifier: verifier, client_id: clientId! });
-    const exchanged = await send('POST', '/v1/oauth/token', { 'Content-Type': 'application/x-www-form-urlencoded' }, form.toString());
-    if (!('status' in exchanged) || exchanged.status !== 200) throw new Error(`set-up: the OAuth code exchange failed: ${JSON.stringify(exchanged).slice(0, 500)}`);
+    const form = new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: LOOPBACK_URL,
+      code_verifier: verifier,
+      client_id: clientId!,
+    });
+    const exchanged = await send(
+      'POST',
+      '/v1/oauth/token',
+      { 'Content-Type': 'application/x-www-form-urlencoded' },
+      form.toString(),
+    );
+    if (!('status' in exchanged) || exchanged.status !== 200)
+      throw new Error(`set-up: the OAuth code exchange failed: ${JSON.stringify(exchanged).slice(0, 500)}`);
   }
 
   afterAll(async () => {
@@ -813,7 +1003,15 @@ describe('hostile input on every operation of the OpenAPI document', () => {
   it('the document lists the operations, and the set-up found a real id for every id route', () => {
     const keys = operations.map(label);
     expect(keys.length).toBeGreaterThanOrEqual(30);
-    expect(keys).toEqual(expect.arrayContaining(['GET /v1/members', 'POST /v1/members', 'PATCH /v1/members/{id}', 'DELETE /v1/webhook-endpoints/{id}', 'PUT /v1/settings/cors']));
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'GET /v1/members',
+        'POST /v1/members',
+        'PATCH /v1/members/{id}',
+        'DELETE /v1/webhook-endpoints/{id}',
+        'PUT /v1/settings/cors',
+      ]),
+    );
     const missing = [...realIds.entries()].filter(([, id]) => !id).map(([collection]) => collection);
     expect(missing).toEqual([]);
     expect(cursors.get('/v1/members')?.length).toBeGreaterThan(1);
@@ -832,11 +1030,20 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     ): Promise<{ status: number; type: string; body: Problem & Record<string, unknown> }> {
       const answer = await call(method, path, {
         label: 'focused',
-        body: body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
+        body:
+          body === undefined
+            ? undefined
+            : typeof body === 'string' || Buffer.isBuffer(body)
+              ? body
+              : JSON.stringify(body),
         headers,
       });
       if (!('status' in answer)) throw new Error(`${method} ${path}: ${answer.error}`);
-      return { status: answer.status, type: String(answer.headers['content-type']), body: answer.text ? JSON.parse(answer.text) : {} };
+      return {
+        status: answer.status,
+        type: String(answer.headers['content-type']),
+        body: answer.text ? JSON.parse(answer.text) : {},
+      };
     }
     /** status, code and the [field, issue] pairs of errors[]. */
     const outline = (res: Awaited<ReturnType<typeof ask>>) => ({
@@ -845,7 +1052,12 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       code: res.body.code,
       errors: res.body.errors?.map((e) => [e.field, e.issue]),
     });
-    const problem = (status: number, code: string, errors?: [string, string][]) => ({ status, problem: true, code, errors });
+    const problem = (status: number, code: string, errors?: [string, string][]) => ({
+      status,
+      problem: true,
+      code,
+      errors,
+    });
     const cursorOf = async (path: string) => {
       const res = await ask('GET', path);
       const next = res.body.next_cursor as string;
@@ -862,7 +1074,11 @@ describe('hostile input on every operation of the OpenAPI document', () => {
         ['/v1/devices?constructor%5Bin%5D=a', 'constructor[in]', 'not_filterable'],
         ['/v1/webhook-events?__proto__%5Bgte%5D=1', '__proto__[gte]', 'not_filterable'],
       ];
-      for (const [path, field, issue] of cases) expect({ path, ...outline(await ask('GET', path)) }).toEqual({ path, ...problem(400, 'invalid_parameter', [[field, issue]]) });
+      for (const [path, field, issue] of cases)
+        expect({ path, ...outline(await ask('GET', path)) }).toEqual({
+          path,
+          ...problem(400, 'invalid_parameter', [[field, issue]]),
+        });
     });
 
     it('NUL in a list filter value is a 400 naming the filter (PostgreSQL refused it: invalid byte sequence 0x00)', async () => {
@@ -873,21 +1089,31 @@ describe('hostile input on every operation of the OpenAPI document', () => {
         ['/v1/campuses?key=a%00b', 'key'],
         ['/v1/audit-log?resource_id=%00', 'resource_id'],
       ];
-      for (const [path, field] of cases) expect({ path, ...outline(await ask('GET', path)) }).toEqual({ path, ...problem(400, 'invalid_parameter', [[field, 'invalid_format']]) });
+      for (const [path, field] of cases)
+        expect({ path, ...outline(await ask('GET', path)) }).toEqual({
+          path,
+          ...problem(400, 'invalid_parameter', [[field, 'invalid_format']]),
+        });
     });
 
     it('a cursor holding NUL in a text value, or an impossible timestamp or date, is a 400 on `cursor`', async () => {
       const [sort, values, id] = await cursorOf('/v1/members?sort=last_name&limit=1');
       const nul = Buffer.from(JSON.stringify([sort, values.map(() => 'Ruiz\u0000'), id])).toString('base64url');
-      expect(outline(await ask('GET', `/v1/members?sort=last_name&cursor=${nul}`))).toEqual(problem(400, 'invalid_parameter', [['cursor', 'invalid']]));
+      expect(outline(await ask('GET', `/v1/members?sort=last_name&cursor=${nul}`))).toEqual(
+        problem(400, 'invalid_parameter', [['cursor', 'invalid']]),
+      );
       const [sort2, , id2] = await cursorOf('/v1/members?limit=1');
       // Date.parse reads Feb 30 as March 1; PostgreSQL refused it (a 400 on a parameter named `value`).
       const feb30 = Buffer.from(JSON.stringify([sort2, ['2024-02-30T00:00:00.000Z'], id2])).toString('base64url');
-      expect(outline(await ask('GET', `/v1/members?cursor=${feb30}`))).toEqual(problem(400, 'invalid_parameter', [['cursor', 'invalid']]));
+      expect(outline(await ask('GET', `/v1/members?cursor=${feb30}`))).toEqual(
+        problem(400, 'invalid_parameter', [['cursor', 'invalid']]),
+      );
       // A date field (age sorts on birthdate): month 99 made toISOString throw (RangeError, a 500).
       const [sort3, , id3] = await cursorOf('/v1/members?sort=age&limit=1');
       const month99 = Buffer.from(JSON.stringify([sort3, ['2024-99-01'], id3])).toString('base64url');
-      expect(outline(await ask('GET', `/v1/members?sort=age&cursor=${month99}`))).toEqual(problem(400, 'invalid_parameter', [['cursor', 'invalid']]));
+      expect(outline(await ask('GET', `/v1/members?sort=age&cursor=${month99}`))).toEqual(
+        problem(400, 'invalid_parameter', [['cursor', 'invalid']]),
+      );
     });
 
     it('NUL or an unpaired surrogate in a JSON body is a 422 naming each field (a driver error, or isEmail throwing URIError)', async () => {
@@ -902,8 +1128,18 @@ describe('hostile input on every operation of the OpenAPI document', () => {
             ['custom_fields.note', 'invalid_format'],
           ],
         ],
-        ['POST', '/v1/members', { first_name: 'Ana', last_name: 'Ruiz', email: 'a\ud800@example.org' }, [['email', 'invalid_format']]],
-        ['POST', '/v1/members', { first_name: 'Ana', last_name: 'Ruiz', 'x\u0000': 1 }, [['x\ufffd', 'invalid_format']]],
+        [
+          'POST',
+          '/v1/members',
+          { first_name: 'Ana', last_name: 'Ruiz', email: 'a\ud800@example.org' },
+          [['email', 'invalid_format']],
+        ],
+        [
+          'POST',
+          '/v1/members',
+          { first_name: 'Ana', last_name: 'Ruiz', 'x\u0000': 1 },
+          [['x\ufffd', 'invalid_format']],
+        ],
         [
           'POST',
           '/v1/members/bulk',
@@ -917,7 +1153,12 @@ describe('hostile input on every operation of the OpenAPI document', () => {
         ],
         ['POST', '/v1/devices', { name: '\u0000' }, [['name', 'invalid_format']]],
         ['POST', '/v1/auth/tokens', { name: 'n\u0000', scopes: ['read:members'] }, [['name', 'invalid_format']]],
-        ['POST', '/v1/webhook-endpoints', { url: LOOPBACK_URL, events: ['member.created'], description: 'x\u0000' }, [['description', 'invalid_format']]],
+        [
+          'POST',
+          '/v1/webhook-endpoints',
+          { url: LOOPBACK_URL, events: ['member.created'], description: 'x\u0000' },
+          [['description', 'invalid_format']],
+        ],
         ['PATCH', `/v1/campuses/${realIds.get('/v1/campuses')}`, { name: '\u0000' }, [['name', 'invalid_format']]],
       ];
       for (const [method, path, body, errors] of cases) {
@@ -936,21 +1177,30 @@ describe('hostile input on every operation of the OpenAPI document', () => {
 
     it('a JSON body nested deeper than 32 levels is a 422, with or without Idempotency-Key (class-transformer overflowed the stack: RangeError)', async () => {
       // The field is the dotted path down to the first level past the limit.
-      const tooDeep = (top: string) => problem(422, 'validation_failed', [[expect.stringMatching(new RegExp(`^${top}(\\.a){31}$`)), 'invalid_format']]);
+      const tooDeep = (top: string) =>
+        problem(422, 'validation_failed', [
+          [expect.stringMatching(new RegExp(`^${top}(\\.a){31}$`)), 'invalid_format'],
+        ]);
       expect(outline(await ask('POST', '/v1/campuses', `{"deep": ${deep(5000)}}`))).toEqual(tooDeep('deep'));
-      expect(outline(await ask('PATCH', `/v1/members/${realIds.get('/v1/members')}`, `{"address": ${deep(40)}}`))).toEqual(tooDeep('address'));
+      expect(
+        outline(await ask('PATCH', `/v1/members/${realIds.get('/v1/members')}`, `{"address": ${deep(40)}}`)),
+      ).toEqual(tooDeep('address'));
       const idem = await ask('POST', '/v1/members', deepArray(100_000), { 'Idempotency-Key': randomUUID() });
       expect({ status: idem.status, code: idem.body.code }).toEqual({ status: 422, code: 'validation_failed' });
       expect(idem.body.errors?.[0].message).toContain('32');
       // Control: within the limit the usual rules answer (an unknown field).
-      expect(outline(await ask('POST', '/v1/campuses', `{"key": "k", "name": "n", "extra": ${deep(20)}}`))).toEqual(problem(422, 'validation_failed', [['extra', 'unknown_field']]));
+      expect(outline(await ask('POST', '/v1/campuses', `{"key": "k", "name": "n", "extra": ${deep(20)}}`))).toEqual(
+        problem(422, 'validation_failed', [['extra', 'unknown_field']]),
+      );
     });
 
     it('PATCH a webhook endpoint with null for url, events or status is a 422 required (status reached a NOT NULL column; events: null emptied the list)', async () => {
       const created = await ask('POST', '/v1/webhook-endpoints', { url: LOOPBACK_URL, events: ['member.updated'] });
       expect(created.status).toBe(201);
       const path = `/v1/webhook-endpoints/${created.body.id as string}`;
-      expect(outline(await ask('PATCH', path, { status: null }))).toEqual(problem(422, 'validation_failed', [['status', 'required']]));
+      expect(outline(await ask('PATCH', path, { status: null }))).toEqual(
+        problem(422, 'validation_failed', [['status', 'required']]),
+      );
       expect(outline(await ask('PATCH', path, { url: null, events: null }))).toEqual(
         problem(422, 'validation_failed', [
           ['url', 'required'],
@@ -964,7 +1214,10 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     it('a path segment that is not valid percent-encoding is a 400 that names the path (it said "parameter ?")', async () => {
       for (const raw of ['%ZZ', '%', '%FF%FE']) {
         const res = await ask('GET', `/v1/members/${raw}`);
-        expect({ raw, ...outline(res) }).toEqual({ raw, ...problem(400, 'invalid_parameter', [['path', 'invalid_format']]) });
+        expect({ raw, ...outline(res) }).toEqual({
+          raw,
+          ...problem(400, 'invalid_parameter', [['path', 'invalid_format']]),
+        });
       }
     });
   });
@@ -990,7 +1243,8 @@ describe('hostile input on every operation of the OpenAPI document', () => {
 
   it('DELETE operations, every family of variations (last: they remove the records)', async () => {
     const failures: string[] = [];
-    for (const op of operations.filter((o) => o.method === 'delete')) for (const [, variations] of families) await run(op, variations(op), failures);
+    for (const op of operations.filter((o) => o.method === 'delete'))
+      for (const [, variations] of families) await run(op, variations(op), failures);
     expect(failures).toEqual([]);
     // Not vacuous: thousands of hostile requests went out over the file.
     expect(requestsSent).toBeGreaterThan(5000);

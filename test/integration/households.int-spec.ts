@@ -50,8 +50,14 @@ const as = (church: TestTenant, extra: Call = {}): Call => ({ token: church.toke
 const qs = (params: Record<string, string>): string => `?${new URLSearchParams(params).toString()}`;
 const issuesOf = (body: Problem) => (body.errors ?? []).map(({ field, issue }) => ({ field, issue }));
 const sortedIssues = (body: Problem) => issuesOf(body).sort((a, b) => a.field.localeCompare(b.field));
-const uuidOf = (publicId: string) => publicId.slice(publicId.indexOf('_') + 1).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
-const ref = (m: Member, household_role: string): HouseholdMember => ({ id: m.id, first_name: m.first_name, last_name: m.last_name, household_role });
+const uuidOf = (publicId: string) =>
+  publicId.slice(publicId.indexOf('_') + 1).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+const ref = (m: Member, household_role: string): HouseholdMember => ({
+  id: m.id,
+  first_name: m.first_name,
+  last_name: m.last_name,
+  household_role,
+});
 
 describe('households', () => {
   let api: TestApi;
@@ -114,8 +120,18 @@ describe('households', () => {
 
     it('creates a household: 201, Location, hh_ id, fields echoed, no members yet; GET answers it with an ETag', async () => {
       const contact = await createMember(church, { first_name: 'María', last_name: 'González' });
-      const address = { line1: 'Av. Juárez 100', line2: null, city: 'Guadalajara', region: 'Jalisco', postal_code: '44100', country: 'MX' };
-      const res = await api.post<Household>('/v1/households', as(church, { body: { name: '  Familia González ', address, primary_contact_id: contact.id } }));
+      const address = {
+        line1: 'Av. Juárez 100',
+        line2: null,
+        city: 'Guadalajara',
+        region: 'Jalisco',
+        postal_code: '44100',
+        country: 'MX',
+      };
+      const res = await api.post<Household>(
+        '/v1/households',
+        as(church, { body: { name: '  Familia González ', address, primary_contact_id: contact.id } }),
+      );
 
       expect(res.status).toBe(201);
       expect(res.body.id).toMatch(HOUSEHOLD_ID);
@@ -134,7 +150,10 @@ describe('households', () => {
       expect(fetched.status).toBe(200);
       expect(fetched.body).toEqual(res.body);
       expect(fetched.headers.etag).toBeDefined();
-      const again = await api.get(res.headers.location, as(church, { headers: { 'If-None-Match': fetched.headers.etag } }));
+      const again = await api.get(
+        res.headers.location,
+        as(church, { headers: { 'If-None-Match': fetched.headers.etag } }),
+      );
       expect(again.status).toBe(304);
     });
 
@@ -146,16 +165,27 @@ describe('households', () => {
     it('honours Idempotency-Key: a retry returns the same household, created once', async () => {
       const key = '6f1c2b9e-3a4d-4e5f-8a7b-9c0d1e2f3a4b';
       const body = { name: 'Idempotent' };
-      const first = await api.post<Household>('/v1/households', as(church, { body, headers: { 'Idempotency-Key': key } }));
-      const second = await api.post<Household>('/v1/households', as(church, { body, headers: { 'Idempotency-Key': key } }));
+      const first = await api.post<Household>(
+        '/v1/households',
+        as(church, { body, headers: { 'Idempotency-Key': key } }),
+      );
+      const second = await api.post<Household>(
+        '/v1/households',
+        as(church, { body, headers: { 'Idempotency-Key': key } }),
+      );
       expect([first.status, second.status]).toEqual([201, 201]);
       expect(second.headers['idempotent-replayed']).toBe('true');
       expect(second.body.id).toBe(first.body.id);
-      expect((await api.get<List<Household>>(`/v1/households${qs({ q: 'Idempotent' })}`, as(church))).body.total).toBe(1);
+      expect((await api.get<List<Household>>(`/v1/households${qs({ q: 'Idempotent' })}`, as(church))).body.total).toBe(
+        1,
+      );
     });
 
     it('refuses a bad body with 422 validation_failed naming every field', async () => {
-      const res = await api.post<Problem>('/v1/households', as(church, { body: { address: { country: 'mex', zip: '1' }, primary_contact_id: 'mem_x', pets: 2 } }));
+      const res = await api.post<Problem>(
+        '/v1/households',
+        as(church, { body: { address: { country: 'mex', zip: '1' }, primary_contact_id: 'mem_x', pets: 2 } }),
+      );
       expect(res.status).toBe(422);
       expect(res.body.code).toBe('validation_failed');
       expect(sortedIssues(res.body)).toEqual([
@@ -180,7 +210,11 @@ describe('households', () => {
       ];
       for (const [body, issue] of cases) {
         const bad = await api.post<Problem>('/v1/households', as(church, { body }));
-        expect({ body, status: bad.status, errors: issuesOf(bad.body) }).toEqual({ body, status: 422, errors: [issue] });
+        expect({ body, status: bad.status, errors: issuesOf(bad.body) }).toEqual({
+          body,
+          status: 422,
+          errors: [issue],
+        });
       }
     });
 
@@ -190,7 +224,10 @@ describe('households', () => {
       const gone = await createMember(church, { first_name: 'Gone', last_name: 'Away' });
       expect((await api.delete(`/v1/members/${gone.id}`, as(church))).status).toBe(204);
       for (const primary_contact_id of [NO_MEMBER, theirs.id, gone.id]) {
-        const res = await api.post<Problem>('/v1/households', as(church, { body: { name: 'Nope', primary_contact_id } }));
+        const res = await api.post<Problem>(
+          '/v1/households',
+          as(church, { body: { name: 'Nope', primary_contact_id } }),
+        );
         expect({ primary_contact_id, status: res.status, errors: issuesOf(res.body) }).toEqual({
           primary_contact_id,
           status: 422,
@@ -204,7 +241,11 @@ describe('households', () => {
       const household = await createHousehold(church, { name: 'Real' });
       for (const id of [NO_HOUSEHOLD, 'hh_123', `mem_${household.id.slice(3)}`, household.id.toUpperCase()]) {
         const res = await api.get<Problem>(`/v1/households/${id}`, as(church));
-        expect({ id, status: res.status, code: res.body.code }).toEqual({ id, status: 404, code: 'resource_not_found' });
+        expect({ id, status: res.status, code: res.body.code }).toEqual({
+          id,
+          status: 404,
+          code: 'resource_not_found',
+        });
       }
     });
 
@@ -230,25 +271,42 @@ describe('households', () => {
       const household = await createHousehold(church, { name: 'Ruiz', address: { city: 'Lima', country: 'PE' } });
       await new Promise((resolve) => setTimeout(resolve, 15));
 
-      const renamed = await api.patch<Household>(`/v1/households/${household.id}`, as(church, { body: { name: 'Familia Ruiz', primary_contact_id: contact.id } }));
+      const renamed = await api.patch<Household>(
+        `/v1/households/${household.id}`,
+        as(church, { body: { name: 'Familia Ruiz', primary_contact_id: contact.id } }),
+      );
       expect(renamed.status).toBe(200);
-      expect(renamed.body).toEqual({ ...household, name: 'Familia Ruiz', primary_contact_id: contact.id, updated_at: renamed.body.updated_at });
+      expect(renamed.body).toEqual({
+        ...household,
+        name: 'Familia Ruiz',
+        primary_contact_id: contact.id,
+        updated_at: renamed.body.updated_at,
+      });
       expect(Date.parse(renamed.body.updated_at)).toBeGreaterThan(Date.parse(household.updated_at));
 
-      const cleared = await api.patch<Household>(`/v1/households/${household.id}`, as(church, { body: { address: null, primary_contact_id: null } }));
+      const cleared = await api.patch<Household>(
+        `/v1/households/${household.id}`,
+        as(church, { body: { address: null, primary_contact_id: null } }),
+      );
       expect(cleared.body).toMatchObject({ name: 'Familia Ruiz', address: null, primary_contact_id: null });
       expect(await getHousehold(church, household.id)).toEqual(cleared.body);
     });
 
     it('refuses a null name, a bad address and an unknown contact with 422 naming the fields, and changes nothing', async () => {
       const household = await createHousehold(church, { name: 'Stable' });
-      const res = await api.patch<Problem>(`/v1/households/${household.id}`, as(church, { body: { name: 'Changed', address: { country: 'xx', zip: '1' } } }));
+      const res = await api.patch<Problem>(
+        `/v1/households/${household.id}`,
+        as(church, { body: { name: 'Changed', address: { country: 'xx', zip: '1' } } }),
+      );
       expect(res.status).toBe(422);
       expect(sortedIssues(res.body)).toEqual([
         { field: 'address.country', issue: 'invalid_format' },
         { field: 'address.zip', issue: 'unknown_field' },
       ]);
-      const cleared = await api.patch<Problem>(`/v1/households/${household.id}`, as(church, { body: { name: null, primary_contact_id: NO_MEMBER } }));
+      const cleared = await api.patch<Problem>(
+        `/v1/households/${household.id}`,
+        as(church, { body: { name: null, primary_contact_id: NO_MEMBER } }),
+      );
       expect([cleared.status, sortedIssues(cleared.body)]).toEqual([
         422,
         [
@@ -256,8 +314,14 @@ describe('households', () => {
           { field: 'primary_contact_id', issue: 'not_found' },
         ],
       ]);
-      const contact = await api.patch<Problem>(`/v1/households/${household.id}`, as(church, { body: { name: 'Changed', primary_contact_id: NO_MEMBER } }));
-      expect([contact.status, issuesOf(contact.body)]).toEqual([422, [{ field: 'primary_contact_id', issue: 'not_found' }]]);
+      const contact = await api.patch<Problem>(
+        `/v1/households/${household.id}`,
+        as(church, { body: { name: 'Changed', primary_contact_id: NO_MEMBER } }),
+      );
+      expect([contact.status, issuesOf(contact.body)]).toEqual([
+        422,
+        [{ field: 'primary_contact_id', issue: 'not_found' }],
+      ]);
       expect(await getHousehold(church, household.id)).toEqual(household);
     });
 
@@ -319,19 +383,31 @@ describe('households', () => {
     it('sorts by name, pages with a cursor, filters by q and created_at', async () => {
       const first = await api.get<List<Household>>(`/v1/households${qs({ sort: 'name', limit: '2' })}`, as(church));
       expect(first.body.data.map((x) => x.name)).toEqual(['Castro', 'Pérez']);
-      const second = await api.get<List<Household>>(`/v1/households${qs({ sort: 'name', limit: '2', cursor: first.body.next_cursor! })}`, as(church));
+      const second = await api.get<List<Household>>(
+        `/v1/households${qs({ sort: 'name', limit: '2', cursor: first.body.next_cursor! })}`,
+        as(church),
+      );
       expect(second.body.data.map((x) => x.name)).toEqual(['Álvarez']);
       expect(second.body.next_cursor).toBeNull();
 
-      expect((await api.get<List<Household>>(`/v1/households${qs({ q: 'pér' })}`, as(church))).body.data.map((x) => x.id)).toEqual([h.perez.id]);
-      const later = await api.get<List<Household>>(`/v1/households${qs({ 'created_at[gt]': h.perez.created_at })}`, as(church));
+      expect(
+        (await api.get<List<Household>>(`/v1/households${qs({ q: 'pér' })}`, as(church))).body.data.map((x) => x.id),
+      ).toEqual([h.perez.id]);
+      const later = await api.get<List<Household>>(
+        `/v1/households${qs({ 'created_at[gt]': h.perez.created_at })}`,
+        as(church),
+      );
       expect(later.body.data.map((x) => x.id)).toEqual([h.alvarez.id, h.castro.id]);
     });
 
     it('refuses unknown filters and sort fields with 400 invalid_parameter', async () => {
       for (const params of [{ name: 'Castro' }, { sort: 'members' }, { 'q[in]': 'a' }] as Record<string, string>[]) {
         const res = await api.get<Problem>(`/v1/households${qs(params)}`, as(church));
-        expect({ params, status: res.status, code: res.body.code }).toEqual({ params, status: 400, code: 'invalid_parameter' });
+        expect({ params, status: res.status, code: res.body.code }).toEqual({
+          params,
+          status: 400,
+          code: 'invalid_parameter',
+        });
       }
     });
   });
@@ -349,7 +425,10 @@ describe('households', () => {
       const member = await createMember(church, { first_name: 'Luis', last_name: 'Torres' });
       expect([member.household_id, member.household_role]).toEqual([null, null]);
 
-      const res = await api.post<Household>(`/v1/households/${household.id}/members`, as(church, { body: { member_id: member.id, household_role: 'head' } }));
+      const res = await api.post<Household>(
+        `/v1/households/${household.id}/members`,
+        as(church, { body: { member_id: member.id, household_role: 'head' } }),
+      );
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ ...household, members: [ref(member, 'head')] });
 
@@ -368,7 +447,9 @@ describe('households', () => {
       expect(spouse.members).toEqual([ref(member, 'spouse')]);
       expect(await updatesOf(church, member.id)).toHaveLength(2);
 
-      expect((await join(church, household.id, { member_id: member.id, household_role: 'spouse' })).members).toEqual([ref(member, 'spouse')]);
+      expect((await join(church, household.id, { member_id: member.id, household_role: 'spouse' })).members).toEqual([
+        ref(member, 'spouse'),
+      ]);
       expect((await join(church, household.id, { member_id: member.id })).members).toEqual([ref(member, 'spouse')]);
       expect(await updatesOf(church, member.id)).toHaveLength(2);
     });
@@ -381,14 +462,20 @@ describe('households', () => {
 
     it('refuses a bad body with 422 naming the fields; an unknown, deleted or foreign member is not_found', async () => {
       const household = await createHousehold(church, { name: 'Strict' });
-      const res = await api.post<Problem>(`/v1/households/${household.id}/members`, as(church, { body: { household_role: 'cousin', extra: true } }));
+      const res = await api.post<Problem>(
+        `/v1/households/${household.id}/members`,
+        as(church, { body: { household_role: 'cousin', extra: true } }),
+      );
       expect(res.status).toBe(422);
       expect(sortedIssues(res.body)).toEqual([
         { field: 'extra', issue: 'unknown_field' },
         { field: 'household_role', issue: 'one_of' },
         { field: 'member_id', issue: 'required' },
       ]);
-      const malformed = await api.post<Problem>(`/v1/households/${household.id}/members`, as(church, { body: { member_id: 'mem_1' } }));
+      const malformed = await api.post<Problem>(
+        `/v1/households/${household.id}/members`,
+        as(church, { body: { member_id: 'mem_1' } }),
+      );
       expect(issuesOf(malformed.body)).toEqual([{ field: 'member_id', issue: 'invalid_format' }]);
 
       const other = await newTenant(api);
@@ -396,8 +483,15 @@ describe('households', () => {
       const gone = await createMember(church, { first_name: 'Gone', last_name: 'Member' });
       await api.delete(`/v1/members/${gone.id}`, as(church));
       for (const member_id of [NO_MEMBER, theirs.id, gone.id]) {
-        const bad = await api.post<Problem>(`/v1/households/${household.id}/members`, as(church, { body: { member_id, household_role: 'head' } }));
-        expect({ member_id, status: bad.status, errors: issuesOf(bad.body) }).toEqual({ member_id, status: 422, errors: [{ field: 'member_id', issue: 'not_found' }] });
+        const bad = await api.post<Problem>(
+          `/v1/households/${household.id}/members`,
+          as(church, { body: { member_id, household_role: 'head' } }),
+        );
+        expect({ member_id, status: bad.status, errors: issuesOf(bad.body) }).toEqual({
+          member_id,
+          status: 422,
+          errors: [{ field: 'member_id', issue: 'not_found' }],
+        });
       }
       expect((await getHousehold(church, household.id)).members).toEqual([]);
       expect((await getMember(other, theirs.id)).household_id).toBeNull();
@@ -424,13 +518,20 @@ describe('households', () => {
 
       for (const memberId of [member.id, NO_MEMBER, 'mem_1']) {
         const again = await api.delete<Problem>(`/v1/households/${household.id}/members/${memberId}`, as(church));
-        expect({ memberId, status: again.status, code: again.body.code }).toEqual({ memberId, status: 404, code: 'resource_not_found' });
+        expect({ memberId, status: again.status, code: again.body.code }).toEqual({
+          memberId,
+          status: 404,
+          code: 'resource_not_found',
+        });
       }
     });
 
     it('answers 404 for an unknown household on both routes', async () => {
       const member = await createMember(church, { first_name: 'No', last_name: 'Home' });
-      const post = await api.post<Problem>(`/v1/households/${NO_HOUSEHOLD}/members`, as(church, { body: { member_id: member.id } }));
+      const post = await api.post<Problem>(
+        `/v1/households/${NO_HOUSEHOLD}/members`,
+        as(church, { body: { member_id: member.id } }),
+      );
       expect([post.status, post.body.code]).toEqual([404, 'resource_not_found']);
       const del = await api.delete<Problem>(`/v1/households/${NO_HOUSEHOLD}/members/${member.id}`, as(church));
       expect([del.status, del.body.code]).toEqual([404, 'resource_not_found']);
@@ -476,7 +577,10 @@ describe('households', () => {
       expect((await getHousehold(church, b.id)).members).toContainEqual(ref(member, 'other'));
 
       await join(church, b.id, { member_id: member.id, household_role: 'adult' });
-      const same = await api.patch<Member>(`/v1/members/${member.id}`, as(church, { body: { household_id: b.id, first_name: 'Patched' } }));
+      const same = await api.patch<Member>(
+        `/v1/members/${member.id}`,
+        as(church, { body: { household_id: b.id, first_name: 'Patched' } }),
+      );
       expect([same.body.household_id, same.body.household_role]).toEqual([b.id, 'adult']);
 
       const left = await api.patch<Member>(`/v1/members/${member.id}`, as(church, { body: { household_id: null } }));
@@ -487,7 +591,10 @@ describe('households', () => {
     it('PUT without household_id takes the member out of their household', async () => {
       const member = await createMember(church, { first_name: 'Put', last_name: 'Three' });
       await join(church, a.id, { member_id: member.id, household_role: 'head' });
-      const put = await api.put<Member>(`/v1/members/${member.id}`, as(church, { body: { first_name: 'Put', last_name: 'Three' } }));
+      const put = await api.put<Member>(
+        `/v1/members/${member.id}`,
+        as(church, { body: { first_name: 'Put', last_name: 'Three' } }),
+      );
       expect([put.status, put.body.household_id, put.body.household_role]).toEqual([200, null, null]);
     });
 
@@ -496,7 +603,10 @@ describe('households', () => {
       expect([created.household_id, created.household_role]).toEqual([a.id, 'other']);
       expect((await getHousehold(church, a.id)).members).toContainEqual(ref(created, 'other'));
 
-      const bad = await api.post<Problem>('/v1/members', as(church, { body: { first_name: 'X', last_name: 'Y', household_id: NO_HOUSEHOLD } }));
+      const bad = await api.post<Problem>(
+        '/v1/members',
+        as(church, { body: { first_name: 'X', last_name: 'Y', household_id: NO_HOUSEHOLD } }),
+      );
       expect([bad.status, issuesOf(bad.body)]).toEqual([422, [{ field: 'household_id', issue: 'not_found' }]]);
 
       const bulk = await api.post<BulkResult>(
@@ -513,10 +623,17 @@ describe('households', () => {
       );
       expect(bulk.status).toBe(200);
       expect([bulk.body.created, bulk.body.failed]).toEqual([2, 1]);
-      expect(bulk.body.results[1].error?.errors.map(({ field, issue }) => ({ field, issue }))).toEqual([{ field: 'household_id', issue: 'not_found' }]);
+      expect(bulk.body.results[1].error?.errors.map(({ field, issue }) => ({ field, issue }))).toEqual([
+        { field: 'household_id', issue: 'not_found' },
+      ]);
       const one = await getMember(church, bulk.body.results[0].id!);
       const three = await getMember(church, bulk.body.results[2].id!);
-      expect([one.household_id, one.household_role, three.household_id, three.household_role]).toEqual([b.id, 'other', null, null]);
+      expect([one.household_id, one.household_role, three.household_id, three.household_role]).toEqual([
+        b.id,
+        'other',
+        null,
+        null,
+      ]);
     });
 
     it('PATCH to an unknown, deleted or foreign household is 422 not_found and changes nothing', async () => {
@@ -527,7 +644,11 @@ describe('households', () => {
       const foreign = await createHousehold(other, { name: 'Foreign' });
       for (const household_id of [NO_HOUSEHOLD, deleted.id, foreign.id]) {
         const res = await api.patch<Problem>(`/v1/members/${member.id}`, as(church, { body: { household_id } }));
-        expect({ household_id, status: res.status, errors: issuesOf(res.body) }).toEqual({ household_id, status: 422, errors: [{ field: 'household_id', issue: 'not_found' }] });
+        expect({ household_id, status: res.status, errors: issuesOf(res.body) }).toEqual({
+          household_id,
+          status: 422,
+          errors: [{ field: 'household_id', issue: 'not_found' }],
+        });
       }
       expect((await getMember(church, member.id)).household_id).toBe(a.id);
     });
@@ -540,20 +661,34 @@ describe('households', () => {
       const inY = await createMember(c, { first_name: 'In', last_name: 'Y', household_id: y.id });
       await createMember(c, { first_name: 'No', last_name: 'Household' });
 
-      const listed = async (params: Record<string, string>) => (await api.get<List<Member>>(`/v1/members${qs(params)}`, as(c))).body;
+      const listed = async (params: Record<string, string>) =>
+        (await api.get<List<Member>>(`/v1/members${qs(params)}`, as(c))).body;
       const byX = await listed({ household_id: x.id });
       expect(byX.data.map((mm) => mm.id)).toEqual([inX.id]);
       expect(byX.total).toBe(1);
       expect(byX.data[0]).toMatchObject({ household_id: x.id, household_role: 'other' });
-      expect((await listed({ 'household_id[in]': `${x.id},${y.id}` })).data.map((mm) => mm.id)).toEqual([inX.id, inY.id]);
+      expect((await listed({ 'household_id[in]': `${x.id},${y.id}` })).data.map((mm) => mm.id)).toEqual([
+        inX.id,
+        inY.id,
+      ]);
       expect(await listed({ household_id: NO_HOUSEHOLD })).toEqual({ data: [], next_cursor: null, total: 0 });
 
-      for (const params of [{ household_id: 'hh_nope' }, { 'household_id[in]': `${x.id},grp_1` }, { 'household_id[gt]': x.id }] as Record<string, string>[]) {
+      for (const params of [
+        { household_id: 'hh_nope' },
+        { 'household_id[in]': `${x.id},grp_1` },
+        { 'household_id[gt]': x.id },
+      ] as Record<string, string>[]) {
         const res = await api.get<Problem>(`/v1/members${qs(params)}`, as(c));
-        expect({ params, status: res.status, code: res.body.code }).toEqual({ params, status: 400, code: 'invalid_parameter' });
+        expect({ params, status: res.status, code: res.body.code }).toEqual({
+          params,
+          status: 400,
+          code: 'invalid_parameter',
+        });
       }
       // The filter is served by the (tenant_id, household_id, …) index.
-      const { rows } = await pg.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE tablename = 'members' AND indexname = 'members_tenant_household_idx'`);
+      const { rows } = await pg.query<{ indexdef: string }>(
+        `SELECT indexdef FROM pg_indexes WHERE tablename = 'members' AND indexname = 'members_tenant_household_idx'`,
+      );
       expect(rows[0]?.indexdef).toContain('(tenant_id, household_id, created_at, id)');
     });
   });
@@ -582,7 +717,10 @@ describe('households', () => {
         expect(events[1]).toEqual(fetched);
       }
       expect((await getMember(church, other.id)).household_id).toBe(keep.id);
-      const { rows } = await pg.query<{ deleted: boolean }>('SELECT deleted_at IS NOT NULL AS deleted FROM households WHERE tenant_id = $1 AND id = $2', [church.id, uuidOf(household.id)]);
+      const { rows } = await pg.query<{ deleted: boolean }>(
+        'SELECT deleted_at IS NOT NULL AS deleted FROM households WHERE tenant_id = $1 AND id = $2',
+        [church.id, uuidOf(household.id)],
+      );
       expect(rows).toEqual([{ deleted: true }]);
 
       const calls: [string, string, JsonObject?][] = [
@@ -594,9 +732,16 @@ describe('households', () => {
       ];
       for (const [method, path, body] of calls) {
         const r = await api.send<Problem>(method, path, as(church, { body }));
-        expect({ method, path, status: r.status, code: r.body.code }).toEqual({ method, path, status: 404, code: 'resource_not_found' });
+        expect({ method, path, status: r.status, code: r.body.code }).toEqual({
+          method,
+          path,
+          status: 404,
+          code: 'resource_not_found',
+        });
       }
-      expect((await api.get<List<Household>>('/v1/households', as(church))).body.data.map((x) => x.id)).toEqual([keep.id]);
+      expect((await api.get<List<Household>>('/v1/households', as(church))).body.data.map((x) => x.id)).toEqual([
+        keep.id,
+      ]);
     });
   });
 
@@ -610,28 +755,45 @@ describe('households', () => {
         const member = await createMember(church, { first_name: 'Raced', last_name: `Member ${round}` });
         await join(church, a.id, { member_id: member.id, household_role: 'head' });
         // Half of the requests ask for where the member already is: each must still answer what it made true.
-        const moves = Array.from({ length: 16 }, (_, i) => ({ target: i % 2 === 0 ? a : b, role: i % 2 === 0 ? 'head' : 'child', patch: i % 4 === 3 }));
+        const moves = Array.from({ length: 16 }, (_, i) => ({
+          target: i % 2 === 0 ? a : b,
+          role: i % 2 === 0 ? 'head' : 'child',
+          patch: i % 4 === 3,
+        }));
         const answers = await Promise.all(
           moves.map(({ target, role, patch }) =>
             patch
-              ? api.patch<Member & Household>(`/v1/members/${member.id}`, as(church, { body: { household_id: target.id } }))
-              : api.post<Member & Household>(`/v1/households/${target.id}/members`, as(church, { body: { member_id: member.id, household_role: role } })),
+              ? api.patch<Member & Household>(
+                  `/v1/members/${member.id}`,
+                  as(church, { body: { household_id: target.id } }),
+                )
+              : api.post<Member & Household>(
+                  `/v1/households/${target.id}/members`,
+                  as(church, { body: { member_id: member.id, household_role: role } }),
+                ),
           ),
         );
         expect(answers.map((r) => r.status)).toEqual(Array(16).fill(200));
         for (const [i, { target, role, patch }] of moves.entries()) {
           if (patch) expect(answers[i].body.household_id).toBe(target.id);
-          else expect({ round, i, members: answers[i].body.members.filter((x) => x.id === member.id) }).toEqual({ round, i, members: [ref(member, role)] });
+          else
+            expect({ round, i, members: answers[i].body.members.filter((x) => x.id === member.id) }).toEqual({
+              round,
+              i,
+              members: [ref(member, role)],
+            });
         }
 
         const final = await getMember(church, member.id);
-        const holders = [await getHousehold(church, a.id), await getHousehold(church, b.id)].filter((hh) => hh.members.some((x) => x.id === member.id));
+        const holders = [await getHousehold(church, a.id), await getHousehold(church, b.id)].filter((hh) =>
+          hh.members.some((x) => x.id === member.id),
+        );
         expect(holders.map((hh) => hh.id)).toEqual([final.household_id]);
         expect(holders[0].members.filter((x) => x.id === member.id)).toEqual([ref(member, final.household_role!)]);
-        const { rows } = await pg.query<{ household_id: string; household_role: string }>('SELECT household_id, household_role FROM members WHERE tenant_id = $1 AND id = $2', [
-          church.id,
-          uuidOf(member.id),
-        ]);
+        const { rows } = await pg.query<{ household_id: string; household_role: string }>(
+          'SELECT household_id, household_role FROM members WHERE tenant_id = $1 AND id = $2',
+          [church.id, uuidOf(member.id)],
+        );
         expect(rows).toEqual([{ household_id: uuidOf(final.household_id!), household_role: final.household_role }]);
         // The member.updated raised last carries the final state (each move wrote on what the previous one committed).
         const events = await updatesOf(church, member.id);
@@ -643,15 +805,24 @@ describe('households', () => {
       const church = await newTenant(api);
       for (let round = 0; round < 3; round++) {
         const household = await createHousehold(church, { name: `Race ${round}` });
-        const members = await Promise.all(Array.from({ length: 6 }, (_, i) => createMember(church, { first_name: `M${i}`, last_name: `R${round}` })));
+        const members = await Promise.all(
+          Array.from({ length: 6 }, (_, i) => createMember(church, { first_name: `M${i}`, last_name: `R${round}` })),
+        );
         const answers = await Promise.all([
-          ...members.slice(0, 3).map((m) => api.post(`/v1/households/${household.id}/members`, as(church, { body: { member_id: m.id } }))),
+          ...members
+            .slice(0, 3)
+            .map((m) => api.post(`/v1/households/${household.id}/members`, as(church, { body: { member_id: m.id } }))),
           api.delete(`/v1/households/${household.id}`, as(church)),
-          ...members.slice(3).map((m) => api.patch(`/v1/members/${m.id}`, as(church, { body: { household_id: household.id } }))),
+          ...members
+            .slice(3)
+            .map((m) => api.patch(`/v1/members/${m.id}`, as(church, { body: { household_id: household.id } }))),
         ]);
         expect(answers[3].status).toBe(204);
         for (const [i, r] of answers.entries()) if (i !== 3) expect([200, 404, 422]).toContain(r.status);
-        const { rows } = await pg.query('SELECT id FROM members WHERE tenant_id = $1 AND household_id = $2 AND deleted_at IS NULL', [church.id, uuidOf(household.id)]);
+        const { rows } = await pg.query(
+          'SELECT id FROM members WHERE tenant_id = $1 AND household_id = $2 AND deleted_at IS NULL',
+          [church.id, uuidOf(household.id)],
+        );
         expect(rows).toEqual([]);
       }
     });
@@ -683,11 +854,20 @@ describe('households', () => {
       ];
       for (const [method, path, body] of calls) {
         const r = await api.send<Problem>(method, path, as(b, { body }));
-        expect({ method, path, status: r.status, code: r.body.code }).toEqual({ method, path, status: 404, code: 'resource_not_found' });
+        expect({ method, path, status: r.status, code: r.body.code }).toEqual({
+          method,
+          path,
+          status: 404,
+          code: 'resource_not_found',
+        });
       }
       expect((await api.get<List<Household>>('/v1/households', as(b))).body.total).toBe(0);
       const still = await getHousehold(a, theirs.id);
-      expect(still).toMatchObject({ name: 'A only', primary_contact_id: theirMember.id, members: [ref(theirMember, 'head')] });
+      expect(still).toMatchObject({
+        name: 'A only',
+        primary_contact_id: theirMember.id,
+        members: [ref(theirMember, 'head')],
+      });
     });
 
     it('reads with read:members; writes need write:members (403 scope_insufficient naming it)', async () => {
@@ -703,7 +883,13 @@ describe('households', () => {
       ];
       for (const [method, path, body] of writes) {
         const r = await api.send<Problem>(method, path, { token: reader, tenant: a.slug, body });
-        expect({ method, path, status: r.status, code: r.body.code, scope: r.body.detail?.includes('write:members') }).toEqual({
+        expect({
+          method,
+          path,
+          status: r.status,
+          code: r.body.code,
+          scope: r.body.detail?.includes('write:members'),
+        }).toEqual({
           method,
           path,
           status: 403,

@@ -24,7 +24,12 @@ describe('idempotency keys', () => {
   });
   afterAll(() => api.close());
 
-  const withKey = (key: string, body: JsonValue, token = church.token) => ({ token, tenant: church.slug, headers: { 'Idempotency-Key': key }, body });
+  const withKey = (key: string, body: JsonValue, token = church.token) => ({
+    token,
+    tenant: church.slug,
+    headers: { 'Idempotency-Key': key },
+    body,
+  });
   const total = async (path: string) => {
     const res = await api.get<List<unknown>>(`${path}?limit=1`, { token: church.token, tenant: church.slug });
     expect(res.status).toBe(200);
@@ -45,7 +50,11 @@ describe('idempotency keys', () => {
     ];
     for (const key of bad) {
       const res = await api.post<Problem>('/v1/members', withKey(key, { first_name: 'Bad', last_name: 'Key' }));
-      expect({ key, status: res.status, code: res.body.code }).toEqual({ key, status: 400, code: 'invalid_idempotency_key' });
+      expect({ key, status: res.status, code: res.body.code }).toEqual({
+        key,
+        status: 400,
+        code: 'invalid_idempotency_key',
+      });
     }
     expect(await members()).toBe(before);
   });
@@ -74,7 +83,10 @@ describe('idempotency keys', () => {
     const body = { first_name: 'Vieja', last_name: 'Clave' };
     const first = await api.post<Member>('/v1/members', withKey(key, body));
     expect(first.status).toBe(201);
-    await api.db.platform.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE tenant_id = $1 AND key = $2`, [church.id, key]);
+    await api.db.platform.query(
+      `UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE tenant_id = $1 AND key = $2`,
+      [church.id, key],
+    );
     const before = await members();
     const later = await api.post<Member>('/v1/members', withKey(key, body));
     expect(later.status).toBe(201);
@@ -105,7 +117,10 @@ describe('idempotency keys', () => {
     const res = await api.post<Problem>('/v1/campuses', withKey(key, { key: 'eva-campus', name: 'Eva Campus' }));
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('idempotency_key_reused');
-    const bulk = await api.post<Problem>('/v1/members/bulk', withKey(key, { members: [{ first_name: 'Eva', last_name: 'Soto' }] }));
+    const bulk = await api.post<Problem>(
+      '/v1/members/bulk',
+      withKey(key, { members: [{ first_name: 'Eva', last_name: 'Soto' }] }),
+    );
     expect(bulk.status).toBe(422);
     expect(bulk.body.code).toBe('idempotency_key_reused');
     expect(await total('/v1/campuses')).toBe(campuses);
@@ -134,7 +149,12 @@ describe('idempotency keys', () => {
     const key = randomUUID();
     const body = { first_name: 'Nora', last_name: 'Díaz' };
     const here = await api.post<Member>('/v1/members', withKey(key, body));
-    const there = await api.post<Member>('/v1/members', { token: otherChurch.token, tenant: otherChurch.slug, headers: { 'Idempotency-Key': key }, body });
+    const there = await api.post<Member>('/v1/members', {
+      token: otherChurch.token,
+      tenant: otherChurch.slug,
+      headers: { 'Idempotency-Key': key },
+      body,
+    });
     expect(here.status).toBe(201);
     expect(there.status).toBe(201);
     expect(there.headers['idempotent-replayed']).toBeUndefined();
@@ -144,7 +164,10 @@ describe('idempotency keys', () => {
   it('does not store a request that failed validation: a retry with a valid body succeeds', async () => {
     const key = randomUUID();
     const before = await members();
-    const invalid = await api.post<Problem>('/v1/members', withKey(key, { first_name: 'Sin apellido', email: 'not-an-email' }));
+    const invalid = await api.post<Problem>(
+      '/v1/members',
+      withKey(key, { first_name: 'Sin apellido', email: 'not-an-email' }),
+    );
     expect(invalid.status).toBe(422);
     expect(invalid.body.code).toBe('validation_failed');
     expect(await members()).toBe(before);
@@ -160,14 +183,25 @@ describe('idempotency keys', () => {
 
   it('does not store a conflict (409): the same key may then be used for the corrected request', async () => {
     const campusKey = `north-${randomUUID().slice(0, 8)}`;
-    expect((await api.post('/v1/campuses', { token: church.token, tenant: church.slug, body: { key: campusKey, name: 'North' } })).status).toBe(201);
+    expect(
+      (
+        await api.post('/v1/campuses', {
+          token: church.token,
+          tenant: church.slug,
+          body: { key: campusKey, name: 'North' },
+        })
+      ).status,
+    ).toBe(201);
     const key = randomUUID();
     const clash = await api.post<Problem>('/v1/campuses', withKey(key, { key: campusKey, name: 'North again' }));
     expect(clash.status).toBe(409);
     const again = await api.post<Problem>('/v1/campuses', withKey(key, { key: campusKey, name: 'North again' }));
     expect(again.status).toBe(409); // the same conflict again, not a stored replay
     expect(again.headers['idempotent-replayed']).toBeUndefined();
-    const fixed = await api.post<{ id: string }>('/v1/campuses', withKey(key, { key: `${campusKey}-2`, name: 'North again' }));
+    const fixed = await api.post<{ id: string }>(
+      '/v1/campuses',
+      withKey(key, { key: `${campusKey}-2`, name: 'North again' }),
+    );
     expect(fixed.status).toBe(201);
     expect(fixed.headers['idempotent-replayed']).toBeUndefined();
   });
@@ -182,7 +216,10 @@ describe('idempotency keys', () => {
       ],
     };
     const before = await members();
-    const first = await api.post<{ created: number; failed: number; results: { index: number; id?: string }[] }>('/v1/members/bulk', withKey(key, body));
+    const first = await api.post<{ created: number; failed: number; results: { index: number; id?: string }[] }>(
+      '/v1/members/bulk',
+      withKey(key, body),
+    );
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ created: 2, failed: 1 });
     const retry = await api.post('/v1/members/bulk', withKey(key, body));
@@ -237,10 +274,16 @@ describe('idempotency keys', () => {
 
     it('never stores the token value in clear (CONTRACT §5: SHA-256 hashes only), not even in the idempotency record', async () => {
       const key = randomUUID();
-      const first = await api.post<{ token: string }>('/v1/auth/tokens', withKey(key, { name: 'Secret keeper', scopes: ['read:members'] }));
+      const first = await api.post<{ token: string }>(
+        '/v1/auth/tokens',
+        withKey(key, { name: 'Secret keeper', scopes: ['read:members'] }),
+      );
       expect(first.status).toBe(201);
       // The whole row as text (bytea columns appear as hex): neither the value nor its bytes may be there.
-      const rows: { row: string }[] = await api.db.platform.query(`SELECT i::text AS row FROM idempotency_keys i WHERE tenant_id = $1 AND key = $2`, [church.id, key]);
+      const rows: { row: string }[] = await api.db.platform.query(
+        `SELECT i::text AS row FROM idempotency_keys i WHERE tenant_id = $1 AND key = $2`,
+        [church.id, key],
+      );
       expect(rows).toHaveLength(1);
       expect(rows[0].row).not.toContain(first.body.token);
       expect(rows[0].row.toLowerCase()).not.toContain(Buffer.from(first.body.token).toString('hex'));
@@ -251,7 +294,9 @@ describe('idempotency keys', () => {
     const key = randomUUID();
     const body = { first_name: 'Concurrente', last_name: 'Único' };
     const before = await members();
-    const responses = await Promise.all(Array.from({ length: 20 }, () => api.post<Member & Problem>('/v1/members', withKey(key, body))));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => api.post<Member & Problem>('/v1/members', withKey(key, body))),
+    );
     const statuses = responses.map((r) => r.status);
     expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
     const created = responses.filter((r) => r.status === 201);

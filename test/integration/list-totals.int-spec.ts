@@ -14,7 +14,8 @@ describe('list totals (cached, exact)', () => {
   let api: TestApi;
   let church: TestTenant;
   let redis: Redis;
-  const list = async (query = '') => (await api.get<{ total: number }>(`/v1/members${query}`, { token: church.token, tenant: church.slug })).body.total;
+  const list = async (query = '') =>
+    (await api.get<{ total: number }>(`/v1/members${query}`, { token: church.token, tenant: church.slug })).body.total;
 
   beforeAll(async () => {
     api = await TestApi.start({ REDIS_URL: TEST_REDIS_URL });
@@ -23,7 +24,11 @@ describe('list totals (cached, exact)', () => {
     await newMembers(
       api,
       church,
-      Array.from({ length: 30 }, (_, i) => ({ first_name: `M${i}`, last_name: 'Total', status: i % 3 === 0 ? 'leader' : 'member' })),
+      Array.from({ length: 30 }, (_, i) => ({
+        first_name: `M${i}`,
+        last_name: 'Total',
+        status: i % 3 === 0 ? 'leader' : 'member',
+      })),
     );
   });
   afterAll(async () => {
@@ -43,10 +48,18 @@ describe('list totals (cached, exact)', () => {
   });
 
   it('is exact right after a create, an update and a delete (read your writes)', async () => {
-    const created = await api.post<{ id: string }>('/v1/members', { token: church.token, tenant: church.slug, body: { first_name: 'New', last_name: 'One', status: 'leader' } });
+    const created = await api.post<{ id: string }>('/v1/members', {
+      token: church.token,
+      tenant: church.slug,
+      body: { first_name: 'New', last_name: 'One', status: 'leader' },
+    });
     expect(await list()).toBe(31);
     expect(await list('?status=leader')).toBe(11);
-    await api.patch(`/v1/members/${created.body.id}`, { token: church.token, tenant: church.slug, body: { status: 'member' } });
+    await api.patch(`/v1/members/${created.body.id}`, {
+      token: church.token,
+      tenant: church.slug,
+      body: { status: 'member' },
+    });
     expect(await list('?status=leader')).toBe(10);
     await api.delete(`/v1/members/${created.body.id}`, { token: church.token, tenant: church.slug });
     expect(await list()).toBe(30);
@@ -54,13 +67,20 @@ describe('list totals (cached, exact)', () => {
 
   it('keeps churches apart and falls back to counting when the cache is gone', async () => {
     const other = await newTenant(api);
-    expect((await api.get<{ total: number }>('/v1/members', { token: other.token, tenant: other.slug })).body.total).toBe(0);
+    expect(
+      (await api.get<{ total: number }>('/v1/members', { token: other.token, tenant: other.slug })).body.total,
+    ).toBe(0);
     await redis.del(`totals:{${church.id}}:members:v`);
     expect(await list()).toBe(30);
   });
 
   it('answers If-None-Match from the list version alone: 304 with no query, and a new ETag after any write', async () => {
-    const call = (headers: Record<string, string> = {}) => api.get<{ total: number }>('/v1/members?sort=last_name&limit=10', { token: church.token, tenant: church.slug, headers });
+    const call = (headers: Record<string, string> = {}) =>
+      api.get<{ total: number }>('/v1/members?sort=last_name&limit=10', {
+        token: church.token,
+        tenant: church.slug,
+        headers,
+      });
     const first = await call();
     const etag = first.headers.etag;
     expect(etag).toMatch(/^"v[\w-]+"$/);
@@ -75,20 +95,38 @@ describe('list totals (cached, exact)', () => {
     expect((await call({ 'If-None-Match': etag, 'Accept-Language': 'en' })).status).toBe(200);
 
     // A new campus does not change the member list; a member write does.
-    await api.post('/v1/campuses', { token: church.token, tenant: church.slug, body: { key: 'etag-campus', name: 'Before' } });
+    await api.post('/v1/campuses', {
+      token: church.token,
+      tenant: church.slug,
+      body: { key: 'etag-campus', name: 'Before' },
+    });
     expect((await call({ 'If-None-Match': etag })).status).toBe(304);
-    await api.post('/v1/members', { token: church.token, tenant: church.slug, body: { first_name: 'Nuevo', last_name: 'Total', campus: 'etag-campus' } });
+    await api.post('/v1/members', {
+      token: church.token,
+      tenant: church.slug,
+      body: { first_name: 'Nuevo', last_name: 'Total', campus: 'etag-campus' },
+    });
     const afterWrite = await call({ 'If-None-Match': etag });
     expect(afterWrite.status).toBe(200);
     expect(afterWrite.headers.etag).not.toBe(etag);
-    const campusRename = await api.get<{ data: { id: string }[] }>('/v1/campuses?key=etag-campus', { token: church.token, tenant: church.slug });
+    const campusRename = await api.get<{ data: { id: string }[] }>('/v1/campuses?key=etag-campus', {
+      token: church.token,
+      tenant: church.slug,
+    });
     const beforeRename = (await call()).headers.etag;
-    await api.patch(`/v1/campuses/${campusRename.body.data[0].id}`, { token: church.token, tenant: church.slug, body: { name: 'After' } });
+    await api.patch(`/v1/campuses/${campusRename.body.data[0].id}`, {
+      token: church.token,
+      tenant: church.slug,
+      body: { name: 'After' },
+    });
     expect((await call({ 'If-None-Match': beforeRename })).status).toBe(200);
   });
 
   it('total=false skips the total', async () => {
-    const res = await api.get<{ total: number | null; data: unknown[] }>('/v1/members?total=false&limit=5', { token: church.token, tenant: church.slug });
+    const res = await api.get<{ total: number | null; data: unknown[] }>('/v1/members?total=false&limit=5', {
+      token: church.token,
+      tenant: church.slug,
+    });
     expect(res.status).toBe(200);
     expect(res.body.total).toBeNull();
     expect(res.body.data).toHaveLength(5);
@@ -102,10 +140,15 @@ describe('list totals (cached, exact)', () => {
       const { id } = (await api.post<CampusRef>('/v1/campuses', as({ body: { key, name } }))).body;
       return { id, key, name };
     };
-    const createMember = async (body: JsonObject) => (await api.post<{ id: string }>('/v1/members', as({ body }))).body.id;
+    const createMember = async (body: JsonObject) =>
+      (await api.post<{ id: string }>('/v1/members', as({ body }))).body.id;
     const campusesOnPage = async (headers: Record<string, string> = {}) => {
       const res = await api.get<{ data: { id: string; campus: CampusRef | null }[] }>('/v1/members', as({ headers }));
-      return { status: res.status, etag: res.headers.etag, campusOf: Object.fromEntries((res.body.data ?? []).map((m) => [m.id, m.campus])) };
+      return {
+        status: res.status,
+        etag: res.headers.etag,
+        campusOf: Object.fromEntries((res.body.data ?? []).map((m) => [m.id, m.campus])),
+      };
     };
 
     beforeEach(async () => {

@@ -75,7 +75,9 @@ function todayUtc(): string {
 /** A UTC calendar date `years` years and `days` days from today (negative: in the past). */
 function utcDate({ years = 0, days = 0 }: { years?: number; days?: number }): string {
   const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear() + years, now.getUTCMonth(), now.getUTCDate() + days)).toISOString().slice(0, 10);
+  return new Date(Date.UTC(now.getUTCFullYear() + years, now.getUTCMonth(), now.getUTCDate() + days))
+    .toISOString()
+    .slice(0, 10);
 }
 
 /** Whole years between a YYYY-MM-DD birthdate and today (UTC), computed independently of the API. */
@@ -110,7 +112,11 @@ async function createCampus(api: TestApi, church: TestTenant, key: string, name:
   return { id: res.body.id, key: res.body.key, name: res.body.name };
 }
 
-async function listMembers(api: TestApi, church: TestTenant, params: Record<string, string> = {}): Promise<List<Member>> {
+async function listMembers(
+  api: TestApi,
+  church: TestTenant,
+  params: Record<string, string> = {},
+): Promise<List<Member>> {
   const res = await api.get<List<Member>>(`/v1/members${qs(params)}`, as(church));
   if (res.status !== 200) throw new Error(`list failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
@@ -119,7 +125,11 @@ async function listMembers(api: TestApi, church: TestTenant, params: Record<stri
 /** Sets a member's created_at directly (inside the tenant's RLS transaction) to test time filters deterministically. */
 async function backdate(api: TestApi, church: TestTenant, memberId: string, createdAt: string): Promise<void> {
   await inTenant(api, church.id, () =>
-    TenantContext.current().manager.query('UPDATE members SET created_at = $1 WHERE tenant_id = $2 AND id = $3', [createdAt, church.id, parsePublicId('mem', memberId)]),
+    TenantContext.current().manager.query('UPDATE members SET created_at = $1 WHERE tenant_id = $2 AND id = $3', [
+      createdAt,
+      church.id,
+      parsePublicId('mem', memberId),
+    ]),
   );
 }
 
@@ -144,7 +154,12 @@ describe('members', () => {
     beforeAll(async () => {
       church = await newTenant(api);
       north = await createCampus(api, church, 'north', 'North Campus');
-      await defineCustomFields(api, church, { baptized: 'boolean', shirt_size: 'text', visits: 'number', notes: 'text' });
+      await defineCustomFields(api, church, {
+        baptized: 'boolean',
+        shirt_size: 'text',
+        visits: 'number',
+        notes: 'text',
+      });
     });
 
     it('creates a member: 201, Location, mem_ id, every field echoed', async () => {
@@ -158,7 +173,14 @@ describe('members', () => {
         status: 'member',
         campus: 'north',
         active: false,
-        address: { line1: 'Av. Juárez 100', line2: 'Piso 2', city: 'Guadalajara', region: 'Jalisco', postal_code: '44100', country: 'MX' },
+        address: {
+          line1: 'Av. Juárez 100',
+          line2: 'Piso 2',
+          city: 'Guadalajara',
+          region: 'Jalisco',
+          postal_code: '44100',
+          country: 'MX',
+        },
         custom_fields: { baptized: true, shirt_size: 'M', visits: 3, notes: null },
       };
       const res = await api.post<Member>('/v1/members', as(church, { body }));
@@ -235,7 +257,10 @@ describe('members', () => {
 
     it('refuses an unknown campus (key or id) with 422 campus not_found', async () => {
       for (const campus of ['nowhere', `cmp_${'0'.repeat(32)}`]) {
-        const res = await api.post<Problem>('/v1/members', as(church, { body: { first_name: 'A', last_name: 'B', campus } }));
+        const res = await api.post<Problem>(
+          '/v1/members',
+          as(church, { body: { first_name: 'A', last_name: 'B', campus } }),
+        );
         expect(res.status).toBe(422);
         expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
         expect(res.body.code).toBe('validation_failed');
@@ -247,7 +272,10 @@ describe('members', () => {
       const other = await newTenant(api);
       const theirs = await createCampus(api, other, 'theirs', 'Their Campus');
       for (const campus of ['theirs', theirs.id]) {
-        const res = await api.post<Problem>('/v1/members', as(church, { body: { first_name: 'A', last_name: 'B', campus } }));
+        const res = await api.post<Problem>(
+          '/v1/members',
+          as(church, { body: { first_name: 'A', last_name: 'B', campus } }),
+        );
         expect(res.status).toBe(422);
         expect(issuesOf(res.body)).toEqual([{ field: 'campus', issue: 'not_found' }]);
       }
@@ -283,7 +311,12 @@ describe('members', () => {
       const enGet = await api.get<Member>(`/v1/members/${es.id}`, as(church, { lang: 'en-US,en;q=0.9' }));
       expect([enGet.body.gender_label, enGet.body.status_label]).toEqual(['Female', 'Visitor']);
 
-      const leader = await createMember(api, church, { first_name: 'L', last_name: 'Leader', gender: 'male', status: 'leader' }, 'en');
+      const leader = await createMember(
+        api,
+        church,
+        { first_name: 'L', last_name: 'Leader', gender: 'male', status: 'leader' },
+        'en',
+      );
       expect([leader.gender_label, leader.status_label]).toEqual(['Male', 'Leader']);
     });
 
@@ -334,7 +367,9 @@ describe('members', () => {
         ]),
       );
       for (const error of res.body.errors!) expect(error.message.length).toBeGreaterThan(0);
-      expect((await listMembers(api, church, { q: 'Ruiz' })).data.filter((m) => m.email === 'not-an-email')).toEqual([]);
+      expect((await listMembers(api, church, { q: 'Ruiz' })).data.filter((m) => m.email === 'not-an-email')).toEqual(
+        [],
+      );
     });
 
     it('requires first_name and last_name', async () => {
@@ -349,7 +384,10 @@ describe('members', () => {
     });
 
     it('refuses impossible dates and a non-object body', async () => {
-      const dates = await api.post<Problem>('/v1/members', as(church, { body: { first_name: 'A', last_name: 'B', birthdate: '1990-02-30' } }));
+      const dates = await api.post<Problem>(
+        '/v1/members',
+        as(church, { body: { first_name: 'A', last_name: 'B', birthdate: '1990-02-30' } }),
+      );
       expect(dates.status).toBe(422);
       expect(issuesOf(dates.body)).toEqual([{ field: 'birthdate', issue: 'invalid_format' }]);
 
@@ -359,7 +397,10 @@ describe('members', () => {
     });
 
     it('answers malformed JSON with 400 invalid_json', async () => {
-      const res = await api.post<Problem>('/v1/members', as(church, { body: '{"first_name": "A",', raw: { contentType: 'application/json' } }));
+      const res = await api.post<Problem>(
+        '/v1/members',
+        as(church, { body: '{"first_name": "A",', raw: { contentType: 'application/json' } }),
+      );
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('invalid_json');
     });
@@ -372,7 +413,12 @@ describe('members', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      member = await createMember(api, church, { first_name: 'Eva', last_name: 'Luna', gender: 'female', email: 'eva@example.org' });
+      member = await createMember(api, church, {
+        first_name: 'Eva',
+        last_name: 'Luna',
+        gender: 'female',
+        email: 'eva@example.org',
+      });
     });
 
     it('returns the member with ETag, Cache-Control private and Vary', async () => {
@@ -381,7 +427,9 @@ describe('members', () => {
       expect(res.body).toEqual(member);
       expect(res.headers.etag).toMatch(/^(W\/)?"[^"]+"$/);
       expect(res.headers['cache-control']).toContain('private');
-      expect(varyOf(res.headers.vary)).toEqual(expect.arrayContaining(['authorization', 'x-tenant', 'accept-language']));
+      expect(varyOf(res.headers.vary)).toEqual(
+        expect.arrayContaining(['authorization', 'x-tenant', 'accept-language']),
+      );
       expect(res.headers['x-request-id']).toMatch(/^req_/);
     });
 
@@ -394,7 +442,10 @@ describe('members', () => {
       expect(again.headers.etag).toBe(etag);
 
       // A different tag is not a match.
-      const other = await api.get<Member>(`/v1/members/${member.id}`, as(church, { headers: { 'If-None-Match': '"something-else"' } }));
+      const other = await api.get<Member>(
+        `/v1/members/${member.id}`,
+        as(church, { headers: { 'If-None-Match': '"something-else"' } }),
+      );
       expect(other.status).toBe(200);
       expect(other.body.id).toBe(member.id);
     });
@@ -405,13 +456,19 @@ describe('members', () => {
       const patched = await api.patch<Member>(`/v1/members/${m.id}`, as(church, { body: { first_name: 'New' } }));
       expect(patched.status).toBe(200);
 
-      const after = await api.get<Member>(`/v1/members/${m.id}`, as(church, { headers: { 'If-None-Match': before.headers.etag } }));
+      const after = await api.get<Member>(
+        `/v1/members/${m.id}`,
+        as(church, { headers: { 'If-None-Match': before.headers.etag } }),
+      );
       expect(after.status).toBe(200);
       expect(after.body.first_name).toBe('New');
       expect(after.headers.etag).toBeDefined();
       expect(after.headers.etag).not.toBe(before.headers.etag);
 
-      const now = await api.get(`/v1/members/${m.id}`, as(church, { headers: { 'If-None-Match': after.headers.etag } }));
+      const now = await api.get(
+        `/v1/members/${m.id}`,
+        as(church, { headers: { 'If-None-Match': after.headers.etag } }),
+      );
       expect(now.status).toBe(304);
     });
 
@@ -422,7 +479,10 @@ describe('members', () => {
       expect(en.body.gender_label).toBe('Female');
       expect(es.headers.etag).not.toBe(en.headers.etag);
 
-      const cross = await api.get<Member>(`/v1/members/${member.id}`, as(church, { lang: 'en', headers: { 'If-None-Match': es.headers.etag } }));
+      const cross = await api.get<Member>(
+        `/v1/members/${member.id}`,
+        as(church, { lang: 'en', headers: { 'If-None-Match': es.headers.etag } }),
+      );
       expect(cross.status).toBe(200);
       expect(cross.body.gender_label).toBe('Female');
     });
@@ -441,8 +501,16 @@ describe('members', () => {
       ];
       for (const id of bad) {
         for (const method of ['get', 'patch', 'delete'] as const) {
-          const res = await api[method]<Problem>(`/v1/members/${id}`, as(church, method === 'patch' ? { body: { first_name: 'X' } } : {}));
-          expect({ id, method, status: res.status, code: res.body.code }).toEqual({ id, method, status: 404, code: 'resource_not_found' });
+          const res = await api[method]<Problem>(
+            `/v1/members/${id}`,
+            as(church, method === 'patch' ? { body: { first_name: 'X' } } : {}),
+          );
+          expect({ id, method, status: res.status, code: res.body.code }).toEqual({
+            id,
+            method,
+            status: 404,
+            code: 'resource_not_found',
+          });
         }
       }
       // The real member is untouched.
@@ -476,10 +544,19 @@ describe('members', () => {
     it('changes only the given fields and advances updated_at', async () => {
       const original = await createMember(api, church, full());
       await sleep(15);
-      const res = await api.patch<Member>(`/v1/members/${original.id}`, as(church, { body: { phone: '+5215599998888', status: 'member' } }));
+      const res = await api.patch<Member>(
+        `/v1/members/${original.id}`,
+        as(church, { body: { phone: '+5215599998888', status: 'member' } }),
+      );
 
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ ...original, phone: '+5215599998888', status: 'member', status_label: 'Miembro', updated_at: res.body.updated_at });
+      expect(res.body).toEqual({
+        ...original,
+        phone: '+5215599998888',
+        status: 'member',
+        status_label: 'Miembro',
+        updated_at: res.body.updated_at,
+      });
       expect(res.body.updated_at).toMatch(UTC_ISO);
       expect(Date.parse(res.body.updated_at)).toBeGreaterThan(Date.parse(original.updated_at));
       expect(res.body.created_at).toBe(original.created_at);
@@ -490,16 +567,33 @@ describe('members', () => {
 
     it('clears an optional field with null', async () => {
       const original = await createMember(api, church, full());
-      const res = await api.patch<Member>(`/v1/members/${original.id}`, as(church, { body: { email: null, campus: null, birthdate: null } }));
+      const res = await api.patch<Member>(
+        `/v1/members/${original.id}`,
+        as(church, { body: { email: null, campus: null, birthdate: null } }),
+      );
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ email: null, campus: null, birthdate: null, age: null, phone: original.phone, first_name: 'Pedro' });
+      expect(res.body).toMatchObject({
+        email: null,
+        campus: null,
+        birthdate: null,
+        age: null,
+        phone: original.phone,
+        first_name: 'Pedro',
+      });
       const fetched = await api.get<Member>(`/v1/members/${original.id}`, as(church));
       expect(fetched.body).toMatchObject({ email: null, campus: null, birthdate: null, age: null });
     });
 
     it('sets and clears the address', async () => {
       const m = await createMember(api, church, { first_name: 'Ad', last_name: 'Dress' });
-      const address = { line1: 'Calle 1', line2: null, city: 'Comala', region: 'Colima', postal_code: '28450', country: 'MX' };
+      const address = {
+        line1: 'Calle 1',
+        line2: null,
+        city: 'Comala',
+        region: 'Colima',
+        postal_code: '28450',
+        country: 'MX',
+      };
       const set = await api.patch<Member>(`/v1/members/${m.id}`, as(church, { body: { address } }));
       expect(set.status).toBe(200);
       expect(set.body.address).toEqual(address);
@@ -522,7 +616,10 @@ describe('members', () => {
 
     it('refuses null on a required field with 422 required, and changes nothing', async () => {
       const original = await createMember(api, church, full());
-      const res = await api.patch<Problem>(`/v1/members/${original.id}`, as(church, { body: { first_name: null, email: 'changed@example.org' } }));
+      const res = await api.patch<Problem>(
+        `/v1/members/${original.id}`,
+        as(church, { body: { first_name: null, email: 'changed@example.org' } }),
+      );
       expect(res.status).toBe(422);
       expect(res.body.code).toBe('validation_failed');
       expect(issuesOf(res.body)).toEqual([{ field: 'first_name', issue: 'required' }]);
@@ -531,7 +628,10 @@ describe('members', () => {
 
     it('validates the fields it is given (422) and unknown campus', async () => {
       const original = await createMember(api, church, full());
-      const res = await api.patch<Problem>(`/v1/members/${original.id}`, as(church, { body: { email: 'nope', status: 'boss', campus: 'west' } }));
+      const res = await api.patch<Problem>(
+        `/v1/members/${original.id}`,
+        as(church, { body: { email: 'nope', status: 'boss', campus: 'west' } }),
+      );
       expect(res.status).toBe(422);
       expect(sortIssues(issuesOf(res.body))).toEqual(
         sortIssues([
@@ -540,7 +640,10 @@ describe('members', () => {
         ]),
       );
 
-      const campusRes = await api.patch<Problem>(`/v1/members/${original.id}`, as(church, { body: { campus: 'west' } }));
+      const campusRes = await api.patch<Problem>(
+        `/v1/members/${original.id}`,
+        as(church, { body: { campus: 'west' } }),
+      );
       expect(campusRes.status).toBe(422);
       expect(issuesOf(campusRes.body)).toEqual([{ field: 'campus', issue: 'not_found' }]);
     });
@@ -570,7 +673,10 @@ describe('members', () => {
         custom_fields: { baptized: true },
       });
       await sleep(15);
-      const res = await api.put<Member>(`/v1/members/${original.id}`, as(church, { body: { first_name: 'Rosa María', last_name: 'Mística' } }));
+      const res = await api.put<Member>(
+        `/v1/members/${original.id}`,
+        as(church, { body: { first_name: 'Rosa María', last_name: 'Mística' } }),
+      );
 
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
@@ -601,14 +707,32 @@ describe('members', () => {
 
     it('sets every given field', async () => {
       const original = await createMember(api, church, { first_name: 'A', last_name: 'B' });
-      const body = { first_name: 'Full', last_name: 'Body', email: 'full@example.org', gender: 'male', status: 'member', campus: 'west', active: false, custom_fields: { k: 1 } };
+      const body = {
+        first_name: 'Full',
+        last_name: 'Body',
+        email: 'full@example.org',
+        gender: 'male',
+        status: 'member',
+        campus: 'west',
+        active: false,
+        custom_fields: { k: 1 },
+      };
       const res = await api.put<Member>(`/v1/members/${original.id}`, as(church, { body }));
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ ...body, campus: { key: 'west', name: 'West Campus' }, gender_label: 'Masculino', status_label: 'Miembro' });
+      expect(res.body).toMatchObject({
+        ...body,
+        campus: { key: 'west', name: 'West Campus' },
+        gender_label: 'Masculino',
+        status_label: 'Miembro',
+      });
     });
 
     it('requires last_name (422) and leaves the member unchanged', async () => {
-      const original = await createMember(api, church, { first_name: 'Keep', last_name: 'Me', email: 'keep@example.org' });
+      const original = await createMember(api, church, {
+        first_name: 'Keep',
+        last_name: 'Me',
+        email: 'keep@example.org',
+      });
       const res = await api.put<Problem>(`/v1/members/${original.id}`, as(church, { body: { first_name: 'Lost' } }));
       expect(res.status).toBe(422);
       expect(res.body.code).toBe('validation_failed');
@@ -617,7 +741,10 @@ describe('members', () => {
     });
 
     it('answers 404 for an unknown member', async () => {
-      const res = await api.put<Problem>(`/v1/members/mem_${'a'.repeat(32)}`, as(church, { body: { first_name: 'A', last_name: 'B' } }));
+      const res = await api.put<Problem>(
+        `/v1/members/mem_${'a'.repeat(32)}`,
+        as(church, { body: { first_name: 'A', last_name: 'B' } }),
+      );
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('resource_not_found');
     });
@@ -711,9 +838,19 @@ describe('members', () => {
 
       const zero = await api.get<Member>(`/v1/members/${r0.id}`, as(church));
       expect(zero.status).toBe(200);
-      expect(zero.body).toMatchObject({ first_name: 'Row', last_name: 'Zero', email: 'zero@example.org', status: 'visitor', active: true });
+      expect(zero.body).toMatchObject({
+        first_name: 'Row',
+        last_name: 'Zero',
+        email: 'zero@example.org',
+        status: 'visitor',
+        active: true,
+      });
       const two = await api.get<Member>(`/v1/members/${r2.id}`, as(church));
-      expect(two.body).toMatchObject({ last_name: 'Two', status: 'leader', campus: { key: 'south', name: 'South Campus' } });
+      expect(two.body).toMatchObject({
+        last_name: 'Two',
+        status: 'leader',
+        campus: { key: 'south', name: 'South Campus' },
+      });
       const seven = await api.get<Member>(`/v1/members/${r7.id}`, as(church));
       expect(seven.body.last_name).toBe('Seven');
 
@@ -736,7 +873,10 @@ describe('members', () => {
 
     it('accepts exactly 500 rows', async () => {
       const fresh = await newTenant(api);
-      const rows = Array.from({ length: 500 }, (_, i) => ({ first_name: 'Bulk', last_name: `N${String(i).padStart(3, '0')}` }));
+      const rows = Array.from({ length: 500 }, (_, i) => ({
+        first_name: 'Bulk',
+        last_name: `N${String(i).padStart(3, '0')}`,
+      }));
       const res = await api.post<BulkResult>('/v1/members/bulk', as(fresh, { body: { members: rows } }));
       expect(res.status).toBe(200);
       expect([res.body.created, res.body.failed, res.body.results.length]).toEqual([500, 0, 500]);
@@ -775,10 +915,51 @@ describe('members', () => {
       north = await createCampus(api, church, 'north', 'North Campus');
       south = await createCampus(api, church, 'south', 'South Campus');
       const rows: [string, JsonObject][] = [
-        ['ana', { first_name: 'Ana', last_name: 'Ruiz', email: 'ana.ruiz@example.org', campus: 'north', status: 'member', birthdate: utcDate({ years: -30 }) }],
-        ['beto', { first_name: 'Beto', last_name: 'Soto', email: 'beto@mail.example.net', campus: 'north', status: 'leader', birthdate: utcDate({ years: -30, days: 1 }) }],
-        ['carla', { first_name: 'Carla', last_name: 'Núñez', email: 'carla@example.org', campus: 'south', status: 'visitor', active: false, birthdate: utcDate({ years: -40, days: 1 }) }],
-        ['dario', { first_name: 'Darío', last_name: 'Ruizo', campus: 'south', status: 'regular', active: false, birthdate: utcDate({ years: -40 }) }],
+        [
+          'ana',
+          {
+            first_name: 'Ana',
+            last_name: 'Ruiz',
+            email: 'ana.ruiz@example.org',
+            campus: 'north',
+            status: 'member',
+            birthdate: utcDate({ years: -30 }),
+          },
+        ],
+        [
+          'beto',
+          {
+            first_name: 'Beto',
+            last_name: 'Soto',
+            email: 'beto@mail.example.net',
+            campus: 'north',
+            status: 'leader',
+            birthdate: utcDate({ years: -30, days: 1 }),
+          },
+        ],
+        [
+          'carla',
+          {
+            first_name: 'Carla',
+            last_name: 'Núñez',
+            email: 'carla@example.org',
+            campus: 'south',
+            status: 'visitor',
+            active: false,
+            birthdate: utcDate({ years: -40, days: 1 }),
+          },
+        ],
+        [
+          'dario',
+          {
+            first_name: 'Darío',
+            last_name: 'Ruizo',
+            campus: 'south',
+            status: 'regular',
+            active: false,
+            birthdate: utcDate({ years: -40 }),
+          },
+        ],
         ['elena', { first_name: 'Elena', last_name: 'Vega', email: 'Elena.Vega@Example.org', status: 'member' }],
       ];
       for (const [name, body] of rows) m[name] = (await createMember(api, church, body)).id;
@@ -786,7 +967,11 @@ describe('members', () => {
 
     async function expectFilter(params: Record<string, string>, expected: string[]) {
       const list = await listMembers(api, church, params);
-      expect({ params, ids: sorted(ids(list)), total: list.total }).toEqual({ params, ids: sorted(expected), total: expected.length });
+      expect({ params, ids: sorted(ids(list)), total: list.total }).toEqual({
+        params,
+        ids: sorted(expected),
+        total: expected.length,
+      });
     }
 
     it('lists everything without filters', async () => {
@@ -795,7 +980,13 @@ describe('members', () => {
 
     it('shows each member its own campus as {id, key, name}, and null without one', async () => {
       const list = await listMembers(api, church);
-      expect(Object.fromEntries(list.data.map((member) => [member.id, member.campus]))).toEqual({ [m.ana]: north, [m.beto]: north, [m.carla]: south, [m.dario]: south, [m.elena]: null });
+      expect(Object.fromEntries(list.data.map((member) => [member.id, member.campus]))).toEqual({
+        [m.ana]: north,
+        [m.beto]: north,
+        [m.carla]: south,
+        [m.dario]: south,
+        [m.elena]: null,
+      });
     });
 
     it('filters by campus key (and cmp_ id)', async () => {
@@ -819,7 +1010,8 @@ describe('members', () => {
     });
 
     it('filters by age; members without birthdate never match', async () => {
-      const withAge = (pred: (age: number) => boolean) => (['ana', 'beto', 'carla', 'dario'] as const).filter((k) => pred(expectedAge(birthdateOf[k]))).map((k) => m[k]);
+      const withAge = (pred: (age: number) => boolean) =>
+        (['ana', 'beto', 'carla', 'dario'] as const).filter((k) => pred(expectedAge(birthdateOf[k]))).map((k) => m[k]);
       const birthdateOf = {
         ana: utcDate({ years: -30 }),
         beto: utcDate({ years: -30, days: 1 }),
@@ -892,7 +1084,12 @@ describe('members', () => {
       ];
       for (const [params, issue] of cases) {
         const res = await api.get<Problem>(`/v1/members${qs(params)}`, as(church));
-        expect({ params, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({ params, status: 400, code: 'invalid_parameter', errors: [issue] });
+        expect({ params, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({
+          params,
+          status: 400,
+          code: 'invalid_parameter',
+          errors: [issue],
+        });
       }
     });
   });
@@ -919,19 +1116,31 @@ describe('members', () => {
 
     async function expectFilter(params: Record<string, string>, expected: string[]) {
       const list = await listMembers(api, church, params);
-      expect({ params, ids: sorted(ids(list)), total: list.total }).toEqual({ params, ids: sorted(expected), total: expected.length });
+      expect({ params, ids: sorted(ids(list)), total: list.total }).toEqual({
+        params,
+        ids: sorted(expected),
+        total: expected.length,
+      });
     }
 
     it('honours the offset of a created_at timestamp', async () => {
       await expectFilter({ 'created_at[gte]': '2020-01-01T00:00:00-06:00' }, [m.onTime, m.jan2, m.now]);
       await expectFilter({ 'created_at[lt]': '2020-01-01T00:00:00-06:00' }, [m.dec31, m.early]);
-      await expectFilter({ 'created_at[gte]': '2020-01-01T07:00:00+01:00', 'created_at[lte]': '2020-01-01T06:00:00Z' }, [m.onTime]);
+      await expectFilter(
+        { 'created_at[gte]': '2020-01-01T07:00:00+01:00', 'created_at[lte]': '2020-01-01T06:00:00Z' },
+        [m.onTime],
+      );
       await expectFilter({ 'created_at[gt]': '2020-01-01T05:59:59.999Z' }, [m.onTime, m.jan2, m.now]);
     });
 
     it('reads created_at list output in UTC with Z', async () => {
       const list = await listMembers(api, church, { sort: 'created_at' });
-      expect(list.data.map((x) => x.created_at).slice(0, 4)).toEqual(['2019-12-31T23:00:00.000Z', '2020-01-01T05:59:59.999Z', '2020-01-01T06:00:00.000Z', '2020-01-02T00:00:00.000Z']);
+      expect(list.data.map((x) => x.created_at).slice(0, 4)).toEqual([
+        '2019-12-31T23:00:00.000Z',
+        '2020-01-01T05:59:59.999Z',
+        '2020-01-01T06:00:00.000Z',
+        '2020-01-02T00:00:00.000Z',
+      ]);
     });
 
     it('filters by created_after / created_before as UTC dates', async () => {
@@ -947,7 +1156,9 @@ describe('members', () => {
       const previous = process.env.DATABASE_URL!;
       const shifted = await TestApi.start({ DATABASE_URL: url.toString() });
       try {
-        const probe = await inTenant(shifted, church.id, () => TenantContext.current().manager.query<{ TimeZone: string }[]>('SHOW TimeZone'));
+        const probe = await inTenant(shifted, church.id, () =>
+          TenantContext.current().manager.query<{ TimeZone: string }[]>('SHOW TimeZone'),
+        );
         expect(probe[0].TimeZone).toBe('America/Mexico_City');
         for (const [params, expected] of [
           [{ created_after: '2020-01-01' }, [m.early, m.onTime, m.jan2, m.now]],
@@ -960,7 +1171,10 @@ describe('members', () => {
         await shifted.close();
         process.env.DATABASE_URL = previous;
         // Passport keeps one strategy per name per process: hand "bearer" back to the main app.
-        const strategy = api.app.get<BearerStrategy, BearerStrategy & { getPassportInstance(): { use(name: string, strategy: unknown): void } }>(BearerStrategy);
+        const strategy = api.app.get<
+          BearerStrategy,
+          BearerStrategy & { getPassportInstance(): { use(name: string, strategy: unknown): void } }
+        >(BearerStrategy);
         strategy.getPassportInstance().use('bearer', strategy);
       }
     });
@@ -986,13 +1200,37 @@ describe('members', () => {
     const lastNames = (list: List<Member>) => list.data.map((x) => x.last_name);
 
     it('sorts by last_name ascending and descending', async () => {
-      expect(lastNames(await listMembers(api, church, { sort: 'last_name' }))).toEqual(['Adams', 'Baker', 'Cole', 'Miller', 'Young']);
-      expect(lastNames(await listMembers(api, church, { sort: '-last_name' }))).toEqual(['Young', 'Miller', 'Cole', 'Baker', 'Adams']);
+      expect(lastNames(await listMembers(api, church, { sort: 'last_name' }))).toEqual([
+        'Adams',
+        'Baker',
+        'Cole',
+        'Miller',
+        'Young',
+      ]);
+      expect(lastNames(await listMembers(api, church, { sort: '-last_name' }))).toEqual([
+        'Young',
+        'Miller',
+        'Cole',
+        'Baker',
+        'Adams',
+      ]);
     });
 
     it('sorts by -created_at then last_name', async () => {
-      expect(lastNames(await listMembers(api, church, { sort: '-created_at,last_name' }))).toEqual(['Baker', 'Adams', 'Miller', 'Young', 'Cole']);
-      expect(lastNames(await listMembers(api, church, { sort: 'created_at,-last_name' }))).toEqual(['Cole', 'Young', 'Miller', 'Adams', 'Baker']);
+      expect(lastNames(await listMembers(api, church, { sort: '-created_at,last_name' }))).toEqual([
+        'Baker',
+        'Adams',
+        'Miller',
+        'Young',
+        'Cole',
+      ]);
+      expect(lastNames(await listMembers(api, church, { sort: 'created_at,-last_name' }))).toEqual([
+        'Cole',
+        'Young',
+        'Miller',
+        'Adams',
+        'Baker',
+      ]);
     });
 
     it('defaults to created_at ascending', async () => {
@@ -1008,7 +1246,11 @@ describe('members', () => {
         let cursor: string | null = null;
         let pages = 0;
         do {
-          const page: List<Member> = await listMembers(api, church, { sort, limit: '2', ...(cursor ? { cursor } : {}) });
+          const page: List<Member> = await listMembers(api, church, {
+            sort,
+            limit: '2',
+            ...(cursor ? { cursor } : {}),
+          });
           expect(page.total).toBe(5);
           walked.push(...lastNames(page));
           cursor = page.next_cursor;
@@ -1022,7 +1264,12 @@ describe('members', () => {
     it('refuses an unknown sort field with 400 invalid_parameter', async () => {
       for (const sort of ['email', '-favourite_color', 'last_name,nope']) {
         const res = await api.get<Problem>(`/v1/members${qs({ sort })}`, as(church));
-        expect({ sort, status: res.status, code: res.body.code, fields: fieldsOf(res.body) }).toEqual({ sort, status: 400, code: 'invalid_parameter', fields: ['sort'] });
+        expect({ sort, status: res.status, code: res.body.code, fields: fieldsOf(res.body) }).toEqual({
+          sort,
+          status: 400,
+          code: 'invalid_parameter',
+          fields: ['sort'],
+        });
       }
     });
   });
@@ -1045,7 +1292,10 @@ describe('members', () => {
       expect([get.status, get.body.code]).toEqual([404, 'resource_not_found']);
       const patch = await api.patch<Problem>(`/v1/members/${aMember.id}`, as(b, { body: { first_name: 'Hacked' } }));
       expect([patch.status, patch.body.code]).toEqual([404, 'resource_not_found']);
-      const put = await api.put<Problem>(`/v1/members/${aMember.id}`, as(b, { body: { first_name: 'Hacked', last_name: 'X' } }));
+      const put = await api.put<Problem>(
+        `/v1/members/${aMember.id}`,
+        as(b, { body: { first_name: 'Hacked', last_name: 'X' } }),
+      );
       expect([put.status, put.body.code]).toEqual([404, 'resource_not_found']);
       const del = await api.delete<Problem>(`/v1/members/${aMember.id}`, as(b));
       expect([del.status, del.body.code]).toEqual([404, 'resource_not_found']);
@@ -1065,7 +1315,11 @@ describe('members', () => {
       for (const tenant of [b.slug, 'no-such-church-xyz']) {
         const res = await api.get<Problem>('/v1/members', { token: a.token, tenant });
         expect([res.status, res.body.code]).toEqual([403, 'tenant_forbidden']);
-        const post = await api.post<Problem>('/v1/members', { token: a.token, tenant, body: { first_name: 'X', last_name: 'Y' } });
+        const post = await api.post<Problem>('/v1/members', {
+          token: a.token,
+          tenant,
+          body: { first_name: 'X', last_name: 'Y' },
+        });
         expect([post.status, post.body.code]).toEqual([403, 'tenant_forbidden']);
       }
       expect((await listMembers(api, b)).total).toBe(1);
@@ -1076,7 +1330,10 @@ describe('members', () => {
       const emptyB = await newTenant(api);
       const first = await api.get<List<Member>>('/v1/members', as(emptyA));
       expect(first.body).toEqual({ data: [], next_cursor: null, total: 0 });
-      const second = await api.get<List<Member>>('/v1/members', as(emptyB, { headers: { 'If-None-Match': first.headers.etag } }));
+      const second = await api.get<List<Member>>(
+        '/v1/members',
+        as(emptyB, { headers: { 'If-None-Match': first.headers.etag } }),
+      );
       expect(second.status).toBe(200);
       expect(second.body).toEqual({ data: [], next_cursor: null, total: 0 });
       expect(second.headers.etag).not.toBe(first.headers.etag);
@@ -1100,7 +1357,11 @@ describe('members', () => {
       expect(ids(read.body)).toEqual([member.id]);
       expect((await api.get(`/v1/members/${member.id}`, { token, tenant: church.slug })).status).toBe(200);
 
-      const post = await api.post<Problem>('/v1/members', { token, tenant: church.slug, body: { first_name: 'No', last_name: 'Way' } });
+      const post = await api.post<Problem>('/v1/members', {
+        token,
+        tenant: church.slug,
+        body: { first_name: 'No', last_name: 'Way' },
+      });
       expect(post.status).toBe(403);
       expect(post.body.code).toBe('scope_insufficient');
       expect(post.body.detail).toContain('write:members');
@@ -1114,7 +1375,12 @@ describe('members', () => {
         ['post', '/v1/members/bulk', { members: [{ first_name: 'X', last_name: 'Y' }] }],
       ] as const) {
         const res = await api[method]<Problem>(path, { token, tenant: church.slug, body });
-        expect({ method, path, status: res.status, code: res.body.code }).toEqual({ method, path, status: 403, code: 'scope_insufficient' });
+        expect({ method, path, status: res.status, code: res.body.code }).toEqual({
+          method,
+          path,
+          status: 403,
+          code: 'scope_insufficient',
+        });
       }
       expect((await listMembers(api, church)).data.map((x) => x.first_name)).toEqual(['Scoped']);
     });
@@ -1131,7 +1397,11 @@ describe('members', () => {
       const get = await api.get<Problem>(`/v1/members/${member.id}`, { token, tenant: church.slug });
       expect([get.status, get.body.code]).toEqual([403, 'scope_insufficient']);
 
-      const created = await api.post<Member>('/v1/members', { token, tenant: church.slug, body: { first_name: 'Write', last_name: 'Only' } });
+      const created = await api.post<Member>('/v1/members', {
+        token,
+        tenant: church.slug,
+        body: { first_name: 'Write', last_name: 'Only' },
+      });
       expect(created.status).toBe(201);
     });
 
@@ -1140,7 +1410,11 @@ describe('members', () => {
       expect([noToken.status, noToken.body.code]).toEqual([401, 'unauthorized']);
       expect(noToken.headers['www-authenticate']).toMatch(/^Bearer/);
       const noTenant = await api.get<Problem>('/v1/members', { token: church.token, lang: 'en' });
-      expect([noTenant.status, noTenant.body.code, noTenant.body.title]).toEqual([400, 'missing_tenant', 'Missing X-Tenant']);
+      expect([noTenant.status, noTenant.body.code, noTenant.body.title]).toEqual([
+        400,
+        'missing_tenant',
+        'Missing X-Tenant',
+      ]);
     });
   });
 });

@@ -99,7 +99,8 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
     return api.post<PushToken>(`/v1/members/${member}/push-tokens`, as(c, { body: { token, platform } }));
   }
 
-  const pushesTo = (token: string) => push.requests.filter((r) => (r.body as { message?: { token?: string } }).message?.token === token);
+  const pushesTo = (token: string) =>
+    push.requests.filter((r) => (r.body as { message?: { token?: string } }).message?.token === token);
 
   let ana: string;
   let bob: string;
@@ -108,7 +109,14 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
   beforeAll(async () => {
     smtp = await TestSmtpServer.start();
     push = await FakePushGateway.start();
-    env = { SMTP_URL: smtp.url, PUSH_GATEWAY_URL: push.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, MAIL_FROM: 'Church API <no-reply@church.test>', JOB_RETRY_BASE_MS: '300' };
+    env = {
+      SMTP_URL: smtp.url,
+      PUSH_GATEWAY_URL: push.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      MAIL_FROM: 'Church API <no-reply@church.test>',
+      JOB_RETRY_BASE_MS: '300',
+    };
     api = await TestApi.start(env);
     worker = await startWorker(env);
     queue = new Queue(QUEUES.notifications, { connection: { url: TEST_REDIS_URL }, prefix });
@@ -145,10 +153,14 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
       expect(JSON.stringify(list.body)).not.toContain(value);
       // The same device signs in as another member: the token moves.
       expect((await registerToken(church, bob, value)).body).toMatchObject({ id: first.body.id, member_id: bob });
-      expect((await api.get<{ data: PushToken[] }>(`/v1/members/${ana}/push-tokens`, as(church))).body.data).toEqual([]);
+      expect((await api.get<{ data: PushToken[] }>(`/v1/members/${ana}/push-tokens`, as(church))).body.data).toEqual(
+        [],
+      );
       expect((await api.delete(`/v1/members/${ana}/push-tokens/${first.body.id}`, as(church))).status).toBe(404); // bob's now
       expect((await api.delete(`/v1/members/${bob}/push-tokens/${first.body.id}`, as(church))).status).toBe(204);
-      expect((await api.get<{ data: PushToken[] }>(`/v1/members/${bob}/push-tokens`, as(church))).body.data).toEqual([]);
+      expect((await api.get<{ data: PushToken[] }>(`/v1/members/${bob}/push-tokens`, as(church))).body.data).toEqual(
+        [],
+      );
       expect((await api.delete(`/v1/members/${bob}/push-tokens/${first.body.id}`, as(church))).status).toBe(404);
     });
 
@@ -157,18 +169,31 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
       const [a, b] = await Promise.all([registerToken(church, cid, value), registerToken(church, cid, value)]);
       expect([a.status, b.status].sort()).toEqual([200, 201]);
       expect(a.body.id).toBe(b.body.id);
-      expect((await api.get<{ data: PushToken[] }>(`/v1/members/${cid}/push-tokens`, as(church))).body.data).toHaveLength(1);
+      expect(
+        (await api.get<{ data: PushToken[] }>(`/v1/members/${cid}/push-tokens`, as(church))).body.data,
+      ).toHaveLength(1);
       expect((await api.delete(`/v1/members/${cid}/push-tokens/${a.body.id}`, as(church))).status).toBe(204);
     });
 
     it('validates the body, and refuses another church and a token without write:members', async () => {
-      const bad = await api.post<Problem>(`/v1/members/${ana}/push-tokens`, as(church, { body: { token: '', platform: 'windows' } }));
+      const bad = await api.post<Problem>(
+        `/v1/members/${ana}/push-tokens`,
+        as(church, { body: { token: '', platform: 'windows' } }),
+      );
       expect(bad.status).toBe(422);
       expect(bad.body.errors!.map((e) => e.field).sort()).toEqual(['platform', 'token']);
       expect((await registerToken(other, ana, 'fcm-other-church')).status).toBe(404);
       expect((await api.get(`/v1/members/${ana}/push-tokens`, as(other))).status).toBe(404);
       const reader = await newToken(api, church, ['read:members'], 'staff');
-      expect((await api.post(`/v1/members/${ana}/push-tokens`, { token: reader.token, tenant: church.slug, body: { token: 'x', platform: 'web' } })).status).toBe(403);
+      expect(
+        (
+          await api.post(`/v1/members/${ana}/push-tokens`, {
+            token: reader.token,
+            tenant: church.slug,
+            body: { token: 'x', platform: 'web' },
+          })
+        ).status,
+      ).toBe(403);
     });
   });
 
@@ -185,20 +210,36 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
         [cid, cidPhone],
       ])
         expect((await registerToken(church, member, token)).status).toBe(201);
-      const queued = await send(church, { title: 'Youth night moved', body: 'We meet on Friday at 7 pm.', audience: { member_ids: [ana, bob, cid] } }, { lang: 'en' });
-      expect(queued).toMatchObject({ status: 'queued', channels: ['email', 'push'], recipients: null, counts: { email: zero, push: zero }, audience: { member_ids: [ana, bob, cid] } });
+      const queued = await send(
+        church,
+        { title: 'Youth night moved', body: 'We meet on Friday at 7 pm.', audience: { member_ids: [ana, bob, cid] } },
+        { lang: 'en' },
+      );
+      expect(queued).toMatchObject({
+        status: 'queued',
+        channels: ['email', 'push'],
+        recipients: null,
+        counts: { email: zero, push: zero },
+        audience: { member_ids: [ana, bob, cid] },
+      });
       expect(queued.id).toMatch(/^ntf_[0-9a-f]{32}$/);
       sent = await settled(church, queued.id);
     });
 
     it('sends e-mail to members with an address and push to each of their tokens; the others are skipped', () => {
-      expect(sent).toMatchObject({ status: 'sent', recipients: 3, counts: { email: { sent: 2, skipped: 1, failed: 0 }, push: { sent: 2, skipped: 1, failed: 0 } } });
+      expect(sent).toMatchObject({
+        status: 'sent',
+        recipients: 3,
+        counts: { email: { sent: 2, skipped: 1, failed: 0 }, push: { sent: 2, skipped: 1, failed: 0 } },
+      });
       expect(sent.sent_at).not.toBeNull();
       for (const who of ['ana', 'bob']) {
         const [m] = smtp.to(mail(who));
         expect(smtp.to(mail(who))).toHaveLength(1);
         expect(m.subject).toBe('Youth night moved');
-        expect(m.text).toBe(`Hello ${who === 'ana' ? 'Ana' : 'Bob'},\n\nWe meet on Friday at 7 pm.\n\n— Test Church\n\nYou are receiving this message because you belong to Test Church.`);
+        expect(m.text).toBe(
+          `Hello ${who === 'ana' ? 'Ana' : 'Bob'},\n\nWe meet on Friday at 7 pm.\n\n— Test Church\n\nYou are receiving this message because you belong to Test Church.`,
+        );
       }
       for (const token of [anaPhone, anaTablet, cidPhone]) {
         const requests = pushesTo(token);
@@ -212,10 +253,25 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
     });
 
     it('writes the e-mail in the language of the request (Spanish by default)', async () => {
-      const n = await settled(church, (await send(church, { title: 'Aviso', body: 'Texto.', channels: ['email'], audience: { member_ids: [bob] } })).id);
+      const n = await settled(
+        church,
+        (await send(church, { title: 'Aviso', body: 'Texto.', channels: ['email'], audience: { member_ids: [bob] } }))
+          .id,
+      );
       expect(n.counts).toEqual({ email: { sent: 1, skipped: 0, failed: 0 }, push: zero });
-      expect(smtp.to(mail('bob')).pop()!.text).toBe('Hola, Bob:\n\nTexto.\n\n— Test Church\n\nRecibes este mensaje porque eres parte de Test Church.');
-      const pt = await settled(church, (await send(church, { title: 'Aviso', body: 'Texto.', channels: ['email'], audience: { member_ids: [bob] } }, { lang: 'pt-BR' })).id);
+      expect(smtp.to(mail('bob')).pop()!.text).toBe(
+        'Hola, Bob:\n\nTexto.\n\n— Test Church\n\nRecibes este mensaje porque eres parte de Test Church.',
+      );
+      const pt = await settled(
+        church,
+        (
+          await send(
+            church,
+            { title: 'Aviso', body: 'Texto.', channels: ['email'], audience: { member_ids: [bob] } },
+            { lang: 'pt-BR' },
+          )
+        ).id,
+      );
       expect(pt.counts.email.sent).toBe(1);
       expect(smtp.to(mail('bob')).pop()!.text).toContain('Olá, Bob:');
     });
@@ -230,11 +286,23 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
       const staff = await newToken(api, church, ['read:members', 'write:members', 'read:reports'], 'staff');
       const call = { token: staff.token, tenant: church.slug };
       expect((await api.get(`/v1/notifications/${sent.id}`, call)).status).toBe(403);
-      expect((await api.post('/v1/notifications', { ...call, body: { title: 't', body: 'b', audience: { member_ids: [ana] } } })).status).toBe(403);
+      expect(
+        (
+          await api.post('/v1/notifications', {
+            ...call,
+            body: { title: 't', body: 'b', audience: { member_ids: [ana] } },
+          })
+        ).status,
+      ).toBe(403);
       // Another church's members are not found.
-      const foreign = await api.post<Problem>('/v1/notifications', as(other, { body: { title: 't', body: 'b', audience: { member_ids: [ana] } } }));
+      const foreign = await api.post<Problem>(
+        '/v1/notifications',
+        as(other, { body: { title: 't', body: 'b', audience: { member_ids: [ana] } } }),
+      );
       expect(foreign.status).toBe(422);
-      expect(foreign.body.errors).toEqual([expect.objectContaining({ field: 'audience.member_ids[0]', issue: 'not_found' })]);
+      expect(foreign.body.errors).toEqual([
+        expect.objectContaining({ field: 'audience.member_ids[0]', issue: 'not_found' }),
+      ]);
     });
 
     it('is 409 to cancel once sent', async () => {
@@ -264,14 +332,32 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
         { first_name: 'T4', last_name: 'A', email: mail('t4') },
       ]);
       const youth = await api.post<Ref>('/v1/tags', as(c, { body: { name: 'Youth' } }));
-      for (const m of [t1, t2]) expect((await api.put(`/v1/members/${m}/tags/${youth.body.id}`, as(c))).status).toBeLessThan(300);
+      for (const m of [t1, t2])
+        expect((await api.put(`/v1/members/${m}/tags/${youth.body.id}`, as(c))).status).toBeLessThan(300);
       const group = await api.post<Ref>('/v1/groups', as(c, { body: { name: 'Cell' } }));
-      for (const m of [t2, t3]) expect((await api.put(`/v1/groups/${group.body.id}/members/${m}`, as(c, { body: {} }))).status).toBeLessThan(300);
-      const event = await api.post<Ref>('/v1/events', as(c, { body: { name: 'Retreat', starts_at: '2030-05-01T10:00:00Z', ends_at: '2030-05-01T18:00:00Z' } }));
-      expect((await api.post(`/v1/events/${event.body.id}/registrations`, as(c, { body: { member_id: t4 } }))).status).toBe(201);
-      expect((await api.post(`/v1/events/${event.body.id}/registrations`, as(c, { body: { guest: { first_name: 'G', last_name: 'Uest', email: mail('guest') } } }))).status).toBe(201);
+      for (const m of [t2, t3])
+        expect((await api.put(`/v1/groups/${group.body.id}/members/${m}`, as(c, { body: {} }))).status).toBeLessThan(
+          300,
+        );
+      const event = await api.post<Ref>(
+        '/v1/events',
+        as(c, { body: { name: 'Retreat', starts_at: '2030-05-01T10:00:00Z', ends_at: '2030-05-01T18:00:00Z' } }),
+      );
+      expect(
+        (await api.post(`/v1/events/${event.body.id}/registrations`, as(c, { body: { member_id: t4 } }))).status,
+      ).toBe(201);
+      expect(
+        (
+          await api.post(
+            `/v1/events/${event.body.id}/registrations`,
+            as(c, { body: { guest: { first_name: 'G', last_name: 'Uest', email: mail('guest') } } }),
+          )
+        ).status,
+      ).toBe(201);
       // A deleted member is never a recipient.
-      const [gone] = await newMembers(api, c, [{ first_name: 'Gone', last_name: 'A', email: mail('gone'), campus: 'north' }]);
+      const [gone] = await newMembers(api, c, [
+        { first_name: 'Gone', last_name: 'A', email: mail('gone'), campus: 'north' },
+      ]);
       expect((await api.put(`/v1/members/${gone}/tags/${youth.body.id}`, as(c))).status).toBeLessThan(300);
       expect((await api.delete(`/v1/members/${gone}`, as(c))).status).toBe(204);
 
@@ -309,8 +395,15 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
         [{ audience: { member_ids: [ana] }, channels: ['sms'] }, 'channels'],
       ];
       for (const [body, field] of bad) {
-        const res = await api.post<Problem>('/v1/notifications', as(church, { body: { title: 't', body: 'b', ...body } }));
-        expect({ body, status: res.status, fields: res.body.errors?.map((e) => e.field) }).toEqual({ body, status: 422, fields: [field] });
+        const res = await api.post<Problem>(
+          '/v1/notifications',
+          as(church, { body: { title: 't', body: 'b', ...body } }),
+        );
+        expect({ body, status: res.status, fields: res.body.errors?.map((e) => e.field) }).toEqual({
+          body,
+          status: 422,
+          fields: [field],
+        });
       }
     });
   });
@@ -326,8 +419,14 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
       smtp.rejectRecipient = (address) => address === mail('refused');
       push.status = 503;
       try {
-        const n = await settled(c, (await send(c, { title: 'Fails', body: 'x', audience: { member_ids: [ok, refused] } })).id);
-        expect(n.counts).toEqual({ email: { sent: 1, skipped: 0, failed: 1 }, push: { sent: 0, skipped: 1, failed: 1 } });
+        const n = await settled(
+          c,
+          (await send(c, { title: 'Fails', body: 'x', audience: { member_ids: [ok, refused] } })).id,
+        );
+        expect(n.counts).toEqual({
+          email: { sent: 1, skipped: 0, failed: 1 },
+          push: { sent: 0, skipped: 1, failed: 1 },
+        });
       } finally {
         smtp.rejectRecipient = () => false;
         push.status = 200;
@@ -338,7 +437,13 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
   describe('scheduling and cancel', () => {
     it('waits until scheduled_at (a delayed job), then sends', async () => {
       const at = new Date(Date.now() + 3600_000);
-      const n = await send(church, { title: `Scheduled ${tag}`, body: 'Later', channels: ['email'], audience: { member_ids: [bob] }, scheduled_at: at.toISOString() });
+      const n = await send(church, {
+        title: `Scheduled ${tag}`,
+        body: 'Later',
+        channels: ['email'],
+        audience: { member_ids: [bob] },
+        scheduled_at: at.toISOString(),
+      });
       expect(n).toMatchObject({ status: 'queued', scheduled_at: at.toISOString() });
       const job = await jobOf(n.id);
       expect(job.run_at.toISOString()).toBe(at.toISOString());
@@ -357,7 +462,13 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
       const local = await startWorker({ REDIS_URL: '' });
       try {
         const title = `In-process ${tag}`;
-        const n = await send(church, { title, body: 'Later', channels: ['email'], audience: { member_ids: [bob] }, scheduled_at: new Date(Date.now() + 3600_000).toISOString() });
+        const n = await send(church, {
+          title,
+          body: 'Later',
+          channels: ['email'],
+          audience: { member_ids: [bob] },
+          scheduled_at: new Date(Date.now() + 3600_000).toISOString(),
+        });
         const job = await jobOf(n.id);
         const due = await local.get(JobsRepository).due(0, 500, [QUEUES.notifications]);
         expect(due.map((d) => d.id)).not.toContain(job.id);
@@ -372,7 +483,12 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
     });
 
     it('cancels a queued notification: nothing is sent when its time comes; a second cancel is 409', async () => {
-      const n = await send(church, { title: `Canceled ${tag}`, body: 'Never', audience: { member_ids: [ana, bob] }, scheduled_at: new Date(Date.now() + 3600_000).toISOString() });
+      const n = await send(church, {
+        title: `Canceled ${tag}`,
+        body: 'Never',
+        audience: { member_ids: [ana, bob] },
+        scheduled_at: new Date(Date.now() + 3600_000).toISOString(),
+      });
       const canceled = await api.post<Notification>(`/v1/notifications/${n.id}/cancel`, as(church));
       expect(canceled.status).toBe(200);
       expect(canceled.body).toMatchObject({ status: 'canceled', recipients: null });
@@ -380,14 +496,28 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
       expect((await api.post<Problem>(`/v1/notifications/${n.id}/cancel`, as(church))).status).toBe(409);
       const job = await jobOf(n.id);
       await (await eventually(() => queue.getJob(job.id)))!.promote();
-      expect(await eventually(async () => ((await jobOf(n.id)).status === 'done' ? jobOf(n.id) : null))).toMatchObject({ result: { skipped: 'canceled' } });
+      expect(await eventually(async () => ((await jobOf(n.id)).status === 'done' ? jobOf(n.id) : null))).toMatchObject({
+        result: { skipped: 'canceled' },
+      });
       expect(smtp.messages.filter((m) => m.subject === `Canceled ${tag}`)).toEqual([]);
-      expect((await api.get<Notification>(`/v1/notifications/${n.id}`, as(church))).body).toMatchObject({ status: 'canceled', recipients: null, counts: { email: zero, push: zero } });
+      expect((await api.get<Notification>(`/v1/notifications/${n.id}`, as(church))).body).toMatchObject({
+        status: 'canceled',
+        recipients: null,
+        counts: { email: zero, push: zero },
+      });
     });
 
     it('settles two cancels at once: one 200, one 409', async () => {
-      const n = await send(church, { title: 'Race', body: 'x', audience: { member_ids: [ana] }, scheduled_at: new Date(Date.now() + 3600_000).toISOString() });
-      const answers = await Promise.all([api.post(`/v1/notifications/${n.id}/cancel`, as(church)), api.post(`/v1/notifications/${n.id}/cancel`, as(church))]);
+      const n = await send(church, {
+        title: 'Race',
+        body: 'x',
+        audience: { member_ids: [ana] },
+        scheduled_at: new Date(Date.now() + 3600_000).toISOString(),
+      });
+      const answers = await Promise.all([
+        api.post(`/v1/notifications/${n.id}/cancel`, as(church)),
+        api.post(`/v1/notifications/${n.id}/cancel`, as(church)),
+      ]);
       expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     });
   });
@@ -396,7 +526,12 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
     it('allows 100 notifications a minute per token, then 429', async () => {
       const sender = await newToken(api, church, ['write:notifications'], 'org_admin');
       const call = { token: sender.token, tenant: church.slug };
-      const body = { title: 'Quota', body: 'x', audience: { member_ids: [ana] }, scheduled_at: new Date(Date.now() + 3600_000).toISOString() };
+      const body = {
+        title: 'Quota',
+        body: 'x',
+        audience: { member_ids: [ana] },
+        scheduled_at: new Date(Date.now() + 3600_000).toISOString(),
+      };
       const statuses: number[] = [];
       for (let i = 0; i < 101; i++) statuses.push((await api.post('/v1/notifications', { ...call, body })).status);
       expect(statuses.slice(0, 100).every((s) => s === 202)).toBe(true);
@@ -415,20 +550,27 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
         { first_name: 'Z', last_name: 'A', email: mail('inflight-z') },
       ]);
       const title = `In flight ${tag}`;
-      const n = await send(c, { title, body: 'x', channels: ['email'], audience: { member_ids: [x, y, z] }, scheduled_at: new Date(Date.now() + 3600_000).toISOString() });
+      const n = await send(c, {
+        title,
+        body: 'x',
+        channels: ['email'],
+        audience: { member_ids: [x, y, z] },
+        scheduled_at: new Date(Date.now() + 3600_000).toISOString(),
+      });
       const id = parsePublicId('ntf', n.id)!;
       // What a run that died mid-send leaves: the audience fixed, X's e-mail claimed and not settled. Z is deleted since.
-      await api.db.platform.query(`UPDATE notifications SET status = 'sending', recipients = 3 WHERE tenant_id = $1 AND id = $2`, [c.id, id]);
-      await api.db.platform.query(`INSERT INTO notification_recipients (tenant_id, notification_id, member_id) SELECT $1, $2, unnest($3::uuid[])`, [
-        c.id,
-        id,
-        [x, y, z].map((m) => parsePublicId('mem', m)),
-      ]);
-      await api.db.platform.query(`INSERT INTO notification_deliveries (tenant_id, notification_id, member_id, channel, status) VALUES ($1, $2, $3, 'email', 'sending')`, [
-        c.id,
-        id,
-        parsePublicId('mem', x),
-      ]);
+      await api.db.platform.query(
+        `UPDATE notifications SET status = 'sending', recipients = 3 WHERE tenant_id = $1 AND id = $2`,
+        [c.id, id],
+      );
+      await api.db.platform.query(
+        `INSERT INTO notification_recipients (tenant_id, notification_id, member_id) SELECT $1, $2, unnest($3::uuid[])`,
+        [c.id, id, [x, y, z].map((m) => parsePublicId('mem', m))],
+      );
+      await api.db.platform.query(
+        `INSERT INTO notification_deliveries (tenant_id, notification_id, member_id, channel, status) VALUES ($1, $2, $3, 'email', 'sending')`,
+        [c.id, id, parsePublicId('mem', x)],
+      );
       expect((await api.delete(`/v1/members/${z}`, as(c))).status).toBe(204);
       await (await eventually(async () => queue.getJob((await jobOf(n.id)).id)))!.promote();
       const done = await settled(c, n.id);
@@ -444,7 +586,11 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
       const members = await newMembers(
         api,
         c,
-        Array.from({ length: count }, (_, i) => ({ first_name: `R${i}`, last_name: 'Resume', email: mail(`resume${i}`) })),
+        Array.from({ length: count }, (_, i) => ({
+          first_name: `R${i}`,
+          last_name: 'Resume',
+          email: mail(`resume${i}`),
+        })),
       );
       // The job walks its recipients in uuid order: the greatest is in the second batch.
       const last = members
@@ -455,12 +601,21 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
       await blocker.connect();
       try {
         const title = `Resume ${tag}`;
-        const n = await send(c, { title, body: 'Once', channels: ['email'], audience: { member_ids: members }, scheduled_at: new Date(Date.now() + 3600_000).toISOString() });
+        const n = await send(c, {
+          title,
+          body: 'Once',
+          channels: ['email'],
+          audience: { member_ids: members },
+          scheduled_at: new Date(Date.now() + 3600_000).toISOString(),
+        });
         const id = parsePublicId('ntf', n.id)!;
         // Another session holds an uncommitted delivery row of that member: the worker sends the
         // first batch, then waits on the primary key with the second.
         await blocker.query('BEGIN');
-        await blocker.query(`INSERT INTO notification_deliveries (tenant_id, notification_id, member_id, channel, status) VALUES ($1, $2, $3, 'email', 'sending')`, [c.id, id, last]);
+        await blocker.query(
+          `INSERT INTO notification_deliveries (tenant_id, notification_id, member_id, channel, status) VALUES ($1, $2, $3, 'email', 'sending')`,
+          [c.id, id, last],
+        );
         await (await eventually(async () => queue.getJob((await jobOf(n.id)).id)))!.promote();
         const progressed = await eventually(async () => {
           const r = (await api.get<Notification>(`/v1/notifications/${n.id}`, as(c))).body;
@@ -470,12 +625,18 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
 
         // The worker stops while the job waits, and the job's connection is cut.
         await stopWorkerMidQuery(api.db, worker, blocker, '%INSERT INTO notification_deliveries%');
-        expect((await api.get<Notification>(`/v1/notifications/${n.id}`, as(c))).body).toMatchObject({ status: 'sending', counts: { email: { sent: RECIPIENTS_PER_BATCH } } });
+        expect((await api.get<Notification>(`/v1/notifications/${n.id}`, as(c))).body).toMatchObject({
+          status: 'sending',
+          counts: { email: { sent: RECIPIENTS_PER_BATCH } },
+        });
 
         // A new worker takes the retry and sends what is left, once each.
         worker = await startWorker(env);
         const done = await settled(c, n.id);
-        expect(done).toMatchObject({ recipients: count, counts: { email: { sent: count, skipped: 0, failed: 0 }, push: zero } });
+        expect(done).toMatchObject({
+          recipients: count,
+          counts: { email: { sent: count, skipped: 0, failed: 0 }, push: zero },
+        });
         const to = smtp.messages.filter((m) => m.subject === title).flatMap((m) => m.to);
         expect(to).toHaveLength(count);
         expect(new Set(to).size).toBe(count);

@@ -44,7 +44,10 @@ describe('OAuth pages in a browser', () => {
       scopes: ['read:members', 'write:attendance', 'read:events', 'read:donations'],
     }));
     staff = await newStaff(api, church, 'volunteer');
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-dev-shm-usage'],
+    });
     mkdirSync(SHOTS, { recursive: true });
   }, 60_000);
 
@@ -56,7 +59,13 @@ describe('OAuth pages in a browser', () => {
 
   /** A phone-sized browser that speaks `locale` (its Accept-Language) and reports CSP violations. */
   async function phone(locale: string): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ locale, viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({
+      locale,
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+    });
     const page = await context.newPage();
     page.on('console', (message) => {
       if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text());
@@ -64,7 +73,11 @@ describe('OAuth pages in a browser', () => {
     return { context, page };
   }
 
-  function authorizeUrl(challenge: string, state: string, scope = 'read:members write:attendance read:events read:donations'): string {
+  function authorizeUrl(
+    challenge: string,
+    state: string,
+    scope = 'read:members write:attendance read:events read:donations',
+  ): string {
     return `${origin}${authorizePath({ response_type: 'code', client_id: clientId, redirect_uri: receiver.url('/callback'), scope, state, code_challenge: challenge, code_challenge_method: 'S256' })}`;
   }
 
@@ -86,7 +99,9 @@ describe('OAuth pages in a browser', () => {
     // The style sheet applies (its hash is in the CSP): the button has the brand colour and a tap-sized height.
     const button = page.locator('button[type="submit"]');
     // (Expressions as strings: the tests compile without the DOM library.)
-    expect(await page.evaluate<string>(`getComputedStyle(document.querySelector('button[type="submit"]')).backgroundColor`)).toBe('rgb(36, 86, 166)');
+    expect(
+      await page.evaluate<string>(`getComputedStyle(document.querySelector('button[type="submit"]')).backgroundColor`),
+    ).toBe('rgb(36, 86, 166)');
     expect((await button.boundingBox())!.height).toBeGreaterThanOrEqual(48);
     await page.screenshot({ path: `${SHOTS}/sign-in-es.png`, fullPage: true });
 
@@ -94,13 +109,21 @@ describe('OAuth pages in a browser', () => {
     await page.fill('input[name="email"]', staff.email);
     await page.fill('input[name="password"]', 'not the password');
     await Promise.all([page.waitForNavigation(), page.click('button[type="submit"]')]);
-    await expect(page.locator('[role="alert"]').innerText()).resolves.toBe('Correo electrónico o contraseña incorrectos.');
+    await expect(page.locator('[role="alert"]').innerText()).resolves.toBe(
+      'Correo electrónico o contraseña incorrectos.',
+    );
     await page.screenshot({ path: `${SHOTS}/sign-in-error-es.png`, fullPage: true });
 
     await signIn(page);
-    await expect(page.locator('h1').innerText()).resolves.toBe('Asistencia Dominical quiere acceder a Iglesia Bautista Emanuel');
+    await expect(page.locator('h1').innerText()).resolves.toBe(
+      'Asistencia Dominical quiere acceder a Iglesia Bautista Emanuel',
+    );
     // requested ∩ client's ∩ a volunteer's: read:members, write:attendance, read:events (not read:donations).
-    await expect(page.locator('.scope-title').allInnerTexts()).resolves.toEqual(['Ver las personas', 'Registrar asistencia', 'Ver los eventos']);
+    await expect(page.locator('.scope-title').allInnerTexts()).resolves.toEqual([
+      'Ver las personas',
+      'Registrar asistencia',
+      'Ver los eventos',
+    ]);
     await page.screenshot({ path: `${SHOTS}/consent-es.png`, fullPage: true });
 
     await Promise.all([page.waitForURL(`${receiver.url('/callback')}?**`), page.click('button[value="allow"]')]);
@@ -109,19 +132,30 @@ describe('OAuth pages in a browser', () => {
     expect(landed.searchParams.get('iss')).toBe(iss);
     const code = landed.searchParams.get('code')!;
     expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(receiver.at('/callback', 'GET').map((r) => new URL(r.path, receiver.origin).searchParams.get('code'))).toContain(code);
+    expect(
+      receiver.at('/callback', 'GET').map((r) => new URL(r.path, receiver.origin).searchParams.get('code')),
+    ).toContain(code);
 
     // The client exchanges the code (PKCE) and calls the API with the token.
     const token = await fetch(`${origin}/v1/oauth/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: receiver.url('/callback'), code_verifier: verifier, client_id: clientId }),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: receiver.url('/callback'),
+        code_verifier: verifier,
+        client_id: clientId,
+      }),
     });
     const tokens = (await token.json()) as { access_token?: string; scope?: string };
     expect(token.status).toBe(200);
     expect(tokens.access_token).toMatch(/^cho_/);
     expect(tokens.scope?.split(' ').sort()).toEqual(['read:events', 'read:members', 'write:attendance']);
-    const members = await api.get<{ data: { first_name: string }[] }>('/v1/members', { token: tokens.access_token, tenant: church.slug });
+    const members = await api.get<{ data: { first_name: string }[] }>('/v1/members', {
+      token: tokens.access_token,
+      tenant: church.slug,
+    });
     expect(members.status).toBe(200);
     expect(members.body.data.map((m) => m.first_name)).toContain('María');
     expect((await api.get('/v1/donations', { token: tokens.access_token, tenant: church.slug })).status).toBe(403);
@@ -134,11 +168,20 @@ describe('OAuth pages in a browser', () => {
     await expect(page.locator('h1').innerText()).resolves.toBe('Sign in');
     await page.screenshot({ path: `${SHOTS}/sign-in-en.png`, fullPage: true });
     await signIn(page);
-    await expect(page.locator('.scope-title').allInnerTexts()).resolves.toEqual(['See people', 'Record attendance', 'See events']);
+    await expect(page.locator('.scope-title').allInnerTexts()).resolves.toEqual([
+      'See people',
+      'Record attendance',
+      'See events',
+    ]);
     await page.screenshot({ path: `${SHOTS}/consent-en.png`, fullPage: true });
     await Promise.all([page.waitForURL(`${receiver.url('/callback')}?**`), page.click('button[value="deny"]')]);
     const landed = new URL(page.url());
-    expect(Object.fromEntries(landed.searchParams)).toEqual({ error: 'access_denied', error_description: 'the staff member denied the request', state: 'state-en-deny', iss });
+    expect(Object.fromEntries(landed.searchParams)).toEqual({
+      error: 'access_denied',
+      error_description: 'the staff member denied the request',
+      state: 'state-en-deny',
+      iss,
+    });
     await context.close();
   });
 

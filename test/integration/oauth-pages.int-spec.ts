@@ -35,7 +35,10 @@ describe('OAuth authorize pages', () => {
   }
 
   function headersOf(browser: Browser): Record<string, string> {
-    return { ...(browser.cookie ? { Cookie: browser.cookie } : {}), ...(browser.address ? { 'X-Forwarded-For': browser.address } : {}) };
+    return {
+      ...(browser.cookie ? { Cookie: browser.cookie } : {}),
+      ...(browser.address ? { 'X-Forwarded-For': browser.address } : {}),
+    };
   }
 
   async function open(browser: Browser, params: Record<string, string | undefined>): Promise<TypedResponse<unknown>> {
@@ -62,7 +65,10 @@ describe('OAuth authorize pages', () => {
   }
 
   /** Opens the sign-in page of a good request; returns the page's hidden fields. */
-  async function start(browser: Browser, overrides: Record<string, string | undefined> = {}): Promise<Record<string, string>> {
+  async function start(
+    browser: Browser,
+    overrides: Record<string, string | undefined> = {},
+  ): Promise<Record<string, string>> {
     const res = await open(browser, goodParams(overrides));
     expect(res.status).toBe(200);
     return hiddenFields(res.text);
@@ -113,7 +119,12 @@ describe('OAuth authorize pages', () => {
       ['the loopback one on another port', 'http://127.0.0.1:9999/cb'],
     ])('redirect_uri %s: 400 page, no Location, the app named', async (_label, redirectUri) => {
       // Even with other errors that would otherwise go back to the client.
-      const res = await api.get(authorizePath(goodParams({ redirect_uri: redirectUri, response_type: 'token', code_challenge_method: 'plain' })), { lang: 'en' });
+      const res = await api.get(
+        authorizePath(
+          goodParams({ redirect_uri: redirectUri, response_type: 'token', code_challenge_method: 'plain' }),
+        ),
+        { lang: 'en' },
+      );
       expect(res.status).toBe(400);
       expect(res.headers.location).toBeUndefined();
       expect(res.text).toContain('Return address not registered');
@@ -136,13 +147,23 @@ describe('OAuth authorize pages', () => {
     it.each([
       ['response_type missing', { response_type: undefined }, 'invalid_request', /response_type is required/],
       ['response_type=token', { response_type: 'token' }, 'unsupported_response_type', /response_type must be code/],
-      ['code_challenge_method missing', { code_challenge_method: undefined }, 'invalid_request', /code_challenge_method is required and must be S256/],
+      [
+        'code_challenge_method missing',
+        { code_challenge_method: undefined },
+        'invalid_request',
+        /code_challenge_method is required and must be S256/,
+      ],
       ['code_challenge_method=plain', { code_challenge_method: 'plain' }, 'invalid_request', /plain is not supported/],
       ['code_challenge_method=s256', { code_challenge_method: 's256' }, 'invalid_request', /must be S256/],
       ['code_challenge missing', { code_challenge: undefined }, 'invalid_request', /code_challenge is required/],
       ['code_challenge too short', { code_challenge: 'abc' }, 'invalid_request', /43 characters/],
       ['an unknown scope', { scope: 'read:members read:everything' }, 'invalid_scope', /unknown scope read:everything/],
-      ['a scope the client has not registered', { scope: 'read:members write:donations' }, 'invalid_scope', /scope write:donations is not registered for this client/],
+      [
+        'a scope the client has not registered',
+        { scope: 'read:members write:donations' },
+        'invalid_scope',
+        /scope write:donations is not registered for this client/,
+      ],
     ])('%s', async (_label, overrides, error, description) => {
       const state = 'a state/with spaces & symbols=?';
       const res = await open({}, goodParams({ ...overrides, state }));
@@ -203,7 +224,9 @@ describe('OAuth authorize pages', () => {
       expect(res.text).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
       // The browser binding: HttpOnly, SameSite=Lax, only for the authorize paths.
       const setCookie = String(res.headers['set-cookie']);
-      expect(setCookie).toMatch(/^oauth_browser=[A-Za-z0-9_-]{43}; Path=\/v1\/oauth\/authorize; HttpOnly; SameSite=Lax$/);
+      expect(setCookie).toMatch(
+        /^oauth_browser=[A-Za-z0-9_-]{43}; Path=\/v1\/oauth\/authorize; HttpOnly; SameSite=Lax$/,
+      );
       // Spanish by default, with the church's and the app's names (escaped).
       expect(res.text).toContain('<html lang="es">');
       expect(res.text).toContain('Inicie sesión');
@@ -213,20 +236,37 @@ describe('OAuth authorize pages', () => {
       const fields = hiddenFields(res.text);
       expect(Object.keys(fields).sort()).toEqual(['csrf', 'request']);
       expect(fields.request).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      for (const leaked of [challenge, 'keep-me-secret-state', CALLBACK, app.clientId, 'read:members']) expect(res.text).not.toContain(leaked);
+      for (const leaked of [challenge, 'keep-me-secret-state', CALLBACK, app.clientId, 'read:members'])
+        expect(res.text).not.toContain(leaked);
       // The row holds hashes of the handle, the token and the cookie, and everything else.
-      const rows: { handle_hash: Buffer; csrf_hash: Buffer; browser_hash: Buffer; state: string; code_challenge: string; redirect_uri: string; scopes: string[]; lifetime: number }[] =
-        await api.db.platform.query(
-          `SELECT handle_hash, csrf_hash, browser_hash, state, code_challenge, redirect_uri, scopes, extract(epoch FROM expires_at - created_at) * 1000 AS lifetime
+      const rows: {
+        handle_hash: Buffer;
+        csrf_hash: Buffer;
+        browser_hash: Buffer;
+        state: string;
+        code_challenge: string;
+        redirect_uri: string;
+        scopes: string[];
+        lifetime: number;
+      }[] = await api.db.platform.query(
+        `SELECT handle_hash, csrf_hash, browser_hash, state, code_challenge, redirect_uri, scopes, extract(epoch FROM expires_at - created_at) * 1000 AS lifetime
              FROM oauth_authorization_requests WHERE handle_hash = $1`,
-          [sha256(fields.request)],
-        );
+        [sha256(fields.request)],
+      );
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ state: 'keep-me-secret-state', code_challenge: challenge, redirect_uri: CALLBACK, scopes: ['read:members', 'read:events'] });
+      expect(rows[0]).toMatchObject({
+        state: 'keep-me-secret-state',
+        code_challenge: challenge,
+        redirect_uri: CALLBACK,
+        scopes: ['read:members', 'read:events'],
+      });
       expect(rows[0].csrf_hash.equals(sha256(fields.csrf))).toBe(true);
       expect(rows[0].browser_hash.equals(sha256(browser.cookie!.split('=')[1]))).toBe(true);
       expect(Number(rows[0].lifetime)).toBe(AUTHORIZATION_REQUEST_LIFETIME_MS);
-      const plain: { n: number }[] = await api.db.platform.query(`SELECT count(*)::int AS n FROM oauth_authorization_requests WHERE handle_hash = $1`, [Buffer.from(fields.request)]);
+      const plain: { n: number }[] = await api.db.platform.query(
+        `SELECT count(*)::int AS n FROM oauth_authorization_requests WHERE handle_hash = $1`,
+        [Buffer.from(fields.request)],
+      );
       expect(plain[0].n).toBe(0);
     });
 
@@ -258,10 +298,16 @@ describe('OAuth authorize pages', () => {
       const { challenge } = pkce();
       // read:members and read:events on the client's list; the volunteer role holds both; write:members it does not.
       const keys = await start(browser, { scope: 'read:members write:members read:events', code_challenge: challenge });
-      const consent = await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: volunteer.email.toUpperCase(), password: volunteer.password });
+      const consent = await post(browser, '/v1/oauth/authorize/sign-in', {
+        ...keys,
+        email: volunteer.email.toUpperCase(),
+        password: volunteer.password,
+      });
       expect(consent.status).toBe(200);
       expect(consent.headers['x-frame-options']).toBe('DENY');
-      expect(consent.text).toContain('<strong>Check-in &lt;App&gt;</strong> wants to access <strong>Iglesia Gracia &amp; Paz</strong>');
+      expect(consent.text).toContain(
+        '<strong>Check-in &lt;App&gt;</strong> wants to access <strong>Iglesia Gracia &amp; Paz</strong>',
+      );
       expect(consent.text).toContain(`Signed in as <strong>${volunteer.email}</strong>`);
       expect(consent.text).toContain('See people');
       expect(consent.text).toContain('See events');
@@ -280,18 +326,29 @@ describe('OAuth authorize pages', () => {
       expect(url.searchParams.get('iss')).toBe(iss);
       const code = url.searchParams.get('code')!;
       expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      const codes: { user_id: string; scopes: string[]; redirect_uri: string; code_challenge: string }[] = await api.db.platform.query(
-        `SELECT user_id, scopes, redirect_uri, code_challenge FROM oauth_codes WHERE code_hash = $1`,
-        [sha256(code)],
-      );
-      expect(codes).toEqual([{ user_id: volunteer.id, scopes: ['read:members', 'read:events'], redirect_uri: CALLBACK, code_challenge: challenge }]);
+      const codes: { user_id: string; scopes: string[]; redirect_uri: string; code_challenge: string }[] =
+        await api.db.platform.query(
+          `SELECT user_id, scopes, redirect_uri, code_challenge FROM oauth_codes WHERE code_hash = $1`,
+          [sha256(code)],
+        );
+      expect(codes).toEqual([
+        {
+          user_id: volunteer.id,
+          scopes: ['read:members', 'read:events'],
+          redirect_uri: CALLBACK,
+          code_challenge: challenge,
+        },
+      ]);
 
       // The request is over: a second Allow (a double click, a replayed form) issues nothing.
       const again = await post(browser, '/v1/oauth/authorize/decision', { ...keys, decision: 'allow' });
       expect(again.status).toBe(400);
       expect(again.headers.location).toBeUndefined();
       expect(again.text).toContain('This sign-in is no longer valid');
-      const count: { n: number }[] = await api.db.platform.query(`SELECT count(*)::int AS n FROM oauth_codes WHERE user_id = $1`, [volunteer.id]);
+      const count: { n: number }[] = await api.db.platform.query(
+        `SELECT count(*)::int AS n FROM oauth_codes WHERE user_id = $1`,
+        [volunteer.id],
+      );
       expect(count[0].n).toBe(1);
     });
 
@@ -299,10 +356,18 @@ describe('OAuth authorize pages', () => {
       const staff = await newStaff(api, church, 'staff');
       const browser: Browser = {};
       const keys = await start(browser);
-      expect((await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: staff.email, password: staff.password })).status).toBe(200);
-      const answers = await Promise.all(Array.from({ length: 4 }, () => post(browser, '/v1/oauth/authorize/decision', { ...keys, decision: 'allow' })));
+      expect(
+        (await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: staff.email, password: staff.password }))
+          .status,
+      ).toBe(200);
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () => post(browser, '/v1/oauth/authorize/decision', { ...keys, decision: 'allow' })),
+      );
       expect(answers.map((a) => a.status).sort()).toEqual([303, 400, 400, 400]);
-      const codes: { n: number }[] = await api.db.platform.query(`SELECT count(*)::int AS n FROM oauth_codes WHERE user_id = $1`, [staff.id]);
+      const codes: { n: number }[] = await api.db.platform.query(
+        `SELECT count(*)::int AS n FROM oauth_codes WHERE user_id = $1`,
+        [staff.id],
+      );
       expect(codes[0].n).toBe(1);
     });
 
@@ -310,12 +375,23 @@ describe('OAuth authorize pages', () => {
       const staff = await newStaff(api, church, 'staff');
       const browser: Browser = {};
       const keys = await start(browser, { state: 'deny-state' });
-      expect((await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: staff.email, password: staff.password })).status).toBe(200);
+      expect(
+        (await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: staff.email, password: staff.password }))
+          .status,
+      ).toBe(200);
       const denied = await post(browser, '/v1/oauth/authorize/decision', { ...keys, decision: 'deny' });
       expect(denied.status).toBe(303);
       const url = location(denied);
-      expect(Object.fromEntries(url.searchParams)).toEqual({ error: 'access_denied', error_description: 'the staff member denied the request', state: 'deny-state', iss });
-      const count: { n: number }[] = await api.db.platform.query(`SELECT count(*)::int AS n FROM oauth_codes WHERE user_id = $1`, [staff.id]);
+      expect(Object.fromEntries(url.searchParams)).toEqual({
+        error: 'access_denied',
+        error_description: 'the staff member denied the request',
+        state: 'deny-state',
+        iss,
+      });
+      const count: { n: number }[] = await api.db.platform.query(
+        `SELECT count(*)::int AS n FROM oauth_codes WHERE user_id = $1`,
+        [staff.id],
+      );
       expect(count[0].n).toBe(0);
     });
 
@@ -323,7 +399,11 @@ describe('OAuth authorize pages', () => {
       const finance = await newStaff(api, church, 'finance');
       const browser: Browser = { lang: 'en' };
       const keys = await start(browser, { scope: 'read:events' });
-      const page = await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: finance.email, password: finance.password });
+      const page = await post(browser, '/v1/oauth/authorize/sign-in', {
+        ...keys,
+        email: finance.email,
+        password: finance.password,
+      });
       expect(page.status).toBe(200);
       expect(page.text).toContain('Your role (<strong>finance</strong>) allows none of the permissions');
       expect(page.text).not.toMatch(/value="allow"/);
@@ -339,17 +419,28 @@ describe('OAuth authorize pages', () => {
       await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: leader.email, password: leader.password });
       const res = await post(browser, '/v1/oauth/authorize/decision', { ...keys, decision: 'allow' });
       const code = location(res).searchParams.get('code')!;
-      const rows: { scopes: string[] }[] = await api.db.platform.query(`SELECT scopes FROM oauth_codes WHERE code_hash = $1`, [sha256(code)]);
+      const rows: { scopes: string[] }[] = await api.db.platform.query(
+        `SELECT scopes FROM oauth_codes WHERE code_hash = $1`,
+        [sha256(code)],
+      );
       // The client has read:members, write:members, read:events, read:donations; a group leader holds read:members and read:events of them.
       expect(rows[0].scopes).toEqual(['read:members', 'read:events']);
     });
 
     it('admin:* is shown as full control', async () => {
-      const adminApp = await newOAuthClient(api, church, { name: 'Sync', redirectUris: [CALLBACK], scopes: [...SCOPES] });
+      const adminApp = await newOAuthClient(api, church, {
+        name: 'Sync',
+        redirectUris: [CALLBACK],
+        scopes: [...SCOPES],
+      });
       const admin = await newStaff(api, church, 'org_admin');
       const browser: Browser = { lang: 'en' };
       const keys = await start(browser, { client_id: adminApp.clientId, scope: 'admin:*' });
-      const page = await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: admin.email, password: admin.password });
+      const page = await post(browser, '/v1/oauth/authorize/sign-in', {
+        ...keys,
+        email: admin.email,
+        password: admin.password,
+      });
       expect(page.text).toContain('Full control of the account');
       expect(page.text).toContain('scope admin');
     });
@@ -374,7 +465,10 @@ describe('OAuth authorize pages', () => {
         expect(hiddenFields(res.text)).toEqual(keys);
       }
       // Counted under digests: neither what was typed as an e-mail nor the address is stored.
-      const stored: { account: string; address: string }[] = await api.db.platform.query(`SELECT account, address FROM oauth_sign_in_failures WHERE tenant_id = $1`, [church.id]);
+      const stored: { account: string; address: string }[] = await api.db.platform.query(
+        `SELECT account, address FROM oauth_sign_in_failures WHERE tenant_id = $1`,
+        [church.id],
+      );
       expect(stored.map((r) => r.account)).toContain(accountKey('nobody@example.org'));
       expect(stored.map((r) => r.address)).toContain(addressKey('198.51.100.1'));
       expect(JSON.stringify(stored)).not.toMatch(/example\.org|198\.51/);
@@ -382,7 +476,10 @@ describe('OAuth authorize pages', () => {
       expect(missing.status).toBe(400);
       expect(missing.text).toContain('Enter your email and your password.');
       // Still pending: the right password goes on.
-      expect((await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: staff.email, password: staff.password })).status).toBe(200);
+      expect(
+        (await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: staff.email, password: staff.password }))
+          .status,
+      ).toBe(200);
     });
 
     it(`per account: after ${SIGN_IN_LIMITS.perAccount} failures in 15 minutes even the right password gets 429 with Retry-After, until the failures age out`, async () => {
@@ -391,10 +488,18 @@ describe('OAuth authorize pages', () => {
       const keys = await start(browser);
       for (let i = 0; i < SIGN_IN_LIMITS.perAccount; i++) {
         // From different addresses: the account's count does not depend on where the guesses come from.
-        const res = await post({ ...browser, address: `198.51.100.${10 + i}` }, '/v1/oauth/authorize/sign-in', { ...keys, email: staff.email, password: `wrong-${i}-password` });
+        const res = await post({ ...browser, address: `198.51.100.${10 + i}` }, '/v1/oauth/authorize/sign-in', {
+          ...keys,
+          email: staff.email,
+          password: `wrong-${i}-password`,
+        });
         expect(res.status).toBe(400);
       }
-      const blocked = await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: staff.email.toUpperCase(), password: staff.password });
+      const blocked = await post(browser, '/v1/oauth/authorize/sign-in', {
+        ...keys,
+        email: staff.email.toUpperCase(),
+        password: staff.password,
+      });
       expect(blocked.status).toBe(429);
       expect(blocked.headers['content-type']).toMatch(/^text\/html/);
       expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(14 * 60);
@@ -403,11 +508,28 @@ describe('OAuth authorize pages', () => {
       // Another staff member of the church is not blocked.
       const colleague = await newStaff(api, church, 'staff');
       const other = await start(browser);
-      expect((await post(browser, '/v1/oauth/authorize/sign-in', { ...other, email: colleague.email, password: colleague.password })).status).toBe(200);
+      expect(
+        (
+          await post(browser, '/v1/oauth/authorize/sign-in', {
+            ...other,
+            email: colleague.email,
+            password: colleague.password,
+          })
+        ).status,
+      ).toBe(200);
       // The failures leave the window (written back 16 minutes): the right password signs in, and clears the account.
-      await api.db.platform.query(`UPDATE oauth_sign_in_failures SET failed_at = failed_at - interval '16 minutes' WHERE account = $1`, [accountKey(staff.email)]);
-      expect((await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: staff.email, password: staff.password })).status).toBe(200);
-      const left: { n: number }[] = await api.db.platform.query(`SELECT count(*)::int AS n FROM oauth_sign_in_failures WHERE account = $1`, [accountKey(staff.email)]);
+      await api.db.platform.query(
+        `UPDATE oauth_sign_in_failures SET failed_at = failed_at - interval '16 minutes' WHERE account = $1`,
+        [accountKey(staff.email)],
+      );
+      expect(
+        (await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: staff.email, password: staff.password }))
+          .status,
+      ).toBe(200);
+      const left: { n: number }[] = await api.db.platform.query(
+        `SELECT count(*)::int AS n FROM oauth_sign_in_failures WHERE account = $1`,
+        [accountKey(staff.email)],
+      );
       expect(left[0].n).toBe(0);
     });
 
@@ -416,14 +538,30 @@ describe('OAuth authorize pages', () => {
       const guesser: Browser = { lang: 'en', address: '203.0.113.7' };
       const keys = await start(guesser);
       for (let i = 0; i < SIGN_IN_LIMITS.perAddress; i++) {
-        const res = await post(guesser, '/v1/oauth/authorize/sign-in', { ...keys, email: `guess-${i}@example.org`, password: 'password-guess' });
+        const res = await post(guesser, '/v1/oauth/authorize/sign-in', {
+          ...keys,
+          email: `guess-${i}@example.org`,
+          password: 'password-guess',
+        });
         expect(res.status).toBe(400);
       }
-      const blocked = await post(guesser, '/v1/oauth/authorize/sign-in', { ...keys, email: staff.email, password: staff.password });
+      const blocked = await post(guesser, '/v1/oauth/authorize/sign-in', {
+        ...keys,
+        email: staff.email,
+        password: staff.password,
+      });
       expect(blocked.status).toBe(429);
       const elsewhere: Browser = { lang: 'en', address: '203.0.113.8' };
       const fresh = await start(elsewhere);
-      expect((await post(elsewhere, '/v1/oauth/authorize/sign-in', { ...fresh, email: staff.email, password: staff.password })).status).toBe(200);
+      expect(
+        (
+          await post(elsewhere, '/v1/oauth/authorize/sign-in', {
+            ...fresh,
+            email: staff.email,
+            password: staff.password,
+          })
+        ).status,
+      ).toBe(200);
     });
   });
 
@@ -439,7 +577,11 @@ describe('OAuth authorize pages', () => {
         ['a wrong csrf', browser, { request: keys.request, csrf: pkce().verifier, ...signIn }],
         ['the csrf of another request', browser, { request: keys.request, csrf: (await start({})).csrf, ...signIn }],
         ['no cookie', { lang: 'en' }, { ...keys, ...signIn }],
-        ['the cookie of another browser', { lang: 'en', cookie: `oauth_browser=${pkce().verifier}` }, { ...keys, ...signIn }],
+        [
+          'the cookie of another browser',
+          { lang: 'en', cookie: `oauth_browser=${pkce().verifier}` },
+          { ...keys, ...signIn },
+        ],
       ];
       for (const [label, who, fields] of attempts) {
         const res = await post(who, '/v1/oauth/authorize/sign-in', fields);
@@ -448,7 +590,10 @@ describe('OAuth authorize pages', () => {
         expect(res.text).toContain('We could not verify this form');
         expect(res.headers['x-frame-options']).toBe('DENY');
       }
-      const rows: { user_id: string | null }[] = await api.db.platform.query(`SELECT user_id FROM oauth_authorization_requests WHERE handle_hash = $1`, [sha256(keys.request)]);
+      const rows: { user_id: string | null }[] = await api.db.platform.query(
+        `SELECT user_id FROM oauth_authorization_requests WHERE handle_hash = $1`,
+        [sha256(keys.request)],
+      );
       expect(rows[0].user_id).toBeNull();
 
       // The consent form too: signed in, then Allow without the token.
@@ -458,7 +603,10 @@ describe('OAuth authorize pages', () => {
       expect(allow.headers.location).toBeUndefined();
       const fromElsewhere = await post({ lang: 'en' }, '/v1/oauth/authorize/decision', { ...keys, decision: 'allow' });
       expect(fromElsewhere.status).toBe(403);
-      const codes: { n: number }[] = await api.db.platform.query(`SELECT count(*)::int AS n FROM oauth_codes WHERE user_id = $1`, [staff.id]);
+      const codes: { n: number }[] = await api.db.platform.query(
+        `SELECT count(*)::int AS n FROM oauth_codes WHERE user_id = $1`,
+        [staff.id],
+      );
       expect(codes[0].n).toBe(0);
     });
 
@@ -466,7 +614,12 @@ describe('OAuth authorize pages', () => {
       const staff = await newStaff(api, church, 'staff');
       const browser: Browser = { lang: 'en' };
       const keys = await start(browser);
-      const unknown = await post(browser, '/v1/oauth/authorize/sign-in', { request: pkce().verifier, csrf: keys.csrf, email: staff.email, password: staff.password });
+      const unknown = await post(browser, '/v1/oauth/authorize/sign-in', {
+        request: pkce().verifier,
+        csrf: keys.csrf,
+        email: staff.email,
+        password: staff.password,
+      });
       expect(unknown.status).toBe(400);
       expect(unknown.text).toContain('This sign-in is no longer valid');
 
@@ -474,8 +627,15 @@ describe('OAuth authorize pages', () => {
       expect(notSignedIn.status).toBe(400);
 
       // 10 minutes: the request is written back past its expiry.
-      await api.db.platform.query(`UPDATE oauth_authorization_requests SET expires_at = now() - interval '1 second' WHERE handle_hash = $1`, [sha256(keys.request)]);
-      const expired = await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: staff.email, password: staff.password });
+      await api.db.platform.query(
+        `UPDATE oauth_authorization_requests SET expires_at = now() - interval '1 second' WHERE handle_hash = $1`,
+        [sha256(keys.request)],
+      );
+      const expired = await post(browser, '/v1/oauth/authorize/sign-in', {
+        ...keys,
+        email: staff.email,
+        password: staff.password,
+      });
       expect(expired.status).toBe(400);
       expect(expired.text).toContain('It expired (it lasts 10 minutes)');
       // The way back to the app tells it what happened.
@@ -493,8 +653,14 @@ describe('OAuth authorize pages', () => {
       const staff = await newStaff(api, church, 'staff');
       const browser: Browser = {};
       const keys = await start(browser);
-      expect((await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: staff.email, password: staff.password })).status).toBe(200);
-      await api.db.platform.query(`UPDATE oauth_authorization_requests SET expires_at = now() - interval '1 second' WHERE handle_hash = $1`, [sha256(keys.request)]);
+      expect(
+        (await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: staff.email, password: staff.password }))
+          .status,
+      ).toBe(200);
+      await api.db.platform.query(
+        `UPDATE oauth_authorization_requests SET expires_at = now() - interval '1 second' WHERE handle_hash = $1`,
+        [sha256(keys.request)],
+      );
       const res = await post(browser, '/v1/oauth/authorize/decision', { ...keys, decision: 'allow' });
       expect(res.status).toBe(400);
       expect(res.headers.location).toBeUndefined();
@@ -505,8 +671,14 @@ describe('OAuth authorize pages', () => {
       const staff = await newStaff(api, church, 'staff');
       const browser: Browser = { lang: 'en' };
       const keys = await start(browser, { client_id: doomed.clientId, scope: 'read:members' });
-      await api.db.platform.query(`UPDATE oauth_clients SET deleted_at = now() WHERE id = $1`, [parsePublicId(ID_PREFIX.oauthClient, doomed.clientId)]);
-      const res = await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: staff.email, password: staff.password });
+      await api.db.platform.query(`UPDATE oauth_clients SET deleted_at = now() WHERE id = $1`, [
+        parsePublicId(ID_PREFIX.oauthClient, doomed.clientId),
+      ]);
+      const res = await post(browser, '/v1/oauth/authorize/sign-in', {
+        ...keys,
+        email: staff.email,
+        password: staff.password,
+      });
       expect(res.status).toBe(400);
       expect(res.text).toContain('Unknown app');
     });
@@ -516,12 +688,25 @@ describe('OAuth authorize pages', () => {
     it('JSON is a 415 page, an oversized form a 413 page, a repeated field a 403 (no token read)', async () => {
       const browser: Browser = { lang: 'en' };
       const keys = await start(browser);
-      const json = await api.post('/v1/oauth/authorize/sign-in', { lang: 'en', headers: headersOf(browser), body: { ...keys, email: 'a@b.c', password: 'x' } });
+      const json = await api.post('/v1/oauth/authorize/sign-in', {
+        lang: 'en',
+        headers: headersOf(browser),
+        body: { ...keys, email: 'a@b.c', password: 'x' },
+      });
       expect(json.status).toBe(415);
       expect(json.headers['content-type']).toMatch(/^text\/html/);
-      const big = await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: 'a@b.c', password: 'x'.repeat(70_000) });
+      const big = await post(browser, '/v1/oauth/authorize/sign-in', {
+        ...keys,
+        email: 'a@b.c',
+        password: 'x'.repeat(70_000),
+      });
       expect(big.status).toBe(413);
-      const twice = await api.post('/v1/oauth/authorize/decision', { lang: 'en', headers: headersOf(browser), body: `${form(keys)}&csrf=${keys.csrf}&decision=allow`, raw: FORM });
+      const twice = await api.post('/v1/oauth/authorize/decision', {
+        lang: 'en',
+        headers: headersOf(browser),
+        body: `${form(keys)}&csrf=${keys.csrf}&decision=allow`,
+        raw: FORM,
+      });
       expect(twice.status).toBe(403);
     });
   });

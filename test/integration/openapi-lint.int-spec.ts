@@ -28,7 +28,11 @@ function lint(file: string): Promise<LintReport> {
         try {
           resolve(JSON.parse(stdout) as LintReport);
         } catch {
-          reject(new Error(`redocly lint gave no JSON report (${error?.message ?? 'exit 0'}):\n${stderr}\n${stdout.slice(0, 2000)}`));
+          reject(
+            new Error(
+              `redocly lint gave no JSON report (${error?.message ?? 'exit 0'}):\n${stderr}\n${stdout.slice(0, 2000)}`,
+            ),
+          );
         }
       },
     );
@@ -55,7 +59,9 @@ describe('OpenAPI description under redocly lint', () => {
   });
 
   const listed = (severity: 'error' | 'warn') =>
-    report.problems.filter((p) => p.severity === severity).map((p) => `${p.ruleId} at ${p.location.map((l) => l.pointer).join(', ')}: ${p.message}`);
+    report.problems
+      .filter((p) => p.severity === severity)
+      .map((p) => `${p.ruleId} at ${p.location.map((l) => l.pointer).join(', ')}: ${p.message}`);
 
   it('has no errors', () => {
     expect(listed('error')).toEqual([]);

@@ -113,7 +113,10 @@ describe('OpenAPI description', () => {
   });
 
   it('a bad or foreign token does not matter on the public description', async () => {
-    const res: TypedResponse<OpenApiDocument> = await http().get('/v1/openapi.json').set('Authorization', 'Bearer chp_not_a_token').set('X-Tenant', 'nobody');
+    const res: TypedResponse<OpenApiDocument> = await http()
+      .get('/v1/openapi.json')
+      .set('Authorization', 'Bearer chp_not_a_token')
+      .set('X-Tenant', 'nobody');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe(document.openapi);
   });
@@ -123,9 +126,19 @@ describe('OpenAPI description', () => {
     expect(problem).toBeDefined();
     expect(problem.type).toBe('object');
     expect(problem.required).toEqual(expect.arrayContaining(['type', 'title', 'status', 'code', 'request_id']));
-    expect(problem.properties!.errors.items!.properties).toEqual(expect.objectContaining({ field: expect.anything(), issue: expect.anything(), message: expect.anything() }));
+    expect(problem.properties!.errors.items!.properties).toEqual(
+      expect.objectContaining({ field: expect.anything(), issue: expect.anything(), message: expect.anything() }),
+    );
     expect(problem.properties!.code.enum).toEqual(
-      expect.arrayContaining(['missing_tenant', 'validation_failed', 'token_revoked', 'scope_insufficient', 'resource_not_found', 'conflict', 'rate_limited']),
+      expect.arrayContaining([
+        'missing_tenant',
+        'validation_failed',
+        'token_revoked',
+        'scope_insufficient',
+        'resource_not_found',
+        'conflict',
+        'rate_limited',
+      ]),
     );
 
     const schemes = document.components.securitySchemes;
@@ -142,8 +155,18 @@ describe('OpenAPI description', () => {
     const shapeless: string[] = [];
     for (const [name, schema] of Object.entries(document.components.schemas)) {
       for (const [property, definition] of Object.entries(schema.properties ?? {})) {
-        const typed = definition.type !== undefined || definition.$ref || definition.allOf || definition.anyOf || definition.oneOf || definition.enum;
-        const open = definition.type === 'object' && !definition.properties && !definition.additionalProperties && !definition.allOf;
+        const typed =
+          definition.type !== undefined ||
+          definition.$ref ||
+          definition.allOf ||
+          definition.anyOf ||
+          definition.oneOf ||
+          definition.enum;
+        const open =
+          definition.type === 'object' &&
+          !definition.properties &&
+          !definition.additionalProperties &&
+          !definition.allOf;
         if (!typed || open) shapeless.push(`${name}.${property}`);
       }
     }
@@ -164,7 +187,9 @@ describe('OpenAPI description', () => {
     };
     walk(document, '#');
     expect(nullable).toEqual([]);
-    expect(document.components.schemas.CreateMemberDto.properties!.address).toMatchObject({ anyOf: [{ $ref: '#/components/schemas/AddressDto' }, { type: 'null' }] });
+    expect(document.components.schemas.CreateMemberDto.properties!.address).toMatchObject({
+      anyOf: [{ $ref: '#/components/schemas/AddressDto' }, { type: 'null' }],
+    });
   });
 
   it('describes every webhook event as a signed POST of its WebhookEvent_<type> schema', () => {
@@ -174,24 +199,43 @@ describe('OpenAPI description', () => {
     for (const type of types) {
       const operation = document.webhooks![type].post;
       const name = `WebhookEvent_${type.replace('.', '_')}`;
-      expect({ type, body: operation?.requestBody }).toEqual({ type, body: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } } });
-      const headers = Object.fromEntries(operation!.parameters!.filter((p) => p.in === 'header').map((p) => [p.name, p.required]));
+      expect({ type, body: operation?.requestBody }).toEqual({
+        type,
+        body: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } },
+      });
+      const headers = Object.fromEntries(
+        operation!.parameters!.filter((p) => p.in === 'header').map((p) => [p.name, p.required]),
+      );
       expect({ type, headers }).toEqual({ type, headers: { 'Service-Signature': true, 'Service-Webhook-Id': true } });
-      expect({ type, success: Object.keys(operation!.responses).some((status) => /^2(\d\d|XX)$/.test(status)) }).toEqual({ type, success: true });
+      expect({
+        type,
+        success: Object.keys(operation!.responses).some((status) => /^2(\d\d|XX)$/.test(status)),
+      }).toEqual({ type, success: true });
       const event = document.components.schemas[name];
       expect(event.required).toEqual(['id', 'type', 'created', 'tenant', 'api_version', 'data']);
       expect(event.properties!.type.enum).toEqual([type]);
     }
-    const signature = document.webhooks!['member.created'].post!.parameters!.find((p) => p.name === 'Service-Signature')!;
+    const signature = document.webhooks!['member.created'].post!.parameters!.find(
+      (p) => p.name === 'Service-Signature',
+    )!;
     expect(signature.description).toMatch(/HMAC-SHA256/);
     expect(new RegExp(signature.schema!.pattern!).test(signature.schema!.example as string)).toBe(true);
-    expect(document.components.schemas.WebhookEvent_member_created.properties!.data.properties!.object.allOf).toEqual([{ $ref: '#/components/schemas/MemberResponse' }]);
+    expect(document.components.schemas.WebhookEvent_member_created.properties!.data.properties!.object.allOf).toEqual([
+      { $ref: '#/components/schemas/MemberResponse' },
+    ]);
   });
 
   it('lists every error code with its HTTP status under x-error-codes', () => {
     const codes = document['x-error-codes'];
     expect(Object.keys(codes).sort()).toEqual([...document.components.schemas.Problem.properties!.code.enum!].sort());
-    expect(codes).toMatchObject({ missing_tenant: 400, unauthorized: 401, scope_insufficient: 403, resource_not_found: 404, validation_failed: 422, rate_limited: 429 });
+    expect(codes).toMatchObject({
+      missing_tenant: 400,
+      unauthorized: 401,
+      scope_insufficient: 403,
+      resource_not_found: 404,
+      validation_failed: 422,
+      rate_limited: 429,
+    });
   });
 
   it('public operations say so with an empty security requirement', () => {
@@ -220,7 +264,12 @@ describe('OpenAPI description', () => {
     for (const { path, method, op } of ops) {
       const scopes = op['x-required-scopes'];
       // A member's donations are giving data: they ride on the donations scopes (CONTRACT §9b); their attendance on the attendance scopes (§11).
-      const resource = path === '/v1/members/{id}/donations' ? 'donations' : path === '/v1/members/{id}/attendance' ? 'attendance' : path.split('/')[2];
+      const resource =
+        path === '/v1/members/{id}/donations'
+          ? 'donations'
+          : path === '/v1/members/{id}/attendance'
+            ? 'attendance'
+            : path.split('/')[2];
       const expected = method === 'get' ? `read:${resource}` : `write:${resource}`;
       expect({ op: `${method} ${path}`, scopes }).toEqual({ op: `${method} ${path}`, scopes: [expected] });
       expect(op.operationId).toEqual(expect.any(String));
@@ -243,14 +292,18 @@ describe('OpenAPI description', () => {
 
   it('documents the error answers: 400/401/403 on every secured operation, 404 on every {id} operation, 422 on writes with a body', () => {
     const missing: string[] = [];
-    for (const { path, method, op } of [...operations(document, '/v1/members'), ...operations(document, '/v1/campuses')]) {
+    for (const { path, method, op } of [
+      ...operations(document, '/v1/members'),
+      ...operations(document, '/v1/campuses'),
+    ]) {
       const statuses = Object.keys(op.responses ?? {});
       const needed = ['400', '401', '403'];
       if (path.includes('{id}')) needed.push('404');
       if (op.requestBody) needed.push('422');
       for (const status of needed) {
         if (!statuses.includes(status)) missing.push(`${method.toUpperCase()} ${path} ${status}`);
-        else if (!op.responses[status].content?.['application/problem+json']) missing.push(`${method.toUpperCase()} ${path} ${status} (no application/problem+json body)`);
+        else if (!op.responses[status].content?.['application/problem+json'])
+          missing.push(`${method.toUpperCase()} ${path} ${status} (no application/problem+json body)`);
       }
     }
     expect(missing).toEqual([]);
@@ -261,12 +314,28 @@ describe('OpenAPI description', () => {
       const names = parameterNames(document.paths[path].get!);
       expect(names).toEqual(expect.arrayContaining(['cursor', 'limit', 'sort']));
       const limit = document.paths[path].get!.parameters!.find((p) => p.name === 'limit');
-      expect(limit).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 250, default: 50 } });
+      expect(limit).toMatchObject({
+        in: 'query',
+        required: false,
+        schema: { type: 'integer', minimum: 1, maximum: 250, default: 50 },
+      });
       const envelope = document.paths[path].get!.responses['200'].content!['application/json'].schema!;
       expect(envelope.required).toEqual(expect.arrayContaining(['data', 'next_cursor', 'total']));
     }
     const members = document.paths['/v1/members'].get!;
-    expect(parameterNames(members)).toEqual(expect.arrayContaining(['campus', 'active', 'status', 'age[gte]', 'age[lt]', 'created_at[gte]', 'created_after', 'created_before', 'q']));
+    expect(parameterNames(members)).toEqual(
+      expect.arrayContaining([
+        'campus',
+        'active',
+        'status',
+        'age[gte]',
+        'age[lt]',
+        'created_at[gte]',
+        'created_after',
+        'created_before',
+        'q',
+      ]),
+    );
     for (const p of members.parameters!.filter((x) => x.name.includes('['))) expect(p.in).toBe('query');
     const sort = members.parameters!.find((p) => p.name === 'sort')!;
     for (const field of ['last_name', 'first_name', 'created_at', 'age']) expect(sort.description).toContain(field);
@@ -291,8 +360,22 @@ describe('OpenAPI description', () => {
       expect(schemas).toHaveProperty([ref.replace('#/components/schemas/', '')]);
     }
     const member = schemas.MemberResponse;
-    expect(Object.keys(member.properties!)).toEqual(expect.arrayContaining(['id', 'first_name', 'last_name', 'age', 'campus', 'gender_label', 'status_label', 'created_at', 'updated_at']));
-    expect(document.paths['/v1/members'].post!.requestBody!.content['application/json'].schema!.$ref).toBe('#/components/schemas/CreateMemberDto');
+    expect(Object.keys(member.properties!)).toEqual(
+      expect.arrayContaining([
+        'id',
+        'first_name',
+        'last_name',
+        'age',
+        'campus',
+        'gender_label',
+        'status_label',
+        'created_at',
+        'updated_at',
+      ]),
+    );
+    expect(document.paths['/v1/members'].post!.requestBody!.content['application/json'].schema!.$ref).toBe(
+      '#/components/schemas/CreateMemberDto',
+    );
     expect(schemas.CreateMemberDto.required).toEqual(expect.arrayContaining(['first_name', 'last_name']));
   });
 
@@ -325,7 +408,11 @@ describe('OpenAPI description', () => {
     // parameters and responses without a network fetch of the official schema.
     const ajv = new Ajv({ strict: false, allErrors: true });
     addFormats(ajv);
-    const ref = { type: 'object', required: ['$ref'], properties: { $ref: { type: 'string', pattern: '^#/components/' } } };
+    const ref = {
+      type: 'object',
+      required: ['$ref'],
+      properties: { $ref: { type: 'string', pattern: '^#/components/' } },
+    };
     const schemaOrRef = { type: 'object' };
     const parameter = {
       anyOf: [
@@ -350,7 +437,10 @@ describe('OpenAPI description', () => {
         {
           type: 'object',
           required: ['description'],
-          properties: { description: { type: 'string' }, content: { type: 'object', additionalProperties: { type: 'object', properties: { schema: schemaOrRef } } } },
+          properties: {
+            description: { type: 'string' },
+            content: { type: 'object', additionalProperties: { type: 'object', properties: { schema: schemaOrRef } } },
+          },
         },
       ],
     };
@@ -361,13 +451,23 @@ describe('OpenAPI description', () => {
         operationId: { type: 'string' },
         parameters: { type: 'array', items: parameter },
         requestBody: { type: 'object', required: ['content'] },
-        responses: { type: 'object', minProperties: 1, propertyNames: { pattern: '^([1-5](\\d\\d|XX)|default)$' }, additionalProperties: response },
-        security: { type: 'array', items: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } },
+        responses: {
+          type: 'object',
+          minProperties: 1,
+          propertyNames: { pattern: '^([1-5](\\d\\d|XX)|default)$' },
+          additionalProperties: response,
+        },
+        security: {
+          type: 'array',
+          items: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+        },
       },
     };
     const pathItem = {
       type: 'object',
-      propertyNames: { pattern: '^(get|put|post|delete|options|head|patch|trace|parameters|summary|description|servers|x-.*)$' },
+      propertyNames: {
+        pattern: '^(get|put|post|delete|options|head|patch|trace|parameters|summary|description|servers|x-.*)$',
+      },
       properties: Object.fromEntries([...METHODS, 'options', 'head', 'trace'].map((m) => [m, operation])),
     };
     const openapi = {
@@ -375,7 +475,11 @@ describe('OpenAPI description', () => {
       required: ['openapi', 'info', 'paths'],
       properties: {
         openapi: { type: 'string', pattern: '^3\\.1\\.\\d+$' },
-        info: { type: 'object', required: ['title', 'version'], properties: { title: { type: 'string' }, version: { type: 'string' } } },
+        info: {
+          type: 'object',
+          required: ['title', 'version'],
+          properties: { title: { type: 'string' }, version: { type: 'string' } },
+        },
         servers: { type: 'array', items: { type: 'object', required: ['url'] } },
         paths: { type: 'object', propertyNames: { pattern: '^/' }, additionalProperties: pathItem },
         webhooks: { type: 'object', minProperties: 1, additionalProperties: pathItem },
@@ -383,7 +487,14 @@ describe('OpenAPI description', () => {
           type: 'object',
           properties: {
             schemas: { type: 'object', additionalProperties: schemaOrRef },
-            securitySchemes: { type: 'object', additionalProperties: { type: 'object', required: ['type'], properties: { type: { enum: ['apiKey', 'http', 'oauth2', 'openIdConnect'] } } } },
+            securitySchemes: {
+              type: 'object',
+              additionalProperties: {
+                type: 'object',
+                required: ['type'],
+                properties: { type: { enum: ['apiKey', 'http', 'oauth2', 'openIdConnect'] } },
+              },
+            },
           },
         },
       },

@@ -54,7 +54,21 @@ const LAST_NAMES = [
   'Reyes',
   'Ortiz',
 ];
-const FIRST_NAMES = ['Ana', 'Anabel', 'Maria', 'Jose', 'Juan', 'Luis', 'Carlos', 'Sofia', 'Lucia', 'Pedro', 'Jorge', 'Elena', 'Diego'];
+const FIRST_NAMES = [
+  'Ana',
+  'Anabel',
+  'Maria',
+  'Jose',
+  'Juan',
+  'Luis',
+  'Carlos',
+  'Sofia',
+  'Lucia',
+  'Pedro',
+  'Jorge',
+  'Elena',
+  'Diego',
+];
 const TIE_CREATED_AT = '2024-01-01T00:40:00.000Z';
 
 const sqlArray = (values: string[]) => `ARRAY[${values.map((v) => `'${v}'`).join(', ')}]::text[]`;
@@ -134,7 +148,13 @@ function compare(keys: Key[], a: Member, b: Member): number {
 }
 
 function describeMember(m: Member): string {
-  return JSON.stringify({ id: m.id, created_at: m.created_at, last_name: m.last_name, first_name: m.first_name, birthdate: m.birthdate });
+  return JSON.stringify({
+    id: m.id,
+    created_at: m.created_at,
+    last_name: m.last_name,
+    first_name: m.first_name,
+    birthdate: m.birthdate,
+  });
 }
 
 // ---- EXPLAIN plans ----
@@ -175,7 +195,8 @@ describe('keyset pagination over 10,000 members', () => {
     let pages = 0;
     do {
       const res = await list(cursor ? { sort, limit: String(LIMIT), cursor } : { sort, limit: String(LIMIT) });
-      if (res.status !== 200) throw new Error(`sort=${sort} page ${pages + 1}: ${res.status} ${JSON.stringify(res.body)}`);
+      if (res.status !== 200)
+        throw new Error(`sort=${sort} page ${pages + 1}: ${res.status} ${JSON.stringify(res.body)}`);
       const page = res.body;
       expect(page.data.length).toBeLessThanOrEqual(LIMIT);
       if (page.next_cursor !== null) expect(page.data).toHaveLength(LIMIT);
@@ -204,7 +225,9 @@ describe('keyset pagination over 10,000 members', () => {
     await api.db.platform.query('ANALYZE members');
 
     const stats = await inTenant(api, church.id, () =>
-      TenantContext.current().manager.query<{ live: number; no_birthdate: number; tied_created: number; last_names: number; created_values: number }[]>(
+      TenantContext.current().manager.query<
+        { live: number; no_birthdate: number; tied_created: number; last_names: number; created_values: number }[]
+      >(
         `SELECT count(*)::int AS live, count(*) FILTER (WHERE birthdate IS NULL)::int AS no_birthdate,
                 count(*) FILTER (WHERE created_at = $1)::int AS tied_created, count(DISTINCT last_name)::int AS last_names,
                 count(DISTINCT created_at)::int AS created_values
@@ -216,7 +239,9 @@ describe('keyset pagination over 10,000 members', () => {
     expect(stats[0].tied_created).toBeGreaterThanOrEqual(600);
     expect(stats[0].created_values).toBeLessThan(MEMBERS / 2);
     const ids: { id: string }[] = await inTenant(api, church.id, () =>
-      TenantContext.current().manager.query(`SELECT replace(id::text, '-', '') AS id FROM members WHERE deleted_at IS NULL`),
+      TenantContext.current().manager.query(
+        `SELECT replace(id::text, '-', '') AS id FROM members WHERE deleted_at IS NULL`,
+      ),
     );
     allIds = new Set(ids.map((r) => `mem_${r.id}`));
     expect(allIds.size).toBe(MEMBERS);
@@ -224,7 +249,18 @@ describe('keyset pagination over 10,000 members', () => {
 
   afterAll(() => api?.close());
 
-  describe.each(['created_at', '-created_at', 'last_name', '-last_name', 'first_name', '-first_name', 'age', '-age', '-created_at,last_name', 'last_name,-first_name'])('sort=%s', (sort) => {
+  describe.each([
+    'created_at',
+    '-created_at',
+    'last_name',
+    '-last_name',
+    'first_name',
+    '-first_name',
+    'age',
+    '-age',
+    '-created_at,last_name',
+    'last_name,-first_name',
+  ])('sort=%s', (sort) => {
     it('pages with limit=250 to the end: every member exactly once, in order, total 10,000 on every page', async () => {
       const { members, totals, pages } = await pageAll(sort);
 
@@ -243,7 +279,8 @@ describe('keyset pagination over 10,000 members', () => {
       const keys = keysOf(sort);
       const outOfOrder: string[] = [];
       for (let i = 1; i < members.length; i++) {
-        if (compare(keys, members[i - 1], members[i]) >= 0) outOfOrder.push(`#${i - 1} ${describeMember(members[i - 1])} !< #${i} ${describeMember(members[i])}`);
+        if (compare(keys, members[i - 1], members[i]) >= 0)
+          outOfOrder.push(`#${i - 1} ${describeMember(members[i - 1])} !< #${i} ${describeMember(members[i])}`);
       }
       expect(outOfOrder.slice(0, 5)).toEqual([]);
     });
@@ -307,12 +344,15 @@ describe('keyset pagination over 10,000 members', () => {
       expect(b.body.data.slice(0, 50).map((m) => m.id)).toEqual(a.body.data.map((m) => m.id));
     });
 
-    it.each(['garbage', 'bm90IGpzb24', 'W10', '%%%', 'eyJ'])('a garbage cursor %j is a 400 invalid_parameter', async (cursor) => {
-      const res = await list({ cursor });
-      expect(res.status).toBe(400);
-      expect(res.body.code).toBe('invalid_parameter');
-      expect(res.body.errors).toEqual([expect.objectContaining({ field: 'cursor' })]);
-    });
+    it.each(['garbage', 'bm90IGpzb24', 'W10', '%%%', 'eyJ'])(
+      'a garbage cursor %j is a 400 invalid_parameter',
+      async (cursor) => {
+        const res = await list({ cursor });
+        expect(res.status).toBe(400);
+        expect(res.body.code).toBe('invalid_parameter');
+        expect(res.body.errors).toEqual([expect.objectContaining({ field: 'cursor' })]);
+      },
+    );
 
     it.each([
       ['created_at', ['not-a-date'], '0192f0c1-a2b3-7c4d-8e9f-0a1b2c3d4e5f'],
@@ -347,25 +387,44 @@ describe('keyset pagination over 10,000 members', () => {
     async function explain(sort: string, cursor: string | null, analyze = false) {
       return inTenant(api, church.id, async () => {
         const { manager, tenantId } = TenantContext.current();
-        const qb = manager.getRepository(MemberEntity).createQueryBuilder('m').where('m.tenant_id = :tenantId AND m.deleted_at IS NULL', { tenantId });
+        const qb = manager
+          .getRepository(MemberEntity)
+          .createQueryBuilder('m')
+          .where('m.tenant_id = :tenantId AND m.deleted_at IS NULL', { tenantId });
         const params: Record<string, string> = { sort, limit: String(LIMIT) };
         if (cursor) params.cursor = cursor;
         const page = await fetchPage(qb, parseListQuery(params, MEMBER_LIST), MEMBER_LIST);
         const [sql, values] = qb.getQueryAndParameters();
         expect(sql).toMatch(/LIMIT 251/);
-        const rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[] = await manager.query(`EXPLAIN (${analyze ? 'ANALYZE, ' : ''}FORMAT JSON) ${sql}`, values);
+        const rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[] = await manager.query(
+          `EXPLAIN (${analyze ? 'ANALYZE, ' : ''}FORMAT JSON) ${sql}`,
+          values,
+        );
         return { sql, plan: rows[0]['QUERY PLAN'][0].Plan, ids: page.rows.map((r) => `mem_${r.id.replace(/-/g, '')}`) };
       });
     }
 
     function expectIndexPlan(plan: PlanNode, index: string) {
       const nodes = nodesOf(plan);
-      const summary = nodes.map((n) => `${n['Node Type']}${n['Index Name'] ? ` using ${n['Index Name']}` : ''}${n['Relation Name'] ? ` on ${n['Relation Name']}` : ''}`).join(' > ');
-      expect(nodes.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'members').map(() => summary)).toEqual([]);
-      const scans = nodes.filter((n) => (n['Node Type'] === 'Index Scan' || n['Node Type'] === 'Index Only Scan') && n['Relation Name'] === 'members');
+      const summary = nodes
+        .map(
+          (n) =>
+            `${n['Node Type']}${n['Index Name'] ? ` using ${n['Index Name']}` : ''}${n['Relation Name'] ? ` on ${n['Relation Name']}` : ''}`,
+        )
+        .join(' > ');
+      expect(
+        nodes.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'members').map(() => summary),
+      ).toEqual([]);
+      const scans = nodes.filter(
+        (n) =>
+          (n['Node Type'] === 'Index Scan' || n['Node Type'] === 'Index Only Scan') && n['Relation Name'] === 'members',
+      );
       expect({ summary, indexes: scans.map((n) => n['Index Name']) }).toEqual({ summary, indexes: [index] });
       // The index delivers the order: no sort of the whole table for one page.
-      expect({ summary, sorts: nodes.filter((n) => n['Node Type'] === 'Sort' || n['Node Type'] === 'Incremental Sort').length }).toEqual({ summary, sorts: 0 });
+      expect({
+        summary,
+        sorts: nodes.filter((n) => n['Node Type'] === 'Sort' || n['Node Type'] === 'Incremental Sort').length,
+      }).toEqual({ summary, sorts: 0 });
     }
 
     it.each([
@@ -397,7 +456,9 @@ describe('keyset pagination over 10,000 members', () => {
     ])('sort=%s: the keyset condition is an index condition (the scan starts at the cursor)', async (sort, column) => {
       // A cursor deep in the list: if the keyset were only a filter the scan would read ~7,500 rows first.
       let cursor: string | null = null;
-      for (let i = 0; i < 30; i++) cursor = (await list(cursor ? { sort, limit: String(LIMIT), cursor } : { sort, limit: String(LIMIT) })).body.next_cursor;
+      for (let i = 0; i < 30; i++)
+        cursor = (await list(cursor ? { sort, limit: String(LIMIT), cursor } : { sort, limit: String(LIMIT) })).body
+          .next_cursor;
       const { plan } = await explain(sort, cursor, true);
       const scan = nodesOf(plan).find((n) => n['Relation Name'] === 'members')!;
       expect(scan['Index Cond']).toContain(column);
@@ -420,7 +481,13 @@ describe('keyset pagination over 10,000 members', () => {
             [church.id, id, createdAt],
           ),
         );
-        const row = { id: publicId(id), created_at: createdAt, first_name: 'New', last_name: 'Member', birthdate: null };
+        const row = {
+          id: publicId(id),
+          created_at: createdAt,
+          first_name: 'New',
+          last_name: 'Member',
+          birthdate: null,
+        };
         inserted.push({ id: row.id, createdAt, ahead: compare(keys, last, row) < 0 });
       };
 
@@ -434,7 +501,10 @@ describe('keyset pagination over 10,000 members', () => {
         await insertAt(last.created_at, last);
         await insertAt(new Date(Date.parse(last.created_at) + 1).toISOString(), last);
         if (index % 10 === 0) {
-          const res = await api.post<{ id: string }>('/v1/members', { ...auth(), body: { first_name: 'Api', last_name: 'Member' } });
+          const res = await api.post<{ id: string }>('/v1/members', {
+            ...auth(),
+            body: { first_name: 'Api', last_name: 'Member' },
+          });
           expect(res.status).toBe(201);
           inserted.push({ id: res.body.id, createdAt: 'now', ahead: true });
         }

@@ -47,7 +47,12 @@ interface ProcessorEventRow {
 }
 
 const SETTINGS = '/v1/settings/payment-processor';
-const PROCESSOR_EVENTS = ['payment_intent.succeeded', 'charge.refunded', 'charge.dispute.created', 'invoice.payment_failed'];
+const PROCESSOR_EVENTS = [
+  'payment_intent.succeeded',
+  'charge.refunded',
+  'charge.dispute.created',
+  'invoice.payment_failed',
+];
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const as = (church: TestTenant, extra: Call = {}): Call => ({ token: church.token, tenant: church.slug, ...extra });
@@ -113,24 +118,30 @@ describe('payment processor', () => {
     return key;
   }
 
-  async function createFund(target: TestTenant, name = `Fund ${Math.random().toString(36).slice(2, 8)}`): Promise<string> {
+  async function createFund(
+    target: TestTenant,
+    name = `Fund ${Math.random().toString(36).slice(2, 8)}`,
+  ): Promise<string> {
     const res = await api.post<{ id: string }>('/v1/funds', as(target, { body: { name } }));
     if (res.status !== 201) throw new Error(`create fund failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.id;
   }
 
   async function createMember(target: TestTenant, first_name = 'Lucía'): Promise<string> {
-    const res = await api.post<{ id: string }>('/v1/members', as(target, { body: { first_name, last_name: 'Ramírez' } }));
+    const res = await api.post<{ id: string }>(
+      '/v1/members',
+      as(target, { body: { first_name, last_name: 'Ramírez' } }),
+    );
     if (res.status !== 201) throw new Error(`create member failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.id;
   }
 
   /** The church's donations with this processor id, through the API (found by id in the database). */
   async function donationsOf(target: TestTenant, processorId: string): Promise<Donation[]> {
-    const rows: { id: string }[] = await api.db.platform.query(`SELECT 'don_' || replace(id::text, '-', '') AS id FROM donations WHERE tenant_id = $1 AND processor_id = $2`, [
-      target.id,
-      processorId,
-    ]);
+    const rows: { id: string }[] = await api.db.platform.query(
+      `SELECT 'don_' || replace(id::text, '-', '') AS id FROM donations WHERE tenant_id = $1 AND processor_id = $2`,
+      [target.id, processorId],
+    );
     const donations: Donation[] = [];
     for (const row of rows) {
       const res = await api.get<Donation>(`/v1/donations/${row.id}`, as(target));
@@ -157,7 +168,11 @@ describe('payment processor', () => {
   }
 
   /** Sends through the fake to the church's endpoint(s) and checks each answer against the OpenAPI description. */
-  async function send(key: string, event: FakeEvent, options: Parameters<FakeStripe['send']>[1] = {}): Promise<Delivery> {
+  async function send(
+    key: string,
+    event: FakeEvent,
+    options: Parameters<FakeStripe['send']>[1] = {},
+  ): Promise<Delivery> {
     const deliveries = await fake.send(event, { apiKey: key, ...options });
     expect(deliveries).toHaveLength(1);
     const [delivery] = deliveries;
@@ -183,13 +198,25 @@ describe('payment processor', () => {
 
       expect(res.status).toBe(200);
       const url = `${publicUrl}/v1/webhooks/payments/${target.slug}`;
-      expect(res.body).toEqual({ provider: 'stripe', connected_at: expect.stringMatching(UTC_ISO), account_last4: key.slice(-4), webhook_url: url });
+      expect(res.body).toEqual({
+        provider: 'stripe',
+        connected_at: expect.stringMatching(UTC_ISO),
+        account_last4: key.slice(-4),
+        webhook_url: url,
+      });
 
       // At the processor: one endpoint of this account, made through the official client (form-encoded, Bearer key).
       const endpoints = fake.endpointsOf(key);
       expect(endpoints).toHaveLength(1);
-      expect(endpoints[0]).toMatchObject({ url, enabled_events: PROCESSOR_EVENTS, metadata: { tenant: target.slug }, status: 'enabled' });
-      const call = fake.requests.find((r) => r.method === 'POST' && r.path === '/v1/webhook_endpoints' && r.headers.authorization === `Bearer ${key}`);
+      expect(endpoints[0]).toMatchObject({
+        url,
+        enabled_events: PROCESSOR_EVENTS,
+        metadata: { tenant: target.slug },
+        status: 'enabled',
+      });
+      const call = fake.requests.find(
+        (r) => r.method === 'POST' && r.path === '/v1/webhook_endpoints' && r.headers.authorization === `Bearer ${key}`,
+      );
       expect(call?.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
       expect(call?.headers['user-agent']).toMatch(/^Stripe\/v1 NodeBindings\//);
 
@@ -217,7 +244,10 @@ describe('payment processor', () => {
     it('refuses a body that is not a Stripe key or provider (422 naming the fields), without calling the processor', async () => {
       const target = await church();
       const before = fake.requests.length;
-      const res = await api.put<Problem>(SETTINGS, as(target, { body: { provider: 'paypal', api_key: 'pk_test_publishable123456' } }));
+      const res = await api.put<Problem>(
+        SETTINGS,
+        as(target, { body: { provider: 'paypal', api_key: 'pk_test_publishable123456' } }),
+      );
       expect(res.status).toBe(422);
       expect((res.body.errors ?? []).map((e) => [e.field, e.issue]).sort()).toEqual([
         ['api_key', 'invalid_format'],
@@ -232,7 +262,10 @@ describe('payment processor', () => {
     it('a key the processor refuses is 422 on api_key (issue rejected) and changes nothing', async () => {
       const target = await church();
       const good = await connect(target);
-      const res = await api.put<Problem>(SETTINGS, as(target, { body: { provider: 'stripe', api_key: 'sk_test_notaccepted00000000' } }));
+      const res = await api.put<Problem>(
+        SETTINGS,
+        as(target, { body: { provider: 'stripe', api_key: 'sk_test_notaccepted00000000' } }),
+      );
       expect(res.status).toBe(422);
       expect(res.body.code).toBe('validation_failed');
       expect(res.body.errors).toEqual([expect.objectContaining({ field: 'api_key', issue: 'rejected' })]);
@@ -276,12 +309,20 @@ describe('payment processor', () => {
     it('two PUTs at once both answer 200 and leave one connection and one endpoint at the processor', async () => {
       const target = await church();
       const keys = [fake.newKey(), fake.newKey()];
-      const answers = await Promise.all(keys.map((api_key) => api.put<Settings>(SETTINGS, as(target, { body: { provider: 'stripe', api_key } }))));
+      const answers = await Promise.all(
+        keys.map((api_key) => api.put<Settings>(SETTINGS, as(target, { body: { provider: 'stripe', api_key } }))),
+      );
       expect(answers.map((a) => a.status)).toEqual([200, 200]);
 
-      const rows: { endpoint_id: string }[] = await api.db.platform.query('SELECT endpoint_id FROM payment_processors WHERE tenant_id = $1', [target.id]);
+      const rows: { endpoint_id: string }[] = await api.db.platform.query(
+        'SELECT endpoint_id FROM payment_processors WHERE tenant_id = $1',
+        [target.id],
+      );
       expect(rows).toHaveLength(1);
-      await eventually(() => keys.flatMap((k) => fake.endpointsOf(k)).length === 1, 'one endpoint left at the processor');
+      await eventually(
+        () => keys.flatMap((k) => fake.endpointsOf(k)).length === 1,
+        'one endpoint left at the processor',
+      );
       expect(keys.flatMap((k) => fake.endpointsOf(k))[0].id).toBe(rows[0].endpoint_id);
     });
 
@@ -293,9 +334,18 @@ describe('payment processor', () => {
       const res = await api.delete(SETTINGS, as(target));
       expect(res.status).toBe(204);
       expect(fake.endpointsOf(key)).toHaveLength(0);
-      expect(fake.requests.some((r) => r.method === 'DELETE' && r.path === `/v1/webhook_endpoints/${endpoint.id}`)).toBe(true);
-      expect((await api.get<Settings>(SETTINGS, as(target))).body).toEqual({ provider: null, connected_at: null, account_last4: null, webhook_url: null });
-      expect(await api.db.platform.query('SELECT 1 FROM payment_processors WHERE tenant_id = $1', [target.id])).toEqual([]);
+      expect(
+        fake.requests.some((r) => r.method === 'DELETE' && r.path === `/v1/webhook_endpoints/${endpoint.id}`),
+      ).toBe(true);
+      expect((await api.get<Settings>(SETTINGS, as(target))).body).toEqual({
+        provider: null,
+        connected_at: null,
+        account_last4: null,
+        webhook_url: null,
+      });
+      expect(await api.db.platform.query('SELECT 1 FROM payment_processors WHERE tenant_id = $1', [target.id])).toEqual(
+        [],
+      );
 
       fake.endpoints.set(endpoint.id, endpoint);
       const [late] = await fake.send(fake.event('customer.created', { id: 'cus_1' }), { endpointId: endpoint.id });
@@ -359,8 +409,16 @@ describe('payment processor', () => {
       donorId = await createMember(target);
     });
 
-    const intent = (amount: number, extra: { currency?: string; method?: string; metadata?: Record<string, string> } = {}) =>
-      fake.paymentIntent({ amount, currency: extra.currency ?? 'usd', method: extra.method, metadata: extra.metadata ?? { fund_id: fundId, donor_id: donorId } });
+    const intent = (
+      amount: number,
+      extra: { currency?: string; method?: string; metadata?: Record<string, string> } = {},
+    ) =>
+      fake.paymentIntent({
+        amount,
+        currency: extra.currency ?? 'usd',
+        method: extra.method,
+        metadata: extra.metadata ?? { fund_id: fundId, donor_id: donorId },
+      });
 
     /** A donation made through a payment_intent.succeeded event. */
     async function paid(amount: number): Promise<Donation> {
@@ -379,7 +437,12 @@ describe('payment processor', () => {
       expect(delivery.status).toBe(200);
       const donations = await donationsOf(target, pi.id as string);
       expect(donations).toHaveLength(1);
-      expect(delivery.body).toEqual({ received: true, event_id: event.id, outcome: 'processed', detail: donations[0].id });
+      expect(delivery.body).toEqual({
+        received: true,
+        event_id: event.id,
+        outcome: 'processed',
+        detail: donations[0].id,
+      });
       expect(donations[0]).toMatchObject({
         amount: 2500,
         currency: 'USD',
@@ -392,7 +455,9 @@ describe('payment processor', () => {
         received_at: new Date(event.created * 1000).toISOString(),
       });
       expect(await outbox(target, 'donation.created', donations[0].id)).toEqual([donations[0]]);
-      expect(await processorEvents(target, event.id)).toEqual([{ event_id: event.id, type: 'payment_intent.succeeded', outcome: 'processed', detail: donations[0].id }]);
+      expect(await processorEvents(target, event.id)).toEqual([
+        { event_id: event.id, type: 'payment_intent.succeeded', outcome: 'processed', detail: donations[0].id },
+      ]);
     });
 
     it('a bank debit is method ach; a payment without metadata.donor_id is anonymous', async () => {
@@ -420,7 +485,9 @@ describe('payment processor', () => {
     it('twenty identical events at once make one donation: one processed, nineteen duplicates', async () => {
       const pi = intent(4200);
       const event = fake.event('payment_intent.succeeded', pi);
-      const deliveries = (await Promise.all(Array.from({ length: 20 }, () => send(key, event)))).map((d) => d.body as Ack);
+      const deliveries = (await Promise.all(Array.from({ length: 20 }, () => send(key, event)))).map(
+        (d) => d.body as Ack,
+      );
 
       expect(deliveries.filter((d) => d.outcome === 'processed')).toHaveLength(1);
       expect(deliveries.filter((d) => d.outcome === 'duplicate')).toHaveLength(19);
@@ -443,14 +510,22 @@ describe('payment processor', () => {
       const tampered = payload.replace('"amount":5100', '"amount":510000');
       expect(tampered).not.toBe(payload);
       const path = `/v1/webhooks/payments/${target.slug}`;
-      const res = await api.post<Problem>(path, { headers: { 'Stripe-Signature': header }, body: tampered, raw: { contentType: 'application/json' } });
+      const res = await api.post<Problem>(path, {
+        headers: { 'Stripe-Signature': header },
+        body: tampered,
+        raw: { contentType: 'application/json' },
+      });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('invalid_signature');
       expect(await processorEvents(target)).not.toContainEqual(expect.objectContaining({ event_id: event.id }));
       expect(await donationsOf(target, pi.id as string)).toEqual([]);
 
       // The same header with the bytes it was made for is taken (control).
-      const genuine = await api.post<Ack>(path, { headers: { 'Stripe-Signature': header }, body: payload, raw: { contentType: 'application/json' } });
+      const genuine = await api.post<Ack>(path, {
+        headers: { 'Stripe-Signature': header },
+        body: payload,
+        raw: { contentType: 'application/json' },
+      });
       expect(genuine.status).toBe(200);
       expect((await donationsOf(target, pi.id as string)).map((d) => d.amount)).toEqual([5100]);
     });
@@ -474,7 +549,12 @@ describe('payment processor', () => {
     it('no Stripe-Signature header, an empty body or a garbled header: 400 invalid_signature', async () => {
       const path = `/v1/webhooks/payments/${target.slug}`;
       const body = JSON.stringify(fake.event('payment_intent.succeeded', intent(100)));
-      const headerSets: Record<string, string>[] = [{}, { 'Stripe-Signature': 'garbage' }, { 'Stripe-Signature': 't=abc,v1=' }, { 'Stripe-Signature': 'v1=' + 'a'.repeat(64) }];
+      const headerSets: Record<string, string>[] = [
+        {},
+        { 'Stripe-Signature': 'garbage' },
+        { 'Stripe-Signature': 't=abc,v1=' },
+        { 'Stripe-Signature': 'v1=' + 'a'.repeat(64) },
+      ];
       for (const headers of headerSets) {
         const res = await api.post<Problem>(path, { headers, body, raw: { contentType: 'application/json' } });
         expect(res.status).toBe(400);
@@ -489,7 +569,11 @@ describe('payment processor', () => {
       const body = JSON.stringify(fake.event('payment_intent.succeeded', intent(100)));
       const unconnected = await church();
       for (const slug of ['no-such-church-x1', unconnected.slug, 'UPPER', '%00']) {
-        const res = await api.post<Problem>(`/v1/webhooks/payments/${slug}`, { headers: { 'Stripe-Signature': 't=1,v1=abc' }, body, raw: { contentType: 'application/json' } });
+        const res = await api.post<Problem>(`/v1/webhooks/payments/${slug}`, {
+          headers: { 'Stripe-Signature': 't=1,v1=abc' },
+          body,
+          raw: { contentType: 'application/json' },
+        });
         expect(res.status).toBe(404);
         expect(res.body.code).toBe('resource_not_found');
       }
@@ -509,7 +593,16 @@ describe('payment processor', () => {
     it('a recurring gift charge makes its donation with recurring_gift_id', async () => {
       const gift = await api.post<{ id: string }>(
         '/v1/recurring-gifts',
-        as(target, { body: { donor_id: donorId, amount: 5000, currency: 'USD', fund_id: fundId, interval: 'month', start_on: '2026-01-01' } }),
+        as(target, {
+          body: {
+            donor_id: donorId,
+            amount: 5000,
+            currency: 'USD',
+            fund_id: fundId,
+            interval: 'month',
+            start_on: '2026-01-01',
+          },
+        }),
       );
       expect(gift.status).toBe(201);
       const pi = intent(5000, { metadata: { fund_id: fundId, donor_id: donorId, recurring_gift_id: gift.body.id } });
@@ -529,19 +622,32 @@ describe('payment processor', () => {
         const res = await send(key, event);
         expect(res.status).toBe(200);
         expect(res.body).toMatchObject({ outcome });
-        expect(await processorEvents(target, event.id)).toEqual([expect.objectContaining({ outcome, detail: expect.any(String) })]);
+        expect(await processorEvents(target, event.id)).toEqual([
+          expect.objectContaining({ outcome, detail: expect.any(String) }),
+        ]);
         expect(await donationsOf(target, pi.id as string)).toEqual([]);
       }
     });
 
     it('charge.refunded refunds the donation up to the charge’s amount_refunded (partial, then full) and raises donation.refunded; a replay changes nothing', async () => {
       const donation = await paid(10_000);
-      const partial = fake.event('charge.refunded', fake.refundedCharge({ intentId: donation.processor_id, amount: 10_000, refunded: 2500, currency: 'usd' }));
+      const partial = fake.event(
+        'charge.refunded',
+        fake.refundedCharge({ intentId: donation.processor_id, amount: 10_000, refunded: 2500, currency: 'usd' }),
+      );
       expect((await send(key, partial)).body).toMatchObject({ outcome: 'processed', detail: donation.id });
-      expect((await donationsOf(target, donation.processor_id!))[0]).toMatchObject({ status: 'partially_refunded', refunded_amount: 2500 });
+      expect((await donationsOf(target, donation.processor_id!))[0]).toMatchObject({
+        status: 'partially_refunded',
+        refunded_amount: 2500,
+      });
 
       // The later refund, as newer API versions send it: no refunds list, only the running total.
-      const charge = fake.refundedCharge({ intentId: donation.processor_id, amount: 10_000, refunded: 10_000, currency: 'usd' });
+      const charge = fake.refundedCharge({
+        intentId: donation.processor_id,
+        amount: 10_000,
+        refunded: 10_000,
+        currency: 'usd',
+      });
       delete charge.refunds;
       const full = fake.event('charge.refunded', charge);
       expect((await send(key, full)).body).toMatchObject({ outcome: 'processed' });
@@ -549,7 +655,11 @@ describe('payment processor', () => {
 
       const [after] = await donationsOf(target, donation.processor_id!);
       expect(after).toMatchObject({ status: 'refunded', refunded_amount: 10_000 });
-      const refunded = await outbox<{ refund: { amount: number; processor_refund_id: string | null } }>(target, 'donation.refunded', donation.id);
+      const refunded = await outbox<{ refund: { amount: number; processor_refund_id: string | null } }>(
+        target,
+        'donation.refunded',
+        donation.id,
+      );
       expect(refunded.map((e) => e.refund.amount)).toEqual([2500, 7500]);
       expect(refunded[0].refund.processor_refund_id).toMatch(/^re_/);
     });
@@ -558,53 +668,116 @@ describe('payment processor', () => {
       const donation = await paid(8000);
       const totals = [3000, 5000];
       const events = totals.map((refunded) =>
-        fake.event('charge.refunded', fake.refundedCharge({ intentId: donation.processor_id, amount: 8000, refunded, currency: 'usd', refundAmount: 2000 })),
+        fake.event(
+          'charge.refunded',
+          fake.refundedCharge({
+            intentId: donation.processor_id,
+            amount: 8000,
+            refunded,
+            currency: 'usd',
+            refundAmount: 2000,
+          }),
+        ),
       );
       await Promise.all(events.reverse().map((e) => send(key, e)));
       const [after] = await donationsOf(target, donation.processor_id!);
       expect(after).toMatchObject({ status: 'partially_refunded', refunded_amount: 5000 });
-      const sum = (await outbox<{ refund: { amount: number } }>(target, 'donation.refunded', donation.id)).reduce((s, e) => s + e.refund.amount, 0);
+      const sum = (await outbox<{ refund: { amount: number } }>(target, 'donation.refunded', donation.id)).reduce(
+        (s, e) => s + e.refund.amount,
+        0,
+      );
       expect(sum).toBe(5000);
     });
 
     it('charge.dispute.created makes the donation disputed with the dispute, and raises donation.disputed', async () => {
       const donation = await paid(2000);
-      const event = fake.event('charge.dispute.created', fake.dispute({ intentId: donation.processor_id, amount: 2000, currency: 'usd', reason: 'fraudulent', status: 'needs_response' }));
+      const event = fake.event(
+        'charge.dispute.created',
+        fake.dispute({
+          intentId: donation.processor_id,
+          amount: 2000,
+          currency: 'usd',
+          reason: 'fraudulent',
+          status: 'needs_response',
+        }),
+      );
       expect((await send(key, event)).body).toMatchObject({ outcome: 'processed', detail: donation.id });
 
       const [after] = await donationsOf(target, donation.processor_id!);
-      expect(after).toMatchObject({ status: 'disputed', dispute: { reason: 'fraudulent', status: 'needs_response', amount: 2000 } });
+      expect(after).toMatchObject({
+        status: 'disputed',
+        dispute: { reason: 'fraudulent', status: 'needs_response', amount: 2000 },
+      });
       expect(await outbox(target, 'donation.disputed', donation.id)).toEqual([after]);
     });
 
     it('a refund or dispute of an intent the church does not have is acknowledged (200 unmatched) and recorded, not a 500', async () => {
       for (const event of [
-        fake.event('charge.refunded', fake.refundedCharge({ intentId: 'pi_unknown000000', amount: 1000, refunded: 1000, currency: 'usd' })),
-        fake.event('charge.dispute.created', fake.dispute({ intentId: 'pi_unknown000000', amount: 1000, currency: 'usd' })),
-        fake.event('charge.refunded', fake.refundedCharge({ intentId: null, amount: 1000, refunded: 1000, currency: 'usd' })),
+        fake.event(
+          'charge.refunded',
+          fake.refundedCharge({ intentId: 'pi_unknown000000', amount: 1000, refunded: 1000, currency: 'usd' }),
+        ),
+        fake.event(
+          'charge.dispute.created',
+          fake.dispute({ intentId: 'pi_unknown000000', amount: 1000, currency: 'usd' }),
+        ),
+        fake.event(
+          'charge.refunded',
+          fake.refundedCharge({ intentId: null, amount: 1000, refunded: 1000, currency: 'usd' }),
+        ),
       ]) {
         const res = await send(key, event);
         expect(res.status).toBe(200);
         expect(['unmatched', 'rejected']).toContain((res.body as Ack).outcome);
-        expect(await processorEvents(target, event.id)).toEqual([expect.objectContaining({ type: event.type, outcome: (res.body as Ack).outcome })]);
+        expect(await processorEvents(target, event.id)).toEqual([
+          expect.objectContaining({ type: event.type, outcome: (res.body as Ack).outcome }),
+        ]);
       }
     });
 
     it('invoice.payment_failed of a recurring gift raises recurring.charge_failed with the failure; of an unknown gift it is unmatched', async () => {
       const gift = await api.post<{ id: string }>(
         '/v1/recurring-gifts',
-        as(target, { body: { donor_id: donorId, amount: 3000, currency: 'USD', fund_id: fundId, interval: 'week', start_on: '2026-01-01' } }),
+        as(target, {
+          body: {
+            donor_id: donorId,
+            amount: 3000,
+            currency: 'USD',
+            fund_id: fundId,
+            interval: 'week',
+            start_on: '2026-01-01',
+          },
+        }),
       );
       expect(gift.status).toBe(201);
-      const invoice = fake.failedInvoice({ recurringGiftId: gift.body.id, amount: 3000, currency: 'usd', reason: 'Your card was declined.' });
+      const invoice = fake.failedInvoice({
+        recurringGiftId: gift.body.id,
+        amount: 3000,
+        currency: 'usd',
+        reason: 'Your card was declined.',
+      });
       const res = await send(key, fake.event('invoice.payment_failed', invoice));
       expect(res.body).toMatchObject({ outcome: 'processed', detail: gift.body.id });
 
-      const failed = await outbox<{ id: string; failure: { reason: string; invoice_id: string; at: string } }>(target, 'recurring.charge_failed', gift.body.id);
+      const failed = await outbox<{ id: string; failure: { reason: string; invoice_id: string; at: string } }>(
+        target,
+        'recurring.charge_failed',
+        gift.body.id,
+      );
       expect(failed).toHaveLength(1);
-      expect(failed[0].failure).toEqual({ reason: 'Your card was declined.', invoice_id: invoice.id, at: expect.stringMatching(UTC_ISO) });
+      expect(failed[0].failure).toEqual({
+        reason: 'Your card was declined.',
+        invoice_id: invoice.id,
+        at: expect.stringMatching(UTC_ISO),
+      });
 
-      const unknown = await send(key, fake.event('invoice.payment_failed', fake.failedInvoice({ recurringGiftId: `rcg_${'0'.repeat(32)}`, amount: 3000, currency: 'usd' })));
+      const unknown = await send(
+        key,
+        fake.event(
+          'invoice.payment_failed',
+          fake.failedInvoice({ recurringGiftId: `rcg_${'0'.repeat(32)}`, amount: 3000, currency: 'usd' }),
+        ),
+      );
       expect(unknown.body).toMatchObject({ outcome: 'unmatched' });
     });
 

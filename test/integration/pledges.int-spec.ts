@@ -38,7 +38,8 @@ const PLEDGE_ID = /^plg_[0-9a-f]{32}$/;
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const qs = (params: Record<string, string>): string => `?${new URLSearchParams(params).toString()}`;
-const issuesOf = (body: Problem) => (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
+const issuesOf = (body: Problem) =>
+  (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
 const idsOf = (list: List<Pledge>) => list.data.map((p) => p.id);
 
 /**
@@ -88,7 +89,11 @@ class Church {
       this.used = 0;
     }
     this.used++;
-    const res = await this.api.post<Donation>('/v1/donations', { token: this.tokens[this.tokens.length - 1], tenant: this.tenant.slug, body });
+    const res = await this.api.post<Donation>('/v1/donations', {
+      token: this.tokens[this.tokens.length - 1],
+      tenant: this.tenant.slug,
+      body,
+    });
     if (res.status !== 201) throw new Error(`donation failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   }
@@ -112,14 +117,19 @@ class Church {
   }
 
   async refund(donationId: string, amount?: number): Promise<void> {
-    const res = await this.api.post(`/v1/donations/${donationId}/refund`, this.as({ body: amount === undefined ? {} : { amount } }));
+    const res = await this.api.post(
+      `/v1/donations/${donationId}/refund`,
+      this.as({ body: amount === undefined ? {} : { amount } }),
+    );
     if (res.status !== 200) throw new Error(`refund failed: ${res.status} ${JSON.stringify(res.body)}`);
   }
 
   /** A card payment the processor reports (what its webhook records). */
   processorPayment(body: { amount: number; fundId: string; donorId: string; receivedAt: Date }) {
     return inTenant(this.api, this.tenant.id, () =>
-      this.api.app.get(DonationsService).recordProcessorPayment({ processorId: `pi_${randomUUID()}`, currency: 'usd', method: 'card', ...body }),
+      this.api.app
+        .get(DonationsService)
+        .recordProcessorPayment({ processorId: `pi_${randomUUID()}`, currency: 'usd', method: 'card', ...body }),
     );
   }
 }
@@ -127,11 +137,10 @@ class Church {
 /** Sets a pledge's created_at (inside the church's RLS transaction), for deterministic time filters. */
 async function backdate(api: TestApi, church: Church, pledgeId: string, createdAt: string): Promise<void> {
   await inTenant(api, church.tenant.id, () =>
-    TenantContext.current().manager.query('UPDATE pledges SET created_at = $1, updated_at = $1 WHERE tenant_id = $2 AND id = $3', [
-      createdAt,
-      church.tenant.id,
-      parsePublicId('plg', pledgeId),
-    ]),
+    TenantContext.current().manager.query(
+      'UPDATE pledges SET created_at = $1, updated_at = $1 WHERE tenant_id = $2 AND id = $3',
+      [createdAt, church.tenant.id, parsePublicId('plg', pledgeId)],
+    ),
   );
 }
 
@@ -152,21 +161,45 @@ describe('pledges', () => {
     });
 
     it('creates a pledge: 201, Location, plg_ id, every field echoed, given 0 and remaining the amount; no webhook event', async () => {
-      const body = { donor_id: c.ana, fund_id: c.general.id, amount: 120000, currency: 'USD', starts_on: '2026-01-01', ends_on: '2026-12-31' };
+      const body = {
+        donor_id: c.ana,
+        fund_id: c.general.id,
+        amount: 120000,
+        currency: 'USD',
+        starts_on: '2026-01-01',
+        ends_on: '2026-12-31',
+      };
       const res = await api.post<Pledge>('/v1/pledges', c.as({ body }));
       expect(res.status).toBe(201);
       expect(res.body.id).toMatch(PLEDGE_ID);
       expect(res.headers.location).toBe(`/v1/pledges/${res.body.id}`);
-      expect(res.body).toEqual({ ...body, id: res.body.id, given: 0, remaining: 120000, created_at: expect.stringMatching(UTC_ISO), updated_at: res.body.created_at });
+      expect(res.body).toEqual({
+        ...body,
+        id: res.body.id,
+        given: 0,
+        remaining: 120000,
+        created_at: expect.stringMatching(UTC_ISO),
+        updated_at: res.body.created_at,
+      });
       expect(await c.get(res.body.id)).toEqual(res.body);
-      const events: unknown[] = await api.db.platform.query(`SELECT 1 FROM webhook_events WHERE tenant_id = $1 AND payload->'data'->'object'->>'id' = $2`, [c.tenant.id, res.body.id]);
+      const events: unknown[] = await api.db.platform.query(
+        `SELECT 1 FROM webhook_events WHERE tenant_id = $1 AND payload->'data'->'object'->>'id' = $2`,
+        [c.tenant.id, res.body.id],
+      );
       expect(events).toEqual([]);
     });
 
     it('refuses a float or string amount, an unknown currency, bad dates and references with 422 naming every field; creates nothing', async () => {
       const other = await Church.create(api);
       const before = (await c.list()).total;
-      const base = { donor_id: c.ana, fund_id: c.general.id, amount: 1000, currency: 'USD', starts_on: '2026-01-01', ends_on: '2026-12-31' };
+      const base = {
+        donor_id: c.ana,
+        fund_id: c.general.id,
+        amount: 1000,
+        currency: 'USD',
+        starts_on: '2026-01-01',
+        ends_on: '2026-12-31',
+      };
       const cases: [JsonObject, { field: string; issue: string }[]][] = [
         [
           { ...base, amount: 99.99, currency: 'BTC', starts_on: '2026-13-01' },
@@ -208,7 +241,12 @@ describe('pledges', () => {
       ];
       for (const [body, issues] of cases) {
         const res = await api.post<Problem>('/v1/pledges', c.as({ body }));
-        expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({ body, status: 422, code: 'validation_failed', errors: issues });
+        expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({
+          body,
+          status: 422,
+          code: 'validation_failed',
+          errors: issues,
+        });
       }
       expect((await c.list()).total).toBe(before);
     });
@@ -216,7 +254,14 @@ describe('pledges', () => {
     it('honours Idempotency-Key: a retry replays the answer without a second pledge', async () => {
       const fresh = await Church.create(api);
       const headers = { 'Idempotency-Key': randomUUID() };
-      const body = { donor_id: fresh.beto, fund_id: fresh.missions.id, amount: 5000, currency: 'MXN', starts_on: '2026-01-01', ends_on: '2026-06-30' };
+      const body = {
+        donor_id: fresh.beto,
+        fund_id: fresh.missions.id,
+        amount: 5000,
+        currency: 'MXN',
+        starts_on: '2026-01-01',
+        ends_on: '2026-06-30',
+      };
       const first = await api.post<Pledge>('/v1/pledges', fresh.as({ body, headers }));
       const again = await api.post<Pledge>('/v1/pledges', fresh.as({ body, headers }));
       expect([first.status, again.status]).toEqual([201, 201]);
@@ -234,8 +279,16 @@ describe('pledges', () => {
 
     beforeAll(async () => {
       c = await Church.create(api);
-      pledge = await c.pledge({ donor_id: c.ana, fund_id: c.general.id, amount: 100000, currency: 'USD', starts_on: '2025-01-01', ends_on: '2025-12-31' });
-      const gift = (body: JsonObject) => c.donate({ donor_id: c.ana, fund_id: c.general.id, currency: 'USD', method: 'cash', ...body });
+      pledge = await c.pledge({
+        donor_id: c.ana,
+        fund_id: c.general.id,
+        amount: 100000,
+        currency: 'USD',
+        starts_on: '2025-01-01',
+        ends_on: '2025-12-31',
+      });
+      const gift = (body: JsonObject) =>
+        c.donate({ donor_id: c.ana, fund_id: c.general.id, currency: 'USD', method: 'cash', ...body });
       // In the window (both of its ends included; an offset is honoured).
       d.first = await gift({ amount: 10000, received_at: '2025-01-01T00:00:00Z' });
       d.last = await gift({ amount: 20000, received_at: '2025-12-31T23:59:59.999Z' });
@@ -261,18 +314,30 @@ describe('pledges', () => {
     });
 
     it('counts a processor payment, and nothing of it once disputed', async () => {
-      const paid = await c.processorPayment({ amount: 15000, fundId: c.general.id, donorId: c.ana, receivedAt: new Date('2025-07-01T12:00:00Z') });
+      const paid = await c.processorPayment({
+        amount: 15000,
+        fundId: c.general.id,
+        donorId: c.ana,
+        receivedAt: new Date('2025-07-01T12:00:00Z'),
+      });
       expect(await c.get(pledge.id)).toMatchObject({ given: 43000, remaining: 57000 });
-      const [row]: { processor_id: string }[] = await api.db.platform.query('SELECT processor_id FROM donations WHERE tenant_id = $1 AND id = $2', [
-        c.tenant.id,
-        parsePublicId('don', paid.id),
-      ]);
-      await inTenant(api, c.tenant.id, () => api.app.get(DonationsService).disputeByProcessor(row.processor_id, { reason: 'fraudulent', status: 'needs_response', amount: 15000 }));
+      const [row]: { processor_id: string }[] = await api.db.platform.query(
+        'SELECT processor_id FROM donations WHERE tenant_id = $1 AND id = $2',
+        [c.tenant.id, parsePublicId('don', paid.id)],
+      );
+      await inTenant(api, c.tenant.id, () =>
+        api.app
+          .get(DonationsService)
+          .disputeByProcessor(row.processor_id, { reason: 'fraudulent', status: 'needs_response', amount: 15000 }),
+      );
       expect(await c.get(pledge.id)).toMatchObject({ given: 28000, remaining: 72000 });
     });
 
     it('counts nothing of a gift pending in an open batch, and all of it once the batch is committed', async () => {
-      const batch = await api.post<{ id: string }>('/v1/batches', c.as({ body: { description: 'Sunday envelopes', currency: 'USD' } }));
+      const batch = await api.post<{ id: string }>(
+        '/v1/batches',
+        c.as({ body: { description: 'Sunday envelopes', currency: 'USD' } }),
+      );
       expect(batch.status).toBe(201);
       const pending = await c.donate({
         donor_id: c.ana,
@@ -292,13 +357,32 @@ describe('pledges', () => {
     });
 
     it('follows a change of window, fund or currency; remaining never goes below 0', async () => {
-      const other = await c.pledge({ donor_id: c.ana, fund_id: c.missions.id, amount: 5000, currency: 'USD', starts_on: '2025-01-01', ends_on: '2025-12-31' });
+      const other = await c.pledge({
+        donor_id: c.ana,
+        fund_id: c.missions.id,
+        amount: 5000,
+        currency: 'USD',
+        starts_on: '2025-01-01',
+        ends_on: '2025-12-31',
+      });
       expect(other).toMatchObject({ given: 9000, remaining: 0 });
-      const moved = await api.patch<Pledge>(`/v1/pledges/${other.id}`, c.as({ body: { fund_id: c.general.id, starts_on: '2024-12-31', ends_on: '2026-01-01' } }));
+      const moved = await api.patch<Pledge>(
+        `/v1/pledges/${other.id}`,
+        c.as({ body: { fund_id: c.general.id, starts_on: '2024-12-31', ends_on: '2026-01-01' } }),
+      );
       expect(moved.status).toBe(200);
       // 28000 of 2025, plus the two gifts on the days just outside it.
-      expect(moved.body).toMatchObject({ fund_id: c.general.id, starts_on: '2024-12-31', ends_on: '2026-01-01', given: 38000, remaining: 0 });
-      const mxn = await api.patch<Pledge>(`/v1/pledges/${other.id}`, c.as({ body: { currency: 'MXN', amount: 10000 } }));
+      expect(moved.body).toMatchObject({
+        fund_id: c.general.id,
+        starts_on: '2024-12-31',
+        ends_on: '2026-01-01',
+        given: 38000,
+        remaining: 0,
+      });
+      const mxn = await api.patch<Pledge>(
+        `/v1/pledges/${other.id}`,
+        c.as({ body: { currency: 'MXN', amount: 10000 } }),
+      );
       expect(mxn.body).toMatchObject({ currency: 'MXN', given: 9000, remaining: 1000 });
     });
 
@@ -307,11 +391,30 @@ describe('pledges', () => {
       const pledges: Pledge[] = [];
       for (let i = 0; i < 6; i++) {
         pledges.push(
-          await many.pledge({ donor_id: i % 2 ? many.ana : many.beto, fund_id: many.general.id, amount: 10000, currency: 'USD', starts_on: `202${i % 3}-01-01`, ends_on: '2025-12-31' }),
+          await many.pledge({
+            donor_id: i % 2 ? many.ana : many.beto,
+            fund_id: many.general.id,
+            amount: 10000,
+            currency: 'USD',
+            starts_on: `202${i % 3}-01-01`,
+            ends_on: '2025-12-31',
+          }),
         );
       }
-      await many.donate({ donor_id: many.ana, fund_id: many.general.id, currency: 'USD', amount: 1500, received_at: '2021-06-01T00:00:00Z' });
-      await many.donate({ donor_id: many.beto, fund_id: many.general.id, currency: 'USD', amount: 2500, received_at: '2020-06-01T00:00:00Z' });
+      await many.donate({
+        donor_id: many.ana,
+        fund_id: many.general.id,
+        currency: 'USD',
+        amount: 1500,
+        received_at: '2021-06-01T00:00:00Z',
+      });
+      await many.donate({
+        donor_id: many.beto,
+        fund_id: many.general.id,
+        currency: 'USD',
+        amount: 2500,
+        received_at: '2020-06-01T00:00:00Z',
+      });
       const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query');
       let page: List<Pledge>;
       try {
@@ -335,13 +438,30 @@ describe('pledges', () => {
       c = await Church.create(api);
     });
 
-    const newPledge = () => c.pledge({ donor_id: c.ana, fund_id: c.general.id, amount: 50000, currency: 'USD', starts_on: '2026-01-01', ends_on: '2026-12-31' });
+    const newPledge = () =>
+      c.pledge({
+        donor_id: c.ana,
+        fund_id: c.general.id,
+        amount: 50000,
+        currency: 'USD',
+        starts_on: '2026-01-01',
+        ends_on: '2026-12-31',
+      });
 
     it('changes the fields sent and advances updated_at', async () => {
       const pledge = await newPledge();
-      const res = await api.patch<Pledge>(`/v1/pledges/${pledge.id}`, c.as({ body: { amount: 60000, ends_on: '2027-06-30' } }));
+      const res = await api.patch<Pledge>(
+        `/v1/pledges/${pledge.id}`,
+        c.as({ body: { amount: 60000, ends_on: '2027-06-30' } }),
+      );
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ ...pledge, amount: 60000, ends_on: '2027-06-30', remaining: 60000, updated_at: res.body.updated_at });
+      expect(res.body).toEqual({
+        ...pledge,
+        amount: 60000,
+        ends_on: '2027-06-30',
+        remaining: 60000,
+        updated_at: res.body.updated_at,
+      });
       expect(Date.parse(res.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(pledge.updated_at));
       expect(await c.get(pledge.id)).toEqual(res.body);
     });
@@ -373,7 +493,12 @@ describe('pledges', () => {
       ];
       for (const [body, issues] of cases) {
         const res = await api.patch<Problem>(`/v1/pledges/${pledge.id}`, c.as({ body }));
-        expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({ body, status: 422, code: 'validation_failed', errors: issues });
+        expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({
+          body,
+          status: 422,
+          code: 'validation_failed',
+          errors: issues,
+        });
       }
       expect(await c.get(pledge.id)).toEqual(pledge);
     });
@@ -389,28 +514,35 @@ describe('pledges', () => {
         ['delete', undefined],
       ] as const) {
         const again = await api[method]<Problem>(`/v1/pledges/${gone.id}`, c.as({ body }));
-        expect({ method, status: again.status, code: again.body.code }).toEqual({ method, status: 404, code: 'resource_not_found' });
+        expect({ method, status: again.status, code: again.body.code }).toEqual({
+          method,
+          status: 404,
+          code: 'resource_not_found',
+        });
       }
       expect(idsOf(await c.list())).toContain(keep.id);
       expect(idsOf(await c.list())).not.toContain(gone.id);
-      const rows: { deleted: boolean }[] = await api.db.platform.query('SELECT deleted_at IS NOT NULL AS deleted FROM pledges WHERE tenant_id = $1 AND id = $2', [
-        c.tenant.id,
-        parsePublicId('plg', gone.id),
-      ]);
+      const rows: { deleted: boolean }[] = await api.db.platform.query(
+        'SELECT deleted_at IS NOT NULL AS deleted FROM pledges WHERE tenant_id = $1 AND id = $2',
+        [c.tenant.id, parsePublicId('plg', gone.id)],
+      );
       expect(rows).toEqual([{ deleted: true }]);
     });
 
     it('races a PATCH and a DELETE: the PATCH lands before the delete or finds it gone (404), never revives the pledge', async () => {
       for (let round = 0; round < 5; round++) {
         const pledge = await newPledge();
-        const [patch, del] = await Promise.all([api.patch<Pledge | Problem>(`/v1/pledges/${pledge.id}`, c.as({ body: { amount: 1 } })), api.delete(`/v1/pledges/${pledge.id}`, c.as())]);
+        const [patch, del] = await Promise.all([
+          api.patch<Pledge | Problem>(`/v1/pledges/${pledge.id}`, c.as({ body: { amount: 1 } })),
+          api.delete(`/v1/pledges/${pledge.id}`, c.as()),
+        ]);
         expect(del.status).toBe(204);
         expect([200, 404]).toContain(patch.status);
         expect((await api.get(`/v1/pledges/${pledge.id}`, c.as())).status).toBe(404);
-        const rows: { deleted: boolean }[] = await api.db.platform.query('SELECT deleted_at IS NOT NULL AS deleted FROM pledges WHERE tenant_id = $1 AND id = $2', [
-          c.tenant.id,
-          parsePublicId('plg', pledge.id),
-        ]);
+        const rows: { deleted: boolean }[] = await api.db.platform.query(
+          'SELECT deleted_at IS NOT NULL AS deleted FROM pledges WHERE tenant_id = $1 AND id = $2',
+          [c.tenant.id, parsePublicId('plg', pledge.id)],
+        );
         expect(rows).toEqual([{ deleted: true }]);
       }
     });
@@ -425,7 +557,12 @@ describe('pledges', () => {
           ['delete', undefined],
         ] as const) {
           const res = await api[method]<Problem>(`/v1/pledges/${id}`, c.as({ body }));
-          expect({ id, method, status: res.status, code: res.body.code }).toEqual({ id, method, status: 404, code: 'resource_not_found' });
+          expect({ id, method, status: res.status, code: res.body.code }).toEqual({
+            id,
+            method,
+            status: 404,
+            code: 'resource_not_found',
+          });
         }
       }
     });
@@ -438,10 +575,38 @@ describe('pledges', () => {
 
     beforeAll(async () => {
       c = await Church.create(api);
-      p.a = await c.pledge({ donor_id: c.ana, fund_id: c.general.id, amount: 1000, currency: 'USD', starts_on: '2025-01-01', ends_on: '2025-12-31' });
-      p.b = await c.pledge({ donor_id: c.beto, fund_id: c.missions.id, amount: 2000, currency: 'MXN', starts_on: '2025-03-01', ends_on: '2025-06-30' });
-      p.c = await c.pledge({ donor_id: c.ana, fund_id: c.missions.id, amount: 3000, currency: 'USD', starts_on: '2026-01-01', ends_on: '2026-12-31' });
-      p.d = await c.pledge({ donor_id: c.beto, fund_id: c.general.id, amount: 4000, currency: 'USD', starts_on: '2025-07-01', ends_on: '2025-09-30' });
+      p.a = await c.pledge({
+        donor_id: c.ana,
+        fund_id: c.general.id,
+        amount: 1000,
+        currency: 'USD',
+        starts_on: '2025-01-01',
+        ends_on: '2025-12-31',
+      });
+      p.b = await c.pledge({
+        donor_id: c.beto,
+        fund_id: c.missions.id,
+        amount: 2000,
+        currency: 'MXN',
+        starts_on: '2025-03-01',
+        ends_on: '2025-06-30',
+      });
+      p.c = await c.pledge({
+        donor_id: c.ana,
+        fund_id: c.missions.id,
+        amount: 3000,
+        currency: 'USD',
+        starts_on: '2026-01-01',
+        ends_on: '2026-12-31',
+      });
+      p.d = await c.pledge({
+        donor_id: c.beto,
+        fund_id: c.general.id,
+        amount: 4000,
+        currency: 'USD',
+        starts_on: '2025-07-01',
+        ends_on: '2025-09-30',
+      });
       for (const [key, at] of [
         ['a', '2026-01-01T10:00:00Z'],
         ['b', '2026-01-02T10:00:00Z'],
@@ -465,7 +630,10 @@ describe('pledges', () => {
       expect(idsOf(await c.list({ 'donor_id[in]': `${c.beto},nope` }))).toEqual([p.b.id, p.d.id]);
       expect(idsOf(await c.list({ fund_id: c.missions.id }))).toEqual([p.b.id, p.c.id]);
       expect(idsOf(await c.list({ currency: 'MXN' }))).toEqual([p.b.id]);
-      expect(idsOf(await c.list({ 'starts_on[gte]': '2025-03-01', 'starts_on[lt]': '2026-01-01' }))).toEqual([p.b.id, p.d.id]);
+      expect(idsOf(await c.list({ 'starts_on[gte]': '2025-03-01', 'starts_on[lt]': '2026-01-01' }))).toEqual([
+        p.b.id,
+        p.d.id,
+      ]);
       expect(idsOf(await c.list({ 'ends_on[gte]': '2025-12-31' }))).toEqual([p.a.id, p.c.id]);
       expect(idsOf(await c.list({ 'created_at[gt]': '2026-01-02T10:00:00Z' }))).toEqual([p.c.id, p.d.id]);
       expect(idsOf(await c.list({ 'updated_at[gt]': '2026-01-05T00:00:00Z' }))).toEqual([p.d.id]);
@@ -492,7 +660,12 @@ describe('pledges', () => {
         [{ 'ends_on[lte]': '2025-02-30' }, 'ends_on[lte]'],
       ] as [Record<string, string>, string][]) {
         const res = await api.get<Problem>(`/v1/pledges${qs(params)}`, c.as());
-        expect({ params, status: res.status, code: res.body.code, fields: (res.body.errors ?? []).map((e) => e.field) }).toEqual({
+        expect({
+          params,
+          status: res.status,
+          code: res.body.code,
+          fields: (res.body.errors ?? []).map((e) => e.field),
+        }).toEqual({
           params,
           status: 400,
           code: 'invalid_parameter',
@@ -507,28 +680,59 @@ describe('pledges', () => {
     it("answers 404 to another church's pledge on every {id} route, does not list it, and never counts another church's gifts", async () => {
       const a = await Church.create(api);
       const b = await Church.create(api);
-      const theirs = await a.pledge({ donor_id: a.ana, fund_id: a.general.id, amount: 5000, currency: 'USD', starts_on: '2025-01-01', ends_on: '2025-12-31' });
+      const theirs = await a.pledge({
+        donor_id: a.ana,
+        fund_id: a.general.id,
+        amount: 5000,
+        currency: 'USD',
+        starts_on: '2025-01-01',
+        ends_on: '2025-12-31',
+      });
       for (const [method, body] of [
         ['get', undefined],
         ['patch', { amount: 1 }],
         ['delete', undefined],
       ] as const) {
         const res = await api[method]<Problem>(`/v1/pledges/${theirs.id}`, b.as({ body }));
-        expect({ method, status: res.status, code: res.body.code }).toEqual({ method, status: 404, code: 'resource_not_found' });
+        expect({ method, status: res.status, code: res.body.code }).toEqual({
+          method,
+          status: 404,
+          code: 'resource_not_found',
+        });
       }
       expect((await b.list()).total).toBe(0);
-      await b.donate({ donor_id: b.ana, fund_id: b.general.id, currency: 'USD', amount: 700, received_at: '2025-05-05T00:00:00Z' });
+      await b.donate({
+        donor_id: b.ana,
+        fund_id: b.general.id,
+        currency: 'USD',
+        amount: 700,
+        received_at: '2025-05-05T00:00:00Z',
+      });
       expect(await a.get(theirs.id)).toEqual(theirs);
     });
 
     it('read:donations reads but does not write; write:donations writes but does not read; members scopes reach nothing', async () => {
       const c = await Church.create(api);
-      const pledge = await c.pledge({ donor_id: c.ana, fund_id: c.general.id, amount: 5000, currency: 'USD', starts_on: '2025-01-01', ends_on: '2025-12-31' });
+      const pledge = await c.pledge({
+        donor_id: c.ana,
+        fund_id: c.general.id,
+        amount: 5000,
+        currency: 'USD',
+        starts_on: '2025-01-01',
+        ends_on: '2025-12-31',
+      });
       const reader = await newToken(api, c.tenant, ['read:donations']);
       const writer = await newToken(api, c.tenant, ['write:donations']);
       const members = await newToken(api, c.tenant, ['read:members', 'write:members']);
       const call = (token: string, body?: JsonObject): Call => ({ token, tenant: c.tenant.slug, body });
-      const body = { donor_id: c.ana, fund_id: c.general.id, amount: 100, currency: 'USD', starts_on: '2025-01-01', ends_on: '2025-12-31' };
+      const body = {
+        donor_id: c.ana,
+        fund_id: c.general.id,
+        amount: 100,
+        currency: 'USD',
+        starts_on: '2025-01-01',
+        ends_on: '2025-12-31',
+      };
 
       expect((await api.get('/v1/pledges', call(reader.token))).status).toBe(200);
       expect((await api.get(`/v1/pledges/${pledge.id}`, call(reader.token))).status).toBe(200);
@@ -550,7 +754,10 @@ describe('pledges', () => {
       const read = await api.get<Problem>(`/v1/pledges/${pledge.id}`, call(writer.token));
       expect([read.status, read.body.code]).toEqual([403, 'scope_insufficient']);
       expect(read.headers['www-authenticate']).toContain('scope="read:donations"');
-      for (const res of [await api.get<Problem>('/v1/pledges', call(members.token)), await api.post<Problem>('/v1/pledges', call(members.token, body))]) {
+      for (const res of [
+        await api.get<Problem>('/v1/pledges', call(members.token)),
+        await api.post<Problem>('/v1/pledges', call(members.token, body)),
+      ]) {
         expect([res.status, res.body.code]).toEqual([403, 'scope_insufficient']);
       }
     });

@@ -42,7 +42,8 @@ const PRAYER_SCOPES = ['read:prayer_requests', 'write:prayer_requests'] as const
 
 const as = (token: string, church: TestTenant, extra: Call = {}): Call => ({ token, tenant: church.slug, ...extra });
 const qs = (params: Record<string, string>): string => `?${new URLSearchParams(params).toString()}`;
-const issuesOf = (body: Problem) => (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
+const issuesOf = (body: Problem) =>
+  (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
 const ids = (list: List<PrayerRequest>) => list.data.map((p) => p.id);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -52,14 +53,25 @@ async function create(api: TestApi, church: TestTenant, token: string, body: Jso
   return res.body;
 }
 
-async function list(api: TestApi, church: TestTenant, token: string, params: Record<string, string> = {}): Promise<List<PrayerRequest>> {
+async function list(
+  api: TestApi,
+  church: TestTenant,
+  token: string,
+  params: Record<string, string> = {},
+): Promise<List<PrayerRequest>> {
   const res = await api.get<List<PrayerRequest>>(`/v1/prayer-requests${qs(params)}`, as(token, church));
   if (res.status !== 200) throw new Error(`list failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
 /** Every page of a list, `limit` rows at a time. */
-async function listAll(api: TestApi, church: TestTenant, token: string, params: Record<string, string>, limit: number): Promise<{ pages: List<PrayerRequest>[]; ids: string[] }> {
+async function listAll(
+  api: TestApi,
+  church: TestTenant,
+  token: string,
+  params: Record<string, string>,
+  limit: number,
+): Promise<{ pages: List<PrayerRequest>[]; ids: string[] }> {
   const pages: List<PrayerRequest>[] = [];
   let cursor: string | null = null;
   do {
@@ -77,7 +89,10 @@ async function staff(api: TestApi, church: TestTenant, role: 'staff' | 'org_admi
 }
 
 async function createMember(api: TestApi, church: TestTenant, first_name: string, last_name: string): Promise<string> {
-  const res = await api.post<{ id: string }>('/v1/members', as(church.token, church, { body: { first_name, last_name } }));
+  const res = await api.post<{ id: string }>(
+    '/v1/members',
+    as(church.token, church, { body: { first_name, last_name } }),
+  );
   if (res.status !== 201) throw new Error(`create member failed: ${res.status}`);
   return res.body.id;
 }
@@ -91,10 +106,12 @@ async function eventsOf(api: TestApi, church: TestTenant, type: string, id: stri
 /** The stored row, read inside the church's RLS transaction. */
 async function storedRow(api: TestApi, church: TestTenant, id: string) {
   const rows = await inTenant(api, church.id, () =>
-    TenantContext.current().manager.query<{ answer: string | null; answered_at: Date | null; deleted_at: Date | null; visibility: string }[]>(
-      'SELECT answer, answered_at, deleted_at, visibility FROM prayer_requests WHERE tenant_id = $1 AND id = $2',
-      [church.id, parsePublicId(ID_PREFIX.prayerRequest, id)],
-    ),
+    TenantContext.current().manager.query<
+      { answer: string | null; answered_at: Date | null; deleted_at: Date | null; visibility: string }[]
+    >('SELECT answer, answered_at, deleted_at, visibility FROM prayer_requests WHERE tenant_id = $1 AND id = $2', [
+      church.id,
+      parsePublicId(ID_PREFIX.prayerRequest, id),
+    ]),
   );
   return rows[0];
 }
@@ -129,13 +146,19 @@ describe('prayer requests', () => {
     beforeAll(async () => {
       church = await newChurch();
       author = await staff(api, church);
-      const campus = await api.post('/v1/campuses', as(church.token, church, { body: { key: 'north', name: 'North Campus' } }));
+      const campus = await api.post(
+        '/v1/campuses',
+        as(church.token, church, { body: { key: 'north', name: 'North Campus' } }),
+      );
       expect(campus.status).toBe(201);
     });
 
     it('creates a request by name: 201, Location, prq_ id, defaults, created_by the token user; GET returns it with an ETag', async () => {
       const before = Date.now();
-      const res = await api.post<PrayerRequest>('/v1/prayer-requests', as(author.token, church, { body: { request: '  For my job interview on Monday.  ', name: 'Ana' } }));
+      const res = await api.post<PrayerRequest>(
+        '/v1/prayer-requests',
+        as(author.token, church, { body: { request: '  For my job interview on Monday.  ', name: 'Ana' } }),
+      );
 
       expect(res.status).toBe(201);
       expect(res.body.id).toMatch(PRQ_ID);
@@ -160,13 +183,22 @@ describe('prayer requests', () => {
       expect(fetched.status).toBe(200);
       expect(fetched.body).toEqual(res.body);
       expect(fetched.headers.etag).toBeDefined();
-      const again = await api.get(res.headers.location, as(author.token, church, { headers: { 'If-None-Match': fetched.headers.etag } }));
+      const again = await api.get(
+        res.headers.location,
+        as(author.token, church, { headers: { 'If-None-Match': fetched.headers.etag } }),
+      );
       expect(again.status).toBe(304);
     });
 
     it('creates a request for a member, urgent, public, on a campus (by key or cmp_ id): member and campus as references', async () => {
       const memberId = await createMember(api, church, 'María', 'González');
-      const created = await create(api, church, author.token, { request: 'Healing', member_id: memberId, urgent: true, visibility: 'public', campus: 'north' });
+      const created = await create(api, church, author.token, {
+        request: 'Healing',
+        member_id: memberId,
+        urgent: true,
+        visibility: 'public',
+        campus: 'north',
+      });
       expect(created).toMatchObject({
         member: { id: memberId, first_name: 'María', last_name: 'González' },
         name: null,
@@ -174,16 +206,29 @@ describe('prayer requests', () => {
         visibility: 'public',
         campus: { id: expect.stringMatching(/^cmp_/), key: 'north', name: 'North Campus' },
       });
-      const byId = await create(api, church, author.token, { request: 'Peace', member_id: memberId, name: 'María G.', campus: created.campus!.id });
+      const byId = await create(api, church, author.token, {
+        request: 'Peace',
+        member_id: memberId,
+        name: 'María G.',
+        campus: created.campus!.id,
+      });
       expect(byId.campus).toEqual(created.campus);
       expect(byId.name).toBe('María G.');
-      expect((await api.get<PrayerRequest>(`/v1/prayer-requests/${created.id}`, as(author.token, church))).body).toEqual(created);
+      expect(
+        (await api.get<PrayerRequest>(`/v1/prayer-requests/${created.id}`, as(author.token, church))).body,
+      ).toEqual(created);
     });
 
     it('honours Idempotency-Key: a replay returns the same request and creates nothing more', async () => {
       const key = randomUUID();
-      const first = await api.post<PrayerRequest>('/v1/prayer-requests', as(author.token, church, { body: { request: 'Once', name: 'Idem' }, headers: { 'Idempotency-Key': key } }));
-      const second = await api.post<PrayerRequest>('/v1/prayer-requests', as(author.token, church, { body: { request: 'Once', name: 'Idem' }, headers: { 'Idempotency-Key': key } }));
+      const first = await api.post<PrayerRequest>(
+        '/v1/prayer-requests',
+        as(author.token, church, { body: { request: 'Once', name: 'Idem' }, headers: { 'Idempotency-Key': key } }),
+      );
+      const second = await api.post<PrayerRequest>(
+        '/v1/prayer-requests',
+        as(author.token, church, { body: { request: 'Once', name: 'Idem' }, headers: { 'Idempotency-Key': key } }),
+      );
       expect([first.status, second.status]).toEqual([201, 201]);
       expect(second.headers['idempotent-replayed']).toBe('true');
       expect(second.body.id).toBe(first.body.id);
@@ -195,7 +240,11 @@ describe('prayer requests', () => {
       const hex = created.id.slice(4);
       for (const id of [`prq_${'0'.repeat(32)}`, 'prq_123', `mem_${hex}`, `prq_${hex.toUpperCase()}`]) {
         const res = await api.get<Problem>(`/v1/prayer-requests/${id}`, as(author.token, church));
-        expect({ id, status: res.status, code: res.body.code }).toEqual({ id, status: 404, code: 'resource_not_found' });
+        expect({ id, status: res.status, code: res.body.code }).toEqual({
+          id,
+          status: 404,
+          code: 'resource_not_found',
+        });
       }
     });
   });
@@ -214,7 +263,12 @@ describe('prayer requests', () => {
 
     const refuses = async (body: JsonObject, expected: { field: string; issue: string }[]) => {
       const res = await api.post<Problem>('/v1/prayer-requests', as(author.token, church, { body }));
-      expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({ body, status: 422, code: 'validation_failed', errors: expected });
+      expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({
+        body,
+        status: 422,
+        code: 'validation_failed',
+        errors: expected,
+      });
     };
 
     it('names every bad field: missing request, too long, neither member_id nor name, bad visibility', async () => {
@@ -256,7 +310,9 @@ describe('prayer requests', () => {
       for (const member_id of [theirs, deleted, `mem_${'0'.repeat(32)}`, 'mem_123', `prq_${memberId.slice(4)}`]) {
         await refuses({ request: 'Who?', member_id }, [{ field: 'member_id', issue: 'not_found' }]);
       }
-      await refuses({ request: 'Where?', member_id: memberId, campus: 'nowhere' }, [{ field: 'campus', issue: 'not_found' }]);
+      await refuses({ request: 'Where?', member_id: memberId, campus: 'nowhere' }, [
+        { field: 'campus', issue: 'not_found' },
+      ]);
     });
   });
 
@@ -277,7 +333,16 @@ describe('prayer requests', () => {
       await sleep(15);
       const res = await api.patch<PrayerRequest>(
         `/v1/prayer-requests/${created.id}`,
-        as(author.token, church, { body: { request: 'Second', member_id: memberId, name: null, visibility: 'public', urgent: true, campus: 'south' } }),
+        as(author.token, church, {
+          body: {
+            request: 'Second',
+            member_id: memberId,
+            name: null,
+            visibility: 'public',
+            urgent: true,
+            campus: 'south',
+          },
+        }),
       );
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
@@ -291,9 +356,14 @@ describe('prayer requests', () => {
         updated_at: res.body.updated_at,
       });
       expect(Date.parse(res.body.updated_at)).toBeGreaterThan(Date.parse(created.updated_at));
-      expect((await api.get<PrayerRequest>(`/v1/prayer-requests/${created.id}`, as(author.token, church))).body).toEqual(res.body);
+      expect(
+        (await api.get<PrayerRequest>(`/v1/prayer-requests/${created.id}`, as(author.token, church))).body,
+      ).toEqual(res.body);
 
-      const cleared = await api.patch<PrayerRequest>(`/v1/prayer-requests/${created.id}`, as(author.token, church, { body: { campus: null } }));
+      const cleared = await api.patch<PrayerRequest>(
+        `/v1/prayer-requests/${created.id}`,
+        as(author.token, church, { body: { campus: null } }),
+      );
       expect(cleared.body.campus).toBeNull();
     });
 
@@ -323,9 +393,16 @@ describe('prayer requests', () => {
       ];
       for (const [body, errors] of cases) {
         const res = await api.patch<Problem>(`/v1/prayer-requests/${created.id}`, as(author.token, church, { body }));
-        expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({ body, status: 422, code: 'validation_failed', errors });
+        expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({
+          body,
+          status: 422,
+          code: 'validation_failed',
+          errors,
+        });
       }
-      expect((await api.get<PrayerRequest>(`/v1/prayer-requests/${created.id}`, as(author.token, church))).body).toEqual(created);
+      expect(
+        (await api.get<PrayerRequest>(`/v1/prayer-requests/${created.id}`, as(author.token, church))).body,
+      ).toEqual(created);
     });
 
     it('soft-deletes: 204, then 404 everywhere and gone from the list; the row stays with deleted_at', async () => {
@@ -361,13 +438,24 @@ describe('prayer requests', () => {
       otherStaff = await staff(api, church);
       orgAdmin = await staff(api, church, 'org_admin');
       // A second token of the same staff user (an OAuth access token is another): "whatever token they use".
-      authorSecondToken = (await inTenant(api, church.id, () => api.app.get(TokensService).issue({ type: 'pat', name: 'author second', scopes: [...PRAYER_SCOPES], creator: author.user })))
-        .value;
+      authorSecondToken = (
+        await inTenant(api, church.id, () =>
+          api.app
+            .get(TokensService)
+            .issue({ type: 'pat', name: 'author second', scopes: [...PRAYER_SCOPES], creator: author.user }),
+        )
+      ).value;
       shared = [];
       shared.push(await create(api, church, author.token, { request: 'Shared 1', name: 'S1' }));
       secret = await create(api, church, author.token, { request: 'Only me', name: 'P', visibility: 'private' });
-      shared.push(await create(api, church, otherStaff.token, { request: 'Shared 2', name: 'S2', visibility: 'public' }));
-      othersSecret = await create(api, church, otherStaff.token, { request: 'Other secret', name: 'Q', visibility: 'private' });
+      shared.push(
+        await create(api, church, otherStaff.token, { request: 'Shared 2', name: 'S2', visibility: 'public' }),
+      );
+      othersSecret = await create(api, church, otherStaff.token, {
+        request: 'Other secret',
+        name: 'Q',
+        visibility: 'private',
+      });
       shared.push(await create(api, church, author.token, { request: 'Shared 3', name: 'S3', urgent: true }));
     });
 
@@ -390,11 +478,19 @@ describe('prayer requests', () => {
         await api.delete<Problem>(path, as(otherStaff.token, church)),
       ];
       expect(answers.map((r) => [r.status, r.body.code])).toEqual(Array(4).fill([404, 'resource_not_found']));
-      expect(await storedRow(api, church, secret.id)).toEqual({ answer: null, answered_at: null, deleted_at: null, visibility: 'private' });
+      expect(await storedRow(api, church, secret.id)).toEqual({
+        answer: null,
+        answered_at: null,
+        deleted_at: null,
+        visibility: 'private',
+      });
     });
 
     it('an org_admin sees every private request, by id and in lists', async () => {
-      for (const p of [secret, othersSecret]) expect((await api.get<PrayerRequest>(`/v1/prayer-requests/${p.id}`, as(orgAdmin.token, church))).body).toEqual(p);
+      for (const p of [secret, othersSecret])
+        expect((await api.get<PrayerRequest>(`/v1/prayer-requests/${p.id}`, as(orgAdmin.token, church))).body).toEqual(
+          p,
+        );
       const all = await list(api, church, orgAdmin.token);
       expect(ids(all)).toEqual([shared[0].id, secret.id, shared[1].id, othersSecret.id, shared[2].id]);
       expect(all.total).toBe(5);
@@ -424,12 +520,23 @@ describe('prayer requests', () => {
     });
 
     it('a private request made visible to staff by its author appears for the others', async () => {
-      const made = await create(api, church, author.token, { request: 'Later shared', name: 'L', visibility: 'private' });
+      const made = await create(api, church, author.token, {
+        request: 'Later shared',
+        name: 'L',
+        visibility: 'private',
+      });
       expect((await api.get(`/v1/prayer-requests/${made.id}`, as(otherStaff.token, church))).status).toBe(404);
-      const patched = await api.patch<PrayerRequest>(`/v1/prayer-requests/${made.id}`, as(author.token, church, { body: { visibility: 'staff' } }));
+      const patched = await api.patch<PrayerRequest>(
+        `/v1/prayer-requests/${made.id}`,
+        as(author.token, church, { body: { visibility: 'staff' } }),
+      );
       expect(patched.status).toBe(200);
-      expect((await api.get<PrayerRequest>(`/v1/prayer-requests/${made.id}`, as(otherStaff.token, church))).body).toEqual(patched.body);
-      expect(await api.delete(`/v1/prayer-requests/${made.id}`, as(author.token, church))).toMatchObject({ status: 204 });
+      expect(
+        (await api.get<PrayerRequest>(`/v1/prayer-requests/${made.id}`, as(otherStaff.token, church))).body,
+      ).toEqual(patched.body);
+      expect(await api.delete(`/v1/prayer-requests/${made.id}`, as(author.token, church))).toMatchObject({
+        status: 204,
+      });
     });
   });
 
@@ -445,14 +552,29 @@ describe('prayer requests', () => {
 
     it('sets answer and answered_at (200 with the request); a second answer is 409 conflict and changes nothing', async () => {
       const created = await create(api, church, author.token, { request: 'Rain', name: 'Farmer' });
-      const res = await api.post<PrayerRequest>(`/v1/prayer-requests/${created.id}/answer`, as(author.token, church, { body: { answer: 'It rained.' } }));
+      const res = await api.post<PrayerRequest>(
+        `/v1/prayer-requests/${created.id}/answer`,
+        as(author.token, church, { body: { answer: 'It rained.' } }),
+      );
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ ...created, answer: 'It rained.', answered_at: expect.stringMatching(UTC_ISO), updated_at: res.body.answered_at });
-      expect((await api.get<PrayerRequest>(`/v1/prayer-requests/${created.id}`, as(author.token, church))).body).toEqual(res.body);
+      expect(res.body).toEqual({
+        ...created,
+        answer: 'It rained.',
+        answered_at: expect.stringMatching(UTC_ISO),
+        updated_at: res.body.answered_at,
+      });
+      expect(
+        (await api.get<PrayerRequest>(`/v1/prayer-requests/${created.id}`, as(author.token, church))).body,
+      ).toEqual(res.body);
 
-      const again = await api.post<Problem>(`/v1/prayer-requests/${created.id}/answer`, as(author.token, church, { body: { answer: 'Again' } }));
+      const again = await api.post<Problem>(
+        `/v1/prayer-requests/${created.id}/answer`,
+        as(author.token, church, { body: { answer: 'Again' } }),
+      );
       expect([again.status, again.body.code]).toEqual([409, 'conflict']);
-      expect((await api.get<PrayerRequest>(`/v1/prayer-requests/${created.id}`, as(author.token, church))).body).toEqual(res.body);
+      expect(
+        (await api.get<PrayerRequest>(`/v1/prayer-requests/${created.id}`, as(author.token, church))).body,
+      ).toEqual(res.body);
       expect((await eventsOf(api, church, 'prayer_request.answered', created.id)).length).toBe(1);
     });
 
@@ -465,7 +587,10 @@ describe('prayer requests', () => {
         [{ answer: 7 }, [{ field: 'answer', issue: 'invalid_type' }]],
       ];
       for (const [body, errors] of cases) {
-        const res = await api.post<Problem>(`/v1/prayer-requests/${created.id}/answer`, as(author.token, church, { body }));
+        const res = await api.post<Problem>(
+          `/v1/prayer-requests/${created.id}/answer`,
+          as(author.token, church, { body }),
+        );
         expect({ body, status: res.status, errors: issuesOf(res.body) }).toEqual({ body, status: 422, errors });
       }
       expect((await storedRow(api, church, created.id)).answered_at).toBeNull();
@@ -476,7 +601,12 @@ describe('prayer requests', () => {
         const created = await create(api, church, author.token, { request: `Race ${round}`, name: 'R' });
         const answers = ['First answer', 'Second answer'];
         const results = await Promise.all(
-          answers.map((answer) => api.post<PrayerRequest | Problem>(`/v1/prayer-requests/${created.id}/answer`, as(author.token, church, { body: { answer } }))),
+          answers.map((answer) =>
+            api.post<PrayerRequest | Problem>(
+              `/v1/prayer-requests/${created.id}/answer`,
+              as(author.token, church, { body: { answer } }),
+            ),
+          ),
         );
         expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
         const winner = results.findIndex((r) => r.status === 200);
@@ -502,16 +632,24 @@ describe('prayer requests', () => {
       expect(createdEvents.length).toBe(1);
       expect(createdEvents[0].data.object).toEqual(created);
 
-      const answered = await api.post<PrayerRequest>(`/v1/prayer-requests/${created.id}/answer`, as(author.token, church, { body: { answer: 'Yes' } }));
+      const answered = await api.post<PrayerRequest>(
+        `/v1/prayer-requests/${created.id}/answer`,
+        as(author.token, church, { body: { answer: 'Yes' } }),
+      );
       const answeredEvents = await eventsOf(api, church, 'prayer_request.answered', created.id);
       expect(answeredEvents.length).toBe(1);
       expect(answeredEvents[0].data.object).toEqual(answered.body);
-      expect(answeredEvents[0].data.object).toEqual((await api.get<PrayerRequest>(`/v1/prayer-requests/${created.id}`, as(author.token, church))).body);
+      expect(answeredEvents[0].data.object).toEqual(
+        (await api.get<PrayerRequest>(`/v1/prayer-requests/${created.id}`, as(author.token, church))).body,
+      );
 
       // PATCH and DELETE raise nothing (CONTRACT names no such events); a refused create raises nothing.
       await api.patch(`/v1/prayer-requests/${created.id}`, as(author.token, church, { body: { urgent: false } }));
       await api.post('/v1/prayer-requests', as(author.token, church, { body: { request: 'Nobody' } }));
-      const all = await api.get<List<WebhookEvent>>('/v1/webhook-events?type[in]=prayer_request.created,prayer_request.answered', as(church.token, church));
+      const all = await api.get<List<WebhookEvent>>(
+        '/v1/webhook-events?type[in]=prayer_request.created,prayer_request.answered',
+        as(church.token, church),
+      );
       expect(all.body.data.map((e) => e.type).sort()).toEqual(['prayer_request.answered', 'prayer_request.created']);
     });
   });
@@ -532,16 +670,28 @@ describe('prayer requests', () => {
       member1 = await createMember(api, church, 'One', 'M');
       member2 = await createMember(api, church, 'Two', 'M');
       p.a = await create(api, church, author.token, { request: 'A', member_id: member1, campus: 'east', urgent: true });
-      p.b = await create(api, church, author.token, { request: 'B', member_id: member2, campus: 'west', visibility: 'public' });
+      p.b = await create(api, church, author.token, {
+        request: 'B',
+        member_id: member2,
+        campus: 'west',
+        visibility: 'public',
+      });
       p.c = await create(api, church, author.token, { request: 'C', name: 'Guest', visibility: 'private' });
       p.d = await create(api, church, author.token, { request: 'D', member_id: member1, urgent: true });
-      const answered = await api.post<PrayerRequest>(`/v1/prayer-requests/${p.b.id}/answer`, as(author.token, church, { body: { answer: 'Done' } }));
+      const answered = await api.post<PrayerRequest>(
+        `/v1/prayer-requests/${p.b.id}/answer`,
+        as(author.token, church, { body: { answer: 'Done' } }),
+      );
       p.b = answered.body;
     });
 
     const expectIds = async (params: Record<string, string>, expected: PrayerRequest[]) => {
       const res = await list(api, church, author.token, params);
-      expect({ params, ids: ids(res), total: res.total }).toEqual({ params, ids: expected.map((x) => x.id), total: expected.length });
+      expect({ params, ids: ids(res), total: res.total }).toEqual({
+        params,
+        ids: expected.map((x) => x.id),
+        total: expected.length,
+      });
     };
 
     it('filters by answered, visibility, urgent, member_id, campus', async () => {
@@ -557,7 +707,11 @@ describe('prayer requests', () => {
       await expectIds({ campus: p.b.campus!.id }, [p.b]);
       await expectIds({ 'campus[in]': 'east,west' }, [p.a, p.b]);
       await expectIds({ campus: 'north' }, []);
-      expect((await list(api, church, author.token, { member_id: member1 })).data[0].member).toEqual({ id: member1, first_name: 'One', last_name: 'M' });
+      expect((await list(api, church, author.token, { member_id: member1 })).data[0].member).toEqual({
+        id: member1,
+        first_name: 'One',
+        last_name: 'M',
+      });
     });
 
     it('filters by created_at[…] and updated_at[…]; sorts by -created_at', async () => {
@@ -579,7 +733,12 @@ describe('prayer requests', () => {
       ];
       for (const [params, field] of cases) {
         const res = await api.get<Problem>(`/v1/prayer-requests${qs(params)}`, as(author.token, church));
-        expect({ params, status: res.status, code: res.body.code, fields: (res.body.errors ?? []).map((e) => e.field) }).toEqual({
+        expect({
+          params,
+          status: res.status,
+          code: res.body.code,
+          fields: (res.body.errors ?? []).map((e) => e.field),
+        }).toEqual({
           params,
           status: 400,
           code: 'invalid_parameter',
@@ -637,7 +796,10 @@ describe('prayer requests', () => {
 
     it('write:prayer_requests alone cannot read; members scopes and kiosk keys grant nothing here', async () => {
       const writer = await newToken(api, a, ['write:prayer_requests'], 'staff');
-      const created = await api.post<PrayerRequest>('/v1/prayer-requests', as(writer.token, a, { body: { request: 'Writer', name: 'W' } }));
+      const created = await api.post<PrayerRequest>(
+        '/v1/prayer-requests',
+        as(writer.token, a, { body: { request: 'Writer', name: 'W' } }),
+      );
       expect(created.status).toBe(201);
       const read = await api.get<Problem>('/v1/prayer-requests', as(writer.token, a));
       expect([read.status, read.body.code]).toEqual([403, 'scope_insufficient']);

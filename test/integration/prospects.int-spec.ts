@@ -52,7 +52,8 @@ const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const as = (church: TestTenant, extra: Call = {}): Call => ({ token: church.token, tenant: church.slug, ...extra });
 const qs = (params: Record<string, string>): string => `?${new URLSearchParams(params).toString()}`;
-const issuesOf = (body: Problem) => (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
+const issuesOf = (body: Problem) =>
+  (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
 const userId = (uuid: string) => toPublicId(ID_PREFIX.user, uuid);
 const unique = (prefix: string) => `${prefix}${randomBytes(4).toString('hex')}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -69,7 +70,11 @@ async function createCampus(api: TestApi, church: TestTenant, key: string, name:
   return { id: res.body.id, key: res.body.key, name: res.body.name };
 }
 
-async function listProspects(api: TestApi, church: TestTenant, params: Record<string, string> = {}): Promise<List<Prospect>> {
+async function listProspects(
+  api: TestApi,
+  church: TestTenant,
+  params: Record<string, string> = {},
+): Promise<List<Prospect>> {
   const res = await api.get<List<Prospect>>(`/v1/prospects${qs(params)}`, as(church));
   if (res.status !== 200) throw new Error(`list failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
@@ -86,14 +91,20 @@ async function eventObjects<T>(api: TestApi, church: TestTenant, type: string, o
 
 /** Live members of the church with this last name, counted in PostgreSQL. */
 async function membersNamed(api: TestApi, church: TestTenant, lastName: string): Promise<number> {
-  const rows: { n: number }[] = await api.db.platform.query(`SELECT count(*)::int AS n FROM members WHERE tenant_id = $1 AND last_name = $2 AND deleted_at IS NULL`, [church.id, lastName]);
+  const rows: { n: number }[] = await api.db.platform.query(
+    `SELECT count(*)::int AS n FROM members WHERE tenant_id = $1 AND last_name = $2 AND deleted_at IS NULL`,
+    [church.id, lastName],
+  );
   return rows[0].n;
 }
 
 /** Sets a prospect's created_at directly (inside the church's RLS transaction), for deterministic time filters. */
 async function backdate(api: TestApi, church: TestTenant, prospectId: string, createdAt: string): Promise<void> {
   await inTenant(api, church.id, () =>
-    TenantContext.current().manager.query('UPDATE prospects SET created_at = $1, updated_at = $1 WHERE tenant_id = $2 AND id = $3', [createdAt, church.id, parsePublicId('prs', prospectId)]),
+    TenantContext.current().manager.query(
+      'UPDATE prospects SET created_at = $1, updated_at = $1 WHERE tenant_id = $2 AND id = $3',
+      [createdAt, church.id, parsePublicId('prs', prospectId)],
+    ),
   );
 }
 
@@ -157,7 +168,16 @@ describe('prospects', () => {
 
     it('defaults: stage new, everything else null; the campus by its cmp_ id', async () => {
       const res = await createProspect(api, church, { first_name: 'Ana', last_name: 'Ruiz', campus: north.id });
-      expect(res).toMatchObject({ stage: 'new', email: null, phone: null, source: null, assigned_to: null, follow_up_on: null, notes: null, campus: north });
+      expect(res).toMatchObject({
+        stage: 'new',
+        email: null,
+        phone: null,
+        source: null,
+        assigned_to: null,
+        follow_up_on: null,
+        notes: null,
+        campus: north,
+      });
     });
 
     it('refuses bad input with 422 validation_failed naming every field, and creates nothing', async () => {
@@ -196,8 +216,16 @@ describe('prospects', () => {
 
     it('refuses an unknown campus and an assigned_to that is not a staff user of the church (422 not_found)', async () => {
       const other = await newTenant(api);
-      for (const assigned_to of [userId(other.admin.id), `usr_${'0'.repeat(32)}`, 'usr_123', toPublicId(ID_PREFIX.member, church.admin.id)]) {
-        const res = await api.post<Problem>('/v1/prospects', as(church, { body: { first_name: 'A', last_name: 'B', campus: 'nowhere', assigned_to } }));
+      for (const assigned_to of [
+        userId(other.admin.id),
+        `usr_${'0'.repeat(32)}`,
+        'usr_123',
+        toPublicId(ID_PREFIX.member, church.admin.id),
+      ]) {
+        const res = await api.post<Problem>(
+          '/v1/prospects',
+          as(church, { body: { first_name: 'A', last_name: 'B', campus: 'nowhere', assigned_to } }),
+        );
         expect({ assigned_to, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({
           assigned_to,
           status: 422,
@@ -208,15 +236,25 @@ describe('prospects', () => {
           ],
         });
       }
-      const ok = await createProspect(api, church, { first_name: 'A', last_name: 'B', assigned_to: userId(church.admin.id) });
+      const ok = await createProspect(api, church, {
+        first_name: 'A',
+        last_name: 'B',
+        assigned_to: userId(church.admin.id),
+      });
       expect(ok.assigned_to).toBe(userId(church.admin.id));
     });
 
     it('honours Idempotency-Key: a retry replays the answer without a second prospect', async () => {
       const key = randomUUID();
       const last = unique('Idem');
-      const first = await api.post<Prospect>('/v1/prospects', as(church, { body: { first_name: 'I', last_name: last }, headers: { 'Idempotency-Key': key } }));
-      const again = await api.post<Prospect>('/v1/prospects', as(church, { body: { first_name: 'I', last_name: last }, headers: { 'Idempotency-Key': key } }));
+      const first = await api.post<Prospect>(
+        '/v1/prospects',
+        as(church, { body: { first_name: 'I', last_name: last }, headers: { 'Idempotency-Key': key } }),
+      );
+      const again = await api.post<Prospect>(
+        '/v1/prospects',
+        as(church, { body: { first_name: 'I', last_name: last }, headers: { 'Idempotency-Key': key } }),
+      );
       expect([first.status, again.status]).toEqual([201, 201]);
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.body).toEqual(first.body);
@@ -239,11 +277,17 @@ describe('prospects', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual(prospect);
       expect(res.headers['cache-control']).toContain('private');
-      const again = await api.get(`/v1/prospects/${prospect.id}`, as(church, { headers: { 'If-None-Match': res.headers.etag } }));
+      const again = await api.get(
+        `/v1/prospects/${prospect.id}`,
+        as(church, { headers: { 'If-None-Match': res.headers.etag } }),
+      );
       expect(again.status).toBe(304);
 
       await api.patch(`/v1/prospects/${prospect.id}`, as(church, { body: { notes: 'changed' } }));
-      const after = await api.get<Prospect>(`/v1/prospects/${prospect.id}`, as(church, { headers: { 'If-None-Match': res.headers.etag } }));
+      const after = await api.get<Prospect>(
+        `/v1/prospects/${prospect.id}`,
+        as(church, { headers: { 'If-None-Match': res.headers.etag } }),
+      );
       expect(after.status).toBe(200);
       expect(after.body.notes).toBe('changed');
     });
@@ -258,7 +302,12 @@ describe('prospects', () => {
           ['post', `/v1/prospects/${id}/convert`, undefined],
         ] as const) {
           const res = await api[method]<Problem>(path, as(church, { body }));
-          expect({ method, path, status: res.status, code: res.body.code }).toEqual({ method, path, status: 404, code: 'resource_not_found' });
+          expect({ method, path, status: res.status, code: res.body.code }).toEqual({
+            method,
+            path,
+            status: 404,
+            code: 'resource_not_found',
+          });
         }
       }
     });
@@ -285,11 +334,26 @@ describe('prospects', () => {
 
     it('changes the fields sent, clears optional ones with null, advances updated_at', async () => {
       const staff = await newToken(api, church, ['read:members'], 'staff');
-      const prospect = await createProspect(api, church, { first_name: 'Al', last_name: 'Vaz', email: 'al@example.org', source: 'online', notes: 'n' });
+      const prospect = await createProspect(api, church, {
+        first_name: 'Al',
+        last_name: 'Vaz',
+        email: 'al@example.org',
+        source: 'online',
+        notes: 'n',
+      });
       await sleep(5);
       const res = await api.patch<Prospect>(
         `/v1/prospects/${prospect.id}`,
-        as(church, { body: { first_name: 'Alberto', email: null, source: null, campus: 'east', assigned_to: userId(staff.user.id), follow_up_on: '2026-03-15' } }),
+        as(church, {
+          body: {
+            first_name: 'Alberto',
+            email: null,
+            source: null,
+            campus: 'east',
+            assigned_to: userId(staff.user.id),
+            follow_up_on: '2026-03-15',
+          },
+        }),
       );
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
@@ -305,8 +369,16 @@ describe('prospects', () => {
       expect(Date.parse(res.body.updated_at)).toBeGreaterThan(Date.parse(prospect.updated_at));
       expect((await api.get<Prospect>(`/v1/prospects/${prospect.id}`, as(church))).body).toEqual(res.body);
 
-      const cleared = await api.patch<Prospect>(`/v1/prospects/${prospect.id}`, as(church, { body: { campus: null, assigned_to: null, follow_up_on: null } }));
-      expect(cleared.body).toMatchObject({ campus: null, assigned_to: null, follow_up_on: null, first_name: 'Alberto' });
+      const cleared = await api.patch<Prospect>(
+        `/v1/prospects/${prospect.id}`,
+        as(church, { body: { campus: null, assigned_to: null, follow_up_on: null } }),
+      );
+      expect(cleared.body).toMatchObject({
+        campus: null,
+        assigned_to: null,
+        follow_up_on: null,
+        first_name: 'Alberto',
+      });
     });
 
     it('refuses stage converted (422 on stage: only convert sets it), cleared required fields and bad references', async () => {
@@ -332,7 +404,12 @@ describe('prospects', () => {
       ];
       for (const [body, issues] of cases) {
         const res = await api.patch<Problem>(`/v1/prospects/${prospect.id}`, as(church, { body }));
-        expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({ body, status: 422, code: 'validation_failed', errors: issues });
+        expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({
+          body,
+          status: 422,
+          code: 'validation_failed',
+          errors: issues,
+        });
       }
       expect((await api.get<Prospect>(`/v1/prospects/${prospect.id}`, as(church))).body).toEqual(prospect);
     });
@@ -355,13 +432,17 @@ describe('prospects', () => {
         ['post', `/v1/prospects/${gone.id}/convert`, undefined],
       ] as const) {
         const again = await api[method]<Problem>(path, as(church, { body }));
-        expect({ method, status: again.status, code: again.body.code }).toEqual({ method, status: 404, code: 'resource_not_found' });
+        expect({ method, status: again.status, code: again.body.code }).toEqual({
+          method,
+          status: 404,
+          code: 'resource_not_found',
+        });
       }
       expect(idsOf(await listProspects(api, church))).toEqual([keep.id]);
-      const rows: { deleted: boolean }[] = await api.db.platform.query('SELECT deleted_at IS NOT NULL AS deleted FROM prospects WHERE tenant_id = $1 AND id = $2', [
-        church.id,
-        parsePublicId('prs', gone.id),
-      ]);
+      const rows: { deleted: boolean }[] = await api.db.platform.query(
+        'SELECT deleted_at IS NOT NULL AS deleted FROM prospects WHERE tenant_id = $1 AND id = $2',
+        [church.id, parsePublicId('prs', gone.id)],
+      );
       expect(rows).toEqual([{ deleted: true }]);
       expect(await membersNamed(api, church, 'Soon')).toBe(0);
     });
@@ -378,7 +459,14 @@ describe('prospects', () => {
       north = await createCampus(api, church, 'north', 'North Campus');
       south = await createCampus(api, church, 'south', 'South Campus');
       // Member custom_fields only take keys the church defined.
-      expect((await api.post('/v1/custom-fields', as(church, { body: { key: 'baptized', label: 'Baptized', type: 'boolean' } }))).status).toBe(201);
+      expect(
+        (
+          await api.post(
+            '/v1/custom-fields',
+            as(church, { body: { key: 'baptized', label: 'Baptized', type: 'boolean' } }),
+          )
+        ).status,
+      ).toBe(201);
     });
 
     it("creates the member from the prospect's fields, marks it converted, raises member.created and prospect.converted", async () => {
@@ -398,13 +486,26 @@ describe('prospects', () => {
 
       expect(res.status).toBe(200);
       expect(res.body.member_id).toMatch(MEMBER_ID);
-      expect(res.body).toEqual({ ...prospect, stage: 'converted', converted_at: expect.stringMatching(UTC_ISO), member_id: res.body.member_id, updated_at: res.body.converted_at });
+      expect(res.body).toEqual({
+        ...prospect,
+        stage: 'converted',
+        converted_at: expect.stringMatching(UTC_ISO),
+        member_id: res.body.member_id,
+        updated_at: res.body.converted_at,
+      });
       expect(Date.parse(res.body.converted_at!)).toBeGreaterThanOrEqual(before - 1000);
       expect((await api.get<Prospect>(`/v1/prospects/${prospect.id}`, as(church))).body).toEqual(res.body);
 
       const member = await api.get<Member>(`/v1/members/${res.body.member_id}`, as(church));
       expect(member.status).toBe(200);
-      expect(member.body).toMatchObject({ first_name: 'Rosa', last_name: last, email: 'rosa@example.org', phone: '+5213311112222', status: 'visitor', campus: north });
+      expect(member.body).toMatchObject({
+        first_name: 'Rosa',
+        last_name: last,
+        email: 'rosa@example.org',
+        phone: '+5213311112222',
+        status: 'visitor',
+        campus: north,
+      });
       expect(await membersNamed(api, church, last)).toBe(1);
 
       // Both events, each with its object as its GET returns it.
@@ -414,15 +515,38 @@ describe('prospects', () => {
 
     it('lets a body of member fields override the prospect; the prospect keeps its own fields', async () => {
       const last = unique('Over');
-      const prospect = await createProspect(api, church, { first_name: 'Tomás', last_name: last, email: 'tomas@old.example.org', phone: '+5213300000001', campus: 'north' });
+      const prospect = await createProspect(api, church, {
+        first_name: 'Tomás',
+        last_name: last,
+        email: 'tomas@old.example.org',
+        phone: '+5213300000001',
+        campus: 'north',
+      });
       const res = await api.post<Prospect>(
         `/v1/prospects/${prospect.id}/convert`,
-        as(church, { body: { email: 'tomas@example.org', phone: null, campus: south.id, status: 'regular', birthdate: '1990-05-06', custom_fields: { baptized: false } } }),
+        as(church, {
+          body: {
+            email: 'tomas@example.org',
+            phone: null,
+            campus: south.id,
+            status: 'regular',
+            birthdate: '1990-05-06',
+            custom_fields: { baptized: false },
+          },
+        }),
       );
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ email: 'tomas@old.example.org', phone: '+5213300000001', campus: north, stage: 'converted' });
+      expect(res.body).toMatchObject({
+        email: 'tomas@old.example.org',
+        phone: '+5213300000001',
+        campus: north,
+        stage: 'converted',
+      });
 
-      const member = await api.get<Member & { custom_fields: unknown }>(`/v1/members/${res.body.member_id}`, as(church));
+      const member = await api.get<Member & { custom_fields: unknown }>(
+        `/v1/members/${res.body.member_id}`,
+        as(church),
+      );
       expect(member.body).toMatchObject({
         first_name: 'Tomás',
         last_name: last,
@@ -440,7 +564,10 @@ describe('prospects', () => {
       const prospect = await createProspect(api, church, { first_name: 'Dos', last_name: last });
       const first = await api.post<Prospect>(`/v1/prospects/${prospect.id}/convert`, as(church));
       expect(first.status).toBe(200);
-      const second = await api.post<Problem>(`/v1/prospects/${prospect.id}/convert`, as(church, { body: { first_name: 'Otra' } }));
+      const second = await api.post<Problem>(
+        `/v1/prospects/${prospect.id}/convert`,
+        as(church, { body: { first_name: 'Otra' } }),
+      );
       expect([second.status, second.body.code]).toEqual([409, 'conflict']);
       expect(second.body.detail).toContain(first.body.member_id);
       expect(await membersNamed(api, church, last)).toBe(1);
@@ -451,12 +578,17 @@ describe('prospects', () => {
     it('races two converts of one prospect: exactly one member, one 200 and one 409', async () => {
       const last = unique('Race');
       const prospect = await createProspect(api, church, { first_name: 'Carrera', last_name: last });
-      const answers = await Promise.all([0, 1].map(() => api.post<Prospect | Problem>(`/v1/prospects/${prospect.id}/convert`, as(church))));
+      const answers = await Promise.all(
+        [0, 1].map(() => api.post<Prospect | Problem>(`/v1/prospects/${prospect.id}/convert`, as(church))),
+      );
       expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
       const winner = answers.find((a) => a.status === 200)!.body as Prospect;
 
       expect(await membersNamed(api, church, last)).toBe(1);
-      const rows: { id: string }[] = await api.db.platform.query('SELECT id FROM members WHERE tenant_id = $1 AND last_name = $2', [church.id, last]);
+      const rows: { id: string }[] = await api.db.platform.query(
+        'SELECT id FROM members WHERE tenant_id = $1 AND last_name = $2',
+        [church.id, last],
+      );
       expect(toPublicId(ID_PREFIX.member, rows[0].id)).toBe(winner.member_id);
       expect(await eventObjects(api, church, 'prospect.converted', prospect.id)).toEqual([winner]);
       expect(await eventObjects(api, church, 'member.created', winner.member_id!)).toHaveLength(1);
@@ -486,8 +618,16 @@ describe('prospects', () => {
         [[{ first_name: 'A' }], [{ field: '(body)', issue: 'invalid_type' }]],
       ];
       for (const [body, issues] of cases) {
-        const res = await api.post<Problem>(`/v1/prospects/${prospect.id}/convert`, as(church, { body: body as JsonObject }));
-        expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({ body, status: 422, code: 'validation_failed', errors: issues });
+        const res = await api.post<Problem>(
+          `/v1/prospects/${prospect.id}/convert`,
+          as(church, { body: body as JsonObject }),
+        );
+        expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({
+          body,
+          status: 422,
+          code: 'validation_failed',
+          errors: issues,
+        });
       }
       expect(await membersNamed(api, church, last)).toBe(0);
       expect((await api.get<Prospect>(`/v1/prospects/${prospect.id}`, as(church))).body).toEqual(prospect);
@@ -501,12 +641,23 @@ describe('prospects', () => {
         const res = await api.patch<Problem>(`/v1/prospects/${prospect.id}`, as(church, { body: { stage } }));
         expect({ stage, status: res.status, code: res.body.code }).toEqual({ stage, status: 409, code: 'conflict' });
       }
-      const toConverted = await api.patch<Problem>(`/v1/prospects/${prospect.id}`, as(church, { body: { stage: 'converted' } }));
+      const toConverted = await api.patch<Problem>(
+        `/v1/prospects/${prospect.id}`,
+        as(church, { body: { stage: 'converted' } }),
+      );
       expect([toConverted.status, toConverted.body.code]).toEqual([422, 'validation_failed']);
 
-      const notes = await api.patch<Prospect>(`/v1/prospects/${prospect.id}`, as(church, { body: { notes: 'now a member' } }));
+      const notes = await api.patch<Prospect>(
+        `/v1/prospects/${prospect.id}`,
+        as(church, { body: { notes: 'now a member' } }),
+      );
       expect(notes.status).toBe(200);
-      expect(notes.body).toMatchObject({ stage: 'converted', member_id: converted.member_id, converted_at: converted.converted_at, notes: 'now a member' });
+      expect(notes.body).toMatchObject({
+        stage: 'converted',
+        member_id: converted.member_id,
+        converted_at: converted.converted_at,
+        notes: 'now a member',
+      });
     });
 
     it('replays a convert retried with the same Idempotency-Key (200, not 409)', async () => {
@@ -543,9 +694,29 @@ describe('prospects', () => {
         follow_up_on: '2026-03-01',
         assigned_to: staffId,
       });
-      p.b = await createProspect(api, church, { first_name: 'Beto', last_name: 'Aguilar', campus: 'south', source: 'online', stage: 'contacted', follow_up_on: '2026-01-15' });
-      p.c = await createProspect(api, church, { first_name: 'Caro', last_name: 'Molina', email: 'caro@mail.example.net', source: 'referral', stage: 'lost', assigned_to: staffId });
-      p.d = await createProspect(api, church, { first_name: 'Dani', last_name: 'Bravo', campus: 'north', stage: 'contacted', follow_up_on: '2026-02-10' });
+      p.b = await createProspect(api, church, {
+        first_name: 'Beto',
+        last_name: 'Aguilar',
+        campus: 'south',
+        source: 'online',
+        stage: 'contacted',
+        follow_up_on: '2026-01-15',
+      });
+      p.c = await createProspect(api, church, {
+        first_name: 'Caro',
+        last_name: 'Molina',
+        email: 'caro@mail.example.net',
+        source: 'referral',
+        stage: 'lost',
+        assigned_to: staffId,
+      });
+      p.d = await createProspect(api, church, {
+        first_name: 'Dani',
+        last_name: 'Bravo',
+        campus: 'north',
+        stage: 'contacted',
+        follow_up_on: '2026-02-10',
+      });
       await backdate(api, church, p.a.id, '2026-01-01T10:00:00Z');
       await backdate(api, church, p.b.id, '2026-01-02T10:00:00Z');
       await backdate(api, church, p.c.id, '2026-01-03T10:00:00Z');
@@ -581,12 +752,18 @@ describe('prospects', () => {
       expect(idsOf(await list({ follow_up_on: '2026-01-15' }))).toEqual([p.b.id]);
       expect(idsOf(await list({ 'follow_up_on[lte]': '2026-02-10' }))).toEqual([p.b.id, p.d.id]);
       expect(idsOf(await list({ 'follow_up_on[gt]': '2026-02-10' }))).toEqual([p.a.id]);
-      expect(idsOf(await list({ 'follow_up_on[gte]': '2026-01-15', 'follow_up_on[lt]': '2026-03-01' }))).toEqual([p.b.id, p.d.id]);
+      expect(idsOf(await list({ 'follow_up_on[gte]': '2026-01-15', 'follow_up_on[lt]': '2026-03-01' }))).toEqual([
+        p.b.id,
+        p.d.id,
+      ]);
       expect(idsOf(await list({ q: 'car' }))).toEqual([p.c.id]);
       expect(idsOf(await list({ q: 'ZAMORA' }))).toEqual([p.a.id]);
       expect(idsOf(await list({ q: 'example.net' }))).toEqual([p.c.id]);
       expect(idsOf(await list({ q: '100%_' }))).toEqual([]);
-      expect(idsOf(await list({ 'created_at[gte]': '2026-01-02T10:00:00Z', 'created_at[lt]': '2026-01-04' }))).toEqual([p.b.id, p.c.id]);
+      expect(idsOf(await list({ 'created_at[gte]': '2026-01-02T10:00:00Z', 'created_at[lt]': '2026-01-04' }))).toEqual([
+        p.b.id,
+        p.c.id,
+      ]);
       // The convert changed d's updated_at; the others still carry their backdated time.
       expect(idsOf(await list({ 'updated_at[gt]': '2026-01-05T00:00:00Z' }))).toEqual([p.d.id]);
     });
@@ -618,7 +795,12 @@ describe('prospects', () => {
       ];
       for (const [params, field] of cases) {
         const res = await api.get<Problem>(`/v1/prospects${qs(params)}`, as(church));
-        expect({ params, status: res.status, code: res.body.code, fields: (res.body.errors ?? []).map((e) => e.field) }).toEqual({
+        expect({
+          params,
+          status: res.status,
+          code: res.body.code,
+          fields: (res.body.errors ?? []).map((e) => e.field),
+        }).toEqual({
           params,
           status: 400,
           code: 'invalid_parameter',
@@ -641,7 +823,11 @@ describe('prospects', () => {
         ['post', `/v1/prospects/${theirs.id}/convert`, undefined],
       ] as const) {
         const res = await api[method]<Problem>(path, as(b, { body }));
-        expect({ method, status: res.status, code: res.body.code }).toEqual({ method, status: 404, code: 'resource_not_found' });
+        expect({ method, status: res.status, code: res.body.code }).toEqual({
+          method,
+          status: 404,
+          code: 'resource_not_found',
+        });
       }
       expect((await listProspects(api, b)).total).toBe(0);
       expect((await api.get<Prospect>(`/v1/prospects/${theirs.id}`, as(a))).body).toEqual(theirs);
@@ -670,7 +856,13 @@ describe('prospects', () => {
         ['post', `/v1/prospects/${prospect.id}/convert`, undefined],
       ] as const) {
         const res = await api[method]<Problem>(path, { token, tenant: church.slug, body });
-        expect({ method, path, status: res.status, code: res.body.code, scope: res.headers['www-authenticate'] }).toEqual({
+        expect({
+          method,
+          path,
+          status: res.status,
+          code: res.body.code,
+          scope: res.headers['www-authenticate'],
+        }).toEqual({
           method,
           path,
           status: 403,
@@ -683,7 +875,15 @@ describe('prospects', () => {
 
     it('write:members writes but does not read; campuses scopes reach nothing', async () => {
       const writer = await newToken(api, church, ['write:members']);
-      expect((await api.post('/v1/prospects', { token: writer.token, tenant: church.slug, body: { first_name: 'W', last_name: 'O' } })).status).toBe(201);
+      expect(
+        (
+          await api.post('/v1/prospects', {
+            token: writer.token,
+            tenant: church.slug,
+            body: { first_name: 'W', last_name: 'O' },
+          })
+        ).status,
+      ).toBe(201);
       const read = await api.get<Problem>(`/v1/prospects/${prospect.id}`, { token: writer.token, tenant: church.slug });
       expect([read.status, read.body.code]).toEqual([403, 'scope_insufficient']);
       expect(read.headers['www-authenticate']).toContain('scope="read:members"');

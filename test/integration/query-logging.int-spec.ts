@@ -14,13 +14,19 @@ describe('query logging', () => {
     const consoleLog = jest.spyOn(console, 'log');
     const messages: string[] = [];
     const spies = (['debug', 'log', 'warn', 'error'] as const).map((level) =>
-      jest.spyOn(Logger.prototype, level).mockImplementation((...args: unknown[]) => void messages.push(`${level}: ${String(args[0])}`)),
+      jest
+        .spyOn(Logger.prototype, level)
+        .mockImplementation((...args: unknown[]) => void messages.push(`${level}: ${String(args[0])}`)),
     );
     try {
-      await expect(api.db.platform.query('SELECT $1::text AS secret FROM no_such_table', ['whsec_do_not_log_me'])).rejects.toThrow(/no_such_table/);
+      await expect(
+        api.db.platform.query('SELECT $1::text AS secret FROM no_such_table', ['whsec_do_not_log_me']),
+      ).rejects.toThrow(/no_such_table/);
       expect(consoleLog).not.toHaveBeenCalled();
       expect(messages).toEqual([
-        expect.stringMatching(/^debug: query failed: relation "no_such_table" does not exist — SELECT \$1::text AS secret FROM no_such_table \(1 parameters, not logged\)$/),
+        expect.stringMatching(
+          /^debug: query failed: relation "no_such_table" does not exist — SELECT \$1::text AS secret FROM no_such_table \(1 parameters, not logged\)$/,
+        ),
       ]);
       expect(messages.join('\n')).not.toContain('whsec_do_not_log_me');
     } finally {

@@ -25,13 +25,21 @@ interface Usage {
   minute: UsageWindow;
 }
 
-const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-bucket', 'ratelimit-policy', 'ratelimit'];
+const RATE_HEADERS = [
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'x-ratelimit-bucket',
+  'ratelimit-policy',
+  'ratelimit',
+];
 /** Starter: burst 100, refilled at 60 per minute (one a second). */
 const STARTER_BURST = 100;
 const STARTER_REFILL_PER_S = 1;
 
 function expectRateLimitHeaders(res: Response, church: TestTenant, sentAt: number): void {
-  for (const name of RATE_HEADERS) expect({ name, value: res.headers[name] }).toEqual({ name, value: expect.any(String) });
+  for (const name of RATE_HEADERS)
+    expect({ name, value: res.headers[name] }).toEqual({ name, value: expect.any(String) });
   const limit = Number(res.headers['x-ratelimit-limit']);
   const remaining = Number(res.headers['x-ratelimit-remaining']);
   expect(Number.isInteger(limit) && limit > 0).toBe(true);
@@ -55,7 +63,8 @@ function expectRateLimitHeaders(res: Response, church: TestTenant, sentAt: numbe
 /** `n` calls, `batch` at a time in parallel; the answers in order. */
 async function fire(n: number, send: () => Promise<Response>, batch = 50): Promise<Response[]> {
   const out: Response[] = [];
-  for (let i = 0; i < n; i += batch) out.push(...(await Promise.all(Array.from({ length: Math.min(batch, n - i) }, () => send()))));
+  for (let i = 0; i < n; i += batch)
+    out.push(...(await Promise.all(Array.from({ length: Math.min(batch, n - i) }, () => send()))));
   return out;
 }
 
@@ -70,7 +79,8 @@ function refillTolerance(ms: number, perSecond = STARTER_REFILL_PER_S): number {
   return Math.max(1, Math.ceil((ms / 1000) * perSecond));
 }
 
-const list = (api: TestApi, token: string, church: TestTenant) => () => api.get('/v1/members?limit=1', { token, tenant: church.slug });
+const list = (api: TestApi, token: string, church: TestTenant) => () =>
+  api.get('/v1/members?limit=1', { token, tenant: church.slug });
 
 // --- A private redis-server for the "Redis goes away" case (the shared one must stay up). ---
 
@@ -98,12 +108,18 @@ function redisCommand(port: number, ...args: string[]): Promise<string> {
         resolve(data);
       }
     });
-    socket.connect(port, '127.0.0.1', () => socket.write(`*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`));
+    socket.connect(port, '127.0.0.1', () =>
+      socket.write(`*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`),
+    );
   });
 }
 
 async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], { stdio: 'ignore' });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+    { stdio: 'ignore' },
+  );
   const deadline = Date.now() + 10_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
@@ -160,7 +176,10 @@ describe('rate limits', () => {
     const church = await newTenant(api, { plan: 'starter' });
     const call = { token: church.token, tenant: church.slug };
     let sentAt = Date.now();
-    const created = await api.post<{ id: string }>('/v1/members', { ...call, body: { first_name: 'Ana', last_name: 'Ruiz' } });
+    const created = await api.post<{ id: string }>('/v1/members', {
+      ...call,
+      body: { first_name: 'Ana', last_name: 'Ruiz' },
+    });
     expect(created.status).toBe(201);
     expectRateLimitHeaders(created, church, sentAt);
     // On starter the bucket nearest to exhaustion is the minute bucket; its limit is the burst.
@@ -174,7 +193,10 @@ describe('rate limits', () => {
     expectRateLimitHeaders(ok, church, sentAt);
 
     sentAt = Date.now();
-    const notModified = await api.get(`/v1/members/${created.body.id}`, { ...call, headers: { 'If-None-Match': ok.headers.etag } });
+    const notModified = await api.get(`/v1/members/${created.body.id}`, {
+      ...call,
+      headers: { 'If-None-Match': ok.headers.etag },
+    });
     expect(notModified.status).toBe(304);
     expectRateLimitHeaders(notModified, church, sentAt);
 
@@ -245,7 +267,10 @@ describe('rate limits', () => {
 
   it('enforces the daily window: 429 from the "day" bucket, retry at 00:00 UTC', async () => {
     const church = await newTenant(api, { plan: 'starter' });
-    await api.db.platform.query(`UPDATE tenants SET quota_per_day = 5, quota_until = now() + interval '1 day' WHERE id = $1`, [church.id]);
+    await api.db.platform.query(
+      `UPDATE tenants SET quota_per_day = 5, quota_until = now() + interval '1 day' WHERE id = $1`,
+      [church.id],
+    );
     const send = list(api, church.token, church);
     for (let i = 0; i < 5; i++) expect((await send()).status).toBe(200);
     const sentAt = Date.now();
@@ -334,7 +359,10 @@ describe('rate limits', () => {
 
       await stopRedis(redis);
       sentAt = Date.now();
-      const whileDown = [...(await fire(10, send, 5)), await withRedis.get('/v1/usage', { token: church.token, tenant: church.slug })];
+      const whileDown = [
+        ...(await fire(10, send, 5)),
+        await withRedis.get('/v1/usage', { token: church.token, tenant: church.slug }),
+      ];
       for (const res of whileDown) {
         expect(res.status).toBe(200);
         expectRateLimitHeaders(res, church, sentAt);
@@ -409,9 +437,15 @@ describe('rate limits', () => {
       expect((await usage(church)).body.day.requests).toBe(1);
       expect((await usage(church)).body.day.requests).toBe(2);
 
-      const created = await api.post<{ id: string }>('/v1/members', { ...call, body: { first_name: 'Ana', last_name: 'Ruiz' } });
+      const created = await api.post<{ id: string }>('/v1/members', {
+        ...call,
+        body: { first_name: 'Ana', last_name: 'Ruiz' },
+      });
       const fetched = await api.get(`/v1/members/${created.body.id}`, call);
-      const notModified = await api.get(`/v1/members/${created.body.id}`, { ...call, headers: { 'If-None-Match': fetched.headers.etag } });
+      const notModified = await api.get(`/v1/members/${created.body.id}`, {
+        ...call,
+        headers: { 'If-None-Match': fetched.headers.etag },
+      });
       expect(notModified.status).toBe(304);
       const missing = await api.get('/v1/members/mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', call);
       expect(missing.status).toBe(404);
@@ -423,7 +457,10 @@ describe('rate limits', () => {
     it('adds the Content-Length of each 200/201 answer to response_bytes, and no bytes for a 304', async () => {
       const church = await newTenant(api, { plan: 'starter' });
       const call = { token: church.token, tenant: church.slug };
-      const created = await api.post<{ id: string }>('/v1/members', { ...call, body: { first_name: 'Ana', last_name: 'Ruiz' } });
+      const created = await api.post<{ id: string }>('/v1/members', {
+        ...call,
+        body: { first_name: 'Ana', last_name: 'Ruiz' },
+      });
       expect(created.status).toBe(201);
       expect(length(created)).toBeGreaterThan(0);
       const first = await usage(church);
@@ -435,7 +472,10 @@ describe('rate limits', () => {
       const second = await usage(church);
       expect(second.body.day.response_bytes).toBe(first.body.day.response_bytes + length(first) + length(fetched));
 
-      const notModified = await api.get(`/v1/members/${created.body.id}`, { ...call, headers: { 'If-None-Match': fetched.headers.etag } });
+      const notModified = await api.get(`/v1/members/${created.body.id}`, {
+        ...call,
+        headers: { 'If-None-Match': fetched.headers.etag },
+      });
       expect(notModified.status).toBe(304);
       const third = await usage(church);
       expect(third.body.day.requests).toBe(second.body.day.requests + 2);
@@ -453,7 +493,10 @@ describe('rate limits', () => {
 
   describe('temporary quota raise (tenants.quota_*)', () => {
     const raise = (api: TestApi, church: TestTenant, burst: number | null, until: string) =>
-      api.db.platform.query(`UPDATE tenants SET quota_burst = $2, quota_until = ${until} WHERE id = $1`, [church.id, burst]);
+      api.db.platform.query(`UPDATE tenants SET quota_burst = $2, quota_until = ${until} WHERE id = $1`, [
+        church.id,
+        burst,
+      ]);
 
     it('raises the burst to 300 until tomorrow, and falls back to the plan once it has ended', async () => {
       const church = await newTenant(api, { plan: 'starter' });

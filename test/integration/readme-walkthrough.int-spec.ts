@@ -45,9 +45,18 @@ interface BashResult {
  * answer of `respond` (called once) is written to bash's stdin, which is then closed; if it throws,
  * stdin is closed with nothing in it, so the script's `read` fails and bash exits.
  */
-function runBash(script: string, env: NodeJS.ProcessEnv, onUrl: RegExp, respond: (url: string) => Promise<string>): Promise<BashResult> {
+function runBash(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  onUrl: RegExp,
+  respond: (url: string) => Promise<string>,
+): Promise<BashResult> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd: REPO_ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let answered = false;
@@ -91,7 +100,10 @@ async function signInAndAllow(url: string, email: string, password: string, visi
     const signIn = await page.text();
     visit.steps.push(`GET authorize ${page.status}`);
     const cookie = cookieFrom(page.headers.getSetCookie(), 'oauth_browser');
-    if (page.status !== 200 || !cookie) throw new Error(`the authorize URL answered ${page.status} (cookie: ${cookie ?? 'none'}):\n${signIn.slice(0, 1000)}`);
+    if (page.status !== 200 || !cookie)
+      throw new Error(
+        `the authorize URL answered ${page.status} (cookie: ${cookie ?? 'none'}):\n${signIn.slice(0, 1000)}`,
+      );
     const submit = async (html: string, fields: Record<string, string>) => {
       const action = /<form[^>]*\saction="([^"]+)"/.exec(html)?.[1];
       if (!action) throw new Error(`no form on the page:\n${html.slice(0, 1000)}`);
@@ -113,7 +125,12 @@ async function signInAndAllow(url: string, email: string, password: string, visi
     const location = decided.headers.get('location');
     if (decided.status !== 303 || !location) throw new Error(`Allow answered ${decided.status}, Location ${location}`);
     const back = new URL(location);
-    visit.redirect = { target: `${back.origin}${back.pathname}`, code: back.searchParams.get('code'), state: back.searchParams.get('state'), iss: back.searchParams.get('iss') };
+    visit.redirect = {
+      target: `${back.origin}${back.pathname}`,
+      code: back.searchParams.get('code'),
+      state: back.searchParams.get('state'),
+      iss: back.searchParams.get('iss'),
+    };
     if (!visit.redirect.code) throw new Error(`no code in the redirect: ${location}`);
     return visit.redirect.code;
   } catch (error) {
@@ -135,12 +152,21 @@ describe('README walk-through', () => {
     const script = walkthroughScript(server.port, slug);
     // The staff member the OAuth block creates (its e-mail and password, as the README writes them).
     const email = `ana@${slug}.example`;
-    expect(script).toContain(`printf '%s' '${STAFF_PASSWORD}' | npm run -s cli -- user:create --tenant ${slug} \\\n  --email ${email} --role staff`);
+    expect(script).toContain(
+      `printf '%s' '${STAFF_PASSWORD}' | npm run -s cli -- user:create --tenant ${slug} \\\n  --email ${email} --role staff`,
+    );
     const visit: BrowserVisit = { steps: [] };
-    const result = await runBash(script, cleanEnv({ ...process.env, REDIS_URL: undefined }), AUTHORIZE_URL, (url) => signInAndAllow(url, email, STAFF_PASSWORD, visit));
+    const result = await runBash(script, cleanEnv({ ...process.env, REDIS_URL: undefined }), AUTHORIZE_URL, (url) =>
+      signInAndAllow(url, email, STAFF_PASSWORD, visit),
+    );
     const out = result.stdout;
     // On a failure, the end of the output shows the step that did not answer.
-    expect({ code: result.code, stderr: result.stderr, browser: visit.error, tail: result.code === 0 ? '' : out.slice(-3000) }).toEqual({
+    expect({
+      code: result.code,
+      stderr: result.stderr,
+      browser: visit.error,
+      tail: result.code === 0 ? '' : out.slice(-3000),
+    }).toEqual({
       code: 0,
       stderr: '',
       browser: undefined,
@@ -151,26 +177,45 @@ describe('README walk-through', () => {
     // client's redirect_uri with the code, the state the script made and the issuer of the metadata.
     expect(visit.steps).toEqual(['GET authorize 200', 'POST sign-in 200', 'POST decision 303']);
     const authorizeUrl = new URL(AUTHORIZE_URL.exec(out)![1]);
-    const metadata = (await (await fetch(`${server.baseUrl}/.well-known/oauth-authorization-server`)).json()) as { issuer: string };
-    expect(visit.redirect).toEqual({ target: CALLBACK, code: expect.stringMatching(/^\S{20,}$/), state: authorizeUrl.searchParams.get('state'), iss: metadata.issuer });
+    const metadata = (await (await fetch(`${server.baseUrl}/.well-known/oauth-authorization-server`)).json()) as {
+      issuer: string;
+    };
+    expect(visit.redirect).toEqual({
+      target: CALLBACK,
+      code: expect.stringMatching(/^\S{20,}$/),
+      state: authorizeUrl.searchParams.get('state'),
+      iss: metadata.issuer,
+    });
     expect(authorizeUrl.searchParams.get('state')).toMatch(/^[0-9a-f]{32}$/);
     expect(authorizeUrl.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     // Each step's answer, in the order of the README.
     const steps: [string, RegExp][] = [
       ['campus created', /"key":"north","name":"North Campus"/],
-      ['member created on it, in English', /"first_name":"María","last_name":"González".*?"gender_label":"Female".*?"campus":\{"id":"cmp_[0-9a-f]{32}","key":"north"/],
+      [
+        'member created on it, in English',
+        /"first_name":"María","last_name":"González".*?"gender_label":"Female".*?"campus":\{"id":"cmp_[0-9a-f]{32}","key":"north"/,
+      ],
       ['filtered list finds her', /\{"data":\[\{"id":"mem_[0-9a-f]{32}","first_name":"María".*?"total":1\}/],
       ['conditional GET', /304\n/],
-      ['problem details', /\{"type":"https:\/\/docs\.example\.org\/errors\/missing_tenant","title":"Missing X-Tenant","status":400,/],
+      [
+        'problem details',
+        /\{"type":"https:\/\/docs\.example\.org\/errors\/missing_tenant","title":"Missing X-Tenant","status":400,/,
+      ],
       [
         'María is the head of the new household',
         /"name":"Familia González","address":\{[^}]*"city":"Guadalajara"[^}]*\}.*?"members":\[\{"id":"mem_[0-9a-f]{32}","first_name":"María","last_name":"González","household_role":"head"\}\]/,
       ],
       ['tag created', /"id":"tag_[0-9a-f]{32}","name":"Choir","color":"purple"/],
-      ['María tagged', /"first_name":"María".*?"household_id":"hh_[0-9a-f]{32}","household_role":"head".*?"tags":\[\{"id":"tag_[0-9a-f]{32}","name":"Choir"\}\]/],
+      [
+        'María tagged',
+        /"first_name":"María".*?"household_id":"hh_[0-9a-f]{32}","household_role":"head".*?"tags":\[\{"id":"tag_[0-9a-f]{32}","name":"Choir"\}\]/,
+      ],
       ['members by tag', /\{"data":\[\{"id":"mem_[0-9a-f]{32}","first_name":"María"[^\n]*?"total":1\}/],
-      ['prospect converted into a member', /"first_name":"Luis","last_name":"Ramírez".*?"source":"visit","stage":"converted".*?"converted_at":"[^"]+","member_id":"mem_[0-9a-f]{32}"/],
+      [
+        'prospect converted into a member',
+        /"first_name":"Luis","last_name":"Ramírez".*?"source":"visit","stage":"converted".*?"converted_at":"[^"]+","member_id":"mem_[0-9a-f]{32}"/,
+      ],
       [
         "partial refund of María's gift",
         /"id":"don_[0-9a-f]{32}","amount":25000,"currency":"MXN","fund":\{"id":"fnd_[0-9a-f]{32}","name":"Building Fund"\},"donor":\{"id":"mem_[0-9a-f]{32}","first_name":"María"\},"campus":\{"id":"cmp_[0-9a-f]{32}","name":"North Campus"\},"method":"card","status":"partially_refunded".*?"refunded_amount":5000/,
@@ -179,7 +224,10 @@ describe('README walk-through', () => {
         'batch committed at its expected total',
         /"id":"bat_[0-9a-f]{32}","description":"Sunday offering","expected_total":15000,"currency":"MXN","status":"committed","count":2,"total":15000/,
       ],
-      ["the fund's gifts, the batch's now succeeded", /\{"data":\[(\{"id":"don_[^\n]*?"status":"(succeeded|partially_refunded)"[^\n]*?){3}"total":3\}/],
+      [
+        "the fund's gifts, the batch's now succeeded",
+        /\{"data":\[(\{"id":"don_[^\n]*?"status":"(succeeded|partially_refunded)"[^\n]*?){3}"total":3\}/,
+      ],
       ["María's giving", /\{"data":\[\{"id":"don_[0-9a-f]{32}","amount":25000[^\n]*?"total":1\}/],
       ['narrower token, value shown once', /"name":"nightly export".*?"scopes":\["read:members"\].*?"token":"chp_/],
       ['first create', /^HTTP\/1\.1 201 Created\r?$/im],
@@ -187,8 +235,14 @@ describe('README walk-through', () => {
       ['rate-limit headers', /^x-ratelimit-limit: \d+\r?$/im],
       ['usage', /"day":\{/],
       ['CORS allowlist', /"allowed_origins":\["https:\/\/app\.example\.org"\]/],
-      ['María registered', /"id":"reg_[0-9a-f]{32}","event_id":"evt_[0-9a-f]{32}","member":\{"id":"mem_[0-9a-f]{32}","first_name":"María"/],
-      ['the event, in UTC, with her registration', /"id":"evt_[0-9a-f]{32}","name":"Sunday Service"[^\n]*?"starts_at":"2026-12-06T16:00:00\.000Z"[^\n]*?"registration_count":1/],
+      [
+        'María registered',
+        /"id":"reg_[0-9a-f]{32}","event_id":"evt_[0-9a-f]{32}","member":\{"id":"mem_[0-9a-f]{32}","first_name":"María"/,
+      ],
+      [
+        'the event, in UTC, with her registration',
+        /"id":"evt_[0-9a-f]{32}","name":"Sunday Service"[^\n]*?"starts_at":"2026-12-06T16:00:00\.000Z"[^\n]*?"registration_count":1/,
+      ],
       [
         'the kiosk finds the González household',
         /\{"data":\[\{"id":"hh_[0-9a-f]{32}","name":"Familia González","members":\[\{"id":"mem_[0-9a-f]{32}","first_name":"María","last_name":"González"[^\]]*?"checked_in":false\}/,
@@ -223,23 +277,39 @@ describe('README walk-through', () => {
         'the app in her authorized apps',
         /^\{"data":\[\{"id":"app_[0-9a-f]{32}","client_id":"app_[0-9a-f]{32}","client_name":"Check-in App","scopes":\["read:(members|events)","read:(members|events)"\][^\n]*?"total":1\}/m,
       ],
-      ['refreshed', /\{"access_token":"cho_[0-9A-Za-z]{36}","token_type":"Bearer","expires_in":3600,"refresh_token":"chr_[0-9A-Za-z]{36}","scope":"read:members read:events"\}\n/],
+      [
+        'refreshed',
+        /\{"access_token":"cho_[0-9A-Za-z]{36}","token_type":"Bearer","expires_in":3600,"refresh_token":"chr_[0-9A-Za-z]{36}","scope":"read:members read:events"\}\n/,
+      ],
       ['revoked', /^200$/m],
-      ['the access token refused after', /^\{"type":"https:\/\/docs\.example\.org\/errors\/token_revoked","title":"Token revoked","status":401/m],
-      ['the refresh token refused after', /\{"error":"invalid_grant","error_description":"the refresh token has been revoked"\}/],
+      [
+        'the access token refused after',
+        /^\{"type":"https:\/\/docs\.example\.org\/errors\/token_revoked","title":"Token revoked","status":401/m,
+      ],
+      [
+        'the refresh token refused after',
+        /\{"error":"invalid_grant","error_description":"the refresh token has been revoked"\}/,
+      ],
       // Reports: the fund's three gifts (María's, partly refunded, and the batch's two), as JSON and CSV, then a chart.
       [
         'giving by fund',
         /\{"report":"giving","params":\{[^}]*"group_by":"fund"[^}]*\},"generated_at":"[^"]+","rows":\[\{"fund":\{"id":"fnd_[0-9a-f]{32}","name":"Building Fund"\},"currency":"MXN","count":3,"amount":40000,"refunded":5000,"net":35000\}\],"totals":\[\{"currency":"MXN","count":3,"amount":40000,"refunded":5000,"net":35000\}\]\}/,
       ],
-      ['the same as CSV', /fund_id,fund_name,currency,count,amount,refunded,net\r\nfnd_[0-9a-f]{32},Building Fund,MXN,3,40000,5000,35000\r\n/],
+      [
+        'the same as CSV',
+        /fund_id,fund_name,currency,count,amount,refunded,net\r\nfnd_[0-9a-f]{32},Building Fund,MXN,3,40000,5000,35000\r\n/,
+      ],
       ['a chart', /<svg width="800" height="420" xmlns="http:\/\/www\.w3\.org\/2000\/svg"/],
     ];
     let from = 0;
     for (const [step, pattern] of steps) {
       const rest = out.slice(from);
       const match = pattern.exec(rest);
-      expect({ step, found: match !== null, output: match ? '' : rest.slice(0, 2000) }).toEqual({ step, found: true, output: '' });
+      expect({ step, found: match !== null, output: match ? '' : rest.slice(0, 2000) }).toEqual({
+        step,
+        found: true,
+        output: '',
+      });
       from += match!.index + match![0].length;
     }
     // Two creates with one Idempotency-Key: the second is the replay of the first (same Location).
@@ -247,7 +317,11 @@ describe('README walk-through', () => {
     expect(locations).toHaveLength(2);
     expect(locations[1]).toBe(locations[0]);
     // Refresh rotates: two answers of the token endpoint, each with its own access and refresh token.
-    const issued = [...out.matchAll(/\{"access_token":"(cho_\w+)","token_type":"Bearer","expires_in":3600,"refresh_token":"(chr_\w+)"/g)].map((m) => [m[1], m[2]]);
+    const issued = [
+      ...out.matchAll(
+        /\{"access_token":"(cho_\w+)","token_type":"Bearer","expires_in":3600,"refresh_token":"(chr_\w+)"/g,
+      ),
+    ].map((m) => [m[1], m[2]]);
     expect(issued).toHaveLength(2);
     expect(new Set(issued.flat()).size).toBe(4);
   }, 180_000);

@@ -36,13 +36,19 @@ const DAY = 86_400_000;
 
 const as = (church: TestTenant, extra: Call = {}): Call => ({ token: church.token, tenant: church.slug, ...extra });
 const qs = (params: Record<string, string>): string => `?${new URLSearchParams(params).toString()}`;
-const issuesOf = (body: Problem) => (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
+const issuesOf = (body: Problem) =>
+  (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
 const idsOf = (list: List<RecurringGift>) => list.data.map((g) => g.id);
 /** The UTC calendar date `days` from now. */
 const utcDay = (days = 0) => new Date(Date.now() + days * DAY).toISOString().slice(0, 10);
 
 /** The `data.object` of every outbox event of `type` in the church whose object has this id (oldest first). */
-async function eventObjects<T = RecurringGift>(api: TestApi, church: TestTenant, type: string, objectId: string): Promise<T[]> {
+async function eventObjects<T = RecurringGift>(
+  api: TestApi,
+  church: TestTenant,
+  type: string,
+  objectId: string,
+): Promise<T[]> {
   const rows: { object: T }[] = await api.db.platform.query(
     `SELECT payload->'data'->'object' AS object FROM webhook_events WHERE tenant_id = $1 AND type = $2 AND payload->'data'->'object'->>'id' = $3 ORDER BY created_at, id`,
     [church.id, type, objectId],
@@ -51,10 +57,10 @@ async function eventObjects<T = RecurringGift>(api: TestApi, church: TestTenant,
 }
 
 async function eventTypes(api: TestApi, church: TestTenant, objectId: string): Promise<string[]> {
-  const rows: { type: string }[] = await api.db.platform.query(`SELECT type FROM webhook_events WHERE tenant_id = $1 AND payload->'data'->'object'->>'id' = $2 ORDER BY created_at, id`, [
-    church.id,
-    objectId,
-  ]);
+  const rows: { type: string }[] = await api.db.platform.query(
+    `SELECT type FROM webhook_events WHERE tenant_id = $1 AND payload->'data'->'object'->>'id' = $2 ORDER BY created_at, id`,
+    [church.id, objectId],
+  );
   return rows.map((r) => r.type);
 }
 
@@ -84,7 +90,11 @@ async function createGift(api: TestApi, church: TestTenant, body: JsonObject): P
   return res.body;
 }
 
-async function listGifts(api: TestApi, church: TestTenant, params: Record<string, string> = {}): Promise<List<RecurringGift>> {
+async function listGifts(
+  api: TestApi,
+  church: TestTenant,
+  params: Record<string, string> = {},
+): Promise<List<RecurringGift>> {
   const res = await api.get<List<RecurringGift>>(`/v1/recurring-gifts${qs(params)}`, as(church));
   if (res.status !== 200) throw new Error(`list failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
@@ -93,11 +103,10 @@ async function listGifts(api: TestApi, church: TestTenant, params: Record<string
 /** Sets a gift's created_at (inside the church's RLS transaction), for deterministic time filters. */
 async function backdate(api: TestApi, church: TestTenant, giftId: string, createdAt: string): Promise<void> {
   await inTenant(api, church.id, () =>
-    TenantContext.current().manager.query('UPDATE recurring_gifts SET created_at = $1, updated_at = $1 WHERE tenant_id = $2 AND id = $3', [
-      createdAt,
-      church.id,
-      parsePublicId('rcg', giftId),
-    ]),
+    TenantContext.current().manager.query(
+      'UPDATE recurring_gifts SET created_at = $1, updated_at = $1 WHERE tenant_id = $2 AND id = $3',
+      [createdAt, church.id, parsePublicId('rcg', giftId)],
+    ),
   );
 }
 
@@ -105,7 +114,11 @@ async function backdate(api: TestApi, church: TestTenant, giftId: string, create
  * Runs `call` and checks that `value(result)` is what `expected(today)` says for the UTC day the
  * call ran on (both days are accepted if the call straddles midnight UTC).
  */
-async function onToday<T>(call: () => Promise<T>, value: (result: T) => unknown, expected: (today: number) => unknown): Promise<T> {
+async function onToday<T>(
+  call: () => Promise<T>,
+  value: (result: T) => unknown,
+  expected: (today: number) => unknown,
+): Promise<T> {
   const before = Date.now();
   const result = await call();
   const after = Date.now();
@@ -134,7 +147,15 @@ describe('recurring gifts', () => {
 
     it('creates an active gift: 201, Location, rcg_ id, every field echoed, recurring.created with the object GET returns', async () => {
       const start = utcDay(10);
-      const body = { donor_id: g.ana, amount: 5000, currency: 'USD', fund_id: g.general.id, interval: 'month', start_on: start, end_on: '2099-12-31' };
+      const body = {
+        donor_id: g.ana,
+        amount: 5000,
+        currency: 'USD',
+        fund_id: g.general.id,
+        interval: 'month',
+        start_on: start,
+        end_on: '2099-12-31',
+      };
       const res = await api.post<RecurringGift>('/v1/recurring-gifts', as(g.church, { body }));
 
       expect(res.status).toBe(201);
@@ -156,15 +177,35 @@ describe('recurring gifts', () => {
     });
 
     it('end_on is optional (null: until canceled); CLP and PYG amounts are whole units', async () => {
-      const res = await createGift(api, g.church, { donor_id: g.beto, amount: 25000, currency: 'CLP', fund_id: g.missions.id, interval: 'week', start_on: utcDay(3) });
-      expect(res).toMatchObject({ end_on: null, amount: 25000, currency: 'CLP', interval: 'week', next_charge_on: utcDay(3) });
+      const res = await createGift(api, g.church, {
+        donor_id: g.beto,
+        amount: 25000,
+        currency: 'CLP',
+        fund_id: g.missions.id,
+        interval: 'week',
+        start_on: utcDay(3),
+      });
+      expect(res).toMatchObject({
+        end_on: null,
+        amount: 25000,
+        currency: 'CLP',
+        interval: 'week',
+        next_charge_on: utcDay(3),
+      });
     });
 
     it('refuses a float or string amount, an unknown or lower-case currency and bad fields with 422 naming every field; creates nothing', async () => {
       const before = (await listGifts(api, g.church)).total;
       const cases: [JsonObject, { field: string; issue: string }[]][] = [
         [
-          { donor_id: g.ana, amount: 10.5, currency: 'XYZ', fund_id: g.general.id, interval: 'daily', start_on: '2026-02-30' },
+          {
+            donor_id: g.ana,
+            amount: 10.5,
+            currency: 'XYZ',
+            fund_id: g.general.id,
+            interval: 'daily',
+            start_on: '2026-02-30',
+          },
           [
             { field: 'amount', issue: 'invalid_type' },
             { field: 'currency', issue: 'one_of' },
@@ -173,15 +214,40 @@ describe('recurring gifts', () => {
           ],
         ],
         [
-          { donor_id: g.ana, amount: '5000', currency: 'usd', fund_id: g.general.id, interval: 'month', start_on: '2026-01-01' },
+          {
+            donor_id: g.ana,
+            amount: '5000',
+            currency: 'usd',
+            fund_id: g.general.id,
+            interval: 'month',
+            start_on: '2026-01-01',
+          },
           [
             { field: 'amount', issue: 'invalid_type' },
             { field: 'currency', issue: 'one_of' },
           ],
         ],
-        [{ donor_id: g.ana, amount: 0, currency: 'USD', fund_id: g.general.id, interval: 'month', start_on: '2026-01-01' }, [{ field: 'amount', issue: 'out_of_range' }]],
         [
-          { donor_id: g.ana, amount: 100_000_001, currency: 'USD', fund_id: g.general.id, interval: 'month', start_on: '2026-01-01', status: 'paused' },
+          {
+            donor_id: g.ana,
+            amount: 0,
+            currency: 'USD',
+            fund_id: g.general.id,
+            interval: 'month',
+            start_on: '2026-01-01',
+          },
+          [{ field: 'amount', issue: 'out_of_range' }],
+        ],
+        [
+          {
+            donor_id: g.ana,
+            amount: 100_000_001,
+            currency: 'USD',
+            fund_id: g.general.id,
+            interval: 'month',
+            start_on: '2026-01-01',
+            status: 'paused',
+          },
           [
             { field: 'amount', issue: 'out_of_range' },
             { field: 'status', issue: 'unknown_field' },
@@ -201,7 +267,12 @@ describe('recurring gifts', () => {
       ];
       for (const [body, issues] of cases) {
         const res = await api.post<Problem>('/v1/recurring-gifts', as(g.church, { body }));
-        expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({ body, status: 422, code: 'validation_failed', errors: issues });
+        expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({
+          body,
+          status: 422,
+          code: 'validation_failed',
+          errors: issues,
+        });
       }
       expect((await listGifts(api, g.church)).total).toBe(before);
     });
@@ -226,23 +297,51 @@ describe('recurring gifts', () => {
         ],
         [{ ...base, donor_id: g.general.id, fund_id: g.general.id }, [{ field: 'donor_id', issue: 'not_found' }]],
         [{ ...base, donor_id: g.ana, fund_id: g.closed.id }, [{ field: 'fund_id', issue: 'inactive' }]],
-        [{ ...base, donor_id: g.ana, fund_id: g.general.id, end_on: '2026-02-28' }, [{ field: 'end_on', issue: 'before_start' }]],
+        [
+          { ...base, donor_id: g.ana, fund_id: g.general.id, end_on: '2026-02-28' },
+          [{ field: 'end_on', issue: 'before_start' }],
+        ],
       ];
       for (const [body, issues] of cases) {
         const res = await api.post<Problem>('/v1/recurring-gifts', as(g.church, { body }));
-        expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({ body, status: 422, code: 'validation_failed', errors: issues });
+        expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({
+          body,
+          status: 422,
+          code: 'validation_failed',
+          errors: issues,
+        });
       }
-      const res = await api.post<Problem>('/v1/recurring-gifts', as(g.church, { body: { ...base, donor_id: g.ana, fund_id: g.general.id, end_on: '2026-02-28' }, lang: 'en' }));
-      expect(res.body.errors![0]).toMatchObject({ field: 'end_on', issue: 'before_start', message: 'Must be on or after the start date (2026-03-01).' });
+      const res = await api.post<Problem>(
+        '/v1/recurring-gifts',
+        as(g.church, { body: { ...base, donor_id: g.ana, fund_id: g.general.id, end_on: '2026-02-28' }, lang: 'en' }),
+      );
+      expect(res.body.errors![0]).toMatchObject({
+        field: 'end_on',
+        issue: 'before_start',
+        message: 'Must be on or after the start date (2026-03-01).',
+      });
       // end_on equal to start_on is a one-charge gift.
-      const once = await createGift(api, g.church, { ...base, donor_id: g.ana, fund_id: g.general.id, start_on: '2099-01-01', end_on: '2099-01-01' });
+      const once = await createGift(api, g.church, {
+        ...base,
+        donor_id: g.ana,
+        fund_id: g.general.id,
+        start_on: '2099-01-01',
+        end_on: '2099-01-01',
+      });
       expect(once.next_charge_on).toBe('2099-01-01');
     });
 
     it('honours Idempotency-Key: a retry replays the answer without a second gift or event', async () => {
       const c = await newGivingChurch(api);
       const headers = { 'Idempotency-Key': randomUUID() };
-      const body = { donor_id: c.ana, amount: 1000, currency: 'MXN', fund_id: c.general.id, interval: 'two_weeks', start_on: utcDay(1) };
+      const body = {
+        donor_id: c.ana,
+        amount: 1000,
+        currency: 'MXN',
+        fund_id: c.general.id,
+        interval: 'two_weeks',
+        start_on: utcDay(1),
+      };
       const first = await api.post<RecurringGift>('/v1/recurring-gifts', as(c.church, { body, headers }));
       const again = await api.post<RecurringGift>('/v1/recurring-gifts', as(c.church, { body, headers }));
       expect([first.status, again.status]).toEqual([201, 201]);
@@ -261,7 +360,8 @@ describe('recurring gifts', () => {
       g = await newGivingChurch(api);
     });
 
-    const gift = (body: JsonObject) => createGift(api, g.church, { donor_id: g.ana, amount: 1000, currency: 'USD', fund_id: g.general.id, ...body });
+    const gift = (body: JsonObject) =>
+      createGift(api, g.church, { donor_id: g.ana, amount: 1000, currency: 'USD', fund_id: g.general.id, ...body });
 
     it('is start_on while it is today or later', async () => {
       await onToday(
@@ -327,10 +427,20 @@ describe('recurring gifts', () => {
   describe('GET /v1/recurring-gifts/{id}', () => {
     it('carries an ETag (304 while unchanged) and answers 404 resource_not_found to malformed and unknown ids on every {id} route', async () => {
       const g = await newGivingChurch(api);
-      const gift = await createGift(api, g.church, { donor_id: g.ana, amount: 1000, currency: 'USD', fund_id: g.general.id, interval: 'month', start_on: '2099-01-01' });
+      const gift = await createGift(api, g.church, {
+        donor_id: g.ana,
+        amount: 1000,
+        currency: 'USD',
+        fund_id: g.general.id,
+        interval: 'month',
+        start_on: '2099-01-01',
+      });
       const res = await api.get<RecurringGift>(`/v1/recurring-gifts/${gift.id}`, as(g.church));
       expect(res.status).toBe(200);
-      const again = await api.get(`/v1/recurring-gifts/${gift.id}`, as(g.church, { headers: { 'If-None-Match': res.headers.etag } }));
+      const again = await api.get(
+        `/v1/recurring-gifts/${gift.id}`,
+        as(g.church, { headers: { 'If-None-Match': res.headers.etag } }),
+      );
       expect(again.status).toBe(304);
 
       const hex = gift.id.slice(4);
@@ -340,7 +450,12 @@ describe('recurring gifts', () => {
           ['patch', { amount: 2000 }],
         ] as const) {
           const r = await api[method]<Problem>(`/v1/recurring-gifts/${id}`, as(g.church, { body }));
-          expect({ id, method, status: r.status, code: r.body.code }).toEqual({ id, method, status: 404, code: 'resource_not_found' });
+          expect({ id, method, status: r.status, code: r.body.code }).toEqual({
+            id,
+            method,
+            status: 404,
+            code: 'resource_not_found',
+          });
         }
       }
     });
@@ -354,13 +469,30 @@ describe('recurring gifts', () => {
       g = await newGivingChurch(api);
     });
 
-    const newGift = () => createGift(api, g.church, { donor_id: g.ana, amount: 5000, currency: 'USD', fund_id: g.general.id, interval: 'month', start_on: '2099-01-15' });
+    const newGift = () =>
+      createGift(api, g.church, {
+        donor_id: g.ana,
+        amount: 5000,
+        currency: 'USD',
+        fund_id: g.general.id,
+        interval: 'month',
+        start_on: '2099-01-15',
+      });
 
     it('changes the fields sent and raises recurring.updated; a body that changes nothing raises nothing', async () => {
       const gift = await newGift();
       const res = await api.patch<RecurringGift>(
         `/v1/recurring-gifts/${gift.id}`,
-        as(g.church, { body: { amount: 7500, currency: 'EUR', fund_id: g.missions.id, interval: 'quarter', start_on: '2099-02-01', end_on: '2100-01-31' } }),
+        as(g.church, {
+          body: {
+            amount: 7500,
+            currency: 'EUR',
+            fund_id: g.missions.id,
+            interval: 'quarter',
+            start_on: '2099-02-01',
+            end_on: '2100-01-31',
+          },
+        }),
       );
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
@@ -378,39 +510,77 @@ describe('recurring gifts', () => {
       expect((await api.get<RecurringGift>(`/v1/recurring-gifts/${gift.id}`, as(g.church))).body).toEqual(res.body);
       expect(await eventObjects(api, g.church, 'recurring.updated', gift.id)).toEqual([res.body]);
 
-      const same = await api.patch<RecurringGift>(`/v1/recurring-gifts/${gift.id}`, as(g.church, { body: { amount: 7500, status: 'active' } }));
+      const same = await api.patch<RecurringGift>(
+        `/v1/recurring-gifts/${gift.id}`,
+        as(g.church, { body: { amount: 7500, status: 'active' } }),
+      );
       expect(same.status).toBe(200);
       expect(same.body).toEqual(res.body);
-      const cleared = await api.patch<RecurringGift>(`/v1/recurring-gifts/${gift.id}`, as(g.church, { body: { end_on: null } }));
+      const cleared = await api.patch<RecurringGift>(
+        `/v1/recurring-gifts/${gift.id}`,
+        as(g.church, { body: { end_on: null } }),
+      );
       expect(cleared.body.end_on).toBeNull();
-      expect(await eventTypes(api, g.church, gift.id)).toEqual(['recurring.created', 'recurring.updated', 'recurring.updated']);
+      expect(await eventTypes(api, g.church, gift.id)).toEqual([
+        'recurring.created',
+        'recurring.updated',
+        'recurring.updated',
+      ]);
     });
 
     it('pauses (next_charge_on null) and resumes (next regular date) with recurring.updated', async () => {
       const gift = await newGift();
-      const paused = await api.patch<RecurringGift>(`/v1/recurring-gifts/${gift.id}`, as(g.church, { body: { status: 'paused' } }));
+      const paused = await api.patch<RecurringGift>(
+        `/v1/recurring-gifts/${gift.id}`,
+        as(g.church, { body: { status: 'paused' } }),
+      );
       expect(paused.status).toBe(200);
       expect(paused.body).toMatchObject({ status: 'paused', next_charge_on: null, canceled_at: null });
-      const resumed = await api.patch<RecurringGift>(`/v1/recurring-gifts/${gift.id}`, as(g.church, { body: { status: 'active' } }));
+      const resumed = await api.patch<RecurringGift>(
+        `/v1/recurring-gifts/${gift.id}`,
+        as(g.church, { body: { status: 'active' } }),
+      );
       expect(resumed.body).toMatchObject({ status: 'active', next_charge_on: '2099-01-15' });
-      expect((await eventObjects(api, g.church, 'recurring.updated', gift.id)).map((o) => o.status)).toEqual(['paused', 'active']);
+      expect((await eventObjects(api, g.church, 'recurring.updated', gift.id)).map((o) => o.status)).toEqual([
+        'paused',
+        'active',
+      ]);
     });
 
     it('cancels with recurring.canceled (not recurring.updated); a canceled gift takes no change: 409, nothing raised', async () => {
       const gift = await newGift();
       await api.patch(`/v1/recurring-gifts/${gift.id}`, as(g.church, { body: { status: 'paused' } }));
-      const canceled = await api.patch<RecurringGift>(`/v1/recurring-gifts/${gift.id}`, as(g.church, { body: { status: 'canceled' } }));
+      const canceled = await api.patch<RecurringGift>(
+        `/v1/recurring-gifts/${gift.id}`,
+        as(g.church, { body: { status: 'canceled' } }),
+      );
       expect(canceled.status).toBe(200);
-      expect(canceled.body).toMatchObject({ status: 'canceled', next_charge_on: null, canceled_at: expect.stringMatching(UTC_ISO) });
+      expect(canceled.body).toMatchObject({
+        status: 'canceled',
+        next_charge_on: null,
+        canceled_at: expect.stringMatching(UTC_ISO),
+      });
       expect(canceled.body.updated_at).toBe(canceled.body.canceled_at);
       expect(await eventObjects(api, g.church, 'recurring.canceled', gift.id)).toEqual([canceled.body]);
 
-      for (const body of [{ status: 'active' }, { status: 'paused' }, { status: 'canceled' }, { amount: 1 }, { end_on: null }]) {
+      for (const body of [
+        { status: 'active' },
+        { status: 'paused' },
+        { status: 'canceled' },
+        { amount: 1 },
+        { end_on: null },
+      ]) {
         const res = await api.patch<Problem>(`/v1/recurring-gifts/${gift.id}`, as(g.church, { body }));
         expect({ body, status: res.status, code: res.body.code }).toEqual({ body, status: 409, code: 'conflict' });
       }
-      expect((await api.get<RecurringGift>(`/v1/recurring-gifts/${gift.id}`, as(g.church))).body).toEqual(canceled.body);
-      expect(await eventTypes(api, g.church, gift.id)).toEqual(['recurring.created', 'recurring.updated', 'recurring.canceled']);
+      expect((await api.get<RecurringGift>(`/v1/recurring-gifts/${gift.id}`, as(g.church))).body).toEqual(
+        canceled.body,
+      );
+      expect(await eventTypes(api, g.church, gift.id)).toEqual([
+        'recurring.created',
+        'recurring.updated',
+        'recurring.canceled',
+      ]);
     });
 
     it('refuses the donor, cleared required fields, bad values and references with 422; nothing changes', async () => {
@@ -443,7 +613,12 @@ describe('recurring gifts', () => {
       ];
       for (const [body, issues] of cases) {
         const res = await api.patch<Problem>(`/v1/recurring-gifts/${gift.id}`, as(g.church, { body }));
-        expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({ body, status: 422, code: 'validation_failed', errors: issues });
+        expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({
+          body,
+          status: 422,
+          code: 'validation_failed',
+          errors: issues,
+        });
       }
       expect((await api.get<RecurringGift>(`/v1/recurring-gifts/${gift.id}`, as(g.church))).body).toEqual(gift);
       expect(await eventTypes(api, g.church, gift.id)).toEqual(['recurring.created']);
@@ -452,7 +627,14 @@ describe('recurring gifts', () => {
     it('races three cancels: one 200, two 409, one recurring.canceled', async () => {
       for (let round = 0; round < 5; round++) {
         const gift = await newGift();
-        const answers = await Promise.all([0, 1, 2].map(() => api.patch<RecurringGift | Problem>(`/v1/recurring-gifts/${gift.id}`, as(g.church, { body: { status: 'canceled' } }))));
+        const answers = await Promise.all(
+          [0, 1, 2].map(() =>
+            api.patch<RecurringGift | Problem>(
+              `/v1/recurring-gifts/${gift.id}`,
+              as(g.church, { body: { status: 'canceled' } }),
+            ),
+          ),
+        );
         expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
         const winner = answers.find((a) => a.status === 200)!.body as RecurringGift;
         expect(await eventObjects(api, g.church, 'recurring.canceled', gift.id)).toEqual([winner]);
@@ -464,7 +646,9 @@ describe('recurring gifts', () => {
         const gift = await newGift();
         await api.patch(`/v1/recurring-gifts/${gift.id}`, as(g.church, { body: { status: 'paused' } }));
         const [resume, cancel] = await Promise.all(
-          ['active', 'canceled'].map((status) => api.patch<RecurringGift | Problem>(`/v1/recurring-gifts/${gift.id}`, as(g.church, { body: { status } }))),
+          ['active', 'canceled'].map((status) =>
+            api.patch<RecurringGift | Problem>(`/v1/recurring-gifts/${gift.id}`, as(g.church, { body: { status } })),
+          ),
         );
         expect(cancel.status).toBe(200);
         expect([200, 409]).toContain(resume.status);
@@ -473,7 +657,9 @@ describe('recurring gifts', () => {
         // The resume either ran first (and was recorded) or came after the cancel and changed nothing.
         const types = await eventTypes(api, g.church, gift.id);
         expect(types).toEqual(
-          resume.status === 200 ? ['recurring.created', 'recurring.updated', 'recurring.updated', 'recurring.canceled'] : ['recurring.created', 'recurring.updated', 'recurring.canceled'],
+          resume.status === 200
+            ? ['recurring.created', 'recurring.updated', 'recurring.updated', 'recurring.canceled']
+            : ['recurring.created', 'recurring.updated', 'recurring.canceled'],
         );
         expect((await eventObjects(api, g.church, 'recurring.canceled', gift.id))[0]).toEqual(final);
       }
@@ -487,16 +673,48 @@ describe('recurring gifts', () => {
 
     beforeAll(async () => {
       g = await newGivingChurch(api);
-      r.a = await createGift(api, g.church, { donor_id: g.ana, amount: 1000, currency: 'USD', fund_id: g.general.id, interval: 'month', start_on: '2025-03-01' });
-      r.b = await createGift(api, g.church, { donor_id: g.beto, amount: 2000, currency: 'MXN', fund_id: g.missions.id, interval: 'week', start_on: '2025-01-05' });
-      r.c = await createGift(api, g.church, { donor_id: g.ana, amount: 3000, currency: 'USD', fund_id: g.missions.id, interval: 'year', start_on: '2025-06-10' });
-      r.d = await createGift(api, g.church, { donor_id: g.beto, amount: 4000, currency: 'USD', fund_id: g.general.id, interval: 'month', start_on: '2025-02-01' });
+      r.a = await createGift(api, g.church, {
+        donor_id: g.ana,
+        amount: 1000,
+        currency: 'USD',
+        fund_id: g.general.id,
+        interval: 'month',
+        start_on: '2025-03-01',
+      });
+      r.b = await createGift(api, g.church, {
+        donor_id: g.beto,
+        amount: 2000,
+        currency: 'MXN',
+        fund_id: g.missions.id,
+        interval: 'week',
+        start_on: '2025-01-05',
+      });
+      r.c = await createGift(api, g.church, {
+        donor_id: g.ana,
+        amount: 3000,
+        currency: 'USD',
+        fund_id: g.missions.id,
+        interval: 'year',
+        start_on: '2025-06-10',
+      });
+      r.d = await createGift(api, g.church, {
+        donor_id: g.beto,
+        amount: 4000,
+        currency: 'USD',
+        fund_id: g.general.id,
+        interval: 'month',
+        start_on: '2025-02-01',
+      });
       await backdate(api, g.church, r.a.id, '2026-01-01T10:00:00Z');
       await backdate(api, g.church, r.b.id, '2026-01-02T10:00:00Z');
       await backdate(api, g.church, r.c.id, '2026-01-03T10:00:00Z');
       await backdate(api, g.church, r.d.id, '2026-01-04T10:00:00Z');
-      r.b = (await api.patch<RecurringGift>(`/v1/recurring-gifts/${r.b.id}`, as(g.church, { body: { status: 'paused' } }))).body;
-      r.c = (await api.patch<RecurringGift>(`/v1/recurring-gifts/${r.c.id}`, as(g.church, { body: { status: 'canceled' } }))).body;
+      r.b = (
+        await api.patch<RecurringGift>(`/v1/recurring-gifts/${r.b.id}`, as(g.church, { body: { status: 'paused' } }))
+      ).body;
+      r.c = (
+        await api.patch<RecurringGift>(`/v1/recurring-gifts/${r.c.id}`, as(g.church, { body: { status: 'canceled' } }))
+      ).body;
       r.a = (await api.get<RecurringGift>(`/v1/recurring-gifts/${r.a.id}`, as(g.church))).body;
       r.d = (await api.get<RecurringGift>(`/v1/recurring-gifts/${r.d.id}`, as(g.church))).body;
     });
@@ -520,8 +738,14 @@ describe('recurring gifts', () => {
       expect(idsOf(await list({ 'status[ne]': 'canceled' }))).toEqual([r.a.id, r.b.id, r.d.id]);
       expect(idsOf(await list({ interval: 'month' }))).toEqual([r.a.id, r.d.id]);
       expect(idsOf(await list({ currency: 'MXN' }))).toEqual([r.b.id]);
-      expect(idsOf(await list({ 'start_on[gte]': '2025-02-01', 'start_on[lt]': '2025-06-10' }))).toEqual([r.a.id, r.d.id]);
-      expect(idsOf(await list({ 'created_at[gte]': '2026-01-02T10:00:00Z', 'created_at[lt]': '2026-01-04' }))).toEqual([r.b.id, r.c.id]);
+      expect(idsOf(await list({ 'start_on[gte]': '2025-02-01', 'start_on[lt]': '2025-06-10' }))).toEqual([
+        r.a.id,
+        r.d.id,
+      ]);
+      expect(idsOf(await list({ 'created_at[gte]': '2026-01-02T10:00:00Z', 'created_at[lt]': '2026-01-04' }))).toEqual([
+        r.b.id,
+        r.c.id,
+      ]);
       // The pause and the cancel moved b's and c's updated_at; a and d keep their backdated one.
       expect(idsOf(await list({ 'updated_at[gt]': '2026-01-05T00:00:00Z' }))).toEqual([r.b.id, r.c.id]);
     });
@@ -549,7 +773,12 @@ describe('recurring gifts', () => {
         [{ 'start_on[lte]': '2025-02-30' }, 'start_on[lte]'],
       ] as [Record<string, string>, string][]) {
         const res = await api.get<Problem>(`/v1/recurring-gifts${qs(params)}`, as(g.church));
-        expect({ params, status: res.status, code: res.body.code, fields: (res.body.errors ?? []).map((e) => e.field) }).toEqual({
+        expect({
+          params,
+          status: res.status,
+          code: res.body.code,
+          fields: (res.body.errors ?? []).map((e) => e.field),
+        }).toEqual({
           params,
           status: 400,
           code: 'invalid_parameter',
@@ -564,30 +793,55 @@ describe('recurring gifts', () => {
     it('chargeFailed raises recurring.charge_failed: the gift as GET returns it plus the failure; null for an unknown gift or another church', async () => {
       const g = await newGivingChurch(api);
       const other = await newGivingChurch(api);
-      const gift = await createGift(api, g.church, { donor_id: g.ana, amount: 5000, currency: 'USD', fund_id: g.general.id, interval: 'month', start_on: '2099-01-01' });
+      const gift = await createGift(api, g.church, {
+        donor_id: g.ana,
+        amount: 5000,
+        currency: 'USD',
+        fund_id: g.general.id,
+        interval: 'month',
+        start_on: '2099-01-01',
+      });
       const service = api.app.get(RecurringGiftsService);
 
       const before = Date.now();
-      const event = await inTenant(api, g.church.id, () => service.chargeFailed(gift.id, { reason: 'card_declined', invoiceId: 'in_123' }));
-      expect(event).toEqual({ ...gift, failure: { reason: 'card_declined', invoice_id: 'in_123', at: expect.stringMatching(UTC_ISO) } });
+      const event = await inTenant(api, g.church.id, () =>
+        service.chargeFailed(gift.id, { reason: 'card_declined', invoiceId: 'in_123' }),
+      );
+      expect(event).toEqual({
+        ...gift,
+        failure: { reason: 'card_declined', invoice_id: 'in_123', at: expect.stringMatching(UTC_ISO) },
+      });
       expect(Date.parse(event!.failure.at)).toBeGreaterThanOrEqual(before - 1000);
       expect(await eventObjects(api, g.church, 'recurring.charge_failed', gift.id)).toEqual([event]);
       // The uuid works as well as the rcg_ id; the gift does not change.
-      const byUuid = await inTenant(api, g.church.id, () => service.chargeFailed(parsePublicId('rcg', gift.id)!, { reason: 'expired_card', invoiceId: null }));
+      const byUuid = await inTenant(api, g.church.id, () =>
+        service.chargeFailed(parsePublicId('rcg', gift.id)!, { reason: 'expired_card', invoiceId: null }),
+      );
       expect(byUuid!.failure).toMatchObject({ reason: 'expired_card', invoice_id: null });
       expect((await api.get<RecurringGift>(`/v1/recurring-gifts/${gift.id}`, as(g.church))).body).toEqual(gift);
 
       for (const id of [`rcg_${'0'.repeat(32)}`, 'rcg_nope', 'nope', gift.id.toUpperCase()]) {
-        expect(await inTenant(api, g.church.id, () => service.chargeFailed(id, { reason: 'x', invoiceId: null }))).toBeNull();
+        expect(
+          await inTenant(api, g.church.id, () => service.chargeFailed(id, { reason: 'x', invoiceId: null })),
+        ).toBeNull();
       }
-      expect(await inTenant(api, other.church.id, () => service.chargeFailed(gift.id, { reason: 'x', invoiceId: null }))).toBeNull();
+      expect(
+        await inTenant(api, other.church.id, () => service.chargeFailed(gift.id, { reason: 'x', invoiceId: null })),
+      ).toBeNull();
       expect(await eventObjects(api, other.church, 'recurring.charge_failed', gift.id)).toEqual([]);
       expect(await eventObjects(api, g.church, 'recurring.charge_failed', gift.id)).toHaveLength(2);
     });
 
     it("a processor charge of the gift makes its donation with recurring_gift_id; donations' recurring_gift_id must name a gift of the church", async () => {
       const g = await newGivingChurch(api);
-      const gift = await createGift(api, g.church, { donor_id: g.ana, amount: 5000, currency: 'USD', fund_id: g.general.id, interval: 'month', start_on: '2026-01-01' });
+      const gift = await createGift(api, g.church, {
+        donor_id: g.ana,
+        amount: 5000,
+        currency: 'USD',
+        fund_id: g.general.id,
+        interval: 'month',
+        start_on: '2026-01-01',
+      });
       const donation = await inTenant(api, g.church.id, () =>
         api.app.get(DonationsService).recordProcessorPayment({
           processorId: `pi_${randomUUID()}`,
@@ -599,11 +853,23 @@ describe('recurring gifts', () => {
           method: 'card',
         }),
       );
-      expect(donation).toMatchObject({ amount: 5000, currency: 'USD', recurring_gift_id: gift.id, status: 'succeeded' });
+      expect(donation).toMatchObject({
+        amount: 5000,
+        currency: 'USD',
+        recurring_gift_id: gift.id,
+        status: 'succeeded',
+      });
 
       // The foreign key: no donation points at a gift the church does not have.
       const other = await newGivingChurch(api);
-      const theirs = await createGift(api, other.church, { donor_id: other.ana, amount: 5000, currency: 'USD', fund_id: other.general.id, interval: 'month', start_on: '2026-01-01' });
+      const theirs = await createGift(api, other.church, {
+        donor_id: other.ana,
+        amount: 5000,
+        currency: 'USD',
+        fund_id: other.general.id,
+        interval: 'month',
+        start_on: '2026-01-01',
+      });
       for (const gid of [parsePublicId('rcg', theirs.id)!, randomUUID()]) {
         await expect(
           inTenant(api, g.church.id, () =>
@@ -612,7 +878,9 @@ describe('recurring gifts', () => {
               [g.church.id, randomUUID(), parsePublicId('fnd', g.general.id), gid],
             ),
           ),
-        ).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '23503', constraint: 'donations_recurring_gift_fkey' }) });
+        ).rejects.toMatchObject({
+          driverError: expect.objectContaining({ code: '23503', constraint: 'donations_recurring_gift_fkey' }),
+        });
       }
     });
   });
@@ -622,13 +890,24 @@ describe('recurring gifts', () => {
     it("answers 404 to another church's gift on every {id} route, and does not list it", async () => {
       const a = await newGivingChurch(api);
       const b = await newGivingChurch(api);
-      const theirs = await createGift(api, a.church, { donor_id: a.ana, amount: 5000, currency: 'USD', fund_id: a.general.id, interval: 'month', start_on: '2099-01-01' });
+      const theirs = await createGift(api, a.church, {
+        donor_id: a.ana,
+        amount: 5000,
+        currency: 'USD',
+        fund_id: a.general.id,
+        interval: 'month',
+        start_on: '2099-01-01',
+      });
       for (const [method, body] of [
         ['get', undefined],
         ['patch', { status: 'canceled' }],
       ] as const) {
         const res = await api[method]<Problem>(`/v1/recurring-gifts/${theirs.id}`, as(b.church, { body }));
-        expect({ method, status: res.status, code: res.body.code }).toEqual({ method, status: 404, code: 'resource_not_found' });
+        expect({ method, status: res.status, code: res.body.code }).toEqual({
+          method,
+          status: 404,
+          code: 'resource_not_found',
+        });
       }
       expect((await listGifts(api, b.church)).total).toBe(0);
       expect((await listGifts(api, b.church, { donor_id: a.ana })).total).toBe(0);
@@ -637,12 +916,26 @@ describe('recurring gifts', () => {
 
     it('read:donations reads but does not write; write:donations writes but does not read; members scopes reach nothing', async () => {
       const g = await newGivingChurch(api);
-      const gift = await createGift(api, g.church, { donor_id: g.ana, amount: 5000, currency: 'USD', fund_id: g.general.id, interval: 'month', start_on: '2099-01-01' });
+      const gift = await createGift(api, g.church, {
+        donor_id: g.ana,
+        amount: 5000,
+        currency: 'USD',
+        fund_id: g.general.id,
+        interval: 'month',
+        start_on: '2099-01-01',
+      });
       const reader = await newToken(api, g.church, ['read:donations']);
       const writer = await newToken(api, g.church, ['write:donations']);
       const members = await newToken(api, g.church, ['read:members', 'write:members']);
       const call = (token: string, body?: JsonObject): Call => ({ token, tenant: g.church.slug, body });
-      const body = { donor_id: g.ana, amount: 100, currency: 'USD', fund_id: g.general.id, interval: 'week', start_on: '2099-01-01' };
+      const body = {
+        donor_id: g.ana,
+        amount: 100,
+        currency: 'USD',
+        fund_id: g.general.id,
+        interval: 'week',
+        start_on: '2099-01-01',
+      };
 
       expect((await api.get('/v1/recurring-gifts', call(reader.token))).status).toBe(200);
       expect((await api.get(`/v1/recurring-gifts/${gift.id}`, call(reader.token))).status).toBe(200);
@@ -659,11 +952,16 @@ describe('recurring gifts', () => {
         });
       }
       expect((await api.post('/v1/recurring-gifts', call(writer.token, body))).status).toBe(201);
-      expect((await api.patch(`/v1/recurring-gifts/${gift.id}`, call(writer.token, { amount: 6000 }))).status).toBe(200);
+      expect((await api.patch(`/v1/recurring-gifts/${gift.id}`, call(writer.token, { amount: 6000 }))).status).toBe(
+        200,
+      );
       const read = await api.get<Problem>(`/v1/recurring-gifts/${gift.id}`, call(writer.token));
       expect([read.status, read.body.code]).toEqual([403, 'scope_insufficient']);
       expect(read.headers['www-authenticate']).toContain('scope="read:donations"');
-      for (const res of [await api.get<Problem>('/v1/recurring-gifts', call(members.token)), await api.post<Problem>('/v1/recurring-gifts', call(members.token, body))]) {
+      for (const res of [
+        await api.get<Problem>('/v1/recurring-gifts', call(members.token)),
+        await api.post<Problem>('/v1/recurring-gifts', call(members.token, body)),
+      ]) {
         expect([res.status, res.body.code]).toEqual([403, 'scope_insufficient']);
       }
     });

@@ -35,7 +35,9 @@ describe('reports gate', () => {
   }
 
   it('five reports behind a lock hold one connection; a members list answers meanwhile; then all five answer', async () => {
-    const tokens = await Promise.all(Array.from({ length: 5 }, () => newToken(api, church, ['read:reports'], 'finance')));
+    const tokens = await Promise.all(
+      Array.from({ length: 5 }, () => newToken(api, church, ['read:reports'], 'finance')),
+    );
     const reader = await newToken(api, church, ['read:members'], 'staff');
     // Every report but groups reads the church's time zone from statement_settings first; giving comes first.
     const locker = new Client({ connectionString: process.env.DATABASE_URL });

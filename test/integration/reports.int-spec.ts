@@ -48,7 +48,8 @@ class Church {
     const state = this.pools.get(pool) ?? { tokens: [], used: 0 };
     this.pools.set(pool, state);
     if (state.tokens.length === 0 || state.used >= 25) {
-      const scopes = pool === 'reports' ? (['read:reports'] as const) : (['read:donations', 'write:donations'] as const);
+      const scopes =
+        pool === 'reports' ? (['read:reports'] as const) : (['read:donations', 'write:donations'] as const);
       state.tokens.push((await newToken(this.api, this.tenant, [...scopes], 'finance')).token);
       state.used = 0;
     }
@@ -63,13 +64,21 @@ class Church {
   }
 
   async donate(body: JsonObject): Promise<string> {
-    const res = await this.api.post<Row>('/v1/donations', { token: await this.pooled('donations'), tenant: this.tenant.slug, body });
+    const res = await this.api.post<Row>('/v1/donations', {
+      token: await this.pooled('donations'),
+      tenant: this.tenant.slug,
+      body,
+    });
     if (res.status !== 201) throw new Error(`donation: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.id as string;
   }
 
   async report(path: string, params: Record<string, string> = {}, extra: Call = {}) {
-    return this.api.get<Report>(`/v1/reports/${path}${qs(params)}`, { token: await this.pooled('reports'), tenant: this.tenant.slug, ...extra });
+    return this.api.get<Report>(`/v1/reports/${path}${qs(params)}`, {
+      token: await this.pooled('reports'),
+      tenant: this.tenant.slug,
+      ...extra,
+    });
   }
 
   async ok(path: string, params: Record<string, string> = {}): Promise<Report> {
@@ -104,10 +113,14 @@ function flatten(rows: Row[], columns: string[]): Record<string, string>[] {
   return rows.map((row) => {
     const flat: Record<string, string | number | boolean | null | undefined> = {};
     for (const [key, value] of Object.entries(row)) {
-      if (value !== null && typeof value === 'object') for (const [field, inner] of Object.entries(value as Record<string, string | null>)) flat[`${key}_${field}`] = inner;
+      if (value !== null && typeof value === 'object')
+        for (const [field, inner] of Object.entries(value as Record<string, string | null>))
+          flat[`${key}_${field}`] = inner;
       else flat[key] = value as string | number | boolean | null;
     }
-    return Object.fromEntries(columns.map((c) => [c, flat[c] === null || flat[c] === undefined ? '' : String(flat[c])]));
+    return Object.fromEntries(
+      columns.map((c) => [c, flat[c] === null || flat[c] === undefined ? '' : String(flat[c])]),
+    );
   });
 }
 
@@ -140,8 +153,23 @@ describe('reports', () => {
     );
 
     // Giving: two currencies, refunds partial and full, a failed, a disputed, a pending (open batch) and an anonymous gift.
-    const gift = (amount: number, currency: string, fund: string, donor: string | null, received_at: string, campus?: string) =>
-      c.donate({ amount, currency, fund_id: funds[fund], donor_id: donor, received_at, method: 'cash', ...(campus ? { campus } : {}) });
+    const gift = (
+      amount: number,
+      currency: string,
+      fund: string,
+      donor: string | null,
+      received_at: string,
+      campus?: string,
+    ) =>
+      c.donate({
+        amount,
+        currency,
+        fund_id: funds[fund],
+        donor_id: donor,
+        received_at,
+        method: 'cash',
+        ...(campus ? { campus } : {}),
+      });
     await gift(10000, 'MXN', 'general', m[1], '2025-03-02T12:00:00-06:00', 'north');
     await gift(25000, 'MXN', 'missions', m[2], '2025-03-15T10:00:00-06:00', 'south');
     await gift(5000, 'USD', 'general', m[3], '2025-04-01T09:00:00-06:00');
@@ -162,21 +190,36 @@ describe('reports', () => {
     expect((await api.post(`/v1/donations/${fully}/refund`, c.as({ body: {} }))).status).toBe(200);
     // No route fails or disputes a gift by hand (the processor does): write those states.
     await c.sql(`UPDATE donations SET status = 'failed' WHERE tenant_id = $1 AND id = $2`, [uuid('donation', failed)]);
-    await c.sql(`UPDATE donations SET status = 'disputed' WHERE tenant_id = $1 AND id = $2`, [uuid('donation', disputed)]);
+    await c.sql(`UPDATE donations SET status = 'disputed' WHERE tenant_id = $1 AND id = $2`, [
+      uuid('donation', disputed),
+    ]);
     const batch = (await c.make('/v1/batches', { description: 'Sunday', currency: 'MXN' })).id as string;
-    await c.donate({ amount: 777, currency: 'MXN', fund_id: funds.general, batch_id: batch, received_at: '2025-07-06T11:00:00-06:00' });
+    await c.donate({
+      amount: 777,
+      currency: 'MXN',
+      fund_id: funds.general,
+      batch_id: batch,
+      received_at: '2025-07-06T11:00:00-06:00',
+    });
     // Another church's gift in the same days.
     const otherFund = (await other.make('/v1/funds', { name: 'General' })).id as string;
-    await other.donate({ amount: 99999, currency: 'MXN', fund_id: otherFund, received_at: '2025-03-02T12:00:00-06:00' });
+    await other.donate({
+      amount: 99999,
+      currency: 'MXN',
+      fund_id: otherFund,
+      received_at: '2025-03-02T12:00:00-06:00',
+    });
 
     // Attendance over weeks; one check-in at 23:30 local on a Sunday.
     const event = async (name: string, starts_at: string, campus?: string) => {
       const ends = new Date(Date.parse(starts_at) + 3_600_000).toISOString();
-      const id = (await c.make('/v1/events', { name, starts_at, ends_at: ends, ...(campus ? { campus } : {}) })).id as string;
+      const id = (await c.make('/v1/events', { name, starts_at, ends_at: ends, ...(campus ? { campus } : {}) }))
+        .id as string;
       events.push(id);
       return id;
     };
-    const attend = (member: string, event_id: string, checked_in_at: string) => c.make('/v1/attendance', { member_id: member, event_id, checked_in_at });
+    const attend = (member: string, event_id: string, checked_in_at: string) =>
+      c.make('/v1/attendance', { member_id: member, event_id, checked_in_at });
     const e1 = await event('Service 1', '2025-09-07T10:00:00-06:00', 'north');
     const e2 = await event('Service 2', '2025-09-14T10:00:00-06:00', 'north');
     const e3 = await event('Youth night', '2025-09-14T19:00:00-06:00', 'south');
@@ -214,14 +257,31 @@ describe('reports', () => {
       await c.sql('UPDATE members SET created_at = $2 WHERE tenant_id = $1 AND id = $3', [at, uuid('member', m[i])]);
     }
     expect((await api.delete(`/v1/members/${m[8]}`, c.as())).status).toBe(204);
-    await c.sql('UPDATE members SET created_at = $2, deleted_at = $3 WHERE tenant_id = $1 AND id = $4', ['2025-01-15T12:00:00Z', '2025-02-15T12:00:00Z', uuid('member', m[8])]);
+    await c.sql('UPDATE members SET created_at = $2, deleted_at = $3 WHERE tenant_id = $1 AND id = $4', [
+      '2025-01-15T12:00:00Z',
+      '2025-02-15T12:00:00Z',
+      uuid('member', m[8]),
+    ]);
     const prospects: string[] = [];
-    for (let i = 0; i < 3; i++) prospects.push((await c.make('/v1/prospects', { first_name: `Prospect ${i}`, last_name: 'Ruiz' })).id as string);
+    for (let i = 0; i < 3; i++)
+      prospects.push((await c.make('/v1/prospects', { first_name: `Prospect ${i}`, last_name: 'Ruiz' })).id as string);
     const converted = await c.make(`/v1/prospects/${prospects[0]}/convert`, {}, 200);
-    await c.sql('UPDATE prospects SET created_at = $2 WHERE tenant_id = $1 AND id = ANY($3::uuid[])', ['2025-01-12T12:00:00Z', prospects.slice(0, 2).map((p) => uuid('prospect', p))]);
-    await c.sql('UPDATE prospects SET created_at = $2 WHERE tenant_id = $1 AND id = $3', ['2025-02-12T12:00:00Z', uuid('prospect', prospects[2])]);
-    await c.sql('UPDATE prospects SET converted_at = $2 WHERE tenant_id = $1 AND id = $3', ['2025-02-20T12:00:00Z', uuid('prospect', prospects[0])]);
-    await c.sql('UPDATE members SET created_at = $2 WHERE tenant_id = $1 AND id = $3', ['2025-02-20T12:00:00Z', uuid('member', converted.member_id as string)]);
+    await c.sql('UPDATE prospects SET created_at = $2 WHERE tenant_id = $1 AND id = ANY($3::uuid[])', [
+      '2025-01-12T12:00:00Z',
+      prospects.slice(0, 2).map((p) => uuid('prospect', p)),
+    ]);
+    await c.sql('UPDATE prospects SET created_at = $2 WHERE tenant_id = $1 AND id = $3', [
+      '2025-02-12T12:00:00Z',
+      uuid('prospect', prospects[2]),
+    ]);
+    await c.sql('UPDATE prospects SET converted_at = $2 WHERE tenant_id = $1 AND id = $3', [
+      '2025-02-20T12:00:00Z',
+      uuid('prospect', prospects[0]),
+    ]);
+    await c.sql('UPDATE members SET created_at = $2 WHERE tenant_id = $1 AND id = $3', [
+      '2025-02-20T12:00:00Z',
+      uuid('member', converted.member_id as string),
+    ]);
   }, 120_000);
 
   afterAll(async () => {
@@ -231,7 +291,14 @@ describe('reports', () => {
   describe('giving', () => {
     /** The expected rows, by a direct SQL aggregate over the donations table (independent of the report's query). */
     const expected = async (key: string, join = '') =>
-      c.sql<{ key: string | null; name: string | null; currency: string; count: number; amount: string; refunded: string }>(
+      c.sql<{
+        key: string | null;
+        name: string | null;
+        currency: string;
+        count: number;
+        amount: string;
+        refunded: string;
+      }>(
         `SELECT ${key} AS key, ${join ? 'x.name' : 'NULL'} AS name, d.currency, count(*)::int AS count, sum(d.amount)::text AS amount, sum(d.refunded_amount)::text AS refunded
            FROM donations d ${join}
           WHERE d.tenant_id = $1 AND d.status NOT IN ('pending', 'failed', 'disputed')
@@ -253,7 +320,14 @@ describe('reports', () => {
       const sql = await expected(`to_char(date_trunc('month', d.received_at AT TIME ZONE '${TZ}'), 'YYYY-MM')`);
       expect(sortRows(report.rows)).toEqual(sortRows(sql.map((r) => ({ period: r.key, ...money(r) }))));
       expect(report.report).toBe('giving');
-      expect(report.params).toEqual({ from: FROM, to: TO, group_by: 'month', currency: null, timezone: TZ, timezone_source: 'settings' });
+      expect(report.params).toEqual({
+        from: FROM,
+        to: TO,
+        group_by: 'month',
+        currency: null,
+        timezone: TZ,
+        timezone_source: 'settings',
+      });
       expect(Date.parse(report.generated_at)).not.toBeNaN();
       const totals = await c.sql<{ currency: string; count: number; amount: string; refunded: string }>(
         `SELECT currency, count(*)::int AS count, sum(amount)::text AS amount, sum(refunded_amount)::text AS refunded FROM donations
@@ -268,27 +342,52 @@ describe('reports', () => {
         { currency: 'USD', count: 3, amount: 15000, refunded: 3000, net: 12000 },
       ]);
       // September 30 at 23:30 local (October 1 in UTC) is in September.
-      expect(report.rows.find((r) => r.period === '2025-09')).toMatchObject({ currency: 'MXN', count: 2, amount: 5555 });
+      expect(report.rows.find((r) => r.period === '2025-09')).toMatchObject({
+        currency: 'MXN',
+        count: 2,
+        amount: 5555,
+      });
       expect(report.rows.find((r) => r.period === '2025-10')).toBeUndefined();
     });
 
     it('by ISO week in the church’s zone: a gift at 23:30 on a Sunday lands in that local week', async () => {
       const report = await c.ok('giving', { from: FROM, to: TO, group_by: 'week' });
-      const sql = await expected(`to_char(d.received_at AT TIME ZONE '${TZ}', 'IYYY') || '-W' || to_char(d.received_at AT TIME ZONE '${TZ}', 'IW')`);
+      const sql = await expected(
+        `to_char(d.received_at AT TIME ZONE '${TZ}', 'IYYY') || '-W' || to_char(d.received_at AT TIME ZONE '${TZ}', 'IW')`,
+      );
       expect(sortRows(report.rows)).toEqual(sortRows(sql.map((r) => ({ period: r.key, ...money(r) }))));
-      expect(report.rows.find((r) => r.period === '2025-W37')).toEqual({ period: '2025-W37', currency: 'MXN', count: 1, amount: 1234, refunded: 0, net: 1234 });
+      expect(report.rows.find((r) => r.period === '2025-W37')).toEqual({
+        period: '2025-W37',
+        currency: 'MXN',
+        count: 1,
+        amount: 1234,
+        refunded: 0,
+        net: 1234,
+      });
       expect(report.rows.find((r) => r.period === '2025-W38')).toBeUndefined();
     });
 
     it('by fund and by campus (null for gifts without one), names included; currency limits the report', async () => {
       const byFund = await c.ok('giving', { from: FROM, to: TO, group_by: 'fund' });
-      const fundSql = await expected(`'fnd_' || replace(d.fund_id::text, '-', '')`, 'JOIN funds x ON x.tenant_id = d.tenant_id AND x.id = d.fund_id');
-      expect(sortRows(byFund.rows)).toEqual(sortRows(fundSql.map((r) => ({ fund: { id: r.key, name: r.name }, ...money(r) }))));
-      expect(byFund.rows.map((r) => (r.fund as Row).id)).toEqual(expect.arrayContaining([funds.general, funds.missions]));
+      const fundSql = await expected(
+        `'fnd_' || replace(d.fund_id::text, '-', '')`,
+        'JOIN funds x ON x.tenant_id = d.tenant_id AND x.id = d.fund_id',
+      );
+      expect(sortRows(byFund.rows)).toEqual(
+        sortRows(fundSql.map((r) => ({ fund: { id: r.key, name: r.name }, ...money(r) }))),
+      );
+      expect(byFund.rows.map((r) => (r.fund as Row).id)).toEqual(
+        expect.arrayContaining([funds.general, funds.missions]),
+      );
 
       const byCampus = await c.ok('giving', { from: FROM, to: TO, group_by: 'campus' });
-      const campusSql = await expected(`'cmp_' || replace(d.campus_id::text, '-', '')`, 'LEFT JOIN campuses x ON x.tenant_id = d.tenant_id AND x.id = d.campus_id');
-      expect(sortRows(byCampus.rows)).toEqual(sortRows(campusSql.map((r) => ({ campus: r.key === null ? null : { id: r.key, name: r.name }, ...money(r) }))));
+      const campusSql = await expected(
+        `'cmp_' || replace(d.campus_id::text, '-', '')`,
+        'LEFT JOIN campuses x ON x.tenant_id = d.tenant_id AND x.id = d.campus_id',
+      );
+      expect(sortRows(byCampus.rows)).toEqual(
+        sortRows(campusSql.map((r) => ({ campus: r.key === null ? null : { id: r.key, name: r.name }, ...money(r) }))),
+      );
       expect(byCampus.rows.some((r) => r.campus === null)).toBe(true);
 
       const usd = await c.ok('giving', { from: FROM, to: TO, group_by: 'fund', currency: 'USD' });
@@ -305,7 +404,12 @@ describe('reports', () => {
         const text = res.body as string;
         const records: Record<string, string>[] = parse(text, { columns: true });
         const columns = text.split('\r\n')[0].split(',');
-        const key = group_by === 'fund' ? ['fund_id', 'fund_name'] : group_by === 'campus' ? ['campus_id', 'campus_name'] : ['period'];
+        const key =
+          group_by === 'fund'
+            ? ['fund_id', 'fund_name']
+            : group_by === 'campus'
+              ? ['campus_id', 'campus_name']
+              : ['period'];
         expect(columns).toEqual([...key, 'currency', 'count', 'amount', 'refunded', 'net']);
         expect(records).toEqual(flatten(json.rows, columns));
       }
@@ -317,7 +421,13 @@ describe('reports', () => {
   describe('donors', () => {
     it('first-time, recurring and lapsed donors, as a direct SQL computation says', async () => {
       const report = await c.ok('giving/donors', { from: FROM, to: TO });
-      expect(report.params).toMatchObject({ from: FROM, to: TO, previous_from: '2024-01-02', previous_to: '2024-12-31', timezone: TZ });
+      expect(report.params).toMatchObject({
+        from: FROM,
+        to: TO,
+        previous_from: '2024-01-02',
+        previous_to: '2024-12-31',
+        timezone: TZ,
+      });
       const sql = await c.sql<{ id: string; category: string; gifts: number }>(
         `WITH d AS (SELECT donor_id, (received_at AT TIME ZONE '${TZ}')::date AS day FROM donations
                      WHERE tenant_id = $1 AND donor_id IS NOT NULL AND status IN ('succeeded', 'partially_refunded', 'refunded'))
@@ -333,11 +443,26 @@ describe('reports', () => {
       const byId = (a: { id: unknown }, b: { id: unknown }) => String(a.id).localeCompare(String(b.id));
       expect(got.sort(byId)).toEqual(sql.sort(byId));
       const category = Object.fromEntries(got.map((r) => [r.id, r.category]));
-      expect(category).toEqual({ [m[1]]: 'recurring', [m[2]]: 'first_time', [m[3]]: 'first_time', [m[4]]: 'first_time', [m[5]]: 'first_time', [m[6]]: 'lapsed' });
+      expect(category).toEqual({
+        [m[1]]: 'recurring',
+        [m[2]]: 'first_time',
+        [m[3]]: 'first_time',
+        [m[4]]: 'first_time',
+        [m[5]]: 'first_time',
+        [m[6]]: 'lapsed',
+      });
       expect(report.totals).toEqual({ first_time: 4, recurring: 1, lapsed: 1 });
 
       const res = await c.csv('giving/donors', { from: FROM, to: TO });
-      const columns = ['donor_id', 'donor_first_name', 'donor_last_name', 'category', 'gifts', 'first_gift_at', 'last_gift_at'];
+      const columns = [
+        'donor_id',
+        'donor_first_name',
+        'donor_last_name',
+        'category',
+        'gifts',
+        'first_gift_at',
+        'last_gift_at',
+      ];
       expect(parse(res.body as string, { columns: true })).toEqual(flatten(report.rows, columns));
     });
   });
@@ -355,19 +480,45 @@ describe('reports', () => {
 
     it('by week, event and campus: records and unique people equal the SQL aggregate; a 23:30 Sunday check-in stays in its local week', async () => {
       const byWeek = await c.ok('attendance', { from: FROM, to: TO, group_by: 'week' });
-      const weeks = await expected(`to_char(a.checked_in_at AT TIME ZONE '${TZ}', 'IYYY') || '-W' || to_char(a.checked_in_at AT TIME ZONE '${TZ}', 'IW')`);
-      expect(sortRows(byWeek.rows)).toEqual(sortRows(weeks.map((r) => ({ period: r.key, records: r.records, unique_people: r.unique_people }))));
-      expect(byWeek.rows.find((r) => r.period === '2025-W37')).toEqual({ period: '2025-W37', records: 4, unique_people: 3 });
+      const weeks = await expected(
+        `to_char(a.checked_in_at AT TIME ZONE '${TZ}', 'IYYY') || '-W' || to_char(a.checked_in_at AT TIME ZONE '${TZ}', 'IW')`,
+      );
+      expect(sortRows(byWeek.rows)).toEqual(
+        sortRows(weeks.map((r) => ({ period: r.key, records: r.records, unique_people: r.unique_people }))),
+      );
+      expect(byWeek.rows.find((r) => r.period === '2025-W37')).toEqual({
+        period: '2025-W37',
+        records: 4,
+        unique_people: 3,
+      });
       const [all] = await c.sql<{ records: number; unique_people: number }>(
         `SELECT count(*)::int AS records, count(DISTINCT member_id)::int AS unique_people FROM attendance WHERE tenant_id = $1`,
       );
       expect(byWeek.totals).toEqual(all);
-      expect(byWeek.params).toEqual({ from: FROM, to: TO, group_by: 'week', timezone: TZ, timezone_source: 'settings' });
+      expect(byWeek.params).toEqual({
+        from: FROM,
+        to: TO,
+        group_by: 'week',
+        timezone: TZ,
+        timezone_source: 'settings',
+      });
 
       const byEvent = await c.ok('attendance', { from: FROM, to: TO, group_by: 'event' });
-      const perEvent = await expected(`'evt_' || replace(a.event_id::text, '-', '')`, 'JOIN events e ON e.tenant_id = a.tenant_id AND e.id = a.event_id', 'e.name');
-      expect(sortRows(byEvent.rows.map((r) => ({ ...r, event: { id: (r.event as Row).id, name: (r.event as Row).name } })))).toEqual(
-        sortRows(perEvent.map((r) => ({ event: { id: r.key, name: r.name }, records: r.records, unique_people: r.unique_people }))),
+      const perEvent = await expected(
+        `'evt_' || replace(a.event_id::text, '-', '')`,
+        'JOIN events e ON e.tenant_id = a.tenant_id AND e.id = a.event_id',
+        'e.name',
+      );
+      expect(
+        sortRows(byEvent.rows.map((r) => ({ ...r, event: { id: (r.event as Row).id, name: (r.event as Row).name } }))),
+      ).toEqual(
+        sortRows(
+          perEvent.map((r) => ({
+            event: { id: r.key, name: r.name },
+            records: r.records,
+            unique_people: r.unique_people,
+          })),
+        ),
       );
       expect(byEvent.rows.find((r) => (r.event as Row).id === events[0])).toEqual({
         event: { id: events[0], name: 'Service 1', starts_at: '2025-09-07T16:00:00.000Z' },
@@ -382,7 +533,13 @@ describe('reports', () => {
         'x.name',
       );
       expect(sortRows(byCampus.rows)).toEqual(
-        sortRows(perCampus.map((r) => ({ campus: r.key === null ? null : { id: r.key, name: r.name }, records: r.records, unique_people: r.unique_people }))),
+        sortRows(
+          perCampus.map((r) => ({
+            campus: r.key === null ? null : { id: r.key, name: r.name },
+            records: r.records,
+            unique_people: r.unique_people,
+          })),
+        ),
       );
 
       for (const [group_by, report, columns] of [
@@ -415,7 +572,9 @@ describe('reports', () => {
       const left = await count('members', 'deleted_at', 'deleted_at IS NOT NULL');
       const prospects = await count('prospects', 'created_at', 'deleted_at IS NULL');
       const conversions = await count('prospects', 'converted_at', 'converted_at IS NOT NULL');
-      const periods = [...new Set([...created.keys(), ...left.keys(), ...prospects.keys(), ...conversions.keys()])].sort();
+      const periods = [
+        ...new Set([...created.keys(), ...left.keys(), ...prospects.keys(), ...conversions.keys()]),
+      ].sort();
       const rows = periods.map((period) => ({
         period,
         new_members: created.get(period) ?? 0,
@@ -432,14 +591,24 @@ describe('reports', () => {
       ]);
       expect(report.totals).toEqual({ new_members: 7, new_prospects: 3, conversions: 1, net_active: 6 });
       const res = await c.csv('growth', { from: FROM, to: TO });
-      expect(parse(res.body as string, { columns: true })).toEqual(flatten(report.rows, ['period', 'new_members', 'new_prospects', 'conversions', 'net_active']));
+      expect(parse(res.body as string, { columns: true })).toEqual(
+        flatten(report.rows, ['period', 'new_members', 'new_prospects', 'conversions', 'net_active']),
+      );
     });
   });
 
   describe('groups', () => {
     it('members, leaders, status and the attendance rate over the last 8 meetings, as the SQL computes them', async () => {
       const report = await c.ok('groups');
-      const sql = await c.sql<{ id: string; name: string; status: string; members: number; leaders: number; meetings: number; attended: number }>(
+      const sql = await c.sql<{
+        id: string;
+        name: string;
+        status: string;
+        members: number;
+        leaders: number;
+        meetings: number;
+        attended: number;
+      }>(
         `SELECT 'grp_' || replace(g.id::text, '-', '') AS id, g.name, g.status,
                 (SELECT count(*)::int FROM group_members gm WHERE gm.tenant_id = g.tenant_id AND gm.group_id = g.id) AS members,
                 (SELECT count(*)::int FROM group_members gm WHERE gm.tenant_id = g.tenant_id AND gm.group_id = g.id AND gm.group_role = 'leader') AS leaders,
@@ -455,18 +624,35 @@ describe('reports', () => {
           leaders: r.leaders,
           meetings: r.meetings,
           attended: r.attended,
-          attendance_rate: r.members * r.meetings === 0 ? null : Math.round((r.attended * 10000) / (r.members * r.meetings)) / 10000,
+          attendance_rate:
+            r.members * r.meetings === 0 ? null : Math.round((r.attended * 10000) / (r.members * r.meetings)) / 10000,
         })),
       );
       // By hand: Alpha met at the 4 September events (3 + 2 + 1 + 1 check-ins of 3 members); Beta's last 8 of its 10 meetings are m5's alone.
       const by: Record<string, Row> = Object.fromEntries(report.rows.map((r) => [(r.group as Row).name as string, r]));
-      expect(by.Alpha).toMatchObject({ members: 3, leaders: 1, meetings: 4, attended: 7, attendance_rate: 0.5833, status: 'open' });
+      expect(by.Alpha).toMatchObject({
+        members: 3,
+        leaders: 1,
+        meetings: 4,
+        attended: 7,
+        attendance_rate: 0.5833,
+        status: 'open',
+      });
       expect(by.Beta).toMatchObject({ members: 2, leaders: 2, meetings: 8, attended: 8, attendance_rate: 0.5 });
       expect(by.Gamma).toMatchObject({ members: 0, leaders: 0, meetings: 0, attendance_rate: null, status: 'closed' });
       expect(report.totals).toEqual({ groups: 3, members: 5, leaders: 3 });
       const res = await c.csv('groups');
       expect(parse(res.body as string, { columns: true })).toEqual(
-        flatten(report.rows, ['group_id', 'group_name', 'status', 'members', 'leaders', 'meetings', 'attended', 'attendance_rate']),
+        flatten(report.rows, [
+          'group_id',
+          'group_name',
+          'status',
+          'members',
+          'leaders',
+          'meetings',
+          'attended',
+          'attendance_rate',
+        ]),
       );
     });
   });
@@ -479,18 +665,40 @@ describe('reports', () => {
     };
 
     it('400 invalid_parameter: unknown group_by, from after to, a bad date, an unknown currency or parameter, a repeated parameter', async () => {
-      expect(await problem('giving', { group_by: 'year' })).toMatchObject({ code: 'invalid_parameter', errors: [{ field: 'group_by', issue: 'one_of' }] });
-      expect(await problem('attendance', { group_by: 'fund' })).toMatchObject({ code: 'invalid_parameter', errors: [{ field: 'group_by', issue: 'one_of' }] });
+      expect(await problem('giving', { group_by: 'year' })).toMatchObject({
+        code: 'invalid_parameter',
+        errors: [{ field: 'group_by', issue: 'one_of' }],
+      });
+      expect(await problem('attendance', { group_by: 'fund' })).toMatchObject({
+        code: 'invalid_parameter',
+        errors: [{ field: 'group_by', issue: 'one_of' }],
+      });
       expect(await problem('growth', { group_by: 'week' })).toMatchObject({ code: 'invalid_parameter' });
       for (const path of ['giving', 'giving/donors', 'attendance', 'growth']) {
-        expect(await problem(path, { from: '2025-06-01', to: '2025-05-31' })).toMatchObject({ code: 'invalid_parameter', errors: [{ field: 'to', issue: 'before_start' }] });
+        expect(await problem(path, { from: '2025-06-01', to: '2025-05-31' })).toMatchObject({
+          code: 'invalid_parameter',
+          errors: [{ field: 'to', issue: 'before_start' }],
+        });
       }
-      expect(await problem('giving', { from: '2025-02-30' })).toMatchObject({ errors: [{ field: 'from', issue: 'invalid_format' }] });
-      expect(await problem('giving', { to: '0001-01-01' })).toMatchObject({ errors: [{ field: 'to', issue: 'out_of_range' }] });
-      expect(await problem('giving', { currency: 'XXX' })).toMatchObject({ errors: [{ field: 'currency', issue: 'one_of' }] });
-      expect(await problem('giving', { sort: 'amount' })).toMatchObject({ errors: [{ field: 'sort', issue: 'unknown_field' }] });
-      expect(await problem('groups', { from: FROM })).toMatchObject({ errors: [{ field: 'from', issue: 'unknown_field' }] });
-      const repeated = await c.api.get<Problem>('/v1/reports/giving?from=2025-01-01&from=2025-02-01', { token: await c.pooled('reports'), tenant: c.tenant.slug });
+      expect(await problem('giving', { from: '2025-02-30' })).toMatchObject({
+        errors: [{ field: 'from', issue: 'invalid_format' }],
+      });
+      expect(await problem('giving', { to: '0001-01-01' })).toMatchObject({
+        errors: [{ field: 'to', issue: 'out_of_range' }],
+      });
+      expect(await problem('giving', { currency: 'XXX' })).toMatchObject({
+        errors: [{ field: 'currency', issue: 'one_of' }],
+      });
+      expect(await problem('giving', { sort: 'amount' })).toMatchObject({
+        errors: [{ field: 'sort', issue: 'unknown_field' }],
+      });
+      expect(await problem('groups', { from: FROM })).toMatchObject({
+        errors: [{ field: 'from', issue: 'unknown_field' }],
+      });
+      const repeated = await c.api.get<Problem>('/v1/reports/giving?from=2025-01-01&from=2025-02-01', {
+        token: await c.pooled('reports'),
+        tenant: c.tenant.slug,
+      });
       expect(repeated.status).toBe(400);
       expect(repeated.body.errors).toEqual([expect.objectContaining({ field: 'from', issue: 'invalid_type' })]);
     });
@@ -529,31 +737,53 @@ describe('reports', () => {
       const report = await c.ok('giving', { from: FROM, to: TO, group_by: 'month' });
       const chart = await svg('giving', { from: FROM, to: TO, group_by: 'month' });
       const currencies = [...new Set(report.rows.map((r) => r.currency as string))];
-      currencies.forEach((currency, i) => expect([currency, chart.bars(SERIES_COLORS[i])]).toEqual([currency, report.rows.filter((r) => r.currency === currency).length]));
+      currencies.forEach((currency, i) =>
+        expect([currency, chart.bars(SERIES_COLORS[i])]).toEqual([
+          currency,
+          report.rows.filter((r) => r.currency === currency).length,
+        ]),
+      );
       // Two currencies: a panel each, its value axis named with its currency (MXN's bars would dwarf USD's on one axis).
       expect(currencies).toHaveLength(2);
-      for (const label of ['Mes', ...currencies.map((cur) => `Neto (${cur})`), ...currencies, ...report.rows.map((r) => r.period as string)]) expect(chart.texts).toContain(label);
+      for (const label of [
+        'Mes',
+        ...currencies.map((cur) => `Neto (${cur})`),
+        ...currencies,
+        ...report.rows.map((r) => r.period as string),
+      ])
+        expect(chart.texts).toContain(label);
       const usd = await svg('giving', { from: FROM, to: TO, group_by: 'month', currency: 'USD' });
       expect(usd.texts).toContain('Neto');
       // Growth in English: the four series named in the legend.
       const growth = await svg('growth', { from: FROM, to: TO }, 'en');
-      for (const label of ['Month', 'New members', 'New prospects', 'Conversions', 'Net active']) expect(growth.texts).toContain(label);
+      for (const label of ['Month', 'New members', 'New prospects', 'Conversions', 'Net active'])
+        expect(growth.texts).toContain(label);
       // Groups: members and leaders per group.
       const groups = await c.ok('groups');
       const groupsChart = await svg('groups', {}, 'pt');
       expect(groupsChart.bars(SERIES_COLORS[0])).toBe(groups.rows.length);
-      for (const label of ['Membros', 'Líderes', ...groups.rows.map((r) => (r.group as { name: string }).name)]) expect(groupsChart.texts).toContain(label);
-      for (const path of ['giving/donors', 'attendance']) expect((await svg(path, { from: FROM, to: TO })).texts.length).toBeGreaterThan(3);
+      for (const label of ['Membros', 'Líderes', ...groups.rows.map((r) => (r.group as { name: string }).name)])
+        expect(groupsChart.texts).toContain(label);
+      for (const path of ['giving/donors', 'attendance'])
+        expect((await svg(path, { from: FROM, to: TO })).texts.length).toBeGreaterThan(3);
     });
 
     it('an Accept naming nothing the API makes is 406 not_acceptable; a browser-like Accept gets JSON', async () => {
       for (const path of ['giving', 'giving/donors', 'attendance', 'growth', 'groups']) {
         const res = await c.report(path, {}, { lang: 'en', headers: { Accept: 'image/png' } });
-        expect({ path, status: res.status, code: (res.body as unknown as Problem).code }).toEqual({ path, status: 406, code: 'not_acceptable' });
+        expect({ path, status: res.status, code: (res.body as unknown as Problem).code }).toEqual({
+          path,
+          status: 406,
+          code: 'not_acceptable',
+        });
       }
       const es = await c.report('giving', {}, { headers: { Accept: 'text/html' } });
       expect((es.body as unknown as Problem).title).toBe('No aceptable');
-      const browser = await c.report('giving', {}, { headers: { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+      const browser = await c.report(
+        'giving',
+        {},
+        { headers: { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } },
+      );
       expect(browser.status).toBe(200);
       expect(browser.headers['content-type']).toMatch(/^application\/json/);
       expect(browser.headers.vary).toMatch(/Accept(,|$)/);
@@ -575,18 +805,31 @@ describe('reports', () => {
       const plain = await other.ok('giving');
       expect(plain.params).toMatchObject({ timezone: 'UTC', timezone_source: 'default' });
       await other.make('/v1/campuses', { key: 'east', name: 'East', timezone: 'America/Bogota' });
-      expect((await other.ok('giving')).params).toMatchObject({ timezone: 'America/Bogota', timezone_source: 'campus' });
+      expect((await other.ok('giving')).params).toMatchObject({
+        timezone: 'America/Bogota',
+        timezone_source: 'campus',
+      });
       // A zone name PostgreSQL does not know (written past the API's checks) is passed over: never a 500.
       await other.sql(`INSERT INTO statement_settings (tenant_id, timezone) VALUES ($1, 'Mars/Olympus')`);
-      expect((await other.ok('attendance')).params).toMatchObject({ timezone: 'America/Bogota', timezone_source: 'campus' });
+      expect((await other.ok('attendance')).params).toMatchObject({
+        timezone: 'America/Bogota',
+        timezone_source: 'campus',
+      });
     });
   });
 
   describe('access', () => {
     it('another church’s token is 403; another church’s data is never counted', async () => {
       for (const path of ['giving', 'giving/donors', 'attendance', 'growth', 'groups']) {
-        const res = await api.get<Problem>(`/v1/reports/${path}`, { token: await other.pooled('reports'), tenant: c.tenant.slug });
-        expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status: 403, code: 'tenant_forbidden' });
+        const res = await api.get<Problem>(`/v1/reports/${path}`, {
+          token: await other.pooled('reports'),
+          tenant: c.tenant.slug,
+        });
+        expect({ path, status: res.status, code: res.body.code }).toEqual({
+          path,
+          status: 403,
+          code: 'tenant_forbidden',
+        });
       }
       const theirs = await other.ok('giving', { from: FROM, to: TO });
       expect(theirs.totals).toEqual([{ currency: 'MXN', count: 1, amount: 99999, refunded: 0, net: 99999 }]);
@@ -598,7 +841,11 @@ describe('reports', () => {
       const { token } = await newToken(api, c.tenant, ['read:donations', 'read:members'], 'finance');
       for (const path of ['giving', 'giving/donors', 'attendance', 'growth', 'groups']) {
         const res = await api.get<Problem>(`/v1/reports/${path}`, { token, tenant: c.tenant.slug, lang: 'en' });
-        expect({ path, status: res.status, code: res.body.code }).toEqual({ path, status: 403, code: 'scope_insufficient' });
+        expect({ path, status: res.status, code: res.body.code }).toEqual({
+          path,
+          status: 403,
+          code: 'scope_insufficient',
+        });
         expect(res.body.detail).toContain('read:reports');
       }
       const staff = await newToken(api, c.tenant, ['read:reports'], 'staff');
@@ -609,7 +856,9 @@ describe('reports', () => {
       const { token } = await newToken(api, c.tenant, ['read:reports'], 'finance');
       // All at once: the quota's window is the clock's minute, and 31 reports one after another on a
       // loaded machine could straddle its end. The limiter decides before a report waits its turn.
-      const answers = await Promise.all(Array.from({ length: 31 }, () => api.get<Problem>('/v1/reports/groups', { token, tenant: c.tenant.slug })));
+      const answers = await Promise.all(
+        Array.from({ length: 31 }, () => api.get<Problem>('/v1/reports/groups', { token, tenant: c.tenant.slug })),
+      );
       expect(answers.filter((r) => r.status === 200)).toHaveLength(30);
       const res = answers.find((r) => r.status !== 200)!;
       expect(res.status).toBe(429);

@@ -25,7 +25,8 @@ interface Route {
   access: RouteAccess | undefined;
 }
 
-const asArray = (value: unknown): string[] => (value === undefined ? [''] : Array.isArray(value) ? (value as string[]) : [value as string]);
+const asArray = (value: unknown): string[] =>
+  value === undefined ? [''] : Array.isArray(value) ? (value as string[]) : [value as string];
 
 function joinPath(...parts: string[]): string {
   const joined = `/${parts.filter((p) => p && p !== '/').join('/')}`.replace(/\/+/g, '/');
@@ -48,10 +49,17 @@ function walkRoutes(modules: ModulesContainer): Route[] {
         const handler = prototype[name];
         const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
         if (method === undefined) continue; // not a route handler
-        const access = (Reflect.getMetadata(AUTH_METADATA, handler) ?? Reflect.getMetadata(AUTH_METADATA, controller)) as RouteAccess | undefined;
+        const access = (Reflect.getMetadata(AUTH_METADATA, handler) ??
+          Reflect.getMetadata(AUTH_METADATA, controller)) as RouteAccess | undefined;
         for (const prefix of prefixes) {
           for (const path of asArray(Reflect.getMetadata(PATH_METADATA, handler))) {
-            routes.push({ method: RequestMethod[method], path: joinPath(prefix, path), controller: controller.name, handler: name, access });
+            routes.push({
+              method: RequestMethod[method],
+              path: joinPath(prefix, path),
+              controller: controller.name,
+              handler: name,
+              access,
+            });
           }
         }
       }
@@ -82,13 +90,23 @@ describe('route inventory', () => {
   it('finds the routes of the foundation (the walker works)', () => {
     const keys = routes.map((r) => `${r.method} ${r.path}`);
     expect(keys).toEqual(
-      expect.arrayContaining(['GET /v1/members', 'POST /v1/members', 'POST /v1/members/bulk', 'GET /v1/members/:id', 'DELETE /v1/members/:id', 'POST /v1/campuses', 'GET /healthz']),
+      expect.arrayContaining([
+        'GET /v1/members',
+        'POST /v1/members',
+        'POST /v1/members/bulk',
+        'GET /v1/members/:id',
+        'DELETE /v1/members/:id',
+        'POST /v1/campuses',
+        'GET /healthz',
+      ]),
     );
     expect(new Set(keys).size).toBe(keys.length);
   });
 
   it('every route declares @Auth({scopes}) or @Public()', () => {
-    const undeclared = routes.filter((r) => r.access === undefined).map((r) => `${r.method} ${r.path} (${r.controller}.${r.handler})`);
+    const undeclared = routes
+      .filter((r) => r.access === undefined)
+      .map((r) => `${r.method} ${r.path} (${r.controller}.${r.handler})`);
     expect(undeclared).toEqual([]);
     for (const route of routes) {
       if (route.access === 'public') continue;
@@ -100,7 +118,9 @@ describe('route inventory', () => {
   });
 
   it('the resource routes require a token with scopes (never public)', () => {
-    const open = routes.filter((r) => /^\/v1\/(members|campuses)/.test(r.path) && (r.access === 'public' || !r.access?.scopes.length));
+    const open = routes.filter(
+      (r) => /^\/v1\/(members|campuses)/.test(r.path) && (r.access === 'public' || !r.access?.scopes.length),
+    );
     expect(open).toEqual([]);
   });
 
@@ -111,7 +131,10 @@ describe('route inventory', () => {
 
   it('every non-public route is in the OpenAPI document with x-required-scopes equal to its scopes', () => {
     expect(document).toBeTruthy();
-    const paths = document!.paths as Record<string, Record<string, { 'x-required-scopes'?: string[]; security?: Record<string, string[]>[] }>>;
+    const paths = document!.paths as Record<
+      string,
+      Record<string, { 'x-required-scopes'?: string[]; security?: Record<string, string[]>[] }>
+    >;
     for (const route of routes) {
       if (route.access === 'public' || !route.access) continue;
       const label = `${route.method} ${route.path}`;
@@ -126,10 +149,15 @@ describe('route inventory', () => {
   it('the OpenAPI document describes no route that does not exist, and no public route claims scopes', () => {
     const byKey = new Map(routes.map((r) => [`${r.method.toLowerCase()} ${toOpenApiPath(r.path)}`, r]));
     const verbs = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'];
-    for (const [path, item] of Object.entries(document!.paths as Record<string, Record<string, { 'x-required-scopes'?: string[] }>>)) {
+    for (const [path, item] of Object.entries(
+      document!.paths as Record<string, Record<string, { 'x-required-scopes'?: string[] }>>,
+    )) {
       for (const verb of verbs.filter((v) => item[v])) {
         const route = byKey.get(`${verb} ${path}`);
-        expect({ operation: `${verb} ${path}`, exists: route !== undefined }).toEqual({ operation: `${verb} ${path}`, exists: true });
+        expect({ operation: `${verb} ${path}`, exists: route !== undefined }).toEqual({
+          operation: `${verb} ${path}`,
+          exists: true,
+        });
         if (route?.access === 'public') expect(item[verb]['x-required-scopes']).toBeUndefined();
       }
     }
@@ -169,17 +197,24 @@ describe('the access guard fails closed', () => {
     configureHttpApp(app);
     await app.get(Database).connect();
     await app.init();
-    const tenant = await app.get(TenantsService).create({ slug: uniqueSlug('probe'), name: 'Probe Church', plan: 'business' });
+    const tenant = await app
+      .get(TenantsService)
+      .create({ slug: uniqueSlug('probe'), name: 'Probe Church', plan: 'business' });
     const token = await app.get(Database).runInTenant({ tenantId: tenant.id, actor: { kind: 'cli' } }, async () => {
       const user = await app.get(UsersService).create({ email: `probe-${tenant.slug}@example.org`, role: 'org_admin' });
-      return (await app.get(TokensService).issue({ type: 'service', name: 'probe', scopes: ['admin:*'], creator: user })).value;
+      return (
+        await app.get(TokensService).issue({ type: 'service', name: 'probe', scopes: ['admin:*'], creator: user })
+      ).value;
     });
     church = { id: tenant.id, slug: tenant.slug, token } as TestTenant;
   });
   afterAll(() => app.close());
 
   it('a route with neither @Auth nor @Public is refused even with a valid admin token, never served', async () => {
-    const res = await request(app.getHttpServer()).get('/probe/naked').set('X-Tenant', church.slug).set('Authorization', `Bearer ${church.token}`);
+    const res = await request(app.getHttpServer())
+      .get('/probe/naked')
+      .set('X-Tenant', church.slug)
+      .set('Authorization', `Bearer ${church.token}`);
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect((res.body as { reached?: boolean }).reached).toBeUndefined();
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -192,7 +227,10 @@ describe('the access guard fails closed', () => {
   });
 
   it('an @Auth route is served with a token of the church (control) and refused without X-Tenant', async () => {
-    const ok = await request(app.getHttpServer()).get('/probe/guarded').set('X-Tenant', church.slug).set('Authorization', `Bearer ${church.token}`);
+    const ok = await request(app.getHttpServer())
+      .get('/probe/guarded')
+      .set('X-Tenant', church.slug)
+      .set('Authorization', `Bearer ${church.token}`);
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ reached: true });
     const res = await request(app.getHttpServer()).get('/probe/guarded').set('Authorization', `Bearer ${church.token}`);

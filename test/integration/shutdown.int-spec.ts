@@ -60,7 +60,9 @@ describe('shutdown waits for background work in flight', () => {
 
   /** The worker process's module graph, in this process (REDIS_URL and QUEUE_PREFIX from the env). */
   async function startWorker(): Promise<INestApplicationContext> {
-    const worker = await NestFactory.createApplicationContext(WorkerModule.forRoot(loadConfig()), { logger: ['error'] });
+    const worker = await NestFactory.createApplicationContext(WorkerModule.forRoot(loadConfig()), {
+      logger: ['error'],
+    });
     await worker.get(Database).connect();
     return worker;
   }
@@ -110,13 +112,25 @@ describe('shutdown waits for background work in flight', () => {
     const receiver = await TestReceiver.start();
     receiver.answer('/shutdown', { status: 500 });
     const prefix = `shut-${randomBytes(3).toString('hex')}`;
-    const api = await TestApi.start({ REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, WEBHOOK_ALLOW_LOOPBACK: 'true' });
+    const api = await TestApi.start({
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
+    });
     const queue = new Queue(DELIVERY_QUEUE, { connection: { url: TEST_REDIS_URL }, prefix });
     try {
       const church = await newTenant(api);
-      const endpoint = await api.post('/v1/webhook-endpoints', { token: church.token, tenant: church.slug, body: { url: receiver.url('/shutdown'), events: ['member.created'] } });
+      const endpoint = await api.post('/v1/webhook-endpoints', {
+        token: church.token,
+        tenant: church.slug,
+        body: { url: receiver.url('/shutdown'), events: ['member.created'] },
+      });
       expect(endpoint.status).toBe(201);
-      const member = await api.post('/v1/members', { token: church.token, tenant: church.slug, body: { first_name: 'Ada', last_name: 'Shutdown' } });
+      const member = await api.post('/v1/members', {
+        token: church.token,
+        tenant: church.slug,
+        body: { first_name: 'Ada', last_name: 'Shutdown' },
+      });
       expect(member.status).toBe(201);
 
       const worker = await startWorker();
@@ -128,7 +142,10 @@ describe('shutdown waits for background work in flight', () => {
 
       expect(closedBeforeRelease).toBe(false);
       expect(receiver.at('/shutdown')).toHaveLength(1);
-      const { rows } = await locker.query<{ id: string; status: string; attempts: number }>(`SELECT id, status, attempts FROM webhook_deliveries WHERE tenant_id = $1`, [church.id]);
+      const { rows } = await locker.query<{ id: string; status: string; attempts: number }>(
+        `SELECT id, status, attempts FROM webhook_deliveries WHERE tenant_id = $1`,
+        [church.id],
+      );
       expect(rows).toEqual([{ id: expect.any(String), status: 'pending', attempts: 1 }]);
       const retry = await queue.getJob(`${rows[0].id}-1`);
       expect(await retry?.getState()).toBe('delayed');
@@ -145,10 +162,21 @@ describe('shutdown waits for background work in flight', () => {
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     const before = timers();
     const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    const api = await TestApi.start({ REDIS_URL: proxy.url(TEST_REDIS_URL), QUEUE_PREFIX: `shut-${randomBytes(3).toString('hex')}` });
+    const api = await TestApi.start({
+      REDIS_URL: proxy.url(TEST_REDIS_URL),
+      QUEUE_PREFIX: `shut-${randomBytes(3).toString('hex')}`,
+    });
     try {
       const church = await newTenant(api);
-      expect((await api.post('/v1/members', { token: church.token, tenant: church.slug, body: { first_name: 'Ada', last_name: 'Redis' } })).status).toBe(201);
+      expect(
+        (
+          await api.post('/v1/members', {
+            token: church.token,
+            tenant: church.slug,
+            body: { first_name: 'Ada', last_name: 'Redis' },
+          })
+        ).status,
+      ).toBe(201);
       proxy.refuse();
       proxy.cut('reset');
       await sleep(300); // the queues' clients see the loss and schedule their reconnection

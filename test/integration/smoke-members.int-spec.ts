@@ -11,7 +11,11 @@ describe('smoke', () => {
   afterAll(() => api.close());
 
   it('creates and lists a member', async () => {
-    const created = await api.post<{ id: string }>('/v1/members', { token: church.token, tenant: church.slug, body: { first_name: 'Ana', last_name: 'Ruiz' } });
+    const created = await api.post<{ id: string }>('/v1/members', {
+      token: church.token,
+      tenant: church.slug,
+      body: { first_name: 'Ana', last_name: 'Ruiz' },
+    });
     expect(created.status).toBe(201);
     const list = await api.get<{ data: { id: string }[] }>('/v1/members', { token: church.token, tenant: church.slug });
     expect(list.body.data.map((m) => m.id)).toEqual([created.body.id]);

@@ -59,7 +59,11 @@ function pdfText(pdf: Buffer): string {
 }
 
 describe('statements (CONTRACT §12): year-end contribution statements, a background run worked by the worker', () => {
-  const env = { REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: `stm-${Date.now()}-${randomBytes(3).toString('hex')}`, JOB_RETRY_BASE_MS: '300' };
+  const env = {
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_PREFIX: `stm-${Date.now()}-${randomBytes(3).toString('hex')}`,
+    JOB_RETRY_BASE_MS: '300',
+  };
   let api: TestApi;
   let worker: INestApplicationContext;
   let church: TestTenant;
@@ -73,11 +77,21 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
   async function donate(c: TestTenant, body: JsonObject): Promise<Ref> {
     let pool = pools.get(c.id);
     if (!pool || pool.uses >= 25) {
-      pool = { tokens: [...(pool?.tokens ?? []), (await newToken(api, c, ['read:donations', 'write:donations'], 'finance')).token], uses: 0 };
+      pool = {
+        tokens: [
+          ...(pool?.tokens ?? []),
+          (await newToken(api, c, ['read:donations', 'write:donations'], 'finance')).token,
+        ],
+        uses: 0,
+      };
       pools.set(c.id, pool);
     }
     pool.uses++;
-    const res = await api.post<Ref>('/v1/donations', { token: pool.tokens[pool.tokens.length - 1], tenant: c.slug, body });
+    const res = await api.post<Ref>('/v1/donations', {
+      token: pool.tokens[pool.tokens.length - 1],
+      tenant: c.slug,
+      body,
+    });
     if (res.status !== 201) throw new Error(`donation failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   }
@@ -112,14 +126,23 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
 
   /** GET …/{id}.pdf with its body as bytes (checked against the OpenAPI description like every call). */
   async function download(c: TestTenant, url: string, headers: Record<string, string> = {}) {
-    let req = request(api.app.getHttpServer()).get(url).set('Authorization', `Bearer ${c.token}`).set('X-Tenant', c.slug);
+    let req = request(api.app.getHttpServer())
+      .get(url)
+      .set('Authorization', `Bearer ${c.token}`)
+      .set('X-Tenant', c.slug);
     for (const [k, v] of Object.entries(headers)) req = req.set(k, v);
     const res = await req.buffer(true).parse((stream, done) => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => done(null, Buffer.concat(chunks)));
     });
-    const problems = api.openapi.check('GET', url, res.status, res.headers['content-type'], res.status >= 400 ? JSON.parse((res.body as Buffer).toString()) : undefined);
+    const problems = api.openapi.check(
+      'GET',
+      url,
+      res.status,
+      res.headers['content-type'],
+      res.status >= 400 ? JSON.parse((res.body as Buffer).toString()) : undefined,
+    );
     expect(problems).toEqual([]);
     return { status: res.status, headers: res.headers as Record<string, string>, body: res.body as Buffer };
   }
@@ -143,27 +166,45 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
     const missions = await fund(church, 'Missions');
     const cafe = await fund(church, 'Coffee Shop', { tax_deductible: false });
     [ana, jose, marta, luis, bob, carla] = await newMembers(api, church, [
-      { first_name: 'Ana', last_name: 'Uno', address: { line1: 'Calle Hidalgo 12', city: 'Zapopan', region: 'Jalisco', country: 'MX' } },
+      {
+        first_name: 'Ana',
+        last_name: 'Uno',
+        address: { line1: 'Calle Hidalgo 12', city: 'Zapopan', region: 'Jalisco', country: 'MX' },
+      },
       { first_name: 'José', last_name: 'Pérez' },
       { first_name: 'Marta', last_name: 'Pérez' },
       { first_name: 'Luis', last_name: 'Pérez' },
       { first_name: 'Bob', last_name: 'Dos' },
       { first_name: 'Carla', last_name: 'Tres' },
     ]);
-    const hh = await api.post<Ref>('/v1/households', as(church, { body: { name: 'Familia Pérez', address: { line1: 'Av. Patria 5', city: 'Guadalajara', country: 'MX' } } }));
+    const hh = await api.post<Ref>(
+      '/v1/households',
+      as(church, {
+        body: { name: 'Familia Pérez', address: { line1: 'Av. Patria 5', city: 'Guadalajara', country: 'MX' } },
+      }),
+    );
     household = hh.body.id;
     for (const [member, role] of [
       [jose, 'head'],
       [marta, 'spouse'],
       [luis, 'child'],
     ])
-      expect((await api.post(`/v1/households/${household}/members`, as(church, { body: { member_id: member, household_role: role } }))).status).toBe(200);
+      expect(
+        (
+          await api.post(
+            `/v1/households/${household}/members`,
+            as(church, { body: { member_id: member, household_role: role } }),
+          )
+        ).status,
+      ).toBe(200);
 
     const gift = (donor: string | null, amount: number, currency: string, fundId: string, receivedAt: string) =>
       donate(church, { amount, currency, fund_id: fundId, donor_id: donor, method: 'cash', received_at: receivedAt });
     await gift(ana, 50000, 'MXN', general, `${YEAR}-03-10T10:00:00-06:00`);
     const refunded = await gift(ana, 120000, 'MXN', missions, `${YEAR}-06-15T09:00:00-06:00`);
-    expect((await api.post(`/v1/donations/${refunded.id}/refund`, as(church, { body: { amount: 20000 } }))).status).toBe(200);
+    expect(
+      (await api.post(`/v1/donations/${refunded.id}/refund`, as(church, { body: { amount: 20000 } }))).status,
+    ).toBe(200);
     // 23:30 on December 31 in Mexico City is January 1 in UTC: the church's time zone decides the year.
     await gift(ana, 10050, 'USD', general, `${YEAR}-12-31T23:30:00-06:00`);
     await gift(ana, 30000, 'MXN', cafe, `${YEAR}-04-01T10:00:00-06:00`); // not tax-deductible
@@ -187,7 +228,11 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
         method: 'card',
         receivedAt: new Date(`${YEAR}-07-01T16:00:00Z`),
       });
-      await donations.disputeByProcessor('pi_disputed_1', { reason: 'fraudulent', status: 'needs_response', amount: 99900 });
+      await donations.disputeByProcessor('pi_disputed_1', {
+        reason: 'fraudulent',
+        status: 'needs_response',
+        amount: 99900,
+      });
     });
   });
 
@@ -198,14 +243,27 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
 
   describe('settings', () => {
     it('has defaults until set; PUT replaces them (admin:*); an unknown time zone or language is 422', async () => {
-      expect((await api.get('/v1/settings/statements', as(other))).body).toEqual({ language: 'es', timezone: 'UTC', address: null, tax_id: null, signer_name: null, signer_title: null });
+      expect((await api.get('/v1/settings/statements', as(other))).body).toEqual({
+        language: 'es',
+        timezone: 'UTC',
+        address: null,
+        tax_id: null,
+        signer_name: null,
+        signer_title: null,
+      });
       const put = await api.put(
         '/v1/settings/statements',
         as(church, {
           body: {
             language: 'en',
             timezone: 'America/Mexico_City',
-            address: { line1: 'Av. Juárez 100', city: 'Guadalajara', region: 'Jalisco', postal_code: '44100', country: 'MX' },
+            address: {
+              line1: 'Av. Juárez 100',
+              city: 'Guadalajara',
+              region: 'Jalisco',
+              postal_code: '44100',
+              country: 'MX',
+            },
             tax_id: 'IBE850101AB1',
             signer_name: 'María José Ortiz',
             signer_title: 'Treasurer',
@@ -214,11 +272,16 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
       );
       expect(put.status).toBe(200);
       expect((await api.get('/v1/settings/statements', as(church))).body).toEqual(put.body);
-      const bad = await api.put<{ errors: { field: string; issue: string }[] }>('/v1/settings/statements', as(church, { body: { timezone: 'Mars/Olympus', language: 'fr' } }));
+      const bad = await api.put<{ errors: { field: string; issue: string }[] }>(
+        '/v1/settings/statements',
+        as(church, { body: { timezone: 'Mars/Olympus', language: 'fr' } }),
+      );
       expect(bad.status).toBe(422);
       expect(bad.body.errors.map((e) => e.field).sort()).toEqual(['language', 'timezone']);
       const finance = await newToken(api, church, ['read:donations', 'write:donations'], 'finance');
-      expect((await api.get('/v1/settings/statements', { token: finance.token, tenant: church.slug })).status).toBe(403);
+      expect((await api.get('/v1/settings/statements', { token: finance.token, tenant: church.slug })).status).toBe(
+        403,
+      );
     });
   });
 
@@ -228,7 +291,14 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
 
     beforeAll(async () => {
       run = await startRun(church, { year: YEAR });
-      expect(run).toMatchObject({ year: YEAR, donor_ids: null, status: 'queued', total: null, done: 0, finished_at: null });
+      expect(run).toMatchObject({
+        year: YEAR,
+        donor_ids: null,
+        status: 'queued',
+        total: null,
+        done: 0,
+        finished_at: null,
+      });
       expect(run.id).toMatch(/^stmrun_[0-9a-f]{32}$/);
       run = await finished(church, run.id);
       list = await statements(church, `year=${YEAR}`);
@@ -271,7 +341,9 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
     it('finds a donor’s statement by year and donor_id: their own, or their household’s joint one', async () => {
       const anas = await statements(church, `year=${YEAR}&donor_id=${ana}`);
       expect(anas.map((s) => s.recipient_name)).toEqual(['Ana Uno']);
-      expect((await statements(church, `year=${YEAR}&donor_id=${marta}`)).map((s) => s.recipient_name)).toEqual(['Familia Pérez']);
+      expect((await statements(church, `year=${YEAR}&donor_id=${marta}`)).map((s) => s.recipient_name)).toEqual([
+        'Familia Pérez',
+      ]);
       expect(await statements(church, `year=${YEAR}&donor_id=${luis}`)).toEqual([]); // in the household, gave nothing
       expect(await statements(church, `year=${YEAR}&donor_id=${bob}`)).toEqual([]);
       expect(await statements(church, `year=${YEAR}&donor_id=${carla}`)).toEqual([]);
@@ -316,7 +388,8 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
         'Page 1 of 1',
       ])
         expect(text).toContain(expected);
-      for (const absent of ['Coffee Shop', 'MXN 300.00', 'MXN 77.77', 'MXN 88.88', 'MXN 999.00']) expect(text).not.toContain(absent);
+      for (const absent of ['Coffee Shop', 'MXN 300.00', 'MXN 77.77', 'MXN 88.88', 'MXN 999.00'])
+        expect(text).not.toContain(absent);
 
       // Its first page as an image, for a person to look at (the layout review): <tmpdir>/statements-int-spec-1.png.
       const file = join(mkdtempSync(join(tmpdir(), 'statements-')), 'statement.pdf');
@@ -360,11 +433,20 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
       expect((await api.get(`/v1/statements?year=${YEAR}`, call)).status).toBe(200);
       expect((await api.post('/v1/statements', { ...call, body: { year: YEAR } })).status).toBe(403);
       const members = await newToken(api, church, ['read:members'], 'staff');
-      expect((await api.get(`/v1/statements?year=${YEAR}`, { token: members.token, tenant: church.slug })).status).toBe(403);
+      expect((await api.get(`/v1/statements?year=${YEAR}`, { token: members.token, tenant: church.slug })).status).toBe(
+        403,
+      );
     });
 
     it('a later run of the year re-issues the same statements in place (same ids), in the language now set', async () => {
-      expect((await api.put('/v1/settings/statements', as(church, { body: { language: 'es', timezone: 'America/Mexico_City', signer_name: 'María José Ortiz' } }))).status).toBe(200);
+      expect(
+        (
+          await api.put(
+            '/v1/settings/statements',
+            as(church, { body: { language: 'es', timezone: 'America/Mexico_City', signer_name: 'María José Ortiz' } }),
+          )
+        ).status,
+      ).toBe(200);
       const again = await finished(church, (await startRun(church, { year: YEAR })).id);
       expect(again).toMatchObject({ status: 'done', total: 2, done: 2 });
       const reissued = await statements(church, `year=${YEAR}`);
@@ -374,18 +456,28 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
         expect(s.created_at).toBe(list.find((l) => l.id === s.id)!.created_at);
         expect(s.updated_at > s.created_at).toBe(true);
       }
-      const text = pdfText((await download(church, reissued.find((s) => s.recipient_name === 'Ana Uno')!.pdf_url)).body);
+      const text = pdfText(
+        (await download(church, reissued.find((s) => s.recipient_name === 'Ana Uno')!.pdf_url)).body,
+      );
       expect(text).toContain('Constancia anual de donativos');
       expect(text).toContain('No se entregaron bienes ni servicios a cambio de estos donativos.');
       expect(text).toContain(`31/12/${YEAR}`);
       expect(text).toContain('Tesorería');
       // pt as well.
-      await api.put('/v1/settings/statements', as(church, { body: { language: 'pt', timezone: 'America/Mexico_City' } }));
+      await api.put(
+        '/v1/settings/statements',
+        as(church, { body: { language: 'pt', timezone: 'America/Mexico_City' } }),
+      );
       const pt = await finished(church, (await startRun(church, { year: YEAR, donor_ids: [ana] })).id);
       expect(pt).toMatchObject({ status: 'done', total: 1, done: 1, donor_ids: [ana] });
-      const ptText = pdfText((await download(church, reissued.find((s) => s.recipient_name === 'Ana Uno')!.pdf_url)).body);
+      const ptText = pdfText(
+        (await download(church, reissued.find((s) => s.recipient_name === 'Ana Uno')!.pdf_url)).body,
+      );
       expect(ptText).toContain('Nenhum bem ou serviço foi fornecido em troca destas doações.');
-      await api.put('/v1/settings/statements', as(church, { body: { language: 'en', timezone: 'America/Mexico_City' } }));
+      await api.put(
+        '/v1/settings/statements',
+        as(church, { body: { language: 'en', timezone: 'America/Mexico_City' } }),
+      );
     });
 
     it('donor_ids limits a run; a household member brings the household’s joint statement', async () => {
@@ -403,19 +495,28 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
       expect((await finished(church, b.id)).status).toBe('done');
       const after = await statements(church, `year=${YEAR}`);
       expect(after.map((s) => s.id).sort()).toEqual(list.map((s) => s.id).sort());
-      const [{ n }] = await api.db.platform.query<{ n: number }[]>('SELECT count(*)::int AS n FROM statements WHERE tenant_id = $1', [church.id]);
+      const [{ n }] = await api.db.platform.query<{ n: number }[]>(
+        'SELECT count(*)::int AS n FROM statements WHERE tenant_id = $1',
+        [church.id],
+      );
       expect(n).toBe(2);
     });
   });
 
   describe('validation', () => {
     it('refuses a future year, a float or string year, an unknown donor and an unknown field (422, nothing started)', async () => {
-      const post = (body: JsonObject) => api.post<{ code: string; errors: { field: string; issue: string }[] }>('/v1/statements', as(church, { body }));
-      const before = await api.db.platform.query<{ n: number }[]>('SELECT count(*)::int AS n FROM statement_runs WHERE tenant_id = $1', [church.id]);
+      const post = (body: JsonObject) =>
+        api.post<{ code: string; errors: { field: string; issue: string }[] }>('/v1/statements', as(church, { body }));
+      const before = await api.db.platform.query<{ n: number }[]>(
+        'SELECT count(*)::int AS n FROM statement_runs WHERE tenant_id = $1',
+        [church.id],
+      );
       const future = await post({ year: YEAR + 2 });
       expect(future.status).toBe(422);
       expect(future.body.errors).toEqual([expect.objectContaining({ field: 'year', issue: 'out_of_range' })]);
-      expect((await post({ year: 2025.5 })).body.errors).toEqual([expect.objectContaining({ field: 'year', issue: 'invalid_type' })]);
+      expect((await post({ year: 2025.5 })).body.errors).toEqual([
+        expect.objectContaining({ field: 'year', issue: 'invalid_type' }),
+      ]);
       expect((await post({ year: String(YEAR) })).status).toBe(422);
       expect((await post({})).body.errors).toEqual([expect.objectContaining({ field: 'year', issue: 'required' })]);
       const unknown = await post({ year: YEAR, donor_ids: [ana, 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', 'nope'] });
@@ -426,9 +527,14 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
       ]);
       // Another church's member is unknown here.
       const [stranger] = await newMembers(api, other, [{ first_name: 'Otra', last_name: 'Iglesia' }]);
-      expect((await post({ year: YEAR, donor_ids: [stranger] })).body.errors).toEqual([expect.objectContaining({ field: 'donor_ids[0]', issue: 'not_found' })]);
+      expect((await post({ year: YEAR, donor_ids: [stranger] })).body.errors).toEqual([
+        expect.objectContaining({ field: 'donor_ids[0]', issue: 'not_found' }),
+      ]);
       expect((await post({ year: YEAR, extra: 1 })).status).toBe(422);
-      const after = await api.db.platform.query<{ n: number }[]>('SELECT count(*)::int AS n FROM statement_runs WHERE tenant_id = $1', [church.id]);
+      const after = await api.db.platform.query<{ n: number }[]>(
+        'SELECT count(*)::int AS n FROM statement_runs WHERE tenant_id = $1',
+        [church.id],
+      );
       expect(after).toEqual(before);
     });
   });
@@ -438,9 +544,18 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
       const c = await newTenant(api);
       const general = await fund(c, 'General');
       const [donor] = await newMembers(api, c, [{ first_name: 'Ana', last_name: 'Falla' }]);
-      await donate(c, { amount: 1000, currency: 'USD', fund_id: general, donor_id: donor, method: 'cash', received_at: `${YEAR}-04-01T12:00:00Z` });
+      await donate(c, {
+        amount: 1000,
+        currency: 'USD',
+        fund_id: general,
+        donor_id: donor,
+        method: 'cash',
+        received_at: `${YEAR}-04-01T12:00:00Z`,
+      });
       // A zone the database does not know (written past the API, which refuses it): every attempt fails.
-      await api.db.platform.query(`INSERT INTO statement_settings (tenant_id, timezone) VALUES ($1, 'Mars/Olympus')`, [c.id]);
+      await api.db.platform.query(`INSERT INTO statement_settings (tenant_id, timezone) VALUES ($1, 'Mars/Olympus')`, [
+        c.id,
+      ]);
       const run = await startRun(c, { year: YEAR });
       const failed = await eventually(async () => {
         const r = (await api.get<Run>(`/v1/statement-runs/${run.id}`, as(c))).body;
@@ -467,7 +582,15 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
         c,
         Array.from({ length: count }, (_, i) => ({ first_name: `Donor${i}`, last_name: 'Resume' })),
       );
-      for (const donor of donors) await donate(c, { amount: 1000, currency: 'USD', fund_id: general, donor_id: donor, method: 'cash', received_at: `${YEAR}-04-01T12:00:00Z` });
+      for (const donor of donors)
+        await donate(c, {
+          amount: 1000,
+          currency: 'USD',
+          fund_id: general,
+          donor_id: donor,
+          method: 'cash',
+          received_at: `${YEAR}-04-01T12:00:00Z`,
+        });
       // The run walks its recipients in uuid order: the greatest is in its last batch.
       const last = donors
         .map((d) => parsePublicId('mem', d)!)
@@ -480,8 +603,12 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
       await blocker.connect();
       try {
         await blocker.query('BEGIN');
-        const [{ id: otherRun }] = (await blocker.query<{ id: string }>(`INSERT INTO statement_runs (tenant_id, id, year) VALUES ($1, gen_random_uuid(), $2) RETURNING id`, [c.id, YEAR]))
-          .rows;
+        const [{ id: otherRun }] = (
+          await blocker.query<{ id: string }>(
+            `INSERT INTO statement_runs (tenant_id, id, year) VALUES ($1, gen_random_uuid(), $2) RETURNING id`,
+            [c.id, YEAR],
+          )
+        ).rows;
         await blocker.query(
           `INSERT INTO statements (tenant_id, id, run_id, year, member_id, recipient_name, totals, gift_count, pdf) VALUES ($1, gen_random_uuid(), $2, $3, $4, 'blocker', '[]', 0, '\\x00')`,
           [c.id, otherRun, YEAR, last],

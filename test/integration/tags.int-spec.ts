@@ -44,7 +44,8 @@ const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const as = (church: TestTenant, extra: Call = {}): Call => ({ token: church.token, tenant: church.slug, ...extra });
 const qs = (params: Record<string, string>): string => `?${new URLSearchParams(params).toString()}`;
 const issuesOf = (body: Problem) => (body.errors ?? []).map(({ field, issue }) => ({ field, issue }));
-const uuidOf = (publicId: string) => publicId.slice(publicId.indexOf('_') + 1).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+const uuidOf = (publicId: string) =>
+  publicId.slice(publicId.indexOf('_') + 1).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
 const refOf = (tag: Tag): TagRef => ({ id: tag.id, name: tag.name });
 const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -60,7 +61,10 @@ describe('tags', () => {
     return res.body;
   }
 
-  async function createMember(church: TestTenant, body: JsonObject = { first_name: 'Ana', last_name: 'Ruiz' }): Promise<Member> {
+  async function createMember(
+    church: TestTenant,
+    body: JsonObject = { first_name: 'Ana', last_name: 'Ruiz' },
+  ): Promise<Member> {
     const res = await api.post<Member>('/v1/members', as(church, { body }));
     if (res.status !== 201) throw new Error(`create member failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
@@ -90,7 +94,12 @@ describe('tags', () => {
     return res.body.data;
   }
 
-  const memberTagRows = async (church: TestTenant) => (await api.db.platform.query<{ n: number }[]>('SELECT count(*)::int AS n FROM member_tags WHERE tenant_id = $1', [church.id]))[0].n;
+  const memberTagRows = async (church: TestTenant) =>
+    (
+      await api.db.platform.query<{ n: number }[]>('SELECT count(*)::int AS n FROM member_tags WHERE tenant_id = $1', [
+        church.id,
+      ])
+    )[0].n;
 
   beforeAll(async () => {
     // Redis on: member lists then carry version ETags and cached totals, which tag changes must renew.
@@ -114,13 +123,22 @@ describe('tags', () => {
       expect(res.status).toBe(201);
       expect(res.body.id).toMatch(TAG_ID);
       expect(res.headers.location).toBe(`/v1/tags/${res.body.id}`);
-      expect(res.body).toEqual({ id: res.body.id, name: 'Youth', color: null, created_at: expect.stringMatching(UTC_ISO), updated_at: res.body.created_at });
+      expect(res.body).toEqual({
+        id: res.body.id,
+        name: 'Youth',
+        color: null,
+        created_at: expect.stringMatching(UTC_ISO),
+        updated_at: res.body.created_at,
+      });
 
       const fetched = await api.get<Tag>(res.headers.location, as(church));
       expect(fetched.status).toBe(200);
       expect(fetched.body).toEqual(res.body);
       expect(fetched.headers.etag).toBeDefined();
-      expect((await api.get(res.headers.location, as(church, { headers: { 'If-None-Match': fetched.headers.etag } }))).status).toBe(304);
+      expect(
+        (await api.get(res.headers.location, as(church, { headers: { 'If-None-Match': fetched.headers.etag } })))
+          .status,
+      ).toBe(304);
     });
 
     it('takes a color of the list', async () => {
@@ -161,7 +179,12 @@ describe('tags', () => {
       ];
       for (const [body, errors] of cases) {
         const res = await api.post<Problem>('/v1/tags', as(church, { body }));
-        expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({ body, status: 422, code: 'validation_failed', errors });
+        expect({ body, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({
+          body,
+          status: 422,
+          code: 'validation_failed',
+          errors,
+        });
       }
       expect((await createTag(church, { name: 'x'.repeat(50) })).name).toHaveLength(50);
       expect((await createTag(church, { name: 'tag_team' })).name).toBe('tag_team');
@@ -169,10 +192,16 @@ describe('tags', () => {
 
     it('20 concurrent creates of one name in different cases: one 201, nineteen 409 conflict, one row', async () => {
       const c = await newTenant(api);
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => api.post<Tag & Problem>('/v1/tags', as(c, { body: { name: i % 2 ? 'Choir' : 'CHOIR', color: 'red' } }))));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          api.post<Tag & Problem>('/v1/tags', as(c, { body: { name: i % 2 ? 'Choir' : 'CHOIR', color: 'red' } })),
+        ),
+      );
       expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
       expect(answers.filter((a) => a.status === 409 && a.body.code === 'conflict')).toHaveLength(19);
-      expect(await api.db.platform.query('SELECT lower(name) AS name FROM tags WHERE tenant_id = $1', [c.id])).toEqual([{ name: 'choir' }]);
+      expect(await api.db.platform.query('SELECT lower(name) AS name FROM tags WHERE tenant_id = $1', [c.id])).toEqual([
+        { name: 'choir' },
+      ]);
     });
   });
 
@@ -197,21 +226,36 @@ describe('tags', () => {
 
     it('filters by name (ignoring case) and name[in]', async () => {
       expect((await listTags(church, { name: 'YOUTH' })).data).toEqual([t.youth]);
-      expect((await listTags(church, { 'name[in]': 'band,CHOIR' })).data.map((x) => x.name).sort()).toEqual(['Band', 'Choir']);
+      expect((await listTags(church, { 'name[in]': 'band,CHOIR' })).data.map((x) => x.name).sort()).toEqual([
+        'Band',
+        'Choir',
+      ]);
       expect(await listTags(church, { name: 'nobody' })).toEqual({ data: [], next_cursor: null, total: 0 });
     });
 
     it('filters by created_at[…] and updated_at[…]', async () => {
-      expect((await listTags(church, { 'created_at[gt]': t.youth.created_at })).data.map((x) => x.id)).toEqual([t.choir.id, t.band.id]);
-      expect((await listTags(church, { 'created_at[lte]': t.choir.created_at })).data.map((x) => x.id)).toEqual([t.youth.id, t.choir.id]);
-      expect((await listTags(church, { 'updated_at[gte]': t.band.updated_at })).data.map((x) => x.id)).toEqual([t.band.id]);
+      expect((await listTags(church, { 'created_at[gt]': t.youth.created_at })).data.map((x) => x.id)).toEqual([
+        t.choir.id,
+        t.band.id,
+      ]);
+      expect((await listTags(church, { 'created_at[lte]': t.choir.created_at })).data.map((x) => x.id)).toEqual([
+        t.youth.id,
+        t.choir.id,
+      ]);
+      expect((await listTags(church, { 'updated_at[gte]': t.band.updated_at })).data.map((x) => x.id)).toEqual([
+        t.band.id,
+      ]);
       expect((await listTags(church, { 'updated_at[lt]': t.youth.updated_at })).total).toBe(0);
     });
 
     it('sorts by name and -created_at, and pages with a cursor', async () => {
       expect((await listTags(church, { sort: 'name' })).data.map((x) => x.name)).toEqual(['Band', 'Choir', 'Youth']);
       expect((await listTags(church, { sort: '-name' })).data.map((x) => x.name)).toEqual(['Youth', 'Choir', 'Band']);
-      expect((await listTags(church, { sort: '-created_at' })).data.map((x) => x.id)).toEqual([t.band.id, t.choir.id, t.youth.id]);
+      expect((await listTags(church, { sort: '-created_at' })).data.map((x) => x.id)).toEqual([
+        t.band.id,
+        t.choir.id,
+        t.youth.id,
+      ]);
       const first = await listTags(church, { limit: '2' });
       expect(first.data).toHaveLength(2);
       const second = await listTags(church, { limit: '2', cursor: first.next_cursor! });
@@ -225,7 +269,12 @@ describe('tags', () => {
         [{ 'name[gt]': 'a' }, 'name[gt]'],
       ] as [Record<string, string>, string][]) {
         const res = await api.get<Problem>(`/v1/tags${qs(params)}`, as(church));
-        expect({ params, status: res.status, code: res.body.code, fields: (res.body.errors ?? []).map((e) => e.field) }).toEqual({
+        expect({
+          params,
+          status: res.status,
+          code: res.body.code,
+          fields: (res.body.errors ?? []).map((e) => e.field),
+        }).toEqual({
           params,
           status: 400,
           code: 'invalid_parameter',
@@ -252,8 +301,12 @@ describe('tags', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ ...tag, name: 'New Name', color: null, updated_at: res.body.updated_at });
       expect(Date.parse(res.body.updated_at)).toBeGreaterThan(Date.parse(tag.updated_at));
-      expect((await api.get<Member>(`/v1/members/${member.id}`, as(church))).body.tags).toEqual([{ id: tag.id, name: 'New Name' }]);
-      expect((await listMembers(church, { tag: 'new name' })).data.map((m) => m.tags)).toEqual([[{ id: tag.id, name: 'New Name' }]]);
+      expect((await api.get<Member>(`/v1/members/${member.id}`, as(church))).body.tags).toEqual([
+        { id: tag.id, name: 'New Name' },
+      ]);
+      expect((await listMembers(church, { tag: 'new name' })).data.map((m) => m.tags)).toEqual([
+        [{ id: tag.id, name: 'New Name' }],
+      ]);
       expect((await listMembers(church, { tag: 'Old Name' })).total).toBe(0);
     });
 
@@ -261,7 +314,11 @@ describe('tags', () => {
       await createTag(church, { name: 'Taken' });
       const tag = await createTag(church, { name: 'Mine' });
       const res = await api.patch<Problem>(`/v1/tags/${tag.id}`, as(church, { body: { name: 'TAKEN' } }));
-      expect([res.status, res.body.code, issuesOf(res.body)]).toEqual([409, 'conflict', [{ field: 'name', issue: 'duplicate' }]]);
+      expect([res.status, res.body.code, issuesOf(res.body)]).toEqual([
+        409,
+        'conflict',
+        [{ field: 'name', issue: 'duplicate' }],
+      ]);
       expect((await api.get<Tag>(`/v1/tags/${tag.id}`, as(church))).body.name).toBe('Mine');
       const recased = await api.patch<Tag>(`/v1/tags/${tag.id}`, as(church, { body: { name: 'MINE' } }));
       expect([recased.status, recased.body.name]).toEqual([200, 'MINE']);
@@ -276,7 +333,11 @@ describe('tags', () => {
         [{ key: 'x' }, { field: 'key', issue: 'unknown_field' }],
       ] as [JsonObject, { field: string; issue: string }][]) {
         const res = await api.patch<Problem>(`/v1/tags/${tag.id}`, as(church, { body }));
-        expect({ body, status: res.status, errors: issuesOf(res.body) }).toEqual({ body, status: 422, errors: [error] });
+        expect({ body, status: res.status, errors: issuesOf(res.body) }).toEqual({
+          body,
+          status: 422,
+          errors: [error],
+        });
       }
     });
 
@@ -301,8 +362,17 @@ describe('tags', () => {
       const after = await api.get<Member>(`/v1/members/${ids[0]}`, as(church));
       expect(after.body.tags).toEqual([refOf(keep)]);
       expect(Date.parse(after.body.updated_at)).toBeGreaterThan(Date.parse(before.body.updated_at));
-      expect((await listMembers(church, { 'created_at[gte]': '2000-01-01', q: 'Doom' })).data.every((m) => m.tags.every((t) => t.id !== tag.id))).toBe(true);
-      expect(await api.db.platform.query('SELECT count(*)::int AS n FROM member_tags WHERE tenant_id = $1 AND tag_id = $2', [church.id, uuidOf(tag.id)])).toEqual([{ n: 0 }]);
+      expect(
+        (await listMembers(church, { 'created_at[gte]': '2000-01-01', q: 'Doom' })).data.every((m) =>
+          m.tags.every((t) => t.id !== tag.id),
+        ),
+      ).toBe(true);
+      expect(
+        await api.db.platform.query('SELECT count(*)::int AS n FROM member_tags WHERE tenant_id = $1 AND tag_id = $2', [
+          church.id,
+          uuidOf(tag.id),
+        ]),
+      ).toEqual([{ n: 0 }]);
       expect((await eventsOf(church, 'tag.removed')).length).toBe(removedBefore);
 
       expect((await api.delete(`/v1/tags/${tag.id}`, as(church))).status).toBe(404);
@@ -312,8 +382,17 @@ describe('tags', () => {
     it('answers 404 to unknown and malformed ids', async () => {
       for (const id of [`tag_${'0'.repeat(32)}`, 'tag_123', `mem_${'a'.repeat(32)}`, 'Youth']) {
         for (const method of ['GET', 'PATCH', 'DELETE']) {
-          const res = await api.send<Problem>(method, `/v1/tags/${id}`, as(church, method === 'PATCH' ? { body: { color: 'red' } } : {}));
-          expect({ id, method, status: res.status, code: res.body.code }).toEqual({ id, method, status: 404, code: 'resource_not_found' });
+          const res = await api.send<Problem>(
+            method,
+            `/v1/tags/${id}`,
+            as(church, method === 'PATCH' ? { body: { color: 'red' } } : {}),
+          );
+          expect({ id, method, status: res.status, code: res.body.code }).toEqual({
+            id,
+            method,
+            status: 404,
+            code: 'resource_not_found',
+          });
         }
       }
     });
@@ -384,7 +463,10 @@ describe('tags', () => {
       expect((await api.get<Member>(`/v1/members/${member.id}`, as(church))).body.tags).toEqual([refOf(band)]);
       const events = await eventsOf(church, 'tag.removed');
       expect(events.length).toBe(removed + 1);
-      expect(events[0].data.object).toEqual({ tag: refOf(youth), member: { id: member.id, first_name: 'Luis', last_name: 'Paz' } });
+      expect(events[0].data.object).toEqual({
+        tag: refOf(youth),
+        member: { id: member.id, first_name: 'Luis', last_name: 'Paz' },
+      });
 
       expect((await api.delete(`/v1/members/${member.id}/tags/${youth.id}`, as(church))).status).toBe(204);
       expect((await eventsOf(church, 'tag.removed')).length).toBe(removed + 1);
@@ -395,12 +477,21 @@ describe('tags', () => {
       for (const tag of ['Nobody', `tag_${'0'.repeat(32)}`, 'x'.repeat(300), 'a%00b']) {
         for (const method of ['PUT', 'DELETE']) {
           const res = await api.send<Problem>(method, `/v1/members/${member.id}/tags/${tag}`, as(church));
-          expect({ tag, method, status: res.status, code: res.body.code }).toEqual({ tag, method, status: 404, code: 'resource_not_found' });
+          expect({ tag, method, status: res.status, code: res.body.code }).toEqual({
+            tag,
+            method,
+            status: 404,
+            code: 'resource_not_found',
+          });
         }
       }
       for (const id of [`mem_${'0'.repeat(32)}`, 'mem_1', youth.id]) {
         const res = await api.put<Problem>(`/v1/members/${id}/tags/Youth`, as(church));
-        expect({ id, status: res.status, code: res.body.code }).toEqual({ id, status: 404, code: 'resource_not_found' });
+        expect({ id, status: res.status, code: res.body.code }).toEqual({
+          id,
+          status: 404,
+          code: 'resource_not_found',
+        });
       }
       const deleted = await createMember(church);
       expect((await api.delete(`/v1/members/${deleted.id}`, as(church))).status).toBe(204);
@@ -412,7 +503,11 @@ describe('tags', () => {
       const c = await newTenant(api);
       const tag = await createTag(c, { name: 'Race' });
       const member = await createMember(c);
-      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => api.put<Member>(`/v1/members/${member.id}/tags/${i % 2 ? tag.id : 'race'}`, as(c))));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          api.put<Member>(`/v1/members/${member.id}/tags/${i % 2 ? tag.id : 'race'}`, as(c)),
+        ),
+      );
       expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
       expect(answers.every((a) => a.body.tags.length === 1)).toBe(true);
       expect(await memberTagRows(c)).toBe(1);
@@ -479,7 +574,9 @@ describe('tags', () => {
       const either = await listMembers(church, { 'tag[in]': `youth,${choir.id}` });
       expect([idsOf(either), either.total]).toEqual([sorted([ids[0], ids[1], ids[2]]), 3]);
       expect(await listMembers(church, { tag: 'Nobody' })).toEqual({ data: [], next_cursor: null, total: 0 });
-      expect((await listMembers(church, { tag: 'Youth', sort: '-created_at', limit: '1' })).next_cursor).toEqual(expect.any(String));
+      expect((await listMembers(church, { tag: 'Youth', sort: '-created_at', limit: '1' })).next_cursor).toEqual(
+        expect.any(String),
+      );
       const bad = await api.get<Problem>(`/v1/members${qs({ 'tag[gt]': 'a' })}`, as(church));
       expect([bad.status, bad.body.code]).toEqual([400, 'invalid_parameter']);
     });
@@ -488,9 +585,19 @@ describe('tags', () => {
       const first = await api.get<List<Member>>(`/v1/members${qs({ tag: 'Choir' })}`, as(church));
       expect(first.body.total).toBe(2);
       expect(first.headers.etag).toMatch(/^"v/);
-      expect((await api.get(`/v1/members${qs({ tag: 'Choir' })}`, as(church, { headers: { 'If-None-Match': first.headers.etag } }))).status).toBe(304);
+      expect(
+        (
+          await api.get(
+            `/v1/members${qs({ tag: 'Choir' })}`,
+            as(church, { headers: { 'If-None-Match': first.headers.etag } }),
+          )
+        ).status,
+      ).toBe(304);
       await tagMember(church, ids[3], 'choir');
-      const after = await api.get<List<Member>>(`/v1/members${qs({ tag: 'Choir' })}`, as(church, { headers: { 'If-None-Match': first.headers.etag } }));
+      const after = await api.get<List<Member>>(
+        `/v1/members${qs({ tag: 'Choir' })}`,
+        as(church, { headers: { 'If-None-Match': first.headers.etag } }),
+      );
       expect(after.status).toBe(200);
       expect(after.body.total).toBe(3);
       expect(after.body.data.map((m) => m.id)).toContain(ids[3]);
@@ -508,7 +615,10 @@ describe('tags', () => {
         Array.from({ length: 40 }, (_, i) => ({ first_name: `P${i}`, last_name: 'Page' })),
       );
       await inTenant(api, c.id, () =>
-        TenantContext.current().manager.query(`INSERT INTO member_tags (tenant_id, tag_id, member_id) SELECT $1, $2, unnest($3::uuid[])`, [c.id, uuidOf(tag.id), members.map(uuidOf)]),
+        TenantContext.current().manager.query(
+          `INSERT INTO member_tags (tenant_id, tag_id, member_id) SELECT $1, $2, unnest($3::uuid[])`,
+          [c.id, uuidOf(tag.id), members.map(uuidOf)],
+        ),
       );
       const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query');
       try {
@@ -534,13 +644,19 @@ describe('tags', () => {
       const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query');
       try {
         const page = await listMembers(c);
-        expect(Object.fromEntries(page.data.map((m) => [m.id, m.tags]))).toEqual({ [first]: [refOf(alpha), refOf(zeta)], [second]: [] });
+        expect(Object.fromEntries(page.data.map((m) => [m.id, m.tags]))).toEqual({
+          [first]: [refOf(alpha), refOf(zeta)],
+          [second]: [],
+        });
         const sqls = spy.mock.calls.map(([sql]) => sql);
         expect(sqls.filter((sql) => /member_tags/.test(sql))).toHaveLength(1); // the page query itself
         expect(sqls.filter((sql) => /FROM "?tags"? /.test(sql))).toEqual([]);
         // A rename renews the list version: the next page reads the names again.
         expect((await api.patch<Tag>(`/v1/tags/${zeta.id}`, as(c, { body: { name: 'Beta' } }))).status).toBe(200);
-        expect((await listMembers(c)).data.find((m) => m.id === first)?.tags).toEqual([refOf(alpha), { id: zeta.id, name: 'Beta' }]);
+        expect((await listMembers(c)).data.find((m) => m.id === first)?.tags).toEqual([
+          refOf(alpha),
+          { id: zeta.id, name: 'Beta' },
+        ]);
       } finally {
         spy.mockRestore();
       }
@@ -601,27 +717,48 @@ describe('tags', () => {
         spy.mockRestore();
       }
       return inTenant(api, church.id, async () => {
-        const plan: { 'QUERY PLAN': { Plan: PlanNode }[] }[] = await TenantContext.current().manager.query(`EXPLAIN (FORMAT JSON) ${page[0]}`, page[1]);
+        const plan: { 'QUERY PLAN': { Plan: PlanNode }[] }[] = await TenantContext.current().manager.query(
+          `EXPLAIN (FORMAT JSON) ${page[0]}`,
+          page[1],
+        );
         return { plan: plan[0]['QUERY PLAN'][0].Plan, rows: res.data.length };
       });
     }
 
     const summary = (plan: PlanNode) =>
       nodesOf(plan)
-        .map((n) => `${n['Node Type']}${n['Index Name'] ? ` using ${n['Index Name']}` : ''}${n['Relation Name'] ? ` on ${n['Relation Name']}` : ''}`)
+        .map(
+          (n) =>
+            `${n['Node Type']}${n['Index Name'] ? ` using ${n['Index Name']}` : ''}${n['Relation Name'] ? ` on ${n['Relation Name']}` : ''}`,
+        )
         .join(' > ');
 
     it.each([
       // A rare tag: its few members are read through (tenant_id, tag_id, member_id).
-      ['tag=Rare (20 of 6,000)', { tag: 'Rare', limit: '50' }, 20, /Index Only Scan using member_tags_pkey on member_tags/],
+      [
+        'tag=Rare (20 of 6,000)',
+        { tag: 'Rare', limit: '50' },
+        20,
+        /Index Only Scan using member_tags_pkey on member_tags/,
+      ],
       // A common tag: along the sort's index, probing (tenant_id, member_id, tag_id), or from member_tags.
       ['tag=common (half)', { tag: 'common', limit: '50' }, 50, /member_tags_(pkey|tenant_member_idx) on member_tags/],
-      ['tag[in]=rare,common sorted by last_name', { 'tag[in]': `rare,common`, sort: 'last_name', limit: '50' }, 50, /member_tags_(pkey|tenant_member_idx) on member_tags/],
+      [
+        'tag[in]=rare,common sorted by last_name',
+        { 'tag[in]': `rare,common`, sort: 'last_name', limit: '50' },
+        50,
+        /member_tags_(pkey|tenant_member_idx) on member_tags/,
+      ],
     ])('%s', async (_label, params, expected, index) => {
       const { plan, rows } = await explain(params);
       expect(rows).toBe(expected);
-      const scans = nodesOf(plan).filter((n) => n['Relation Name'] === 'members' || n['Relation Name'] === 'member_tags');
-      expect({ plan: summary(plan), seqScans: scans.filter((n) => n['Node Type'] === 'Seq Scan').length }).toEqual({ plan: summary(plan), seqScans: 0 });
+      const scans = nodesOf(plan).filter(
+        (n) => n['Relation Name'] === 'members' || n['Relation Name'] === 'member_tags',
+      );
+      expect({ plan: summary(plan), seqScans: scans.filter((n) => n['Node Type'] === 'Seq Scan').length }).toEqual({
+        plan: summary(plan),
+        seqScans: 0,
+      });
       expect(summary(plan)).toMatch(index);
     });
 
@@ -651,13 +788,30 @@ describe('tags', () => {
 
     it("answers 404 to another church's tag on every route, and to another church's member", async () => {
       for (const method of ['GET', 'PATCH', 'DELETE']) {
-        const res = await api.send<Problem>(method, `/v1/tags/${aTag.id}`, as(b, method === 'PATCH' ? { body: { name: 'Hijack' } } : {}));
-        expect({ method, status: res.status, code: res.body.code }).toEqual({ method, status: 404, code: 'resource_not_found' });
+        const res = await api.send<Problem>(
+          method,
+          `/v1/tags/${aTag.id}`,
+          as(b, method === 'PATCH' ? { body: { name: 'Hijack' } } : {}),
+        );
+        expect({ method, status: res.status, code: res.body.code }).toEqual({
+          method,
+          status: 404,
+          code: 'resource_not_found',
+        });
       }
       for (const method of ['PUT', 'DELETE']) {
-        for (const path of [`/v1/members/${bMember.id}/tags/${aTag.id}`, `/v1/members/${bMember.id}/tags/Ours`, `/v1/members/${aMember.id}/tags/Theirs`]) {
+        for (const path of [
+          `/v1/members/${bMember.id}/tags/${aTag.id}`,
+          `/v1/members/${bMember.id}/tags/Ours`,
+          `/v1/members/${aMember.id}/tags/Theirs`,
+        ]) {
           const res = await api.send<Problem>(method, path, as(b));
-          expect({ method, path, status: res.status, code: res.body.code }).toEqual({ method, path, status: 404, code: 'resource_not_found' });
+          expect({ method, path, status: res.status, code: res.body.code }).toEqual({
+            method,
+            path,
+            status: 404,
+            code: 'resource_not_found',
+          });
         }
       }
       expect((await api.get<Tag>(`/v1/tags/${aTag.id}`, as(a))).body).toEqual(aTag);
@@ -679,7 +833,13 @@ describe('tags', () => {
       ];
       for (const [method, path, body] of writes) {
         const res = await api.send<Problem>(method, path, { token, tenant: a.slug, body });
-        expect({ method, path, status: res.status, code: res.body.code, detail: res.body.detail?.includes('write:members') }).toEqual({
+        expect({
+          method,
+          path,
+          status: res.status,
+          code: res.body.code,
+          detail: res.body.detail?.includes('write:members'),
+        }).toEqual({
           method,
           path,
           status: 403,
@@ -693,10 +853,14 @@ describe('tags', () => {
       const writer = await newToken(api, a, ['write:members']);
       const list = await api.get<Problem>('/v1/tags', { token: writer.token, tenant: a.slug });
       expect([list.status, list.body.code]).toEqual([403, 'scope_insufficient']);
-      expect((await api.put(`/v1/members/${aMember.id}/tags/Ours`, { token: writer.token, tenant: a.slug })).status).toBe(200);
+      expect(
+        (await api.put(`/v1/members/${aMember.id}/tags/Ours`, { token: writer.token, tenant: a.slug })).status,
+      ).toBe(200);
       const campuses = await newToken(api, a, ['read:campuses', 'write:campuses']);
       expect((await api.get('/v1/tags', { token: campuses.token, tenant: a.slug })).status).toBe(403);
-      expect((await api.post('/v1/tags', { token: campuses.token, tenant: a.slug, body: { name: 'X' } })).status).toBe(403);
+      expect((await api.post('/v1/tags', { token: campuses.token, tenant: a.slug, body: { name: 'X' } })).status).toBe(
+        403,
+      );
     });
   });
 });

@@ -16,11 +16,20 @@ function insertRow(table: string, tenantId: string): { sql: string; params: unkn
   const id = randomUUID();
   switch (table) {
     case 'members':
-      return { sql: `INSERT INTO members (tenant_id, id, first_name, last_name) VALUES ($1, $2, 'Rls', 'Probe')`, params: [tenantId, id] };
+      return {
+        sql: `INSERT INTO members (tenant_id, id, first_name, last_name) VALUES ($1, $2, 'Rls', 'Probe')`,
+        params: [tenantId, id],
+      };
     case 'campuses':
-      return { sql: `INSERT INTO campuses (tenant_id, id, key, name) VALUES ($1, $2, $3, 'RLS probe')`, params: [tenantId, id, `rls-${id.slice(0, 8)}`] };
+      return {
+        sql: `INSERT INTO campuses (tenant_id, id, key, name) VALUES ($1, $2, $3, 'RLS probe')`,
+        params: [tenantId, id, `rls-${id.slice(0, 8)}`],
+      };
     case 'users':
-      return { sql: `INSERT INTO users (tenant_id, id, email, role) VALUES ($1, $2, $3, 'staff')`, params: [tenantId, id, `rls-${id}@example.org`] };
+      return {
+        sql: `INSERT INTO users (tenant_id, id, email, role) VALUES ($1, $2, $3, 'staff')`,
+        params: [tenantId, id, `rls-${id}@example.org`],
+      };
     case 'api_tokens':
       return {
         sql: `INSERT INTO api_tokens (tenant_id, id, type, name, scopes, token_hash, token_prefix, last4) VALUES ($1, $2, 'pat', 'rls probe', '{read:members}', $3, 'chp_', 'abcd')`,
@@ -83,7 +92,11 @@ describe('tenancy and row-level security', () => {
       { first_name: 'Blanca', last_name: 'B' },
     ]);
     for (const t of [a, b]) {
-      const res = await api.post('/v1/campuses', { token: t.token, tenant: t.slug, body: { key: 'main', name: 'Main' } });
+      const res = await api.post('/v1/campuses', {
+        token: t.token,
+        tenant: t.slug,
+        body: { key: 'main', name: 'Main' },
+      });
       expect(res.status).toBe(201);
     }
   });
@@ -91,12 +104,18 @@ describe('tenancy and row-level security', () => {
 
   describe('raw queries under the application role', () => {
     it('the application role does not bypass RLS and is not a superuser', async () => {
-      const [role] = await api.db.platform.query<{ rolsuper: boolean; rolbypassrls: boolean }[]>('SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = $1', [APP_ROLE]);
+      const [role] = await api.db.platform.query<{ rolsuper: boolean; rolbypassrls: boolean }[]>(
+        'SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = $1',
+        [APP_ROLE],
+      );
       expect(role).toEqual({ rolsuper: false, rolbypassrls: false });
     });
 
     it('members exist (seen by the owner connection)', async () => {
-      const [{ n }] = await api.db.platform.query<{ n: number }[]>('SELECT count(*)::int AS n FROM members WHERE tenant_id = ANY($1)', [[a.id, b.id]]);
+      const [{ n }] = await api.db.platform.query<{ n: number }[]>(
+        'SELECT count(*)::int AS n FROM members WHERE tenant_id = ANY($1)',
+        [[a.id, b.id]],
+      );
       expect(n).toBe(aMembers.length + bMembers.length);
     });
 
@@ -115,21 +134,31 @@ describe('tenancy and row-level security', () => {
     });
 
     it.each(TENANT_TABLES)("%s: with app.tenant_id = A only A's rows are visible", async (table) => {
-      const tenants = await asAppRole(a.id, async (m) => (await m.query<{ tenant_id: string }[]>(`SELECT DISTINCT tenant_id FROM ${table}`)).map((r) => r.tenant_id));
+      const tenants = await asAppRole(a.id, async (m) =>
+        (await m.query<{ tenant_id: string }[]>(`SELECT DISTINCT tenant_id FROM ${table}`)).map((r) => r.tenant_id),
+      );
       expect(tenants).toEqual([a.id]);
-      const [{ n: owned }] = await api.db.platform.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1`, [a.id]);
+      const [{ n: owned }] = await api.db.platform.query<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1`,
+        [a.id],
+      );
       expect(await asAppRole(a.id, (m) => count(m, table))).toBe(owned);
     });
 
     it("members: A's setting shows exactly A's members, B's setting exactly B's", async () => {
-      const ids = (tenantId: string) => asAppRole(tenantId, async (m) => (await m.query<{ id: string }[]>('SELECT id FROM members ORDER BY id')).map((r) => r.id));
+      const ids = (tenantId: string) =>
+        asAppRole(tenantId, async (m) =>
+          (await m.query<{ id: string }[]>('SELECT id FROM members ORDER BY id')).map((r) => r.id),
+        );
       expect(await ids(a.id)).toEqual(aMembers.map((id) => parsePublicId('mem', id)).sort());
       expect(await ids(b.id)).toEqual(bMembers.map((id) => parsePublicId('mem', id)).sort());
     });
 
     it("members: a query naming B's rows explicitly under A's setting finds nothing", async () => {
       const n = await asAppRole(a.id, async (m) => {
-        const [{ n }] = await m.query<{ n: number }[]>('SELECT count(*)::int AS n FROM members WHERE tenant_id = $1', [b.id]);
+        const [{ n }] = await m.query<{ n: number }[]>('SELECT count(*)::int AS n FROM members WHERE tenant_id = $1', [
+          b.id,
+        ]);
         return n;
       });
       expect(n).toBe(0);
@@ -138,12 +167,17 @@ describe('tenancy and row-level security', () => {
     it("members: an UPDATE or DELETE aimed at B's rows under A's setting touches nothing", async () => {
       const bId = parsePublicId('mem', bMembers[0]);
       const affected = await asAppRole(a.id, async (m) => {
-        const updated = await m.query<[unknown[], number]>(`UPDATE members SET first_name = 'Hacked' WHERE id = $1`, [bId]);
+        const updated = await m.query<[unknown[], number]>(`UPDATE members SET first_name = 'Hacked' WHERE id = $1`, [
+          bId,
+        ]);
         const deleted = await m.query<[unknown[], number]>('DELETE FROM members WHERE id = $1', [bId]);
         return [updated[1], deleted[1]];
       });
       expect(affected).toEqual([0, 0]);
-      const [row] = await api.db.platform.query<{ first_name: string }[]>('SELECT first_name FROM members WHERE id = $1', [bId]);
+      const [row] = await api.db.platform.query<{ first_name: string }[]>(
+        'SELECT first_name FROM members WHERE id = $1',
+        [bId],
+      );
       expect(row.first_name).toBe('Beto');
     });
 
@@ -160,12 +194,15 @@ describe('tenancy and row-level security', () => {
       expect(outcome.after).toBe(outcome.before! + 1);
     });
 
-    it.each(TENANT_TABLES)("%s: an INSERT with B's tenant_id under A's setting fails the WITH CHECK (42501)", async (table) => {
-      const probe = insertRow(table, b.id);
-      const error = await failure(() => asAppRole(a.id, (m) => m.query(probe.sql, probe.params)));
-      expect(error).not.toBeNull();
-      expect(sqlState(error)).toBe('42501');
-    });
+    it.each(TENANT_TABLES)(
+      "%s: an INSERT with B's tenant_id under A's setting fails the WITH CHECK (42501)",
+      async (table) => {
+        const probe = insertRow(table, b.id);
+        const error = await failure(() => asAppRole(a.id, (m) => m.query(probe.sql, probe.params)));
+        expect(error).not.toBeNull();
+        expect(sqlState(error)).toBe('42501');
+      },
+    );
 
     it.each(TENANT_TABLES)('%s: an INSERT with no tenant set fails too (42501)', async (table) => {
       const probe = insertRow(table, a.id);
@@ -175,7 +212,9 @@ describe('tenancy and row-level security', () => {
 
     it("members: an UPDATE moving A's row to B fails the WITH CHECK (42501)", async () => {
       const aId = parsePublicId('mem', aMembers[0]);
-      const error = await failure(() => asAppRole(a.id, (m) => m.query('UPDATE members SET tenant_id = $1 WHERE id = $2', [b.id, aId])));
+      const error = await failure(() =>
+        asAppRole(a.id, (m) => m.query('UPDATE members SET tenant_id = $1 WHERE id = $2', [b.id, aId])),
+      );
       expect(sqlState(error)).toBe('42501');
     });
   });
@@ -198,13 +237,14 @@ describe('tenancy and row-level security', () => {
 
     it('row-level security is enabled and forced on every tenant-owned table and on tenants', async () => {
       const tables = [...new Set([...RLS_TABLES, ...tenantOwned])].sort();
-      const rows: { relname: string; relrowsecurity: boolean; relforcerowsecurity: boolean }[] = await api.db.platform.query(
-        `SELECT c.relname, c.relrowsecurity, c.relforcerowsecurity
+      const rows: { relname: string; relrowsecurity: boolean; relforcerowsecurity: boolean }[] =
+        await api.db.platform.query(
+          `SELECT c.relname, c.relrowsecurity, c.relforcerowsecurity
            FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
           WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND c.relname = ANY($1)
           ORDER BY c.relname`,
-        [tables],
-      );
+          [tables],
+        );
       expect(rows).toEqual(tables.map((relname) => ({ relname, relrowsecurity: true, relforcerowsecurity: true })));
     });
 
@@ -215,13 +255,17 @@ describe('tenancy and row-level security', () => {
       );
       for (const table of tenantOwned) {
         const policies = rows.filter((r) => r.tablename === table);
-        expect({ table, isolated: policies.some((p) => p.qual.includes('app.tenant_id') && p.qual.includes('tenant_id')) }).toEqual({ table, isolated: true });
+        expect({
+          table,
+          isolated: policies.some((p) => p.qual.includes('app.tenant_id') && p.qual.includes('tenant_id')),
+        }).toEqual({ table, isolated: true });
       }
     });
 
     it('every primary key and unique index of a tenant-owned table leads with tenant_id', async () => {
-      const rows: { table: string; index: string; primary: boolean; first_column: string | null }[] = await api.db.platform.query(
-        `SELECT t.relname AS table, i.relname AS index, x.indisprimary AS primary, a.attname AS first_column
+      const rows: { table: string; index: string; primary: boolean; first_column: string | null }[] =
+        await api.db.platform.query(
+          `SELECT t.relname AS table, i.relname AS index, x.indisprimary AS primary, a.attname AS first_column
            FROM pg_index x
            JOIN pg_class t ON t.oid = x.indrelid
            JOIN pg_namespace n ON n.oid = t.relnamespace
@@ -229,17 +273,21 @@ describe('tenancy and row-level security', () => {
            LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = x.indkey[0]
           WHERE n.nspname = 'public' AND (x.indisprimary OR x.indisunique) AND t.relname = ANY($1)
           ORDER BY t.relname, i.relname`,
-        [tenantOwned],
-      );
+          [tenantOwned],
+        );
       // Each table has a primary key, and the known unique indexes are among the rows checked.
       for (const table of tenantOwned) expect(rows.some((r) => r.table === table && r.primary)).toBe(true);
-      expect(rows.map((r) => r.index)).toEqual(expect.arrayContaining(['users_tenant_email_key', 'api_tokens_tenant_hash_key', 'campuses_tenant_key_key']));
+      expect(rows.map((r) => r.index)).toEqual(
+        expect.arrayContaining(['users_tenant_email_key', 'api_tokens_tenant_hash_key', 'campuses_tenant_key_key']),
+      );
       const offenders = rows.filter((r) => r.first_column !== 'tenant_id');
       expect(offenders).toEqual([]);
     });
 
     it('the application role sees only its own church in tenants', async () => {
-      const ids = await asAppRole(a.id, async (m) => (await m.query<{ id: string }[]>('SELECT id FROM tenants')).map((r) => r.id));
+      const ids = await asAppRole(a.id, async (m) =>
+        (await m.query<{ id: string }[]>('SELECT id FROM tenants')).map((r) => r.id),
+      );
       expect(ids).toEqual([a.id]);
       expect(await asAppRole(null, (m) => count(m, 'tenants'))).toBe(0);
     });
@@ -267,8 +315,12 @@ describe('tenancy and row-level security', () => {
     it('runs as the application role with app.tenant_id set, so a raw query is confined too', async () => {
       const seen = await inTenant(api, a.id, async () => {
         const { manager } = TenantContext.current();
-        const [who] = await manager.query<{ role: string; tenant: string }[]>(`SELECT current_user AS role, current_setting('app.tenant_id', true) AS tenant`);
-        const tenants = (await manager.query<{ tenant_id: string }[]>('SELECT DISTINCT tenant_id FROM members')).map((r) => r.tenant_id);
+        const [who] = await manager.query<{ role: string; tenant: string }[]>(
+          `SELECT current_user AS role, current_setting('app.tenant_id', true) AS tenant`,
+        );
+        const tenants = (await manager.query<{ tenant_id: string }[]>('SELECT DISTINCT tenant_id FROM members')).map(
+          (r) => r.tenant_id,
+        );
         return { ...who, tenants };
       });
       expect(seen).toEqual({ role: APP_ROLE, tenant: a.id, tenants: [a.id] });
@@ -278,7 +330,9 @@ describe('tenancy and row-level security', () => {
       await inTenant(api, a.id, async () => undefined);
       const rows = await api.db.dataSource.transaction(async (m) => {
         await m.query(`SET LOCAL ROLE ${APP_ROLE}`);
-        return await m.query<{ tenant: string | null; role: string }[]>(`SELECT nullif(current_setting('app.tenant_id', true), '') AS tenant, current_user AS role`);
+        return await m.query<{ tenant: string | null; role: string }[]>(
+          `SELECT nullif(current_setting('app.tenant_id', true), '') AS tenant, current_user AS role`,
+        );
       });
       expect(rows[0]).toEqual({ tenant: null, role: APP_ROLE });
       const [outside] = await api.db.platform.query<{ role: string }[]>('SELECT current_user AS role');

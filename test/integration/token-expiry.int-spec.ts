@@ -40,7 +40,14 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
   beforeAll(async () => {
     smtp = await TestSmtpServer.start();
     push = await FakePushGateway.start();
-    const env = { SMTP_URL: smtp.url, PUSH_GATEWAY_URL: push.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, MAIL_FROM: 'Church API <no-reply@church.test>', JOB_RETRY_BASE_MS: '200' };
+    const env = {
+      SMTP_URL: smtp.url,
+      PUSH_GATEWAY_URL: push.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: prefix,
+      MAIL_FROM: 'Church API <no-reply@church.test>',
+      JOB_RETRY_BASE_MS: '200',
+    };
     api = await TestApi.start(env);
     events = new QueueEvents(QUEUES.tokenExpiry, { connection: { url: TEST_REDIS_URL }, prefix });
     events.on('progress', ({ jobId, data }) => progress.push({ jobId, data }));
@@ -58,7 +65,12 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
   });
 
   const jobRow = async (id: string): Promise<JobRow> =>
-    (await api.db.platform.query<JobRow[]>('SELECT status, attempts, total, done, result, last_error FROM platform_jobs WHERE id = $1', [id]))[0];
+    (
+      await api.db.platform.query<JobRow[]>(
+        'SELECT status, attempts, total, done, result, last_error FROM platform_jobs WHERE id = $1',
+        [id],
+      )
+    )[0];
 
   /** Asks for a token-expiry job as any process would, and waits until the worker has finished it. */
   async function runJob(): Promise<JobRow & { id: string }> {
@@ -72,11 +84,21 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
   }
 
   /** Every mail to `address`, once the mail outbox has had time to send `count` of them. */
-  const mailsTo = (address: string, count = 1) => eventually(() => (smtp.to(address).length >= count ? smtp.to(address) : null)).then(() => smtp.to(address));
+  const mailsTo = (address: string, count = 1) =>
+    eventually(() => (smtp.to(address).length >= count ? smtp.to(address) : null)).then(() => smtp.to(address));
 
-  async function token(expiresIn: string | null, options: { name?: string; type?: 'pat' | 'service' | 'kiosk'; revoked?: boolean } = {}): Promise<IssuedToken & { expiresAt: Date | null }> {
+  async function token(
+    expiresIn: string | null,
+    options: { name?: string; type?: 'pat' | 'service' | 'kiosk'; revoked?: boolean } = {},
+  ): Promise<IssuedToken & { expiresAt: Date | null }> {
     const type = options.type ?? 'pat';
-    const issued = await newToken(api, church, type === 'kiosk' ? [] : ['read:members'], type === 'pat' ? 'staff' : 'org_admin', type);
+    const issued = await newToken(
+      api,
+      church,
+      type === 'kiosk' ? [] : ['read:members'],
+      type === 'pat' ? 'staff' : 'org_admin',
+      type,
+    );
     // TypeORM answers an UPDATE with [rows, affected count].
     const [[row]] = await api.db.platform.query<[{ expires_at: Date | null }[], number]>(
       `UPDATE api_tokens SET expires_at = CASE WHEN $2::interval IS NULL THEN expires_at ELSE now() + $2::interval END,
@@ -88,16 +110,24 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
   }
 
   async function notifiedAt(t: IssuedToken): Promise<Date | null> {
-    const [row] = await api.db.platform.query<{ expiry_notified_at: Date | null }[]>('SELECT expiry_notified_at FROM api_tokens WHERE tenant_id = $1 AND id = $2', [church.id, t.uuid]);
+    const [row] = await api.db.platform.query<{ expiry_notified_at: Date | null }[]>(
+      'SELECT expiry_notified_at FROM api_tokens WHERE tenant_id = $1 AND id = $2',
+      [church.id, t.uuid],
+    );
     return row.expiry_notified_at;
   }
 
   const topicOf = (t: IssuedToken) => `user_${toPublicId(ID_PREFIX.user, t.user.id)}`;
-  const longDate = (d: Date, lang = 'es') => new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(d);
+  const longDate = (d: Date, lang = 'es') =>
+    new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(d);
 
   it("asks for one job per UTC day at the worker's start, however many workers start", async () => {
     const today = new Date().toISOString().slice(0, 10);
-    const daily = () => api.db.platform.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM platform_jobs WHERE kind = 'token-expiry' AND dedupe_key = $1`, [today]);
+    const daily = () =>
+      api.db.platform.query<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM platform_jobs WHERE kind = 'token-expiry' AND dedupe_key = $1`,
+        [today],
+      );
     expect(await eventually(async () => (await daily())[0].n === 1)).toBe(true);
     const second = await startWorker({ REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix });
     await second.close();
@@ -119,7 +149,13 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
     // Progress is on the row and went through BullMQ's job.updateProgress: all due tokens notified.
     expect(job.done).toBe(job.result!.notified);
     expect(job.total).toBe(job.done);
-    expect(await eventually(() => progress.some((p) => p.jobId === job.id && JSON.stringify(p.data) === JSON.stringify({ done: job.done, total: job.total })))).toBe(true);
+    expect(
+      await eventually(() =>
+        progress.some(
+          (p) => p.jobId === job.id && JSON.stringify(p.data) === JSON.stringify({ done: job.done, total: job.total }),
+        ),
+      ),
+    ).toBe(true);
 
     const [mail] = await mailsTo(soon.user.email);
     expect(smtp.to(soon.user.email)).toHaveLength(1);
@@ -145,14 +181,28 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
     }
     expect(smtp.to(church.admin.email)).toEqual([]); // its admin:* service token expires in a year
 
-    const pushes = push.requests.filter((r) => (r.body as { message: { topic: string } }).message.topic === topicOf(soon));
+    const pushes = push.requests.filter(
+      (r) => (r.body as { message: { topic: string } }).message.topic === topicOf(soon),
+    );
     expect(pushes).toHaveLength(1);
-    expect(pushes[0]).toMatchObject({ method: 'POST', path: FCM_SEND_PATH, headers: { 'content-type': 'application/json' } });
+    expect(pushes[0]).toMatchObject({
+      method: 'POST',
+      path: FCM_SEND_PATH,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(pushes[0].body).toEqual({
       message: {
         topic: topicOf(soon),
-        notification: { title: 'Tu token de API vence pronto', body: `«Zapier sync» (Test Church) vence el ${longDate(soon.expiresAt!)}.` },
-        data: { type: 'token.expiring', token_id: soon.id, tenant: church.slug, expires_at: soon.expiresAt!.toISOString() },
+        notification: {
+          title: 'Tu token de API vence pronto',
+          body: `«Zapier sync» (Test Church) vence el ${longDate(soon.expiresAt!)}.`,
+        },
+        data: {
+          type: 'token.expiring',
+          token_id: soon.id,
+          tenant: church.slug,
+          expires_at: soon.expiresAt!.toISOString(),
+        },
       },
     });
     expect(push.toTopic(topicOf(service))).toHaveLength(1);
@@ -190,7 +240,9 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
       expect(refusals).toBe(3);
       // The SMTP server has the mail a moment before the job that sent it is marked done.
       const job = await eventually(async () => {
-        const [row] = await api.db.platform.query<{ status: string; attempts: number; sent_at: Date | null; transport: string }[]>(
+        const [row] = await api.db.platform.query<
+          { status: string; attempts: number; sent_at: Date | null; transport: string }[]
+        >(
           `SELECT j.status, j.attempts, m.sent_at, m.transport FROM mail_outbox m JOIN platform_jobs j ON j.kind = 'mail' AND j.data->>'mailId' = m.id::text WHERE m.recipient = $1`,
           [t.user.email],
         );
@@ -226,7 +278,9 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
       `INSERT INTO mail_outbox (id, recipient, subject, body) VALUES (gen_random_uuid(), $1, 'Lost', 'Found') RETURNING id`,
       [to],
     );
-    const job = await api.app.get(JobsService).create(QUEUES.mail, { mailId }, { runAt: new Date(Date.now() - 60_000) });
+    const job = await api.app
+      .get(JobsService)
+      .create(QUEUES.mail, { mailId }, { runAt: new Date(Date.now() - 60_000) });
     await sleep(200);
     expect(smtp.to(to)).toEqual([]);
     expect(await worker.get(JobSweeper).sweep()).toBeGreaterThanOrEqual(1);
@@ -242,12 +296,17 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
     try {
       expect(await eventually(() => notifiedAt(t))).toBeInstanceOf(Date);
       const daily = await eventually(async () => {
-        const rows = await api.db.platform.query<JobRow[]>(`SELECT status, attempts, total, done FROM platform_jobs WHERE kind = 'token-expiry'`);
+        const rows = await api.db.platform.query<JobRow[]>(
+          `SELECT status, attempts, total, done FROM platform_jobs WHERE kind = 'token-expiry'`,
+        );
         return rows.length === 1 && rows[0].status === 'done' ? rows[0] : null;
       });
       expect(daily).toMatchObject({ status: 'done', attempts: 1, done: 1, total: 1 });
       const logged = await eventually(async () => {
-        const rows = await api.db.platform.query<{ transport: string | null }[]>('SELECT transport FROM mail_outbox WHERE recipient = $1', [t.user.email]);
+        const rows = await api.db.platform.query<{ transport: string | null }[]>(
+          'SELECT transport FROM mail_outbox WHERE recipient = $1',
+          [t.user.email],
+        );
         return rows[0]?.transport ? rows : null;
       });
       expect(logged).toEqual([{ transport: 'log' }]);

@@ -32,12 +32,20 @@ describe('tokens API', () => {
   });
   afterAll(() => api.close());
 
-  const as = (token: string, extra: { body?: JsonValue; headers?: Record<string, string> } = {}) => ({ token, tenant: church.slug, lang: 'en', ...extra });
+  const as = (token: string, extra: { body?: JsonValue; headers?: Record<string, string> } = {}) => ({
+    token,
+    tenant: church.slug,
+    lang: 'en',
+    ...extra,
+  });
 
   describe('POST /v1/auth/tokens', () => {
     it('creates a PAT: 201, the value once, metadata, Location and Cache-Control: no-store; the token works at once', async () => {
       const before = Date.now();
-      const res = await api.post<TokenBody>('/v1/auth/tokens', as(church.token, { body: { name: 'Planning sync', scopes: ['read:members', 'write:members'] } }));
+      const res = await api.post<TokenBody>(
+        '/v1/auth/tokens',
+        as(church.token, { body: { name: 'Planning sync', scopes: ['read:members', 'write:members'] } }),
+      );
       expect(res.status).toBe(201);
       const body = res.body;
       expect(body.id).toMatch(TOKEN_ID);
@@ -59,7 +67,10 @@ describe('tokens API', () => {
 
       const used = await api.get<List<unknown>>('/v1/members', as(body.token!));
       expect(used.status).toBe(200);
-      const write = await api.post<{ id: string }>('/v1/members', as(body.token!, { body: { first_name: 'Ana', last_name: 'Ruiz' } }));
+      const write = await api.post<{ id: string }>(
+        '/v1/members',
+        as(body.token!, { body: { first_name: 'Ana', last_name: 'Ruiz' } }),
+      );
       expect(write.status).toBe(201);
       // ... but only within its scopes.
       const campuses = await api.get<Problem>('/v1/campuses', as(body.token!));
@@ -68,7 +79,10 @@ describe('tokens API', () => {
     });
 
     it('creates a service token (chs_, no owner, one year) for an org_admin', async () => {
-      const res = await api.post<TokenBody>('/v1/auth/tokens', as(church.token, { body: { name: 'Nightly export', scopes: ['read:members'], type: 'service' } }));
+      const res = await api.post<TokenBody>(
+        '/v1/auth/tokens',
+        as(church.token, { body: { name: 'Nightly export', scopes: ['read:members'], type: 'service' } }),
+      );
       expect(res.status).toBe(201);
       expect(res.body.token).toMatch(/^chs_[0-9A-Za-z]{36}$/);
       expect(res.body).toMatchObject({ type: 'service', user_id: null, scopes: ['read:members'] });
@@ -79,35 +93,53 @@ describe('tokens API', () => {
     it('refuses scopes beyond the caller role: 403 scope_not_allowed', async () => {
       const staff = await newToken(api, church, ['read:members', 'write:members'], 'staff');
       for (const scope of ['admin:*', 'write:donations']) {
-        const res = await api.post<Problem>('/v1/auth/tokens', as(staff.token, { body: { name: 'Too much', scopes: ['read:members', scope] } }));
+        const res = await api.post<Problem>(
+          '/v1/auth/tokens',
+          as(staff.token, { body: { name: 'Too much', scopes: ['read:members', scope] } }),
+        );
         expect(res.status).toBe(403);
         expect(res.body.code).toBe('scope_not_allowed');
         expect(res.body.detail).toContain(scope);
       }
       const volunteer = await newToken(api, church, ['read:members'], 'volunteer');
-      const res = await api.post<Problem>('/v1/auth/tokens', as(volunteer.token, { body: { name: 'Writer', scopes: ['write:members'] } }));
+      const res = await api.post<Problem>(
+        '/v1/auth/tokens',
+        as(volunteer.token, { body: { name: 'Writer', scopes: ['write:members'] } }),
+      );
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('scope_not_allowed');
     });
 
     it("refuses scopes beyond the calling token's own scopes, even for an org_admin", async () => {
       const narrow = await newToken(api, church, ['read:members'], 'org_admin');
-      const res = await api.post<Problem>('/v1/auth/tokens', as(narrow.token, { body: { name: 'Escalate', scopes: ['read:members', 'write:members'] } }));
+      const res = await api.post<Problem>(
+        '/v1/auth/tokens',
+        as(narrow.token, { body: { name: 'Escalate', scopes: ['read:members', 'write:members'] } }),
+      );
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('scope_not_allowed');
       expect(res.body.detail).toContain('write:members');
-      const admin = await api.post<Problem>('/v1/auth/tokens', as(narrow.token, { body: { name: 'Escalate', scopes: ['admin:*'] } }));
+      const admin = await api.post<Problem>(
+        '/v1/auth/tokens',
+        as(narrow.token, { body: { name: 'Escalate', scopes: ['admin:*'] } }),
+      );
       expect(admin.status).toBe(403);
       expect(admin.body.code).toBe('scope_not_allowed');
       // Within its own scopes it may.
-      const ok = await api.post<TokenBody>('/v1/auth/tokens', as(narrow.token, { body: { name: 'Reader', scopes: ['read:members'] } }));
+      const ok = await api.post<TokenBody>(
+        '/v1/auth/tokens',
+        as(narrow.token, { body: { name: 'Reader', scopes: ['read:members'] } }),
+      );
       expect(ok.status).toBe(201);
       expect(ok.body.user_id).toBe(toPublicId(ID_PREFIX.user, narrow.user.id));
     });
 
     it('refuses a service token to a staff user: 403 scope_not_allowed', async () => {
       const staff = await newToken(api, church, ['read:members', 'write:members'], 'staff');
-      const res = await api.post<Problem>('/v1/auth/tokens', as(staff.token, { body: { name: 'Service', scopes: ['read:members'], type: 'service' } }));
+      const res = await api.post<Problem>(
+        '/v1/auth/tokens',
+        as(staff.token, { body: { name: 'Service', scopes: ['read:members'], type: 'service' } }),
+      );
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('scope_not_allowed');
     });
@@ -115,13 +147,19 @@ describe('tokens API', () => {
     it('refuses token creation to a kiosk key: 403', async () => {
       const kiosk = await newToken(api, church, [], 'org_admin', 'kiosk');
       expect(kiosk.token).toMatch(/^chk_/);
-      const res = await api.post<Problem>('/v1/auth/tokens', as(kiosk.token, { body: { name: 'From kiosk', scopes: ['read:members'] } }));
+      const res = await api.post<Problem>(
+        '/v1/auth/tokens',
+        as(kiosk.token, { body: { name: 'From kiosk', scopes: ['read:members'] } }),
+      );
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('scope_insufficient'); // a kiosk key reaches the check-in routes and GET /v1/events only
     });
 
     it('validates the body: 422 validation_failed', async () => {
-      const res = await api.post<Problem & { errors: { field: string }[] }>('/v1/auth/tokens', as(church.token, { body: { name: '', scopes: ['read:everything'], type: 'root' } }));
+      const res = await api.post<Problem & { errors: { field: string }[] }>(
+        '/v1/auth/tokens',
+        as(church.token, { body: { name: '', scopes: ['read:everything'], type: 'root' } }),
+      );
       expect(res.status).toBe(422);
       expect(res.body.code).toBe('validation_failed');
       const fields = res.body.errors.map((e) => e.field);
@@ -132,7 +170,10 @@ describe('tokens API', () => {
 
   describe('GET /v1/auth/tokens', () => {
     it('lists metadata only: no token value and no hash anywhere', async () => {
-      const created = await api.post<TokenBody>('/v1/auth/tokens', as(church.token, { body: { name: 'Listed', scopes: ['read:members'] } }));
+      const created = await api.post<TokenBody>(
+        '/v1/auth/tokens',
+        as(church.token, { body: { name: 'Listed', scopes: ['read:members'] } }),
+      );
       expect(created.status).toBe(201);
       const res = await api.get<List<TokenBody>>('/v1/auth/tokens?limit=250', as(church.token));
       expect(res.status).toBe(200);
@@ -156,7 +197,10 @@ describe('tokens API', () => {
 
     it('shows a non-admin only its own tokens; an admin:* token sees every token of the church', async () => {
       const staff = await newToken(api, church, ['read:members', 'write:members'], 'staff');
-      const mine = await api.post<TokenBody>('/v1/auth/tokens', as(staff.token, { body: { name: 'Staff helper', scopes: ['read:members'] } }));
+      const mine = await api.post<TokenBody>(
+        '/v1/auth/tokens',
+        as(staff.token, { body: { name: 'Staff helper', scopes: ['read:members'] } }),
+      );
       expect(mine.status).toBe(201);
       expect(mine.body.user_id).toBe(toPublicId(ID_PREFIX.user, staff.user.id));
       const other = await newToken(api, church, ['read:members'], 'staff');
@@ -184,14 +228,20 @@ describe('tokens API', () => {
       expect(res.status).toBe(200);
       expect(res.body.total).toBe(1); // the other church's own admin token
       const adminTokenOfA = (await api.get<List<TokenBody>>('/v1/auth/tokens?limit=1', as(church.token))).body.data[0];
-      const peek = await api.get<Problem>(`/v1/auth/tokens/${adminTokenOfA.id}`, { token: other.token, tenant: other.slug });
+      const peek = await api.get<Problem>(`/v1/auth/tokens/${adminTokenOfA.id}`, {
+        token: other.token,
+        tenant: other.slug,
+      });
       expect(peek.status).toBe(404);
     });
   });
 
   describe('DELETE /v1/auth/tokens/{id}', () => {
     it('revokes at once: 204, then 401 token_revoked on the very next call', async () => {
-      const created = await api.post<TokenBody>('/v1/auth/tokens', as(church.token, { body: { name: 'Short lived', scopes: ['read:members'] } }));
+      const created = await api.post<TokenBody>(
+        '/v1/auth/tokens',
+        as(church.token, { body: { name: 'Short lived', scopes: ['read:members'] } }),
+      );
       expect((await api.get('/v1/members', as(created.body.token!))).status).toBe(200);
 
       const del = await api.delete(`/v1/auth/tokens/${created.body.id}`, as(church.token));
@@ -212,7 +262,10 @@ describe('tokens API', () => {
 
     it('lets a non-admin revoke its own token, and not anyone else’s (404)', async () => {
       const staff = await newToken(api, church, ['read:members', 'write:members'], 'staff');
-      const own = await api.post<TokenBody>('/v1/auth/tokens', as(staff.token, { body: { name: 'Mine', scopes: ['read:members'] } }));
+      const own = await api.post<TokenBody>(
+        '/v1/auth/tokens',
+        as(staff.token, { body: { name: 'Mine', scopes: ['read:members'] } }),
+      );
       const victim = await newToken(api, church, ['read:members'], 'staff');
 
       const refused = await api.delete<Problem>(`/v1/auth/tokens/${victim.id}`, as(staff.token));
@@ -228,7 +281,13 @@ describe('tokens API', () => {
     });
 
     it('answers 404 for a malformed or unknown id', async () => {
-      for (const id of ['abc', 'tok_123', 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', 'tok_0192F0C1A2B37C4D8E9F0A1B2C3D4E5F', 'tok_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f']) {
+      for (const id of [
+        'abc',
+        'tok_123',
+        'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
+        'tok_0192F0C1A2B37C4D8E9F0A1B2C3D4E5F',
+        'tok_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
+      ]) {
         const del = await api.delete<Problem>(`/v1/auth/tokens/${id}`, as(church.token));
         expect(del.status).toBe(404);
         expect(del.body.code).toBe('resource_not_found');
@@ -242,11 +301,17 @@ describe('tokens API', () => {
       const first = await newToken(api, church, ['admin:*'], 'org_admin');
       const second = await newToken(api, church, ['admin:*'], 'org_admin');
       for (let i = 1; i <= 10; i++) {
-        const res = await api.post<TokenBody>('/v1/auth/tokens', as(first.token, { body: { name: `Batch ${i}`, scopes: ['read:members'] } }));
+        const res = await api.post<TokenBody>(
+          '/v1/auth/tokens',
+          as(first.token, { body: { name: `Batch ${i}`, scopes: ['read:members'] } }),
+        );
         expect(res.status).toBe(201);
         expect(res.headers['ratelimit-policy']).toContain('"tokens"');
       }
-      const eleventh = await api.post<Problem>('/v1/auth/tokens', as(first.token, { body: { name: 'Batch 11', scopes: ['read:members'] } }));
+      const eleventh = await api.post<Problem>(
+        '/v1/auth/tokens',
+        as(first.token, { body: { name: 'Batch 11', scopes: ['read:members'] } }),
+      );
       expect(eleventh.status).toBe(429);
       expect(eleventh.body.code).toBe('rate_limited');
       const retryAfter = Number(eleventh.headers['retry-after']);
@@ -268,7 +333,10 @@ describe('tokens API', () => {
       expect(batch.body.data.some((t) => t.name === 'Batch 11')).toBe(false);
 
       // The quota is per token: another token of the same church still creates, and the first still reads.
-      const other = await api.post<TokenBody>('/v1/auth/tokens', as(second.token, { body: { name: 'Other token', scopes: ['read:members'] } }));
+      const other = await api.post<TokenBody>(
+        '/v1/auth/tokens',
+        as(second.token, { body: { name: 'Other token', scopes: ['read:members'] } }),
+      );
       expect(other.status).toBe(201);
       expect((await api.get('/v1/members', as(first.token))).status).toBe(200);
     });

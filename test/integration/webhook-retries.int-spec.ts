@@ -78,13 +78,21 @@ describe('webhook retries and deactivation (time-scaled)', () => {
   }
 
   async function endpointFor(c: TestTenant, path: string): Promise<Endpoint & { secret: string }> {
-    const res = await api.post<Endpoint & { secret: string }>('/v1/webhook-endpoints', { token: c.token, tenant: c.slug, body: { url: receiver.url(path), events: ['member.created'] } });
+    const res = await api.post<Endpoint & { secret: string }>('/v1/webhook-endpoints', {
+      token: c.token,
+      tenant: c.slug,
+      body: { url: receiver.url(path), events: ['member.created'] },
+    });
     expect(res.status).toBe(201);
     return res.body;
   }
 
   async function createMember(c: TestTenant, firstName = 'Ana'): Promise<string> {
-    const res = await api.post<{ id: string }>('/v1/members', { token: c.token, tenant: c.slug, body: { first_name: firstName, last_name: 'Ruiz' } });
+    const res = await api.post<{ id: string }>('/v1/members', {
+      token: c.token,
+      tenant: c.slug,
+      body: { first_name: firstName, last_name: 'Ruiz' },
+    });
     expect(res.status).toBe(201);
     return res.body.id;
   }
@@ -96,17 +104,26 @@ describe('webhook retries and deactivation (time-scaled)', () => {
   }
 
   async function attempts(c: TestTenant, endpointId: string): Promise<Attempt[]> {
-    const res = await api.get<{ data: Attempt[] }>(`/v1/webhook-endpoints/${endpointId}/deliveries?limit=250`, { token: c.token, tenant: c.slug });
+    const res = await api.get<{ data: Attempt[] }>(`/v1/webhook-endpoints/${endpointId}/deliveries?limit=250`, {
+      token: c.token,
+      tenant: c.slug,
+    });
     expect(res.status).toBe(200);
     return res.body.data;
   }
 
-  async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  async function until<T>(
+    what: string,
+    read: () => Promise<T>,
+    done: (value: T) => boolean,
+    timeoutMs = 10_000,
+  ): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const value = await read();
       if (done(value)) return value;
-      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${JSON.stringify(value)}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${JSON.stringify(value)}`);
       await sleep(50);
     }
   }
@@ -142,14 +159,19 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     const gaps = requests.slice(1).map((r, i) => r.receivedAt - requests[i].receivedAt);
     gaps.forEach((gap, i) => {
       expect({ retry: i + 1, gap, atLeast: gap >= SCHEDULE_MS[i] }).toEqual({ retry: i + 1, gap, atLeast: true });
-      expect({ retry: i + 1, gap, atMost: gap <= SCHEDULE_MS[i] * 1.1 + SCHEDULING_SLACK_MS }).toEqual({ retry: i + 1, gap, atMost: true });
+      expect({ retry: i + 1, gap, atMost: gap <= SCHEDULE_MS[i] * 1.1 + SCHEDULING_SLACK_MS }).toEqual({
+        retry: i + 1,
+        gap,
+        atMost: true,
+      });
     });
 
     // Every attempt is in the log, newest first
     const list = await attempts(c, endpoint.id);
     expect(list.map((a) => a.attempt)).toEqual([6, 5, 4, 3, 2, 1]);
     expect(new Set(list.map((a) => a.delivery_id)).size).toBe(1);
-    for (const a of list) expect(a).toMatchObject({ event_id: eventId, status_code: 500, error: 'HTTP 500', succeeded: false });
+    for (const a of list)
+      expect(a).toMatchObject({ event_id: eventId, status_code: 500, error: 'HTTP 500', succeeded: false });
 
     // Exactly one mail to the church's org_admin
     await until(
@@ -172,7 +194,11 @@ describe('webhook retries and deactivation (time-scaled)', () => {
 
     // Re-enable: new events are delivered again
     receiver.answer(p, { status: 200 });
-    const enabled = await api.patch<Endpoint>(`/v1/webhook-endpoints/${endpoint.id}`, { token: c.token, tenant: c.slug, body: { status: 'enabled' } });
+    const enabled = await api.patch<Endpoint>(`/v1/webhook-endpoints/${endpoint.id}`, {
+      token: c.token,
+      tenant: c.slug,
+      body: { status: 'enabled' },
+    });
     expect(enabled.status).toBe(200);
     expect(enabled.body).toMatchObject({ id: endpoint.id, status: 'enabled', disabled_reason: null });
     const memberId = await createMember(c, 'Back');
@@ -244,7 +270,9 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     expect(disabled.disabled_reason).toMatch(/410/);
     await sleep(SCHEDULE_MS[0] * 1.1 + SCHEDULING_SLACK_MS + 300);
     expect(receiver.at(p)).toHaveLength(1);
-    expect(await attempts(c, endpoint.id)).toEqual([expect.objectContaining({ attempt: 1, status_code: 410, error: 'HTTP 410', succeeded: false })]);
+    expect(await attempts(c, endpoint.id)).toEqual([
+      expect.objectContaining({ attempt: 1, status_code: 410, error: 'HTTP 410', succeeded: false }),
+    ]);
   });
 
   it('a deactivation mail the SMTP server first refuses is retried by the mail outbox and delivered', async () => {
@@ -294,7 +322,9 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     const c = await church();
     const p = path('redirect');
     const target = path('redirect-target');
-    receiver.answer(p, (_req, i) => (i === 0 ? { status: 302, headers: { location: receiver.url(target) } } : { status: 200 }));
+    receiver.answer(p, (_req, i) =>
+      i === 0 ? { status: 302, headers: { location: receiver.url(target) } } : { status: 200 },
+    );
     const endpoint = await endpointFor(c, p);
     await createMember(c);
     const requests = await receiver.waitForCount(p, 2, 5_000);

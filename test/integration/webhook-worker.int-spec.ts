@@ -95,7 +95,11 @@ function redisPing(port: number): Promise<boolean> {
 }
 
 async function startRedis(port: number): Promise<Child> {
-  const redis = spawnChild('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], process.env);
+  const redis = spawnChild(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    process.env,
+  );
   const deadline = Date.now() + 10_000;
   while (!(await redisPing(port))) {
     if (!redis.running() || Date.now() > deadline) {
@@ -167,7 +171,8 @@ describe('webhook worker process (BullMQ on Redis)', () => {
     await receiver.waitFor(
       () => receiver.at(p).length >= n,
       timeoutMs,
-      () => `${n} request(s) at ${p}; got ${receiver.at(p).length}\nworker output (tail):\n${worker.output().slice(-3000)}`,
+      () =>
+        `${n} request(s) at ${p}; got ${receiver.at(p).length}\nworker output (tail):\n${worker.output().slice(-3000)}`,
     );
     return receiver.at(p);
   }
@@ -176,7 +181,8 @@ describe('webhook worker process (BullMQ on Redis)', () => {
     await receiver.waitFor(
       () => uniqueIds(p).size >= n,
       timeoutMs,
-      () => `${n} unique Service-Webhook-Id at ${p}; got ${uniqueIds(p).size}\nworker output (tail):\n${worker.output().slice(-3000)}`,
+      () =>
+        `${n} unique Service-Webhook-Id at ${p}; got ${uniqueIds(p).size}\nworker output (tail):\n${worker.output().slice(-3000)}`,
     );
   }
 
@@ -187,7 +193,11 @@ describe('webhook worker process (BullMQ on Redis)', () => {
   }
 
   async function endpointFor(c: TestTenant, path: string): Promise<{ id: string; secret: string }> {
-    const res = await api.post<{ id: string; secret: string }>('/v1/webhook-endpoints', { token: c.token, tenant: c.slug, body: { url: receiver.url(path), events: ['member.created'] } });
+    const res = await api.post<{ id: string; secret: string }>('/v1/webhook-endpoints', {
+      token: c.token,
+      tenant: c.slug,
+      body: { url: receiver.url(path), events: ['member.created'] },
+    });
     expect(res.status).toBe(201);
     return res.body;
   }
@@ -213,7 +223,10 @@ describe('webhook worker process (BullMQ on Redis)', () => {
   async function attemptsOnceThere(c: TestTenant, endpointId: string, n: number): Promise<Attempt[]> {
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const res = await api.get<{ data: Attempt[] }>(`/v1/webhook-endpoints/${endpointId}/deliveries`, { token: c.token, tenant: c.slug });
+      const res = await api.get<{ data: Attempt[] }>(`/v1/webhook-endpoints/${endpointId}/deliveries`, {
+        token: c.token,
+        tenant: c.slug,
+      });
       expect(res.status).toBe(200);
       if (res.body.data.length >= n || Date.now() > deadline) return res.body.data;
       await sleep(50);
@@ -232,14 +245,22 @@ describe('webhook worker process (BullMQ on Redis)', () => {
     const c = await church();
     const p = path('worker');
     const endpoint = await endpointFor(c, p);
-    const res = await api.post<{ id: string }>('/v1/members', { token: c.token, tenant: c.slug, body: { first_name: 'Eva', last_name: 'Luna' } });
+    const res = await api.post<{ id: string }>('/v1/members', {
+      token: c.token,
+      tenant: c.slug,
+      body: { first_name: 'Eva', last_name: 'Luna' },
+    });
     expect(res.status).toBe(201);
     const [request] = await waitForCount(p, 1, 10_000);
     const body = request.body as Envelope;
     expect(body).toMatchObject({ type: 'member.created', data: { object: { id: res.body.id } } });
     expect(request.headers['service-webhook-id']).toBe(body.id);
-    expect(verifyWebhook(request.rawBody, String(request.headers['service-signature']), [endpoint.secret]).ok).toBe(true);
-    expect(await attemptsOnceThere(c, endpoint.id, 1)).toEqual([expect.objectContaining({ attempt: 1, succeeded: true, status_code: 200 })]);
+    expect(verifyWebhook(request.rawBody, String(request.headers['service-signature']), [endpoint.secret]).ok).toBe(
+      true,
+    );
+    expect(await attemptsOnceThere(c, endpoint.id, 1)).toEqual([
+      expect.objectContaining({ attempt: 1, succeeded: true, status_code: 200 }),
+    ]);
     expect(worker.running()).toBe(true);
   });
 
@@ -248,7 +269,15 @@ describe('webhook worker process (BullMQ on Redis)', () => {
     const p = path('retry');
     receiver.answer(p, (_req, i) => (i === 0 ? { status: 500 } : { status: 200 }));
     const endpoint = await endpointFor(c, p);
-    expect((await api.post('/v1/members', { token: c.token, tenant: c.slug, body: { first_name: 'Rita', last_name: 'Reintento' } })).status).toBe(201);
+    expect(
+      (
+        await api.post('/v1/members', {
+          token: c.token,
+          tenant: c.slug,
+          body: { first_name: 'Rita', last_name: 'Reintento' },
+        })
+      ).status,
+    ).toBe(201);
     const [first, second] = await waitForCount(p, 2, 10_000);
     const gap = second.receivedAt - first.receivedAt;
     expect({ gap, onSchedule: gap >= 1_000 && gap <= 1_100 + 1_000 }).toEqual({ gap, onSchedule: true });
@@ -274,7 +303,11 @@ describe('webhook worker process (BullMQ on Redis)', () => {
     await waitForCount(slow, 1, 10_000); // A's backlog is running
     await sleep(300);
 
-    const res = await api.post<{ id: string }>('/v1/members', { token: b.token, tenant: b.slug, body: { first_name: 'Beto', last_name: 'Rápido' } });
+    const res = await api.post<{ id: string }>('/v1/members', {
+      token: b.token,
+      tenant: b.slug,
+      body: { first_name: 'Beto', last_name: 'Rápido' },
+    });
     expect(res.status).toBe(201);
     const createdAt = Date.now();
     const [delivered] = await waitForCount(fast, 1, 10_000);
@@ -346,16 +379,31 @@ describe('webhook worker process (BullMQ on Redis)', () => {
     const c = await church();
     const p = path('after-failure');
     await endpointFor(c, p);
-    const queue = new Queue(DELIVERY_QUEUE, { connection: { url: workerEnv.REDIS_URL! }, prefix: workerEnv.QUEUE_PREFIX });
+    const queue = new Queue(DELIVERY_QUEUE, {
+      connection: { url: workerEnv.REDIS_URL! },
+      prefix: workerEnv.QUEUE_PREFIX,
+    });
     try {
       await worker.stop('SIGTERM', 5_000);
       worker = await startWorker({ ...workerEnv, ENCRYPTION_KEY: Buffer.alloc(32, 99).toString('base64') });
 
-      expect((await api.post('/v1/members', { token: c.token, tenant: c.slug, body: { first_name: 'Fallo', last_name: 'Clave' } })).status).toBe(201);
-      const [{ id }] = await api.db.platform.query<{ id: string }[]>(`SELECT id FROM webhook_deliveries WHERE tenant_id = $1`, [c.id]);
+      expect(
+        (
+          await api.post('/v1/members', {
+            token: c.token,
+            tenant: c.slug,
+            body: { first_name: 'Fallo', last_name: 'Clave' },
+          })
+        ).status,
+      ).toBe(201);
+      const [{ id }] = await api.db.platform.query<{ id: string }[]>(
+        `SELECT id FROM webhook_deliveries WHERE tenant_id = $1`,
+        [c.id],
+      );
       const deadline = Date.now() + 10_000;
       while (!worker.output().includes(`delivery ${id} attempt 1 errored`)) {
-        if (Date.now() > deadline) throw new Error(`the job of delivery ${id} did not fail:\n${worker.output().slice(-3000)}`);
+        if (Date.now() > deadline)
+          throw new Error(`the job of delivery ${id} did not fail:\n${worker.output().slice(-3000)}`);
         await sleep(100);
       }
       // Failed jobs do not linger under their id (BullMQ removes it just after the error is logged).
@@ -367,7 +415,10 @@ describe('webhook worker process (BullMQ on Redis)', () => {
       await worker.stop('SIGTERM', 5_000);
       worker = await startWorker(workerEnv);
       // The claim's 2-minute lease has passed (moved back in time rather than waited for).
-      await api.db.platform.query(`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '11 seconds' WHERE tenant_id = $1 AND id = $2 AND status = 'pending'`, [c.id, id]);
+      await api.db.platform.query(
+        `UPDATE webhook_deliveries SET next_attempt_at = now() - interval '11 seconds' WHERE tenant_id = $1 AND id = $2 AND status = 'pending'`,
+        [c.id, id],
+      );
 
       await waitForCount(p, 1, 15_000); // the sweeper runs every 5 s
       expect(worker.output()).toMatch(/re-enqueued \d+ overdue deliveries/);

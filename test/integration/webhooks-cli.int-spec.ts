@@ -16,7 +16,11 @@ describe('CLI webhooks:resend and webhooks:backfill', () => {
     receiver = await TestReceiver.start();
     api = await TestApi.start({ WEBHOOK_ALLOW_LOOPBACK: 'true' });
     church = await newTenant(api);
-    const endpoint = await api.post<{ id: string }>('/v1/webhook-endpoints', { token: church.token, tenant: church.slug, body: { url: receiver.url('/cli'), events: ['member.created'] } });
+    const endpoint = await api.post<{ id: string }>('/v1/webhook-endpoints', {
+      token: church.token,
+      tenant: church.slug,
+      body: { url: receiver.url('/cli'), events: ['member.created'] },
+    });
     endpointId = endpoint.body.id;
   });
   afterAll(async () => {
@@ -25,11 +29,31 @@ describe('CLI webhooks:resend and webhooks:backfill', () => {
   });
 
   it('resends one event, and backfills a type over a date range', async () => {
-    for (const name of ['Uno', 'Dos']) await api.post('/v1/members', { token: church.token, tenant: church.slug, body: { first_name: name, last_name: 'Cli' } });
+    for (const name of ['Uno', 'Dos'])
+      await api.post('/v1/members', {
+        token: church.token,
+        tenant: church.slug,
+        body: { first_name: name, last_name: 'Cli' },
+      });
     await receiver.waitForCount('/cli', 2);
-    const events = await api.get<{ data: { id: string }[] }>('/v1/webhook-events?type=member.created', { token: church.token, tenant: church.slug });
+    const events = await api.get<{ data: { id: string }[] }>('/v1/webhook-events?type=member.created', {
+      token: church.token,
+      tenant: church.slug,
+    });
 
-    const resend = await runCli(['webhooks:resend', '--tenant', church.slug, '--event', events.body.data[0].id, '--endpoint', endpointId, '--json'], { env: env() });
+    const resend = await runCli(
+      [
+        'webhooks:resend',
+        '--tenant',
+        church.slug,
+        '--event',
+        events.body.data[0].id,
+        '--endpoint',
+        endpointId,
+        '--json',
+      ],
+      { env: env() },
+    );
     expect(resend.code).toBe(0);
     expect((JSON.parse(resend.stdout) as { delivery_id: string }).delivery_id).toMatch(/^whd_[0-9a-f]{32}$/);
     const afterResend = await receiver.waitForCount('/cli', 3);
@@ -37,7 +61,23 @@ describe('CLI webhooks:resend and webhooks:backfill', () => {
 
     const from = new Date(Date.now() - 3_600_000).toISOString();
     const to = new Date(Date.now() + 60_000).toISOString();
-    const backfill = await runCli(['webhooks:backfill', '--tenant', church.slug, '--endpoint', endpointId, '--type', 'member.created', '--from', from, '--to', to, '--json'], { env: env() });
+    const backfill = await runCli(
+      [
+        'webhooks:backfill',
+        '--tenant',
+        church.slug,
+        '--endpoint',
+        endpointId,
+        '--type',
+        'member.created',
+        '--from',
+        from,
+        '--to',
+        to,
+        '--json',
+      ],
+      { env: env() },
+    );
     expect(backfill.code).toBe(0);
     expect(JSON.parse(backfill.stdout)).toEqual({ enqueued: 2 });
     await receiver.waitForCount('/cli', 5);
@@ -47,8 +87,32 @@ describe('CLI webhooks:resend and webhooks:backfill', () => {
     const cases: string[][] = [
       ['webhooks:resend', '--tenant', church.slug, '--event', 'evt_123', '--endpoint', endpointId],
       ['webhooks:resend', '--tenant', church.slug, '--event', `evt_${'0'.repeat(32)}`, '--endpoint', endpointId],
-      ['webhooks:backfill', '--tenant', church.slug, '--endpoint', endpointId, '--type', 'member.exploded', '--from', '2026-01-01', '--to', '2026-02-01'],
-      ['webhooks:backfill', '--tenant', church.slug, '--endpoint', `whe_${'0'.repeat(32)}`, '--type', 'member.created', '--from', '2026-01-01', '--to', '2026-02-01'],
+      [
+        'webhooks:backfill',
+        '--tenant',
+        church.slug,
+        '--endpoint',
+        endpointId,
+        '--type',
+        'member.exploded',
+        '--from',
+        '2026-01-01',
+        '--to',
+        '2026-02-01',
+      ],
+      [
+        'webhooks:backfill',
+        '--tenant',
+        church.slug,
+        '--endpoint',
+        `whe_${'0'.repeat(32)}`,
+        '--type',
+        'member.created',
+        '--from',
+        '2026-01-01',
+        '--to',
+        '2026-02-01',
+      ],
     ];
     for (const args of cases) {
       const result = await runCli(args, { env: env() });

@@ -103,7 +103,11 @@ describe('webhooks (in-process delivery)', () => {
     let church: TestTenant;
 
     beforeAll(async () => {
-      strict = await TestApi.start({ WEBHOOK_ALLOW_LOOPBACK: 'false', ENCRYPTION_KEY, QUEUE_PREFIX: `wh-${randomBytes(3).toString('hex')}` });
+      strict = await TestApi.start({
+        WEBHOOK_ALLOW_LOOPBACK: 'false',
+        ENCRYPTION_KEY,
+        QUEUE_PREFIX: `wh-${randomBytes(3).toString('hex')}`,
+      });
       church = await newTenant(strict);
     });
 
@@ -123,7 +127,11 @@ describe('webhooks (in-process delivery)', () => {
       ['credentials in the URL', () => 'https://user:secret@93.184.216.34/hook'],
       ['not a URL', () => 'hooks.example.org/church'],
     ])('refuses %s with 422 invalid_webhook_url over HTTP', async (_label, url) => {
-      const res = await strict.post<Problem>('/v1/webhook-endpoints', { token: church.token, tenant: church.slug, body: { url: url(), events: ['member.created'] } });
+      const res = await strict.post<Problem>('/v1/webhook-endpoints', {
+        token: church.token,
+        tenant: church.slug,
+        body: { url: url(), events: ['member.created'] },
+      });
       expect(res.status).toBe(422);
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(res.body.code).toBe('invalid_webhook_url');
@@ -131,7 +139,10 @@ describe('webhooks (in-process delivery)', () => {
     });
 
     it('creates nothing when the URL is refused', async () => {
-      const list = await strict.get<List<Endpoint>>('/v1/webhook-endpoints', { token: church.token, tenant: church.slug });
+      const list = await strict.get<List<Endpoint>>('/v1/webhook-endpoints', {
+        token: church.token,
+        tenant: church.slug,
+      });
       expect(list.status).toBe(200);
       expect(list.body.data).toEqual([]);
     });
@@ -166,7 +177,10 @@ describe('webhooks (in-process delivery)', () => {
           () => null,
           (e: unknown) => e,
         );
-        expect({ url, error: error instanceof AppError ? error.code : error }).toEqual({ url, error: 'invalid_webhook_url' });
+        expect({ url, error: error instanceof AppError ? error.code : error }).toEqual({
+          url,
+          error: 'invalid_webhook_url',
+        });
       }
       await expect(assertWebhookUrl('https://93.184.216.34/hook', false)).resolves.toBeInstanceOf(URL);
       await expect(assertWebhookUrl('https://[2606:4700:4700::1111]/hook', false)).resolves.toBeInstanceOf(URL);
@@ -175,14 +189,23 @@ describe('webhooks (in-process delivery)', () => {
     it('assertWebhookUrl with the flag: loopback over http is allowed, other private ranges stay refused', async () => {
       await expect(assertWebhookUrl('http://127.0.0.1:8080/hook', true)).resolves.toBeInstanceOf(URL);
       await expect(assertWebhookUrl('http://localhost:8080/hook', true)).resolves.toBeInstanceOf(URL);
-      for (const url of ['https://10.0.0.1/', 'http://10.0.0.1/', 'https://192.168.1.1/', 'https://169.254.169.254/', 'http://93.184.216.34/', 'https://[fd00::1]/']) {
+      for (const url of [
+        'https://10.0.0.1/',
+        'http://10.0.0.1/',
+        'https://192.168.1.1/',
+        'https://169.254.169.254/',
+        'http://93.184.216.34/',
+        'https://[fd00::1]/',
+      ]) {
         await expect(assertWebhookUrl(url, true)).rejects.toMatchObject({ code: 'invalid_webhook_url' });
       }
     });
 
     it('guardedLookup refuses a private address at connect time (DNS rebinding)', async () => {
       const lookup = (allow: boolean, options: object) =>
-        new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((resolve) => guardedLookup(allow)('localhost', options, (error, address) => resolve({ error, address })));
+        new Promise<{ error: NodeJS.ErrnoException | null; address: unknown }>((resolve) =>
+          guardedLookup(allow)('localhost', options, (error, address) => resolve({ error, address })),
+        );
       const refused = await lookup(false, {});
       expect(refused.error).toMatchObject({ code: 'EADDRNOTALLOWED' });
       expect(refused.error!.message).toMatch(/refused address (127\.0\.0\.1|::1)/);
@@ -234,29 +257,53 @@ describe('webhooks (in-process delivery)', () => {
       // With filters, skip TestApi's OpenAPI check here: the conformance of `filters` in responses is
       // asserted by the 'creates an endpoint' test, and these tests are about delivery.
       const res = body.filters
-        ? await supertest(api.app.getHttpServer()).post('/v1/webhook-endpoints').set('Authorization', `Bearer ${c.token}`).set('X-Tenant', c.slug).send(body)
-        : await api.post<Endpoint & { secret: string }>('/v1/webhook-endpoints', { token: c.token, tenant: c.slug, body });
+        ? await supertest(api.app.getHttpServer())
+            .post('/v1/webhook-endpoints')
+            .set('Authorization', `Bearer ${c.token}`)
+            .set('X-Tenant', c.slug)
+            .send(body)
+        : await api.post<Endpoint & { secret: string }>('/v1/webhook-endpoints', {
+            token: c.token,
+            tenant: c.slug,
+            body,
+          });
       if (res.status !== 201) throw new Error(`endpoint not created: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body as Endpoint & { secret: string };
     }
 
-    async function createMember(c: TestTenant, body: JsonObject = {}): Promise<Record<string, unknown> & { id: string }> {
-      const res = await api.post<Record<string, unknown> & { id: string }>('/v1/members', { token: c.token, tenant: c.slug, body: { first_name: 'Ana', last_name: 'Ruiz', ...body } });
+    async function createMember(
+      c: TestTenant,
+      body: JsonObject = {},
+    ): Promise<Record<string, unknown> & { id: string }> {
+      const res = await api.post<Record<string, unknown> & { id: string }>('/v1/members', {
+        token: c.token,
+        tenant: c.slug,
+        body: { first_name: 'Ana', last_name: 'Ruiz', ...body },
+      });
       expect(res.status).toBe(201);
       return res.body;
     }
 
     async function attempts(c: TestTenant, endpointId: string): Promise<Attempt[]> {
-      const res = await api.get<List<Attempt>>(`/v1/webhook-endpoints/${endpointId}/deliveries?limit=250`, { token: c.token, tenant: c.slug });
+      const res = await api.get<List<Attempt>>(`/v1/webhook-endpoints/${endpointId}/deliveries?limit=250`, {
+        token: c.token,
+        tenant: c.slug,
+      });
       expect(res.status).toBe(200);
       return res.body.data;
     }
 
-    async function waitForAttempts(c: TestTenant, endpointId: string, count: number, timeoutMs = 10_000): Promise<Attempt[]> {
+    async function waitForAttempts(
+      c: TestTenant,
+      endpointId: string,
+      count: number,
+      timeoutMs = 10_000,
+    ): Promise<Attempt[]> {
       const deadline = Date.now() + timeoutMs;
       let list = await attempts(c, endpointId);
       while (list.length < count) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${count} attempts; got ${JSON.stringify(list)}`);
+        if (Date.now() > deadline)
+          throw new Error(`timed out waiting for ${count} attempts; got ${JSON.stringify(list)}`);
         await sleep(50);
         list = await attempts(c, endpointId);
       }
@@ -327,25 +374,50 @@ describe('webhooks (in-process delivery)', () => {
           body: { url: newUrl, events: ['member.updated', 'member.deleted'], description: 'CRM sync' },
         });
         expect(patched.status).toBe(200);
-        expect(patched.body).toMatchObject({ id: a.id, url: newUrl, events: ['member.updated', 'member.deleted'], description: 'CRM sync', status: 'enabled', filters: [] });
+        expect(patched.body).toMatchObject({
+          id: a.id,
+          url: newUrl,
+          events: ['member.updated', 'member.deleted'],
+          description: 'CRM sync',
+          status: 'enabled',
+          filters: [],
+        });
         expect(patched.body).not.toHaveProperty('secret');
-        const disabled = await api.patch<Endpoint>(`/v1/webhook-endpoints/${a.id}`, { token: c.token, tenant: c.slug, body: { status: 'disabled' } });
+        const disabled = await api.patch<Endpoint>(`/v1/webhook-endpoints/${a.id}`, {
+          token: c.token,
+          tenant: c.slug,
+          body: { status: 'disabled' },
+        });
         expect(disabled.body).toMatchObject({ status: 'disabled', disabled_reason: expect.any(String) });
-        const filtered = await api.get<List<Endpoint>>('/v1/webhook-endpoints?status=disabled', { token: c.token, tenant: c.slug });
+        const filtered = await api.get<List<Endpoint>>('/v1/webhook-endpoints?status=disabled', {
+          token: c.token,
+          tenant: c.slug,
+        });
         expect(filtered.body.data.map((e: Endpoint) => e.id)).toEqual([a.id]);
-        expect((await api.get<Endpoint>(`/v1/webhook-endpoints/${a.id}`, { token: c.token, tenant: c.slug })).body).toMatchObject({ url: newUrl, status: 'disabled' });
+        expect(
+          (await api.get<Endpoint>(`/v1/webhook-endpoints/${a.id}`, { token: c.token, tenant: c.slug })).body,
+        ).toMatchObject({ url: newUrl, status: 'disabled' });
 
         const deleted = await api.delete(`/v1/webhook-endpoints/${a.id}`, { token: c.token, tenant: c.slug });
         expect(deleted.status).toBe(204);
-        expect((await api.get<Problem>(`/v1/webhook-endpoints/${a.id}`, { token: c.token, tenant: c.slug })).body.code).toBe('resource_not_found');
-        expect((await api.delete<Problem>(`/v1/webhook-endpoints/${a.id}`, { token: c.token, tenant: c.slug })).status).toBe(404);
-        expect((await api.get<List<Endpoint>>('/v1/webhook-endpoints', { token: c.token, tenant: c.slug })).body.data.map((e: Endpoint) => e.id)).toEqual([b.id]);
+        expect(
+          (await api.get<Problem>(`/v1/webhook-endpoints/${a.id}`, { token: c.token, tenant: c.slug })).body.code,
+        ).toBe('resource_not_found');
+        expect(
+          (await api.delete<Problem>(`/v1/webhook-endpoints/${a.id}`, { token: c.token, tenant: c.slug })).status,
+        ).toBe(404);
+        expect(
+          (await api.get<List<Endpoint>>('/v1/webhook-endpoints', { token: c.token, tenant: c.slug })).body.data.map(
+            (e: Endpoint) => e.id,
+          ),
+        ).toEqual([b.id]);
       });
 
       it('refuses an unknown event type and bad filters with 422 validation_failed', async () => {
         const c = await church();
         const url = receiver.url(uniquePath('bad'));
-        const post = (body: JsonObject) => api.post<Problem>('/v1/webhook-endpoints', { token: c.token, tenant: c.slug, body });
+        const post = (body: JsonObject) =>
+          api.post<Problem>('/v1/webhook-endpoints', { token: c.token, tenant: c.slug, body });
 
         const badType = await post({ url, events: ['member.created', 'member.exploded'] });
         expect(badType.status).toBe(422);
@@ -355,29 +427,53 @@ describe('webhooks (in-process delivery)', () => {
         expect((await post({ url, events: [] })).status).toBe(422);
         expect((await post({ url })).status).toBe(422);
 
-        const badOp = await post({ url, events: ['member.created'], filters: [{ path: 'data.object.status', op: 'like', value: 'lead%' }] });
+        const badOp = await post({
+          url,
+          events: ['member.created'],
+          filters: [{ path: 'data.object.status', op: 'like', value: 'lead%' }],
+        });
         expect(badOp.status).toBe(422);
         expect(badOp.body.code).toBe('validation_failed');
         expect(badOp.body.errors).toEqual([expect.objectContaining({ field: 'filters[0].op', issue: 'one_of' })]);
 
-        const badPath = await post({ url, events: ['member.created'], filters: [{ path: 'data..object', op: 'eq', value: 1 }] });
+        const badPath = await post({
+          url,
+          events: ['member.created'],
+          filters: [{ path: 'data..object', op: 'eq', value: 1 }],
+        });
         expect(badPath.status).toBe(422);
         expect(badPath.body.errors).toEqual([expect.objectContaining({ field: 'filters[0].path' })]);
 
-        const badIn = await post({ url, events: ['member.created'], filters: [{ path: 'data.object.status', op: 'in', value: 'leader' }] });
+        const badIn = await post({
+          url,
+          events: ['member.created'],
+          filters: [{ path: 'data.object.status', op: 'in', value: 'leader' }],
+        });
         expect(badIn.status).toBe(422);
         expect(badIn.body.errors).toEqual([expect.objectContaining({ field: 'filters[0].value' })]);
 
-        const extra = await post({ url, events: ['member.created'], filters: [{ path: 'data.object.status', op: 'eq', value: 'leader', when: 'always' }] });
+        const extra = await post({
+          url,
+          events: ['member.created'],
+          filters: [{ path: 'data.object.status', op: 'eq', value: 'leader', when: 'always' }],
+        });
         expect(extra.status).toBe(422);
 
         const notArray = await post({ url, events: ['member.created'], filters: { path: 'data.object.status' } });
         expect(notArray.status).toBe(422);
 
         const endpoint = await createEndpoint(c, { url, events: ['member.created'] });
-        const badPatch = await api.patch<Problem>(`/v1/webhook-endpoints/${endpoint.id}`, { token: c.token, tenant: c.slug, body: { filters: [{ path: 'x', op: 'gte', value: [1] }] } });
+        const badPatch = await api.patch<Problem>(`/v1/webhook-endpoints/${endpoint.id}`, {
+          token: c.token,
+          tenant: c.slug,
+          body: { filters: [{ path: 'x', op: 'gte', value: [1] }] },
+        });
         expect(badPatch.status).toBe(422);
-        const badStatus = await api.patch<Problem>(`/v1/webhook-endpoints/${endpoint.id}`, { token: c.token, tenant: c.slug, body: { status: 'paused' } });
+        const badStatus = await api.patch<Problem>(`/v1/webhook-endpoints/${endpoint.id}`, {
+          token: c.token,
+          tenant: c.slug,
+          body: { status: 'paused' },
+        });
         expect(badStatus.status).toBe(422);
 
         const list = await api.get<List<Endpoint>>('/v1/webhook-endpoints', { token: c.token, tenant: c.slug });
@@ -386,13 +482,34 @@ describe('webhooks (in-process delivery)', () => {
 
       it('accepts http://127.0.0.1:<port> with the flag, but still refuses private ranges', async () => {
         const c = await church();
-        const ok = await api.post<Endpoint>('/v1/webhook-endpoints', { token: c.token, tenant: c.slug, body: { url: receiver.url('/ok'), events: ['member.created'] } });
+        const ok = await api.post<Endpoint>('/v1/webhook-endpoints', {
+          token: c.token,
+          tenant: c.slug,
+          body: { url: receiver.url('/ok'), events: ['member.created'] },
+        });
         expect(ok.status).toBe(201);
-        for (const url of ['https://10.0.0.1/', 'http://10.0.0.1/', 'https://169.254.169.254/latest', 'https://192.168.1.1']) {
-          const res = await api.post<Problem>('/v1/webhook-endpoints', { token: c.token, tenant: c.slug, body: { url, events: ['member.created'] } });
-          expect({ url, status: res.status, code: res.body.code }).toEqual({ url, status: 422, code: 'invalid_webhook_url' });
+        for (const url of [
+          'https://10.0.0.1/',
+          'http://10.0.0.1/',
+          'https://169.254.169.254/latest',
+          'https://192.168.1.1',
+        ]) {
+          const res = await api.post<Problem>('/v1/webhook-endpoints', {
+            token: c.token,
+            tenant: c.slug,
+            body: { url, events: ['member.created'] },
+          });
+          expect({ url, status: res.status, code: res.body.code }).toEqual({
+            url,
+            status: 422,
+            code: 'invalid_webhook_url',
+          });
         }
-        const patched = await api.patch<Problem>(`/v1/webhook-endpoints/${ok.body.id}`, { token: c.token, tenant: c.slug, body: { url: 'https://10.0.0.1/' } });
+        const patched = await api.patch<Problem>(`/v1/webhook-endpoints/${ok.body.id}`, {
+          token: c.token,
+          tenant: c.slug,
+          body: { url: 'https://10.0.0.1/' },
+        });
         expect(patched.status).toBe(422);
         expect(patched.body.code).toBe('invalid_webhook_url');
       });
@@ -400,16 +517,42 @@ describe('webhooks (in-process delivery)', () => {
       it('needs admin:*; another church sees nothing; a malformed id is a 404', async () => {
         const c = await church();
         const other = await church();
-        const endpoint = await createEndpoint(c, { url: receiver.url(uniquePath('scope')), events: ['member.created'] });
+        const endpoint = await createEndpoint(c, {
+          url: receiver.url(uniquePath('scope')),
+          events: ['member.created'],
+        });
         const staff = await newToken(api, c, ['read:members', 'write:members'], 'staff');
         const denied = await api.get<Problem>('/v1/webhook-endpoints', { token: staff.token, tenant: c.slug });
         expect(denied.status).toBe(403);
         expect(denied.body.code).toBe('scope_insufficient');
-        expect((await api.post<Problem>('/v1/webhook-endpoints', { token: staff.token, tenant: c.slug, body: { url: receiver.url('/x'), events: ['member.created'] } })).status).toBe(403);
-        expect((await api.get<Problem>(`/v1/webhook-endpoints/${endpoint.id}`, { token: other.token, tenant: other.slug })).status).toBe(404);
-        expect((await api.get<List<Endpoint>>('/v1/webhook-endpoints', { token: other.token, tenant: other.slug })).body.data).toEqual([]);
-        expect((await api.get<Problem>('/v1/webhook-endpoints/whe_nothex', { token: c.token, tenant: c.slug })).status).toBe(404);
-        expect((await api.get<Problem>(`/v1/webhook-endpoints/${endpoint.id.replace('whe_', 'mem_')}`, { token: c.token, tenant: c.slug })).status).toBe(404);
+        expect(
+          (
+            await api.post<Problem>('/v1/webhook-endpoints', {
+              token: staff.token,
+              tenant: c.slug,
+              body: { url: receiver.url('/x'), events: ['member.created'] },
+            })
+          ).status,
+        ).toBe(403);
+        expect(
+          (await api.get<Problem>(`/v1/webhook-endpoints/${endpoint.id}`, { token: other.token, tenant: other.slug }))
+            .status,
+        ).toBe(404);
+        expect(
+          (await api.get<List<Endpoint>>('/v1/webhook-endpoints', { token: other.token, tenant: other.slug })).body
+            .data,
+        ).toEqual([]);
+        expect(
+          (await api.get<Problem>('/v1/webhook-endpoints/whe_nothex', { token: c.token, tenant: c.slug })).status,
+        ).toBe(404);
+        expect(
+          (
+            await api.get<Problem>(`/v1/webhook-endpoints/${endpoint.id.replace('whe_', 'mem_')}`, {
+              token: c.token,
+              tenant: c.slug,
+            })
+          ).status,
+        ).toBe(404);
       });
     });
 
@@ -426,7 +569,14 @@ describe('webhooks (in-process delivery)', () => {
           token: c.token,
           tenant: c.slug,
           lang: 'en',
-          body: { first_name: 'José', last_name: 'Ruiz', email: 'jose@example.org', gender: 'male', status: 'leader', birthdate: '1990-05-17' },
+          body: {
+            first_name: 'José',
+            last_name: 'Ruiz',
+            email: 'jose@example.org',
+            gender: 'male',
+            status: 'leader',
+            birthdate: '1990-05-17',
+          },
         });
         expect(created.status).toBe(201);
         expect(created.body).toMatchObject({ status_label: 'Leader', gender_label: 'Male' });
@@ -447,7 +597,10 @@ describe('webhooks (in-process delivery)', () => {
         expect(Object.keys(body).sort()).toEqual(['api_version', 'created', 'data', 'id', 'tenant', 'type']);
         expect(Object.keys(body.data)).toEqual(['object']);
         expect(request.headers['service-webhook-id']).toBe(body.id);
-        const got = await api.get<Record<string, unknown>>(`/v1/members/${member.id}`, { token: c.token, tenant: c.slug });
+        const got = await api.get<Record<string, unknown>>(`/v1/members/${member.id}`, {
+          token: c.token,
+          tenant: c.slug,
+        });
         expect(body).toEqual({
           id: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
           type: 'member.created',
@@ -459,7 +612,14 @@ describe('webhooks (in-process delivery)', () => {
         expect(Number.isInteger(body.created)).toBe(true);
         expect(body.created).toBeGreaterThanOrEqual(before - 1);
         expect(body.created).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 1);
-        expect(body.data.object).toMatchObject({ id: member.id, first_name: 'José', status: 'leader', status_label: 'Líder', gender: 'male', gender_label: 'Masculino' });
+        expect(body.data.object).toMatchObject({
+          id: member.id,
+          first_name: 'José',
+          status: 'leader',
+          status_label: 'Líder',
+          gender: 'male',
+          gender_label: 'Masculino',
+        });
 
         // The receiver helper
         expect(verifyWebhook(request.rawBody, header, [endpoint.secret])).toEqual({ ok: true, timestamp: t });
@@ -467,9 +627,18 @@ describe('webhooks (in-process delivery)', () => {
         const i = request.rawBody.indexOf('José');
         const tampered = request.rawBody.slice(0, i) + 'Jos3' + request.rawBody.slice(i + 4);
         expect(tampered.length).toBe(request.rawBody.length);
-        expect(verifyWebhook(tampered, header, [endpoint.secret])).toEqual({ ok: false, reason: 'no_matching_signature' });
-        expect(verifyWebhook(request.rawBody, header, ['whsec_' + 'x'.repeat(32)])).toEqual({ ok: false, reason: 'no_matching_signature' });
-        expect(verifyWebhook(request.rawBody, header, [endpoint.secret], { now: t + 301 })).toEqual({ ok: false, reason: 'timestamp_out_of_tolerance' });
+        expect(verifyWebhook(tampered, header, [endpoint.secret])).toEqual({
+          ok: false,
+          reason: 'no_matching_signature',
+        });
+        expect(verifyWebhook(request.rawBody, header, ['whsec_' + 'x'.repeat(32)])).toEqual({
+          ok: false,
+          reason: 'no_matching_signature',
+        });
+        expect(verifyWebhook(request.rawBody, header, [endpoint.secret], { now: t + 301 })).toEqual({
+          ok: false,
+          reason: 'timestamp_out_of_tolerance',
+        });
         expect(verifyWebhook(request.rawBody, header, [endpoint.secret], { now: t + 300 }).ok).toBe(true);
 
         // One delivery, one successful attempt
@@ -495,19 +664,35 @@ describe('webhooks (in-process delivery)', () => {
         const path = uniquePath('all');
         await createEndpoint(c, { url: receiver.url(path), events: ['*'] });
 
-        const campus = await api.post<Record<string, unknown> & { id: string }>('/v1/campuses', { token: c.token, tenant: c.slug, body: { key: 'norte', name: 'Campus Norte' } });
+        const campus = await api.post<Record<string, unknown> & { id: string }>('/v1/campuses', {
+          token: c.token,
+          tenant: c.slug,
+          body: { key: 'norte', name: 'Campus Norte' },
+        });
         expect(campus.status).toBe(201);
         await receiver.waitForCount(path, 1);
-        expect(envelopes(path)[0]).toMatchObject({ type: 'campus.created', tenant: c.slug, data: { object: campus.body } });
+        expect(envelopes(path)[0]).toMatchObject({
+          type: 'campus.created',
+          tenant: c.slug,
+          data: { object: campus.body },
+        });
         const campusGet = await api.get(`/v1/campuses/${campus.body.id}`, { token: c.token, tenant: c.slug });
         expect(envelopes(path)[0].data.object).toEqual(campusGet.body);
 
         const member = await createMember(c, { campus: 'norte' });
         await receiver.waitForCount(path, 2);
-        const patched = await api.patch(`/v1/members/${member.id}`, { token: c.token, tenant: c.slug, body: { status: 'member' } });
+        const patched = await api.patch(`/v1/members/${member.id}`, {
+          token: c.token,
+          tenant: c.slug,
+          body: { status: 'member' },
+        });
         expect(patched.status).toBe(200);
         await receiver.waitForCount(path, 3);
-        const put = await api.put(`/v1/members/${member.id}`, { token: c.token, tenant: c.slug, body: { first_name: 'Ana', last_name: 'Ruiz Díaz', status: 'regular' } });
+        const put = await api.put(`/v1/members/${member.id}`, {
+          token: c.token,
+          tenant: c.slug,
+          body: { first_name: 'Ana', last_name: 'Ruiz Díaz', status: 'regular' },
+        });
         expect(put.status).toBe(200);
         await receiver.waitForCount(path, 4);
         const beforeDelete = await api.get(`/v1/members/${member.id}`, { token: c.token, tenant: c.slug });
@@ -516,9 +701,17 @@ describe('webhooks (in-process delivery)', () => {
         await receiver.waitForCount(path, 5);
 
         const [, created, updated1, updated2, gone] = envelopes(path);
-        expect(created).toMatchObject({ type: 'member.created', data: { object: { id: member.id, campus: { key: 'norte', name: 'Campus Norte' } } } });
+        expect(created).toMatchObject({
+          type: 'member.created',
+          data: { object: { id: member.id, campus: { key: 'norte', name: 'Campus Norte' } } },
+        });
         expect(updated1.type).toBe('member.updated');
-        expect(updated1.data.object).toMatchObject({ id: member.id, status: 'member', status_label: 'Miembro', updated_at: (patched.body as { updated_at: string }).updated_at });
+        expect(updated1.data.object).toMatchObject({
+          id: member.id,
+          status: 'member',
+          status_label: 'Miembro',
+          updated_at: (patched.body as { updated_at: string }).updated_at,
+        });
         expect(updated2.type).toBe('member.updated');
         expect(updated2.data.object).toEqual(put.body);
         expect(updated2.data.object).toMatchObject({ last_name: 'Ruiz Díaz', status: 'regular', campus: null });
@@ -527,11 +720,19 @@ describe('webhooks (in-process delivery)', () => {
         expect(new Set(envelopes(path).map((e) => e.id)).size).toBe(5);
 
         // Bulk: N rows -> N member.created events (one rejected row raises nothing)
-        const bulk = await api.post<{ created: number; results: { index: number; id?: string }[] }>('/v1/members/bulk', {
-          token: c.token,
-          tenant: c.slug,
-          body: { members: [...Array.from({ length: 7 }, (_, i) => ({ first_name: `Bulk${i}`, last_name: 'Row' })), { first_name: 'No', last_name: 'Campus', campus: 'nowhere' }] },
-        });
+        const bulk = await api.post<{ created: number; results: { index: number; id?: string }[] }>(
+          '/v1/members/bulk',
+          {
+            token: c.token,
+            tenant: c.slug,
+            body: {
+              members: [
+                ...Array.from({ length: 7 }, (_, i) => ({ first_name: `Bulk${i}`, last_name: 'Row' })),
+                { first_name: 'No', last_name: 'Campus', campus: 'nowhere' },
+              ],
+            },
+          },
+        );
         expect(bulk.status).toBe(200);
         expect(bulk.body.created).toBe(7);
         const ids = bulk.body.results.filter((r: { id?: string }) => r.id).map((r: { id?: string }) => r.id);
@@ -547,9 +748,15 @@ describe('webhooks (in-process delivery)', () => {
 
       it('applies filters, event subscriptions and the endpoint status', async () => {
         const c = await church();
-        const [all, leaders, campusOnly, disabled, twoFilters] = ['all', 'leaders', 'campus', 'disabled', 'two'].map(uniquePath);
+        const [all, leaders, campusOnly, disabled, twoFilters] = ['all', 'leaders', 'campus', 'disabled', 'two'].map(
+          uniquePath,
+        );
         await createEndpoint(c, { url: receiver.url(all), events: ['member.created', 'campus.created'] });
-        await createEndpoint(c, { url: receiver.url(leaders), events: ['member.created'], filters: [{ path: 'data.object.status', op: 'eq', value: 'leader' }] });
+        await createEndpoint(c, {
+          url: receiver.url(leaders),
+          events: ['member.created'],
+          filters: [{ path: 'data.object.status', op: 'eq', value: 'leader' }],
+        });
         await createEndpoint(c, { url: receiver.url(campusOnly), events: ['campus.created'] });
         await createEndpoint(c, {
           url: receiver.url(twoFilters),
@@ -560,7 +767,15 @@ describe('webhooks (in-process delivery)', () => {
           ],
         });
         const off = await createEndpoint(c, { url: receiver.url(disabled), events: ['*'] });
-        expect((await api.patch<Endpoint>(`/v1/webhook-endpoints/${off.id}`, { token: c.token, tenant: c.slug, body: { status: 'disabled' } })).body.status).toBe('disabled');
+        expect(
+          (
+            await api.patch<Endpoint>(`/v1/webhook-endpoints/${off.id}`, {
+              token: c.token,
+              tenant: c.slug,
+              body: { status: 'disabled' },
+            })
+          ).body.status,
+        ).toBe('disabled');
 
         const ids = await newMembers(api, c, [
           { first_name: 'Luis', last_name: 'A', status: 'leader' },
@@ -568,7 +783,11 @@ describe('webhooks (in-process delivery)', () => {
           { first_name: 'Nora', last_name: 'C', status: 'leader' },
           { first_name: 'Omar', last_name: 'D' },
         ]);
-        const campus = await api.post<{ id: string }>('/v1/campuses', { token: c.token, tenant: c.slug, body: { key: 'sur', name: 'Campus Sur' } });
+        const campus = await api.post<{ id: string }>('/v1/campuses', {
+          token: c.token,
+          tenant: c.slug,
+          body: { key: 'sur', name: 'Campus Sur' },
+        });
         expect(campus.status).toBe(201);
 
         await receiver.waitForCount(all, 5);
@@ -598,14 +817,19 @@ describe('webhooks (in-process delivery)', () => {
         const c = await church();
         const path = uniquePath('roll');
         const endpoint = await createEndpoint(c, { url: receiver.url(path), events: ['member.created'] });
-        const rolled = await api.post<{ secret: string; previous_secret_expires_at: string }>(`/v1/webhook-endpoints/${endpoint.id}/roll-secret`, { token: c.token, tenant: c.slug });
+        const rolled = await api.post<{ secret: string; previous_secret_expires_at: string }>(
+          `/v1/webhook-endpoints/${endpoint.id}/roll-secret`,
+          { token: c.token, tenant: c.slug },
+        );
         expect(rolled.status).toBe(200);
         expect(rolled.headers['cache-control']).toBe('no-store');
         expect(rolled.body.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
         expect(rolled.body.secret).not.toBe(endpoint.secret);
         const expires = Date.parse(rolled.body.previous_secret_expires_at);
         expect(Math.abs(expires - (Date.now() + 24 * 3_600_000))).toBeLessThan(60_000);
-        expect((await api.get(`/v1/webhook-endpoints/${endpoint.id}`, { token: c.token, tenant: c.slug })).body).not.toHaveProperty('secret');
+        expect(
+          (await api.get(`/v1/webhook-endpoints/${endpoint.id}`, { token: c.token, tenant: c.slug })).body,
+        ).not.toHaveProperty('secret');
 
         await createMember(c);
         const [request] = await receiver.waitForCount(path, 1);
@@ -613,13 +837,18 @@ describe('webhooks (in-process delivery)', () => {
         expect(header).toMatch(SIGNATURE);
         const { t, v1 } = parseSignature(header);
         expect(v1).toHaveLength(2);
-        expect(v1.sort()).toEqual([hmac(rolled.body.secret, t, request.rawBody), hmac(endpoint.secret, t, request.rawBody)].sort());
+        expect(v1.sort()).toEqual(
+          [hmac(rolled.body.secret, t, request.rawBody), hmac(endpoint.secret, t, request.rawBody)].sort(),
+        );
         expect(verifyWebhook(request.rawBody, header, [rolled.body.secret]).ok).toBe(true);
         expect(verifyWebhook(request.rawBody, header, [endpoint.secret]).ok).toBe(true);
         expect(verifyWebhook(request.rawBody, header, ['whsec_' + 'y'.repeat(32)]).ok).toBe(false);
 
         // A second roll: the secret of the first roll becomes the previous one; the original is gone.
-        const again = await api.post<{ secret: string }>(`/v1/webhook-endpoints/${endpoint.id}/roll-secret`, { token: c.token, tenant: c.slug });
+        const again = await api.post<{ secret: string }>(`/v1/webhook-endpoints/${endpoint.id}/roll-secret`, {
+          token: c.token,
+          tenant: c.slug,
+        });
         await createMember(c);
         const [, second] = await receiver.waitForCount(path, 2);
         const header2 = String(second.headers['service-signature']);
@@ -630,27 +859,48 @@ describe('webhooks (in-process delivery)', () => {
 
       it('validate calls GET <origin>/webhooks/ping', async () => {
         const c = await church();
-        const endpoint = await createEndpoint(c, { url: receiver.url(uniquePath('validate')), events: ['member.created'] });
+        const endpoint = await createEndpoint(c, {
+          url: receiver.url(uniquePath('validate')),
+          events: ['member.created'],
+        });
         const pings = receiver.at(PING_PATH, 'GET').length;
-        const ok = await api.post<{ ok: boolean; url: string; status_code: number | null; duration_ms: number; error: string | null }>(`/v1/webhook-endpoints/${endpoint.id}/validate`, {
+        const ok = await api.post<{
+          ok: boolean;
+          url: string;
+          status_code: number | null;
+          duration_ms: number;
+          error: string | null;
+        }>(`/v1/webhook-endpoints/${endpoint.id}/validate`, {
           token: c.token,
           tenant: c.slug,
         });
         expect(ok.status).toBe(200);
-        expect(ok.body).toEqual({ ok: true, url: receiver.url(PING_PATH), status_code: 200, duration_ms: expect.any(Number), error: null });
+        expect(ok.body).toEqual({
+          ok: true,
+          url: receiver.url(PING_PATH),
+          status_code: 200,
+          duration_ms: expect.any(Number),
+          error: null,
+        });
         expect(receiver.at(PING_PATH, 'GET')).toHaveLength(pings + 1);
 
         receiver.answer(PING_PATH, { status: 500 });
         try {
-          const failed = await api.post<{ ok: boolean; status_code: number | null; error: string | null }>(`/v1/webhook-endpoints/${endpoint.id}/validate`, {
-            token: c.token,
-            tenant: c.slug,
-          });
+          const failed = await api.post<{ ok: boolean; status_code: number | null; error: string | null }>(
+            `/v1/webhook-endpoints/${endpoint.id}/validate`,
+            {
+              token: c.token,
+              tenant: c.slug,
+            },
+          );
           expect(failed.status).toBe(200);
           expect(failed.body).toMatchObject({ ok: false, status_code: 500, error: expect.stringContaining('500') });
 
           receiver.answer(PING_PATH, { status: 200, delayMs: 1_500 }); // longer than WEBHOOK_TIMEOUT_MS
-          const slow = await api.post<{ ok: boolean; status_code: number | null; error: string | null }>(`/v1/webhook-endpoints/${endpoint.id}/validate`, { token: c.token, tenant: c.slug });
+          const slow = await api.post<{ ok: boolean; status_code: number | null; error: string | null }>(
+            `/v1/webhook-endpoints/${endpoint.id}/validate`,
+            { token: c.token, tenant: c.slug },
+          );
           expect(slow.body).toMatchObject({ ok: false, status_code: null, error: expect.stringMatching(/timeout/i) });
         } finally {
           receiver.reset(PING_PATH);
@@ -667,7 +917,11 @@ describe('webhooks (in-process delivery)', () => {
         const c = await church();
         const path = uniquePath('log');
         await createEndpoint(c, { url: receiver.url(path), events: ['*'] });
-        const campus = await api.post('/v1/campuses', { token: c.token, tenant: c.slug, body: { key: 'centro', name: 'Centro' } });
+        const campus = await api.post('/v1/campuses', {
+          token: c.token,
+          tenant: c.slug,
+          body: { key: 'centro', name: 'Centro' },
+        });
         expect(campus.status).toBe(201);
         await sleep(30);
         const middle = new Date();
@@ -681,21 +935,45 @@ describe('webhooks (in-process delivery)', () => {
         const all = await api.get<List<Envelope>>('/v1/webhook-events', { token: c.token, tenant: c.slug });
         expect(all.status).toBe(200);
         expect(all.body.total).toBe(3);
-        expect(all.body.data.map((e: Envelope) => e.type)).toEqual(['member.created', 'member.created', 'campus.created']); // newest first
+        expect(all.body.data.map((e: Envelope) => e.type)).toEqual([
+          'member.created',
+          'member.created',
+          'campus.created',
+        ]); // newest first
 
-        const members = await api.get<List<Envelope>>('/v1/webhook-events?type=member.created', { token: c.token, tenant: c.slug });
+        const members = await api.get<List<Envelope>>('/v1/webhook-events?type=member.created', {
+          token: c.token,
+          tenant: c.slug,
+        });
         expect(members.body.data.map((e: Envelope) => e.type)).toEqual(['member.created', 'member.created']);
-        const campuses = await api.get<List<Envelope>>('/v1/webhook-events?type[in]=campus.created,donation.created', { token: c.token, tenant: c.slug });
+        const campuses = await api.get<List<Envelope>>('/v1/webhook-events?type[in]=campus.created,donation.created', {
+          token: c.token,
+          tenant: c.slug,
+        });
         expect(campuses.body.data.map((e: Envelope) => e.type)).toEqual(['campus.created']);
 
-        const after = await api.get<List<Envelope>>(`/v1/webhook-events?created_at[gte]=${middle.toISOString()}`, { token: c.token, tenant: c.slug });
+        const after = await api.get<List<Envelope>>(`/v1/webhook-events?created_at[gte]=${middle.toISOString()}`, {
+          token: c.token,
+          tenant: c.slug,
+        });
         expect(after.body.data.map((e: Envelope) => e.type)).toEqual(['member.created', 'member.created']);
-        const beforeMiddle = await api.get<List<Envelope>>(`/v1/webhook-events?created_at[lt]=${middle.toISOString()}`, { token: c.token, tenant: c.slug });
+        const beforeMiddle = await api.get<List<Envelope>>(
+          `/v1/webhook-events?created_at[lt]=${middle.toISOString()}`,
+          { token: c.token, tenant: c.slug },
+        );
         expect(beforeMiddle.body.data.map((e: Envelope) => e.type)).toEqual(['campus.created']);
-        const range = await api.get<List<Envelope>>(`/v1/webhook-events?type=campus.created&created_at[gte]=${middle.toISOString()}`, { token: c.token, tenant: c.slug });
+        const range = await api.get<List<Envelope>>(
+          `/v1/webhook-events?type=campus.created&created_at[gte]=${middle.toISOString()}`,
+          { token: c.token, tenant: c.slug },
+        );
         expect(range.body.data).toEqual([]);
-        expect((await api.get<Problem>('/v1/webhook-events?type=member.exploded', { token: c.token, tenant: c.slug })).status).toBe(400);
-        expect((await api.get<Problem>('/v1/webhook-events?colour=red', { token: c.token, tenant: c.slug })).status).toBe(400);
+        expect(
+          (await api.get<Problem>('/v1/webhook-events?type=member.exploded', { token: c.token, tenant: c.slug }))
+            .status,
+        ).toBe(400);
+        expect(
+          (await api.get<Problem>('/v1/webhook-events?colour=red', { token: c.token, tenant: c.slug })).status,
+        ).toBe(400);
 
         // The log holds exactly what was delivered
         for (const request of receiver.at(path)) {
@@ -709,9 +987,20 @@ describe('webhooks (in-process delivery)', () => {
 
         // Another church sees none of it
         const other = await church();
-        expect((await api.get<List<Envelope>>('/v1/webhook-events', { token: other.token, tenant: other.slug })).body.data).toEqual([]);
-        expect((await api.get<Problem>(`/v1/webhook-events/${all.body.data[0].id}`, { token: other.token, tenant: other.slug })).status).toBe(404);
-        expect((await api.get<Problem>('/v1/webhook-events/evt_0123', { token: c.token, tenant: c.slug })).status).toBe(404);
+        expect(
+          (await api.get<List<Envelope>>('/v1/webhook-events', { token: other.token, tenant: other.slug })).body.data,
+        ).toEqual([]);
+        expect(
+          (
+            await api.get<Problem>(`/v1/webhook-events/${all.body.data[0].id}`, {
+              token: other.token,
+              tenant: other.slug,
+            })
+          ).status,
+        ).toBe(404);
+        expect((await api.get<Problem>('/v1/webhook-events/evt_0123', { token: c.token, tenant: c.slug })).status).toBe(
+          404,
+        );
       });
 
       it('resend delivers the same event id again (202 whd_)', async () => {
@@ -722,13 +1011,19 @@ describe('webhooks (in-process delivery)', () => {
         const [first] = await receiver.waitForCount(path, 1);
         const eventId = (first.body as Envelope).id;
 
-        const res = await api.post<{ delivery_id: string }>(`/v1/webhook-events/${eventId}/resend`, { token: c.token, tenant: c.slug, body: { endpoint_id: endpoint.id } });
+        const res = await api.post<{ delivery_id: string }>(`/v1/webhook-events/${eventId}/resend`, {
+          token: c.token,
+          tenant: c.slug,
+          body: { endpoint_id: endpoint.id },
+        });
         expect(res.status).toBe(202);
         expect(res.body).toEqual({ delivery_id: expect.stringMatching(/^whd_[0-9a-f]{32}$/) });
         const [, again] = await receiver.waitForCount(path, 2);
         expect(again.headers['service-webhook-id']).toBe(eventId);
         expect(again.body).toEqual(first.body);
-        expect(verifyWebhook(again.rawBody, String(again.headers['service-signature']), [endpoint.secret]).ok).toBe(true);
+        expect(verifyWebhook(again.rawBody, String(again.headers['service-signature']), [endpoint.secret]).ok).toBe(
+          true,
+        );
 
         const list = await waitForAttempts(c, endpoint.id, 2);
         expect(list.map((a) => a.delivery_id)).toContain(res.body.delivery_id);
@@ -737,15 +1032,35 @@ describe('webhooks (in-process delivery)', () => {
         // Also to an endpoint that is not subscribed to the type
         const otherPath = uniquePath('resend-other');
         const other = await createEndpoint(c, { url: receiver.url(otherPath), events: ['campus.created'] });
-        expect((await api.post(`/v1/webhook-events/${eventId}/resend`, { token: c.token, tenant: c.slug, body: { endpoint_id: other.id } })).status).toBe(202);
+        expect(
+          (
+            await api.post(`/v1/webhook-events/${eventId}/resend`, {
+              token: c.token,
+              tenant: c.slug,
+              body: { endpoint_id: other.id },
+            })
+          ).status,
+        ).toBe(202);
         const [elsewhere] = await receiver.waitForCount(otherPath, 1);
         expect(elsewhere.headers['service-webhook-id']).toBe(eventId);
 
-        const missingEvent = await api.post<Problem>(`/v1/webhook-events/evt_${'0'.repeat(32)}/resend`, { token: c.token, tenant: c.slug, body: { endpoint_id: endpoint.id } });
+        const missingEvent = await api.post<Problem>(`/v1/webhook-events/evt_${'0'.repeat(32)}/resend`, {
+          token: c.token,
+          tenant: c.slug,
+          body: { endpoint_id: endpoint.id },
+        });
         expect(missingEvent.status).toBe(404);
-        const missingEndpoint = await api.post<Problem>(`/v1/webhook-events/${eventId}/resend`, { token: c.token, tenant: c.slug, body: { endpoint_id: `whe_${'0'.repeat(32)}` } });
+        const missingEndpoint = await api.post<Problem>(`/v1/webhook-events/${eventId}/resend`, {
+          token: c.token,
+          tenant: c.slug,
+          body: { endpoint_id: `whe_${'0'.repeat(32)}` },
+        });
         expect(missingEndpoint.status).toBe(404);
-        const noBody = await api.post<Problem>(`/v1/webhook-events/${eventId}/resend`, { token: c.token, tenant: c.slug, body: {} });
+        const noBody = await api.post<Problem>(`/v1/webhook-events/${eventId}/resend`, {
+          token: c.token,
+          tenant: c.slug,
+          body: {},
+        });
         expect(noBody.status).toBe(422);
       });
 
@@ -784,7 +1099,10 @@ describe('webhooks (in-process delivery)', () => {
             .sort(),
         ).toEqual([...earlyIds].sort());
         expect(new Set(receiver.webhookIds(path)).size).toBe(4);
-        const logged = await api.get<List<Envelope>>(`/v1/webhook-events?type=member.created&created_at[lt]=${to.toISOString()}`, { token: c.token, tenant: c.slug });
+        const logged = await api.get<List<Envelope>>(
+          `/v1/webhook-events?type=member.created&created_at[lt]=${to.toISOString()}`,
+          { token: c.token, tenant: c.slug },
+        );
         expect(logged.body.data.map((e: Envelope) => e.id).sort()).toEqual(receiver.webhookIds(path).sort());
 
         const empty = await api.post<{ enqueued: number }>(`/v1/webhook-endpoints/${endpoint.id}/backfill`, {
@@ -840,11 +1158,24 @@ describe('webhooks (in-process delivery)', () => {
           },
         ]);
         for (const a of list) expect(a.duration_ms).toBeGreaterThanOrEqual(0);
-        const ok = await api.get<List<Attempt>>(`/v1/webhook-endpoints/${endpoint.id}/deliveries?succeeded=true`, { token: c.token, tenant: c.slug });
+        const ok = await api.get<List<Attempt>>(`/v1/webhook-endpoints/${endpoint.id}/deliveries?succeeded=true`, {
+          token: c.token,
+          tenant: c.slug,
+        });
         expect(ok.body.data.map((a: Attempt) => a.attempt)).toEqual([2]);
-        const failed = await api.get<List<Attempt>>(`/v1/webhook-endpoints/${endpoint.id}/deliveries?succeeded=false`, { token: c.token, tenant: c.slug });
+        const failed = await api.get<List<Attempt>>(`/v1/webhook-endpoints/${endpoint.id}/deliveries?succeeded=false`, {
+          token: c.token,
+          tenant: c.slug,
+        });
         expect(failed.body.data.map((a: Attempt) => a.attempt)).toEqual([1]);
-        expect((await api.get<Problem>(`/v1/webhook-endpoints/whe_${'0'.repeat(32)}/deliveries`, { token: c.token, tenant: c.slug })).status).toBe(404);
+        expect(
+          (
+            await api.get<Problem>(`/v1/webhook-endpoints/whe_${'0'.repeat(32)}/deliveries`, {
+              token: c.token,
+              tenant: c.slug,
+            })
+          ).status,
+        ).toBe(404);
       });
     });
   });

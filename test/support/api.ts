@@ -72,7 +72,10 @@ export class TestApi {
     else if (call.body !== undefined) req = req.send(call.body as object);
     const res = await req;
     const problems = this.openapi.check(method, path, res.status, res.headers['content-type'], res.body);
-    if (problems.length) throw new Error(`Response does not match the OpenAPI description:\n${problems.join('\n')}\n${JSON.stringify(res.body).slice(0, 500)}`);
+    if (problems.length)
+      throw new Error(
+        `Response does not match the OpenAPI description:\n${problems.join('\n')}\n${JSON.stringify(res.body).slice(0, 500)}`,
+      );
     return res;
   }
 

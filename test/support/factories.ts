@@ -22,19 +22,33 @@ export function uniqueSlug(prefix = 'church'): string {
 
 /** A church with an org_admin user and an admin:* token. Enterprise plan unless given, so that suites are not rate limited. */
 export async function newTenant(api: TestApi, options: { plan?: Plan; slug?: string } = {}): Promise<TestTenant> {
-  const tenant = await api.app.get(TenantsService).create({ slug: options.slug ?? uniqueSlug(), name: 'Test Church', plan: options.plan ?? 'enterprise' });
+  const tenant = await api.app
+    .get(TenantsService)
+    .create({ slug: options.slug ?? uniqueSlug(), name: 'Test Church', plan: options.plan ?? 'enterprise' });
   const { admin, token } = await inTenant(api, tenant.id, async () => {
-    const user = await api.app.get(UsersService).create({ email: `admin-${randomBytes(8).toString('hex')}@example.org`, role: 'org_admin' });
-    const issued = await api.app.get(TokensService).issue({ type: 'service', name: 'test admin', scopes: ['admin:*'], creator: user });
+    const user = await api.app
+      .get(UsersService)
+      .create({ email: `admin-${randomBytes(8).toString('hex')}@example.org`, role: 'org_admin' });
+    const issued = await api.app
+      .get(TokensService)
+      .issue({ type: 'service', name: 'test admin', scopes: ['admin:*'], creator: user });
     return { admin: user, token: issued.value };
   });
   return { id: tenant.id, slug: tenant.slug, admin, token };
 }
 
 /** A staff user of `role` and a PAT with `scopes`. */
-export async function newToken(api: TestApi, tenant: TestTenant, scopes: Scope[], role: Role = 'org_admin', type: 'pat' | 'service' | 'kiosk' = 'pat') {
+export async function newToken(
+  api: TestApi,
+  tenant: TestTenant,
+  scopes: Scope[],
+  role: Role = 'org_admin',
+  type: 'pat' | 'service' | 'kiosk' = 'pat',
+) {
   return inTenant(api, tenant.id, async () => {
-    const user = await api.app.get(UsersService).create({ email: `${role}-${randomBytes(8).toString('hex')}@example.org`, role });
+    const user = await api.app
+      .get(UsersService)
+      .create({ email: `${role}-${randomBytes(8).toString('hex')}@example.org`, role });
     const issued = await api.app.get(TokensService).issue({ type, name: `${role} token`, scopes, creator: user });
     return { token: issued.value, id: toPublicId(ID_PREFIX.token, issued.entity.id), uuid: issued.entity.id, user };
   });
@@ -48,7 +62,11 @@ export function inTenant<T>(api: TestApi, tenantId: string, fn: () => Promise<T>
 export async function newMembers(api: TestApi, tenant: TestTenant, rows: JsonObject[]): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < rows.length; i += 500) {
-    const res = await api.post<{ results: { id?: string }[] }>('/v1/members/bulk', { token: tenant.token, tenant: tenant.slug, body: { members: rows.slice(i, i + 500) } });
+    const res = await api.post<{ results: { id?: string }[] }>('/v1/members/bulk', {
+      token: tenant.token,
+      tenant: tenant.slug,
+      body: { members: rows.slice(i, i + 500) },
+    });
     if (res.status !== 200) throw new Error(`bulk failed: ${res.status} ${JSON.stringify(res.body)}`);
     ids.push(...res.body.results.map((r: { id?: string }) => r.id!));
   }
@@ -58,5 +76,8 @@ export async function newMembers(api: TestApi, tenant: TestTenant, rows: JsonObj
 /** Cancels the churches' pending webhook deliveries, so that nothing is delivered into the suites that run next. */
 export async function cancelPendingDeliveries(api: TestApi, tenantIds: string[]): Promise<void> {
   if (tenantIds.length === 0) return;
-  await api.db.platform.query(`UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL WHERE tenant_id = ANY($1::uuid[]) AND status = 'pending'`, [tenantIds]);
+  await api.db.platform.query(
+    `UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL WHERE tenant_id = ANY($1::uuid[]) AND status = 'pending'`,
+    [tenantIds],
+  );
 }

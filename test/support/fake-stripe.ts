@@ -100,7 +100,9 @@ export class FakeStripe {
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => self.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), res));
+      req.on('end', () =>
+        self.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), res),
+      );
       req.on('error', () => undefined);
     });
     server.keepAliveTimeout = 1_000;
@@ -168,7 +170,13 @@ export class FakeStripe {
   }
 
   /** A succeeded PaymentIntent (`pi_…`); `method` is its payment method's type (card, us_bank_account…). */
-  paymentIntent(input: { amount: number; currency: string; metadata?: Record<string, string>; method?: string; id?: string }): Record<string, unknown> {
+  paymentIntent(input: {
+    amount: number;
+    currency: string;
+    metadata?: Record<string, string>;
+    method?: string;
+    id?: string;
+  }): Record<string, unknown> {
     const method = input.method ?? 'card';
     return {
       id: input.id ?? id('pi'),
@@ -187,7 +195,13 @@ export class FakeStripe {
   }
 
   /** A charge of `intentId` of which `refunded` has been refunded in all (the newest refund first in `refunds`). */
-  refundedCharge(input: { intentId: string | null; amount: number; refunded: number; currency: string; refundAmount?: number }): Record<string, unknown> {
+  refundedCharge(input: {
+    intentId: string | null;
+    amount: number;
+    refunded: number;
+    currency: string;
+    refundAmount?: number;
+  }): Record<string, unknown> {
     const refund = {
       id: id('re'),
       object: 'refund',
@@ -210,7 +224,13 @@ export class FakeStripe {
   }
 
   /** A dispute opened on a charge of `intentId`. */
-  dispute(input: { intentId: string | null; amount: number; currency: string; reason?: string; status?: string }): Record<string, unknown> {
+  dispute(input: {
+    intentId: string | null;
+    amount: number;
+    currency: string;
+    reason?: string;
+    status?: string;
+  }): Record<string, unknown> {
     return {
       id: id('dp'),
       object: 'dispute',
@@ -225,7 +245,13 @@ export class FakeStripe {
   }
 
   /** An invoice of a subscription whose payment failed; the recurring gift rides in the subscription's metadata. */
-  failedInvoice(input: { recurringGiftId?: string; amount: number; currency: string; reason?: string; metadata?: Record<string, string> }): Record<string, unknown> {
+  failedInvoice(input: {
+    recurringGiftId?: string;
+    amount: number;
+    currency: string;
+    reason?: string;
+    metadata?: Record<string, string>;
+  }): Record<string, unknown> {
     const metadata = input.recurringGiftId ? { recurring_gift_id: input.recurringGiftId } : {};
     return {
       id: id('in'),
@@ -248,19 +274,32 @@ export class FakeStripe {
   async send(event: FakeEvent, options: SendOptions = {}): Promise<Delivery[]> {
     const targets = [...this.endpoints.values()].filter(
       (e) =>
-        (options.endpointId ? e.id === options.endpointId : e.status === 'enabled' && (e.enabled_events.includes(event.type) || e.enabled_events.includes('*'))) &&
+        (options.endpointId
+          ? e.id === options.endpointId
+          : e.status === 'enabled' && (e.enabled_events.includes(event.type) || e.enabled_events.includes('*'))) &&
         (!options.apiKey || e.ownerKey === options.apiKey),
     );
     const payload = options.payload ?? JSON.stringify(event, null, 2);
     return Promise.all(
       targets.map(async (endpoint) => {
-        const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? endpoint.secret, timestamp: options.timestamp });
+        const signature = Stripe.webhooks.generateTestHeaderString({
+          payload,
+          secret: options.secret ?? endpoint.secret,
+          timestamp: options.timestamp,
+        });
         const answer = await post(endpoint.url, payload, {
           'Content-Type': 'application/json; charset=utf-8',
           'Stripe-Signature': signature,
           'User-Agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
         });
-        return { endpointId: endpoint.id, url: endpoint.url, status: answer.status, body: answer.body, signature, payload };
+        return {
+          endpointId: endpoint.id,
+          url: endpoint.url,
+          status: answer.status,
+          body: answer.body,
+          signature,
+          payload,
+        };
       }),
     );
   }
@@ -276,7 +315,12 @@ export class FakeStripe {
     const key = /^Bearer (\S+)$/.exec(headers.authorization ?? '')?.[1] ?? '';
     if (!this.keys.has(key) && !(this.anyKey && /^(sk|rk)_(test|live)_\w+$/.test(key))) {
       const shown = key ? `${key.slice(0, 8)}${'*'.repeat(Math.max(0, key.length - 12))}${key.slice(-4)}` : '';
-      return reply(res, 401, { error: { message: key ? `Invalid API Key provided: ${shown}` : 'You did not provide an API key.', type: 'invalid_request_error' } });
+      return reply(res, 401, {
+        error: {
+          message: key ? `Invalid API Key provided: ${shown}` : 'You did not provide an API key.',
+          type: 'invalid_request_error',
+        },
+      });
     }
     if (this.failure !== null) {
       return reply(res, this.failure, { error: { message: 'An unknown error occurred', type: 'api_error' } });
@@ -284,28 +328,63 @@ export class FakeStripe {
     const one = /^\/v1\/webhook_endpoints\/([^/]+)$/.exec(path);
     if (path === '/v1/webhook_endpoints' && method === 'POST') return this.createEndpoint(key, form, res);
     if (path === '/v1/webhook_endpoints' && method === 'GET') {
-      return reply(res, 200, { object: 'list', data: this.endpointsOf(key).map(publicView), has_more: false, url: '/v1/webhook_endpoints' });
+      return reply(res, 200, {
+        object: 'list',
+        data: this.endpointsOf(key).map(publicView),
+        has_more: false,
+        url: '/v1/webhook_endpoints',
+      });
     }
     if (one && (method === 'GET' || method === 'DELETE')) {
       const endpoint = this.endpoints.get(decodeURIComponent(one[1]));
       if (!endpoint || endpoint.ownerKey !== key) {
-        return reply(res, 404, { error: { code: 'resource_missing', message: `No such webhook endpoint: '${one[1]}'`, param: 'id', type: 'invalid_request_error' } });
+        return reply(res, 404, {
+          error: {
+            code: 'resource_missing',
+            message: `No such webhook endpoint: '${one[1]}'`,
+            param: 'id',
+            type: 'invalid_request_error',
+          },
+        });
       }
       if (method === 'GET') return reply(res, 200, publicView(endpoint));
       this.endpoints.delete(endpoint.id);
       return reply(res, 200, { id: endpoint.id, object: 'webhook_endpoint', deleted: true });
     }
-    reply(res, 404, { error: { message: `Unrecognized request URL (${method}: ${path}).`, type: 'invalid_request_error' } });
+    reply(res, 404, {
+      error: { message: `Unrecognized request URL (${method}: ${path}).`, type: 'invalid_request_error' },
+    });
   }
 
   private createEndpoint(key: string, form: URLSearchParams, res: ServerResponse): void {
     const url = form.get('url');
-    const events = [...form.entries()].filter(([name]) => /^enabled_events\[\d*\]$/.test(name)).map(([, value]) => value);
-    if (!url) return reply(res, 400, { error: { code: 'parameter_missing', message: 'Missing required param: url.', param: 'url', type: 'invalid_request_error' } });
+    const events = [...form.entries()]
+      .filter(([name]) => /^enabled_events\[\d*\]$/.test(name))
+      .map(([, value]) => value);
+    if (!url)
+      return reply(res, 400, {
+        error: {
+          code: 'parameter_missing',
+          message: 'Missing required param: url.',
+          param: 'url',
+          type: 'invalid_request_error',
+        },
+      });
     if (events.length === 0) {
-      return reply(res, 400, { error: { code: 'parameter_missing', message: 'Missing required param: enabled_events.', param: 'enabled_events', type: 'invalid_request_error' } });
+      return reply(res, 400, {
+        error: {
+          code: 'parameter_missing',
+          message: 'Missing required param: enabled_events.',
+          param: 'enabled_events',
+          type: 'invalid_request_error',
+        },
+      });
     }
-    const metadata = Object.fromEntries([...form.entries()].flatMap(([name, value]) => (/^metadata\[(.+)\]$/.test(name) ? [[/^metadata\[(.+)\]$/.exec(name)![1], value]] : [])));
+    const metadata = Object.fromEntries(
+      [...form.entries()].flatMap(([name, value]) =>
+        /^metadata\[(.+)\]$/.test(name) ? [[/^metadata\[(.+)\]$/.exec(name)![1], value]] : [],
+      ),
+    );
     const endpoint: FakeEndpoint = {
       id: id('we'),
       object: 'webhook_endpoint',
@@ -333,26 +412,38 @@ function publicView(endpoint: FakeEndpoint): Omit<FakeEndpoint, 'secret' | 'owne
 }
 
 function reply(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${hex(7)}`, 'stripe-version': Stripe.API_VERSION });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'request-id': `req_${hex(7)}`,
+    'stripe-version': Stripe.API_VERSION,
+  });
   res.end(JSON.stringify(body));
 }
 
-function post(url: string, payload: string, headers: Record<string, string>): Promise<{ status: number; body: unknown }> {
+function post(
+  url: string,
+  payload: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', headers: { ...headers, 'Content-Length': String(Buffer.byteLength(payload)) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown = text;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          // not JSON: kept as text
-        }
-        resolve({ status: res.statusCode ?? 0, body });
-      });
-    });
+    const req = httpRequest(
+      url,
+      { method: 'POST', headers: { ...headers, 'Content-Length': String(Buffer.byteLength(payload)) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: unknown = text;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            // not JSON: kept as text
+          }
+          resolve({ status: res.statusCode ?? 0, body });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });

@@ -18,17 +18,30 @@ export async function newOAuthClient(
   options: { name?: string; redirectUris: string[]; scopes?: Scope[]; type?: 'public' | 'confidential' },
 ): Promise<{ clientId: string; clientSecret?: string }> {
   const created = await inTenant(api, tenant.id, () =>
-    api.app
-      .get(OAuthClientsService)
-      .create({ name: options.name ?? 'Check-in App', redirectUris: options.redirectUris, scopes: options.scopes, type: options.type ?? 'public' }, tenant.admin.id),
+    api.app.get(OAuthClientsService).create(
+      {
+        name: options.name ?? 'Check-in App',
+        redirectUris: options.redirectUris,
+        scopes: options.scopes,
+        type: options.type ?? 'public',
+      },
+      tenant.admin.id,
+    ),
   );
   return { clientId: created.client_id, clientSecret: created.client_secret };
 }
 
 /** A staff member with a password (what `user:create` makes), to sign in on the pages. */
-export async function newStaff(api: TestApi, tenant: TestTenant, role: Role = 'staff', password = 'correct horse battery staple') {
+export async function newStaff(
+  api: TestApi,
+  tenant: TestTenant,
+  role: Role = 'staff',
+  password = 'correct horse battery staple',
+) {
   const email = `${role}-${randomBytes(6).toString('hex')}@example.org`;
-  const user = await inTenant(api, tenant.id, () => api.app.get(UsersService).create({ email, role, password, name: 'Ana Staff' }));
+  const user = await inTenant(api, tenant.id, () =>
+    api.app.get(UsersService).create({ email, role, password, name: 'Ana Staff' }),
+  );
   return { id: user.id, email, password, role };
 }
 
@@ -41,7 +54,9 @@ export function authorizePath(params: Record<string, string | undefined>): strin
 
 /** The hidden fields of a page's form (the pending request's handle and the CSRF token). */
 export function hiddenFields(html: string): Record<string, string> {
-  return Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]));
+  return Object.fromEntries(
+    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]),
+  );
 }
 
 /** The value of the `name` cookie a response set (its Set-Cookie), or undefined. */

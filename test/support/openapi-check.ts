@@ -18,7 +18,8 @@ export class OpenApiCheck {
   private readonly cache = new Map<string, ValidateFunction>();
 
   constructor(private readonly document: OpenAPIObject) {
-    if (!/^3\.1\.\d+$/.test(document.openapi)) throw new Error(`OpenApiCheck reads OpenAPI 3.1 schemas; the document is ${document.openapi}`);
+    if (!/^3\.1\.\d+$/.test(document.openapi))
+      throw new Error(`OpenApiCheck reads OpenAPI 3.1 schemas; the document is ${document.openapi}`);
     this.ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(this.ajv);
     this.ajv.addSchema({ ...(toAjvRefs(document) as object), $id: 'openapi' });
@@ -49,7 +50,9 @@ export class OpenApiCheck {
       validate = this.ajv.compile(toAjvRefs(schema) as object);
       this.cache.set(pointer, validate);
     }
-    return validate(body) ? [] : (validate.errors ?? []).map((e) => `${method} ${path} ${status}: ${e.instancePath} ${e.message}`);
+    return validate(body)
+      ? []
+      : (validate.errors ?? []).map((e) => `${method} ${path} ${status}: ${e.instancePath} ${e.message}`);
   }
 
   private validate(ref: string, body: unknown, label: string): string[] {
@@ -63,5 +66,10 @@ export class OpenApiCheck {
 function toAjvRefs(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toAjvRefs);
   if (!schema || typeof schema !== 'object') return schema;
-  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `openapi${v}` : toAjvRefs(v)]));
+  return Object.fromEntries(
+    Object.entries(schema).map(([k, v]) => [
+      k,
+      k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `openapi${v}` : toAjvRefs(v),
+    ]),
+  );
 }

@@ -37,7 +37,8 @@ export interface CliOptions {
 }
 
 function assertBuilt(file: string): void {
-  if (!existsSync(file)) throw new Error(`${file} does not exist: run \`npx nest build\` first (npm test does it in pretest)`);
+  if (!existsSync(file))
+    throw new Error(`${file} does not exist: run \`npx nest build\` first (npm test does it in pretest)`);
 }
 
 /** Drops undefined values, so `{ ...process.env, DATABASE_URL: undefined }` really unsets it. */
@@ -61,7 +62,11 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
         encoding: 'utf8',
       },
       (error, stdout, stderr) => {
-        if (error && typeof (error as { code?: unknown }).code !== 'number' && !(error as { signal?: unknown }).signal) {
+        if (
+          error &&
+          typeof (error as { code?: unknown }).code !== 'number' &&
+          !(error as { signal?: unknown }).signal
+        ) {
           reject(Object.assign(error as Error, { stdout, stderr }));
           return;
         }
@@ -78,7 +83,9 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
 export async function runCliOk(args: string[], options: CliOptions = {}): Promise<CliResult> {
   const result = await runCli(args, options);
   if (result.code !== 0) {
-    throw new Error(`cli ${args.join(' ')} exited ${result.code ?? result.signal}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`);
+    throw new Error(
+      `cli ${args.join(' ')} exited ${result.code ?? result.signal}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`,
+    );
   }
   return result;
 }

@@ -37,7 +37,13 @@ export class FakePushGateway {
         self.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
         const ok = self.status >= 200 && self.status < 300;
         res.writeHead(self.status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(ok ? { name: `projects/test/messages/${self.requests.length}` } : { error: { code: self.status, status: 'UNAVAILABLE' } }));
+        res.end(
+          JSON.stringify(
+            ok
+              ? { name: `projects/test/messages/${self.requests.length}` }
+              : { error: { code: self.status, status: 'UNAVAILABLE' } },
+          ),
+        );
       });
     });
     const port = await new Promise<number>((resolve, reject) => {
@@ -57,7 +63,9 @@ export class FakePushGateway {
 
   /** The FCM `message` objects sent to a topic. */
   toTopic(topic: string): Record<string, unknown>[] {
-    return this.requests.map((r) => (r.body as { message?: Record<string, unknown> }).message ?? {}).filter((m) => m.topic === topic);
+    return this.requests
+      .map((r) => (r.body as { message?: Record<string, unknown> }).message ?? {})
+      .filter((m) => m.topic === topic);
   }
 
   close(): Promise<void> {

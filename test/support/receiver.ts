@@ -52,7 +52,9 @@ export class TestReceiver {
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => self.handle(req.method ?? '', req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), res));
+      req.on('end', () =>
+        self.handle(req.method ?? '', req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), res),
+      );
       req.on('error', () => undefined);
     });
     server.keepAliveTimeout = 1_000;
@@ -108,7 +110,11 @@ export class TestReceiver {
   }
 
   /** Polls `condition` every 20 ms until it holds; throws after `timeoutMs`. */
-  async waitFor(condition: () => boolean, timeoutMs: number, describe: () => string = () => 'condition'): Promise<void> {
+  async waitFor(
+    condition: () => boolean,
+    timeoutMs: number,
+    describe: () => string = () => 'condition',
+  ): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!condition()) {
       if (Date.now() > deadline) throw new Error(`receiver: timed out after ${timeoutMs} ms waiting for ${describe()}`);
@@ -123,7 +129,13 @@ export class TestReceiver {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  private handle(method: string, path: string, headers: IncomingHttpHeaders, rawBody: string, res: ServerResponse): void {
+  private handle(
+    method: string,
+    path: string,
+    headers: IncomingHttpHeaders,
+    rawBody: string,
+    res: ServerResponse,
+  ): void {
     let body: unknown;
     try {
       body = rawBody.length ? JSON.parse(rawBody) : undefined;

@@ -30,7 +30,8 @@ export class TestSmtpServer {
       disabledCommands: ['AUTH', 'STARTTLS'],
       logger: false,
       onRcptTo(address, _session, callback) {
-        if (self.rejectRecipient(address.address)) callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
+        if (self.rejectRecipient(address.address))
+          callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
         else callback();
       },
       onData(stream, session, callback) {
@@ -80,7 +81,12 @@ function parseMessage(raw: string): { headers: Record<string, string>; subject: 
   }
   if ((headers['content-type'] ?? '').startsWith('multipart/')) throw new Error('multipart mail: not expected here');
   const encoding = (headers['content-transfer-encoding'] ?? '7bit').toLowerCase();
-  const text = encoding === 'quoted-printable' ? decodeQuotedPrintable(body) : encoding === 'base64' ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') : body;
+  const text =
+    encoding === 'quoted-printable'
+      ? decodeQuotedPrintable(body)
+      : encoding === 'base64'
+        ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
+        : body;
   return { headers, subject: headers.subject ?? '', text: text.replace(/\r\n/g, '\n').replace(/\n$/, '') };
 }
 
@@ -101,6 +107,8 @@ function decodeWords(value: string): string {
   return value
     .replace(/(\?=)\s+(=\?)/g, '$1$2')
     .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_, _charset: string, kind: string, data: string) =>
-      kind.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : decodeQuotedPrintable(data.replace(/_/g, ' ')),
+      kind.toUpperCase() === 'B'
+        ? Buffer.from(data, 'base64').toString('utf8')
+        : decodeQuotedPrintable(data.replace(/_/g, ' ')),
     );
 }

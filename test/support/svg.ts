@@ -13,11 +13,17 @@ function elements(node: unknown, name: string, out: Record<string, unknown>[] = 
 }
 
 /** An SVG document read as XML (throws if it does not parse): its root, its texts and how many paths each fill colour has. */
-export function readSvg(svg: string): { root: Record<string, unknown>; texts: string[]; filled: (color: string) => number } {
+export function readSvg(svg: string): {
+  root: Record<string, unknown>;
+  texts: string[];
+  filled: (color: string) => number;
+} {
   const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(svg, true) as unknown;
   const [root] = elements(doc, 'svg');
   if (!root) throw new Error('no <svg> root');
-  const texts = elements(doc, 'text').map((t) => (typeof t['#text'] === 'string' || typeof t['#text'] === 'number' ? String(t['#text']) : ''));
+  const texts = elements(doc, 'text').map((t) =>
+    typeof t['#text'] === 'string' || typeof t['#text'] === 'number' ? String(t['#text']) : '',
+  );
   const paths = elements(doc, 'path');
   return { root, texts, filled: (color) => paths.filter((p) => p.fill === color).length };
 }

@@ -49,7 +49,8 @@ export class TcpProxy {
   }
 
   async accept(): Promise<void> {
-    if (!this.server.listening) await new Promise<void>((resolve) => this.server.listen(this.port, '127.0.0.1', resolve));
+    if (!this.server.listening)
+      await new Promise<void>((resolve) => this.server.listen(this.port, '127.0.0.1', resolve));
   }
 
   close(): void {

@@ -12,7 +12,9 @@ export async function startWorker(env: Record<string, string> = {}): Promise<INe
   const saved = { ...process.env };
   Object.assign(process.env, env);
   try {
-    const worker = await NestFactory.createApplicationContext(WorkerModule.forRoot(loadConfig()), { logger: ['error'] });
+    const worker = await NestFactory.createApplicationContext(WorkerModule.forRoot(loadConfig()), {
+      logger: ['error'],
+    });
     await worker.get(Database).connect();
     startBackground(worker, 'worker');
     return worker;
@@ -26,9 +28,19 @@ export async function startWorker(env: Record<string, string> = {}): Promise<INe
  * `query` (a LIKE pattern), and cuts that query's connection; then `blocker` lets the lock go. What
  * a crash mid-job leaves behind, for a resume test.
  */
-export async function stopWorkerMidQuery(db: Database, worker: INestApplicationContext, blocker: Client, query: string): Promise<void> {
+export async function stopWorkerMidQuery(
+  db: Database,
+  worker: INestApplicationContext,
+  blocker: Client,
+  query: string,
+): Promise<void> {
   const closing = worker.close();
-  const [waiting] = await eventually(() => db.platform.query<{ pid: number }[]>(`SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`, [query]));
+  const [waiting] = await eventually(() =>
+    db.platform.query<{ pid: number }[]>(
+      `SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`,
+      [query],
+    ),
+  );
   expect(waiting).toBeDefined();
   await db.platform.query('SELECT pg_terminate_backend($1)', [waiting.pid]);
   await closing;

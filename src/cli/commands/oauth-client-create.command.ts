@@ -16,7 +16,8 @@ const TYPES = ['public', 'confidential'] as const;
 
 @Command({
   name: 'oauth:client:create',
-  description: 'Register an OAuth client of a church; prints its client_id (and, for a confidential client, its secret on the next line, shown once)',
+  description:
+    'Register an OAuth client of a church; prints its client_id (and, for a confidential client, its secret on the next line, shown once)',
 })
 export class OAuthClientCreateCommand extends CommandRunner {
   constructor(
@@ -35,7 +36,9 @@ export class OAuthClientCreateCommand extends CommandRunner {
       .map((s) => s.trim())
       .filter(Boolean);
     const [slug, name] = [requireOption(options.tenant, 'tenant'), requireOption(options.name, 'name')];
-    const created = await this.cli.inTenant(slug, () => this.clients.create({ name, redirectUris: options.redirectUri, type, scopes }, null));
+    const created = await this.cli.inTenant(slug, () =>
+      this.clients.create({ name, redirectUris: options.redirectUri, type, scopes }, null),
+    );
     const text = created.client_secret ? `${created.client_id}\n${created.client_secret}` : created.client_id;
     this.cli.out(created, Boolean(options.json), text);
   }
@@ -46,17 +49,26 @@ export class OAuthClientCreateCommand extends CommandRunner {
   @Option({ flags: '--name <name>', description: 'shown on the consent page and in the audit log' }) name(v: string) {
     return v;
   }
-  @Option({ flags: '--redirect-uri <uri>', description: 'https, or http on 127.0.0.1/[::1]/localhost; repeat for several' })
+  @Option({
+    flags: '--redirect-uri <uri>',
+    description: 'https, or http on 127.0.0.1/[::1]/localhost; repeat for several',
+  })
   redirectUri(v: string, previous: string[] = []) {
     return [...previous, v];
   }
-  @Option({ flags: '--type <type>', description: 'public (default; PKCE, no secret) | confidential (also a secret)' }) type(v: string) {
+  @Option({ flags: '--type <type>', description: 'public (default; PKCE, no secret) | confidential (also a secret)' })
+  type(v: string) {
     return v;
   }
-  @Option({ flags: '--scopes <list>', description: 'the ceiling, comma-separated (default: every scope but admin:*)' }) scopes(v: string) {
+  @Option({ flags: '--scopes <list>', description: 'the ceiling, comma-separated (default: every scope but admin:*)' })
+  scopes(v: string) {
     return v;
   }
-  @Option({ flags: '--json', description: 'print the client as JSON ({id, client_id, name, type, redirect_uris, scopes, …, client_secret})' }) json() {
+  @Option({
+    flags: '--json',
+    description: 'print the client as JSON ({id, client_id, name, type, redirect_uris, scopes, …, client_secret})',
+  })
+  json() {
     return true;
   }
 }

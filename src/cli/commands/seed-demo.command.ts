@@ -11,7 +11,17 @@ import { TagsService } from '../../modules/tags/tags.service';
 import type { Principal } from '../../platform/auth/principal';
 import type { TenantEntity } from '../../platform/tenancy/tenant.entity';
 import { CliError, CliSupport, requireOption } from '../cli-support';
-import { CAMPUSES, CUSTOM_FIELDS, FIRST_NAMES, LAST_NAMES, PRAYER_REQUESTS, PROSPECT_NOTES, PROSPECT_STAGES_PLAN, random, TAGS } from './seed-demo.data';
+import {
+  CAMPUSES,
+  CUSTOM_FIELDS,
+  FIRST_NAMES,
+  LAST_NAMES,
+  PRAYER_REQUESTS,
+  PROSPECT_NOTES,
+  PROSPECT_STAGES_PLAN,
+  random,
+  TAGS,
+} from './seed-demo.data';
 import { GivingSeeder } from './seed-demo.giving-seeder';
 import type { MinistryPerson } from './seed-demo.ministry';
 import { MinistrySeeder } from './seed-demo.ministry-seeder';
@@ -78,7 +88,9 @@ export class SeedDemoCommand extends CommandRunner {
     const prospects = await this.cli.inTenant(slug, () => this.seedProspects(people, converts));
     progress('prospects', prospects, prospects);
     process.stderr.write('\n');
-    const prayerRequests = await this.cli.inTenant(slug, (tenant) => this.seedPrayerRequests(people, seeded.adults, cliPrincipal(tenant)));
+    const prayerRequests = await this.cli.inTenant(slug, (tenant) =>
+      this.seedPrayerRequests(people, seeded.adults, cliPrincipal(tenant)),
+    );
     progress('prayer requests', prayerRequests, prayerRequests);
     process.stderr.write('\n');
     const giving = await this.giving.seed(slug, seeded.adults, progress);
@@ -109,13 +121,18 @@ export class SeedDemoCommand extends CommandRunner {
   private async ensureDefinitions(): Promise<void> {
     const existing = await this.campuses.resolveRefs(CAMPUSES.map((c) => c.key));
     for (const campus of CAMPUSES) if (!existing.has(campus.key)) await this.campuses.create(campus);
-    for (const tag of TAGS) if (!(await this.tags.resolve(tag.name))) await this.tags.create({ name: tag.name, color: tag.color });
+    for (const tag of TAGS)
+      if (!(await this.tags.resolve(tag.name))) await this.tags.create({ name: tag.name, color: tag.color });
     const keys = new Set((await this.customFields.definitions(false)).map((d) => d.key));
-    for (const field of CUSTOM_FIELDS) if (!keys.has(field.key)) await this.customFields.create({ ...field, required: false });
+    for (const field of CUSTOM_FIELDS)
+      if (!keys.has(field.key)) await this.customFields.create({ ...field, required: false });
   }
 
   /** The members of these families in one insert, then each family's household (head as its contact) and everyone's tags. */
-  private async seedFamilies(families: DemoFamily[], seeded: { members: number; households: number; adults: string[]; people: MinistryPerson[] }): Promise<void> {
+  private async seedFamilies(
+    families: DemoFamily[],
+    seeded: { members: number; households: number; adults: string[]; people: MinistryPerson[] },
+  ): Promise<void> {
     const rows = families.flatMap((f) => f.people).map((p, index) => ({ index, dto: p.dto }));
     const { created, rejected } = await this.memberService.createMany(rows);
     if (rejected.length) throw new CliError(`a demo member was refused: ${JSON.stringify(rejected[0].errors)}`);
@@ -127,7 +144,8 @@ export class SeedDemoCommand extends CommandRunner {
         const ids = members.map((m) => toPublicId(ID_PREFIX.member, m.uuid));
         const household = await this.households.create({ ...family.household, primary_contact_id: ids[0] });
         const householdId = parsePublicId(ID_PREFIX.household, household.id)!;
-        for (const [i, { person }] of members.entries()) await this.households.addMember(householdId, { member_id: ids[i], household_role: person.role! });
+        for (const [i, { person }] of members.entries())
+          await this.households.addMember(householdId, { member_id: ids[i], household_role: person.role! });
         seeded.households++;
       }
       for (const { person, uuid } of members) {
@@ -157,10 +175,13 @@ export class SeedDemoCommand extends CommandRunner {
           campus: people.pick(CAMPUSES).key,
           source: people.pick(PROSPECT_SOURCES),
           stage: stage === 'converted' ? 'connecting' : stage,
-          follow_up_on: open ? new Date(today + people.pick([-3, 2, 5, 7, 10, 14]) * 86_400_000).toISOString().slice(0, 10) : null,
+          follow_up_on: open
+            ? new Date(today + people.pick([-3, 2, 5, 7, 10, 14]) * 86_400_000).toISOString().slice(0, 10)
+            : null,
           notes: people.pick(PROSPECT_NOTES),
         });
-        if (stage === 'converted') await this.prospects.convert(parsePublicId(ID_PREFIX.prospect, prospect.id)!, { gender, status: 'regular' });
+        if (stage === 'converted')
+          await this.prospects.convert(parsePublicId(ID_PREFIX.prospect, prospect.id)!, { gender, status: 'regular' });
         count++;
       }
     }
@@ -170,12 +191,24 @@ export class SeedDemoCommand extends CommandRunner {
   /** Prayer requests from members (or visitors by name), of every visibility; some answered. */
   private async seedPrayerRequests(people: DemoPeople, adults: string[], principal: Principal): Promise<number> {
     for (const entry of PRAYER_REQUESTS) {
-      const asker = entry.visitor || !adults.length ? { name: entry.visitor ?? 'Visitor' } : { member_id: people.pick(adults) };
+      const asker =
+        entry.visitor || !adults.length ? { name: entry.visitor ?? 'Visitor' } : { member_id: people.pick(adults) };
       const request = await this.prayerRequests.create(
-        { request: entry.request, visibility: entry.visibility, urgent: entry.urgent ?? false, campus: people.pick(CAMPUSES).key, ...asker },
+        {
+          request: entry.request,
+          visibility: entry.visibility,
+          urgent: entry.urgent ?? false,
+          campus: people.pick(CAMPUSES).key,
+          ...asker,
+        },
         principal,
       );
-      if (entry.answer) await this.prayerRequests.answer(parsePublicId(ID_PREFIX.prayerRequest, request.id)!, { answer: entry.answer }, principal);
+      if (entry.answer)
+        await this.prayerRequests.answer(
+          parsePublicId(ID_PREFIX.prayerRequest, request.id)!,
+          { answer: entry.answer },
+          principal,
+        );
     }
     return PRAYER_REQUESTS.length;
   }

@@ -95,10 +95,31 @@ export const CITIES = [
   { city: 'San Antonio', region: 'TX', country: 'US', postal: '782' },
 ];
 
-export const STREETS = ['Av. Juárez', 'Calle Hidalgo', 'Av. Vallarta', 'Calle Morelos', 'Av. Chapultepec', 'Calle Independencia', 'Av. López Mateos', 'Calle Reforma', 'Calle Pino Suárez'];
+export const STREETS = [
+  'Av. Juárez',
+  'Calle Hidalgo',
+  'Av. Vallarta',
+  'Calle Morelos',
+  'Av. Chapultepec',
+  'Calle Independencia',
+  'Av. López Mateos',
+  'Calle Reforma',
+  'Calle Pino Suárez',
+];
 
 /** Last names used by English-speaking families (their household is "… family", not "Familia …"). */
-export const ENGLISH_LAST_NAMES = new Set(['Smith', 'Johnson', 'Williams', 'Brown', 'Miller', 'Davis', 'Wilson', 'Anderson', 'Thomas', 'Moore']);
+export const ENGLISH_LAST_NAMES = new Set([
+  'Smith',
+  'Johnson',
+  'Williams',
+  'Brown',
+  'Miller',
+  'Davis',
+  'Wilson',
+  'Anderson',
+  'Thomas',
+  'Moore',
+]);
 
 /** The demo tags: who may carry one (ages, inclusive) and the share of those who do. */
 export const TAGS: readonly { name: string; color: TagColor; minAge: number; maxAge: number; share: number }[] = [
@@ -115,13 +136,26 @@ export const TAGS: readonly { name: string; color: TagColor; minAge: number; max
 ];
 
 /** The demo custom fields, one of each kind a church asks most: a text, a select, a date. */
-export const CUSTOM_FIELDS: readonly { key: string; label: string; type: 'text' | 'select' | 'date'; options?: string[] }[] = [
+export const CUSTOM_FIELDS: readonly {
+  key: string;
+  label: string;
+  type: 'text' | 'select' | 'date';
+  options?: string[];
+}[] = [
   { key: 'allergies', label: 'Allergies and medical notes', type: 'text' },
   { key: 'tshirt_size', label: 'T-shirt size', type: 'select', options: ['XS', 'S', 'M', 'L', 'XL'] },
   { key: 'baptism_date', label: 'Baptism date', type: 'date' },
 ];
 
-export const ALLERGIES = ['Peanuts', 'Penicillin', 'Asthma (inhaler in the bag)', 'Lactose intolerant', 'Bee stings', 'Gluten', 'Alergia al huevo'];
+export const ALLERGIES = [
+  'Peanuts',
+  'Penicillin',
+  'Asthma (inhaler in the bag)',
+  'Lactose intolerant',
+  'Bee stings',
+  'Gluten',
+  'Alergia al huevo',
+];
 
 /** How many demo prospects stand at each stage; `converted` ones go through the real convert. */
 export const PROSPECT_STAGES_PLAN = [
@@ -146,25 +180,58 @@ export const PROSPECT_NOTES = [
 ];
 
 /** The demo prayer requests: who asks (a member, or a visitor by name), how visible, and the answer if there is one. */
-export const PRAYER_REQUESTS: readonly { request: string; visibility: 'private' | 'staff' | 'public'; urgent?: boolean; visitor?: string; answer?: string }[] = [
-  { request: 'Please pray for my mother, who has surgery on Friday.', visibility: 'staff', urgent: true, answer: 'The surgery went well; she is home and recovering.' },
+export const PRAYER_REQUESTS: readonly {
+  request: string;
+  visibility: 'private' | 'staff' | 'public';
+  urgent?: boolean;
+  visitor?: string;
+  answer?: string;
+}[] = [
+  {
+    request: 'Please pray for my mother, who has surgery on Friday.',
+    visibility: 'staff',
+    urgent: true,
+    answer: 'The surgery went well; she is home and recovering.',
+  },
   { request: 'Oren por mi trabajo: la empresa está despidiendo personal.', visibility: 'staff' },
   { request: 'For our marriage: we are going through a hard season.', visibility: 'private' },
   { request: 'Por la salud de mi papá, que está en el hospital.', visibility: 'public', urgent: true },
-  { request: 'Thanks to God for the birth of our daughter! Pray for rest for us.', visibility: 'public', answer: 'Baby and mother are doing great.' },
+  {
+    request: 'Thanks to God for the birth of our daughter! Pray for rest for us.',
+    visibility: 'public',
+    answer: 'Baby and mother are doing great.',
+  },
   { request: 'Mi hijo empieza la universidad en otra ciudad; oren por él.', visibility: 'public' },
   { request: 'I am struggling with anxiety and would like someone to call me.', visibility: 'private', urgent: true },
   { request: 'Por mi vecina Carmen, que quiere conocer a Dios.', visibility: 'staff', visitor: 'Carmen (vecina)' },
-  { request: 'For the mission trip to Oaxaca next month.', visibility: 'public', answer: 'The team returned safely; 40 families were served.' },
+  {
+    request: 'For the mission trip to Oaxaca next month.',
+    visibility: 'public',
+    answer: 'The team returned safely; 40 families were served.',
+  },
   { request: 'Oren por nuestros papeles de residencia.', visibility: 'private' },
   { request: 'Pray for my job interview on Tuesday.', visibility: 'staff', answer: 'I got the job!' },
   { request: 'Por la paz en nuestra familia.', visibility: 'staff' },
-  { request: 'My brother was in a car accident; he is in intensive care.', visibility: 'staff', urgent: true, visitor: 'Daniel (visitor)' },
+  {
+    request: 'My brother was in a car accident; he is in intensive care.',
+    visibility: 'staff',
+    urgent: true,
+    visitor: 'Daniel (visitor)',
+  },
   { request: 'Por los jóvenes del campamento de verano.', visibility: 'public' },
   { request: 'For wisdom as we decide whether to move.', visibility: 'staff' },
-  { request: 'Oren por mi recuperación después de la quimioterapia.', visibility: 'staff', answer: 'Los últimos estudios salieron limpios. ¡Gloria a Dios!' },
+  {
+    request: 'Oren por mi recuperación después de la quimioterapia.',
+    visibility: 'staff',
+    answer: 'Los últimos estudios salieron limpios. ¡Gloria a Dios!',
+  },
   { request: 'Pray for my son, who has stopped coming to church.', visibility: 'private' },
-  { request: 'Por trabajo para mi esposo.', visibility: 'staff', visitor: 'Rosa (visitante)', answer: 'Encontró trabajo en una constructora.' },
+  {
+    request: 'Por trabajo para mi esposo.',
+    visibility: 'staff',
+    visitor: 'Rosa (visitante)',
+    answer: 'Encontró trabajo en una constructora.',
+  },
   { request: 'For the new building project and the families giving to it.', visibility: 'public' },
   { request: 'Oren por mi examen de titulación.', visibility: 'staff' },
 ];

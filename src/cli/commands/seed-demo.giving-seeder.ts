@@ -38,7 +38,11 @@ export class GivingSeeder {
     private readonly pledges: PledgesService,
   ) {}
 
-  async seed(slug: string, adults: string[], progress: (label: string, done: number, total: number) => void): Promise<GivingSummary> {
+  async seed(
+    slug: string,
+    adults: string[],
+    progress: (label: string, done: number, total: number) => void,
+  ): Promise<GivingSummary> {
     const plan = new GivingPlanner(random(7)).plan(adults);
     const fundIds = await this.cli.inTenant(slug, () => this.ensureFunds());
 
@@ -61,22 +65,37 @@ export class GivingSeeder {
     for (const gift of plan.recurring) charges += await this.cli.inTenant(slug, () => this.recurring(gift, fundIds));
     for (const pledge of plan.pledges) {
       await this.cli.inTenant(slug, () =>
-        this.pledges.create({ donor_id: pledge.donor, fund_id: fundIds.building, amount: pledge.amount, currency: 'MXN', starts_on: pledge.startsOn, ends_on: pledge.endsOn }),
+        this.pledges.create({
+          donor_id: pledge.donor,
+          fund_id: fundIds.building,
+          amount: pledge.amount,
+          currency: 'MXN',
+          starts_on: pledge.startsOn,
+          ends_on: pledge.endsOn,
+        }),
       );
     }
     const batchGifts = await this.cli.inTenant(slug, () => this.looseOffering(plan.batch, fundIds));
     // A camp fee given back: the camper could not go (a refund, deducted from the net given).
     const camp = plan.gifts.findIndex((g) => g.fund === 'camp');
-    if (camp >= 0) await this.cli.inTenant(slug, () => this.donations.refund(parsePublicId(ID_PREFIX.donation, created[camp])!, {}));
+    if (camp >= 0)
+      await this.cli.inTenant(slug, () => this.donations.refund(parsePublicId(ID_PREFIX.donation, created[camp])!, {}));
 
-    return { funds: FUNDS.length, donations: created.length + charges + batchGifts, recurring_gifts: plan.recurring.length, pledges: plan.pledges.length, batches: 1 };
+    return {
+      funds: FUNDS.length,
+      donations: created.length + charges + batchGifts,
+      recurring_gifts: plan.recurring.length,
+      pledges: plan.pledges.length,
+      batches: 1,
+    };
   }
 
   /** The demo funds, each made once (by name; a second run reuses them). */
   private async ensureFunds(): Promise<FundIds> {
     const existing = new Map((await this.funds.list({ limit: '250' })).data.map((f) => [f.name, f.id]));
     const ids = {} as FundIds;
-    for (const [i, fund] of FUNDS.entries()) ids[FUND_KEYS[i]] = existing.get(fund.name) ?? (await this.funds.create({ ...fund })).id;
+    for (const [i, fund] of FUNDS.entries())
+      ids[FUND_KEYS[i]] = existing.get(fund.name) ?? (await this.funds.create({ ...fund })).id;
     return ids;
   }
 
@@ -110,16 +129,23 @@ export class GivingSeeder {
         receivedAt: new Date(`${date}T14:00:00Z`),
       });
     }
-    if (plan.failedOn) await this.recurringGifts.chargeFailed(gift.id, { reason: 'expired_card', invoiceId: `in_demo_${hex}` });
-    if (plan.status !== 'active') await this.recurringGifts.update(parsePublicId(ID_PREFIX.recurringGift, gift.id)!, { status: plan.status });
+    if (plan.failedOn)
+      await this.recurringGifts.chargeFailed(gift.id, { reason: 'expired_card', invoiceId: `in_demo_${hex}` });
+    if (plan.status !== 'active')
+      await this.recurringGifts.update(parsePublicId(ID_PREFIX.recurringGift, gift.id)!, { status: plan.status });
     return plan.charges.length;
   }
 
   /** The ushers' batch: its gifts entered (pending), the expected total checked, committed. */
   private async looseOffering(batch: { description: string; gifts: PlannedGift[] }, fundIds: FundIds): Promise<number> {
     const total = batch.gifts.reduce((sum, g) => sum + g.dto.amount, 0);
-    const created = await this.batches.create({ description: batch.description, currency: 'MXN', expected_total: total });
-    for (const gift of batch.gifts) await this.donations.create({ ...gift.dto, fund_id: fundIds[gift.fund], batch_id: created.id });
+    const created = await this.batches.create({
+      description: batch.description,
+      currency: 'MXN',
+      expected_total: total,
+    });
+    for (const gift of batch.gifts)
+      await this.donations.create({ ...gift.dto, fund_id: fundIds[gift.fund], batch_id: created.id });
     await this.batches.commit(parsePublicId(ID_PREFIX.batch, created.id)!);
     return batch.gifts.length;
   }

@@ -5,10 +5,30 @@ import { chargeDate } from '../../modules/recurring-gifts/schedule';
 
 /** The demo church's funds: the general fund, missions, a building campaign, and youth camp fees (not tax-deductible: the camper gets a service). */
 export const FUNDS = [
-  { name: 'Diezmos y ofrendas', description: 'Tithes and offerings: the general fund.', ledger_code: '4010', tax_deductible: true },
-  { name: 'Misiones', description: 'Our missionaries and the yearly mission trip.', ledger_code: '4020', tax_deductible: true },
-  { name: 'Fondo de construcción', description: 'The new sanctuary: the building campaign.', ledger_code: '4030', tax_deductible: true },
-  { name: 'Campamento de jóvenes', description: 'Youth camp fees (a service received, not a gift for the statements).', ledger_code: '4090', tax_deductible: false },
+  {
+    name: 'Diezmos y ofrendas',
+    description: 'Tithes and offerings: the general fund.',
+    ledger_code: '4010',
+    tax_deductible: true,
+  },
+  {
+    name: 'Misiones',
+    description: 'Our missionaries and the yearly mission trip.',
+    ledger_code: '4020',
+    tax_deductible: true,
+  },
+  {
+    name: 'Fondo de construcción',
+    description: 'The new sanctuary: the building campaign.',
+    ledger_code: '4030',
+    tax_deductible: true,
+  },
+  {
+    name: 'Campamento de jóvenes',
+    description: 'Youth camp fees (a service received, not a gift for the statements).',
+    ledger_code: '4090',
+    tax_deductible: false,
+  },
 ] as const;
 
 export type FundKey = 'general' | 'missions' | 'building' | 'camp';
@@ -69,7 +89,14 @@ export class GivingPlanner {
   private readonly today = new Date();
 
   constructor(private readonly rand: () => number) {
-    const lastSunday = new Date(Date.UTC(this.today.getUTCFullYear(), this.today.getUTCMonth(), this.today.getUTCDate() - this.today.getUTCDay(), SERVICE_HOUR_UTC));
+    const lastSunday = new Date(
+      Date.UTC(
+        this.today.getUTCFullYear(),
+        this.today.getUTCMonth(),
+        this.today.getUTCDate() - this.today.getUTCDay(),
+        SERVICE_HOUR_UTC,
+      ),
+    );
     if (lastSunday > this.today) lastSunday.setTime(lastSunday.getTime() - 7 * DAY);
     this.sundays = Array.from({ length: WEEKS }, (_, i) => new Date(lastSunday.getTime() - (WEEKS - 1 - i) * 7 * DAY));
   }
@@ -87,7 +114,12 @@ export class GivingPlanner {
     const pledgers = weekly.slice(0, Math.min(6, weekly.length));
     const pledges = this.pledges(pledgers);
     gifts.push(...this.campaignGifts(pledges));
-    return { gifts, recurring: recurring.map((donor, i) => this.recurringGift(donor, i)), pledges, batch: this.looseOffering(occasional) };
+    return {
+      gifts,
+      recurring: recurring.map((donor, i) => this.recurringGift(donor, i)),
+      pledges,
+      batch: this.looseOffering(occasional),
+    };
   }
 
   /** Most Sundays (not on holiday), about the same amount each time, by their habit; now and then something for missions. */
@@ -100,7 +132,17 @@ export class GivingPlanner {
       if (this.rand() < 0.15) continue;
       const gift = Math.round((amount * (0.9 + this.rand() * 0.2)) / 5000) * 5000;
       gifts.push(this.gift('general', donor, gift, sunday, method, method === 'check' ? String(check++) : null));
-      if (this.rand() < 0.06) gifts.push(this.gift('missions', donor, this.amount(100, 500, 50), sunday, method, method === 'check' ? String(check++) : null));
+      if (this.rand() < 0.06)
+        gifts.push(
+          this.gift(
+            'missions',
+            donor,
+            this.amount(100, 500, 50),
+            sunday,
+            method,
+            method === 'check' ? String(check++) : null,
+          ),
+        );
     }
     return gifts;
   }
@@ -110,18 +152,33 @@ export class GivingPlanner {
     const gifts: PlannedGift[] = [];
     const method = this.pick<DonationMethod>(['cash', 'online', 'card', 'other']);
     for (let n = 2 + this.int(7); n > 0; n--) {
-      gifts.push(this.gift(this.rand() < 0.8 ? 'general' : 'missions', donor, this.amount(100, 1000, 50), this.pick(this.sundays), method));
+      gifts.push(
+        this.gift(
+          this.rand() < 0.8 ? 'general' : 'missions',
+          donor,
+          this.amount(100, 1000, 50),
+          this.pick(this.sundays),
+          method,
+        ),
+      );
     }
     const julys = this.sundays.filter((s) => s.getUTCMonth() === 6);
-    if (julys.length && this.rand() < 0.3) gifts.push(this.gift('camp', donor, 250000, this.pick(julys), 'card', null, 'Inscripción al campamento'));
+    if (julys.length && this.rand() < 0.3)
+      gifts.push(this.gift('camp', donor, 250000, this.pick(julys), 'card', null, 'Inscripción al campamento'));
     return gifts;
   }
 
   /** The Christmas Sunday offering for missions: most weekly givers add to it. */
   private christmasOffering(weekly: string[]): PlannedGift[] {
-    const christmas = this.sundays.filter((s) => s.getUTCMonth() === 11 && s.getUTCDate() >= 18 && s.getUTCDate() <= 24);
+    const christmas = this.sundays.filter(
+      (s) => s.getUTCMonth() === 11 && s.getUTCDate() >= 18 && s.getUTCDate() <= 24,
+    );
     return christmas.flatMap((sunday) =>
-      weekly.filter(() => this.rand() < 0.6).map((donor) => this.gift('missions', donor, this.amount(500, 3000, 100), sunday, 'cash', null, 'Ofrenda de Navidad')),
+      weekly
+        .filter(() => this.rand() < 0.6)
+        .map((donor) =>
+          this.gift('missions', donor, this.amount(500, 3000, 100), sunday, 'cash', null, 'Ofrenda de Navidad'),
+        ),
     );
   }
 
@@ -138,7 +195,14 @@ export class GivingPlanner {
   /** The building campaign: a pledge a year (January to December) from a few weekly givers. */
   private pledges(pledgers: string[]): PlannedPledge[] {
     const year = this.today.getUTCFullYear();
-    return pledgers.flatMap((donor) => [year - 1, year].map((y) => ({ donor, amount: this.amount(6000, 24000, 1000), startsOn: `${y}-01-01`, endsOn: `${y}-12-31` })));
+    return pledgers.flatMap((donor) =>
+      [year - 1, year].map((y) => ({
+        donor,
+        amount: this.amount(6000, 24000, 1000),
+        startsOn: `${y}-01-01`,
+        endsOn: `${y}-12-31`,
+      })),
+    );
   }
 
   /** Pledgers give towards their pledge on the first Sunday of most months; some fall behind. */
@@ -149,7 +213,8 @@ export class GivingPlanner {
       const monthly = Math.round(pledge.amount / 12 / 100) * 100;
       for (const sunday of this.sundays) {
         const day = sunday.toISOString().slice(0, 10);
-        if (sunday.getUTCDate() > 7 || day < pledge.startsOn || day > pledge.endsOn || this.rand() > faithfulness) continue;
+        if (sunday.getUTCDate() > 7 || day < pledge.startsOn || day > pledge.endsOn || this.rand() > faithfulness)
+          continue;
         gifts.push(this.gift('building', pledge.donor, monthly, sunday, 'ach', null, 'Compromiso de construcción'));
       }
     }
@@ -167,7 +232,16 @@ export class GivingPlanner {
     for (let k = 0; chargeDate(startOn, interval, k) < today; k++) dates.push(chargeDate(startOn, interval, k));
     const charges = status === 'active' ? dates : dates.slice(0, Math.max(1, Math.floor(dates.length * 0.6)));
     const failedOn = index === 1 && charges.length > 2 ? charges.splice(charges.length - 2, 1)[0] : null;
-    return { donor, fund: index === 4 ? 'missions' : 'general', amount: this.amount(300, 2000, 100), interval, startOn, charges, status, failedOn };
+    return {
+      donor,
+      fund: index === 4 ? 'missions' : 'general',
+      amount: this.amount(300, 2000, 100),
+      interval,
+      startOn,
+      charges,
+      status,
+      failedOn,
+    };
   }
 
   /** Last Sunday's loose offering: envelopes (some named) and cash, entered as one batch. */
@@ -187,10 +261,32 @@ export class GivingPlanner {
     return { description: `Ofrenda suelta del domingo ${sunday.toISOString().slice(0, 10)}`, gifts };
   }
 
-  private gift(fund: FundKey, donor: string | null, amount: number, at: Date, method: DonationMethod, checkNumber: string | null = null, note: string | null = null): PlannedGift {
+  private gift(
+    fund: FundKey,
+    donor: string | null,
+    amount: number,
+    at: Date,
+    method: DonationMethod,
+    checkNumber: string | null = null,
+    note: string | null = null,
+  ): PlannedGift {
     // Online and card gifts come in at any time of the week before the service.
-    const receivedAt = method === 'online' || method === 'card' || method === 'ach' ? new Date(at.getTime() - this.int(6 * 24) * 3_600_000) : at;
-    return { fund, dto: { amount, currency: 'MXN', donor_id: donor, method, check_number: checkNumber, received_at: receivedAt.toISOString(), note } };
+    const receivedAt =
+      method === 'online' || method === 'card' || method === 'ach'
+        ? new Date(at.getTime() - this.int(6 * 24) * 3_600_000)
+        : at;
+    return {
+      fund,
+      dto: {
+        amount,
+        currency: 'MXN',
+        donor_id: donor,
+        method,
+        check_number: checkNumber,
+        received_at: receivedAt.toISOString(),
+        note,
+      },
+    };
   }
 
   /** A random amount from `min` to `max` major units, in steps of `step`, in minor units. */

@@ -6,7 +6,14 @@ import { GroupMembersService } from '../../modules/groups/group-members.service'
 import { GroupsService } from '../../modules/groups/groups.service';
 import { CliError, CliSupport } from '../cli-support';
 import { random } from './seed-demo.data';
-import { eventKey, MinistryPerson, MinistryPlanner, PlannedEvent, PlannedGroup, PlannedService } from './seed-demo.ministry';
+import {
+  eventKey,
+  MinistryPerson,
+  MinistryPlanner,
+  PlannedEvent,
+  PlannedGroup,
+  PlannedService,
+} from './seed-demo.ministry';
 
 /** Attendance rows per bulk call (the limit of POST /v1/attendance/bulk), and transactions at once. */
 const CHUNK = 500;
@@ -38,7 +45,11 @@ export class MinistrySeeder {
     private readonly groupMembers: GroupMembersService,
   ) {}
 
-  async seed(slug: string, people: MinistryPerson[], progress: (label: string, done: number, total: number) => void): Promise<MinistrySummary> {
+  async seed(
+    slug: string,
+    people: MinistryPerson[],
+    progress: (label: string, done: number, total: number) => void,
+  ): Promise<MinistrySummary> {
     const plan = new MinistryPlanner(random(11)).plan(people);
     const existing = await this.cli.inTenant(slug, () => this.existingEvents());
 
@@ -46,14 +57,18 @@ export class MinistrySeeder {
     progress('services', plan.services.length, plan.services.length);
     process.stderr.write('\n');
 
-    const rows = plan.services.flatMap((service, i) => service.attendance.map((a) => ({ ...a, eventId: serviceIds[i] })));
+    const rows = plan.services.flatMap((service, i) =>
+      service.attendance.map((a) => ({ ...a, eventId: serviceIds[i] })),
+    );
     const chunks: number[] = [];
     for (let start = 0; start < rows.length; start += CHUNK) chunks.push(start);
     let done = 0;
     const work = async () => {
       for (let start = chunks.shift(); start !== undefined; start = chunks.shift()) {
         const chunk = rows.slice(start, start + CHUNK);
-        const { rejected } = await this.cli.inTenant(slug, () => this.attendance.createMany(chunk.map((row, index) => ({ index, row }))));
+        const { rejected } = await this.cli.inTenant(slug, () =>
+          this.attendance.createMany(chunk.map((row, index) => ({ index, row }))),
+        );
         if (rejected.length) throw new CliError(`a demo attendance record was refused: ${rejected[0].error.code}`);
         progress('attendance records', (done += chunk.length), rows.length);
       }
@@ -63,11 +78,13 @@ export class MinistrySeeder {
 
     const groups = await this.cli.inTenant(slug, () => this.existingGroups());
     let groupMembers = 0;
-    for (const group of plan.groups) groupMembers += await this.cli.inTenant(slug, () => this.group(group, groups.get(group.dto.name)));
+    for (const group of plan.groups)
+      groupMembers += await this.cli.inTenant(slug, () => this.group(group, groups.get(group.dto.name)));
 
     const eventIds = await this.cli.inTenant(slug, () => this.ensureEvents(plan.upcoming, existing));
     let registrations = 0;
-    for (const [i, event] of plan.upcoming.entries()) registrations += await this.cli.inTenant(slug, () => this.register(eventIds[i], event));
+    for (const [i, event] of plan.upcoming.entries())
+      registrations += await this.cli.inTenant(slug, () => this.register(eventIds[i], event));
 
     return {
       services: plan.services.length,
@@ -92,7 +109,10 @@ export class MinistrySeeder {
   }
 
   /** Each planned event's uuid: the one there, else made now. */
-  private async ensureEvents(planned: (PlannedService | PlannedEvent)[], existing: Map<string, string>): Promise<string[]> {
+  private async ensureEvents(
+    planned: (PlannedService | PlannedEvent)[],
+    existing: Map<string, string>,
+  ): Promise<string[]> {
     const ids: string[] = [];
     for (const event of planned) {
       const id = existing.get(event.key) ?? (await this.calendar.create(event.dto)).id;
@@ -129,7 +149,10 @@ export class MinistrySeeder {
     let count = 0;
     for (const member of [...event.registrants, null]) {
       if (seats <= 0) break;
-      await this.calendar.register(eventId, member ? { member_id: toPublicId(ID_PREFIX.member, member) } : { guest: { ...event.guest } });
+      await this.calendar.register(
+        eventId,
+        member ? { member_id: toPublicId(ID_PREFIX.member, member) } : { guest: { ...event.guest } },
+      );
       seats--;
       count++;
     }

@@ -16,21 +16,75 @@ export interface MinistryPerson {
 
 /** Each campus's Sunday service, local to the campus (the event takes the campus's time zone). */
 export const SERVICES: readonly { campus: string; name: string; time: string; minutes: number; location: string }[] = [
-  { campus: 'central', name: 'Servicio dominical — Central', time: '11:00', minutes: 90, location: 'Auditorio principal' },
+  {
+    campus: 'central',
+    name: 'Servicio dominical — Central',
+    time: '11:00',
+    minutes: 90,
+    location: 'Auditorio principal',
+  },
   { campus: 'norte', name: 'Servicio dominical — Norte', time: '10:00', minutes: 90, location: 'Salón Norte' },
-  { campus: 'online', name: 'Servicio dominical — En línea', time: '17:00', minutes: 75, location: 'Transmisión en vivo' },
+  {
+    campus: 'online',
+    name: 'Servicio dominical — En línea',
+    time: '17:00',
+    minutes: 75,
+    location: 'Transmisión en vivo',
+  },
 ];
 
-const GROUPS: readonly { name: string; campus: string; day: NonNullable<CreateGroupDto['meeting_day']>; time: string; location: string }[] = [
-  { name: 'Célula Chapalita', campus: 'central', day: 'tuesday', time: '19:30', location: 'Av. Guadalupe 1200, Guadalajara' },
-  { name: 'Célula Providencia', campus: 'central', day: 'wednesday', time: '20:00', location: 'Calle Colomos 2250, Guadalajara' },
-  { name: 'Célula Americana', campus: 'central', day: 'thursday', time: '19:00', location: 'Calle Libertad 1800, Guadalajara' },
-  { name: 'Célula Tlaquepaque', campus: 'central', day: 'friday', time: '19:30', location: 'Calle Independencia 90, Tlaquepaque' },
-  { name: 'Jóvenes Central', campus: 'central', day: 'saturday', time: '18:00', location: 'Auditorio principal, salón 3' },
+const GROUPS: readonly {
+  name: string;
+  campus: string;
+  day: NonNullable<CreateGroupDto['meeting_day']>;
+  time: string;
+  location: string;
+}[] = [
+  {
+    name: 'Célula Chapalita',
+    campus: 'central',
+    day: 'tuesday',
+    time: '19:30',
+    location: 'Av. Guadalupe 1200, Guadalajara',
+  },
+  {
+    name: 'Célula Providencia',
+    campus: 'central',
+    day: 'wednesday',
+    time: '20:00',
+    location: 'Calle Colomos 2250, Guadalajara',
+  },
+  {
+    name: 'Célula Americana',
+    campus: 'central',
+    day: 'thursday',
+    time: '19:00',
+    location: 'Calle Libertad 1800, Guadalajara',
+  },
+  {
+    name: 'Célula Tlaquepaque',
+    campus: 'central',
+    day: 'friday',
+    time: '19:30',
+    location: 'Calle Independencia 90, Tlaquepaque',
+  },
+  {
+    name: 'Jóvenes Central',
+    campus: 'central',
+    day: 'saturday',
+    time: '18:00',
+    location: 'Auditorio principal, salón 3',
+  },
   { name: 'Matrimonios en línea', campus: 'online', day: 'friday', time: '20:00', location: 'Videollamada' },
   { name: 'Célula Zapopan', campus: 'norte', day: 'tuesday', time: '19:00', location: 'Av. Patria 3100, Zapopan' },
   { name: 'Célula Tesistán', campus: 'norte', day: 'wednesday', time: '19:30', location: 'Calle Hidalgo 12, Tesistán' },
-  { name: 'Célula Valle Real', campus: 'norte', day: 'thursday', time: '20:00', location: 'Paseo Valle Real 700, Zapopan' },
+  {
+    name: 'Célula Valle Real',
+    campus: 'norte',
+    day: 'thursday',
+    time: '20:00',
+    location: 'Paseo Valle Real 700, Zapopan',
+  },
   { name: 'Jóvenes Norte', campus: 'norte', day: 'saturday', time: '17:30', location: 'Salón Norte' },
   { name: 'Mujeres de Fe', campus: 'norte', day: 'monday', time: '10:00', location: 'Salón Norte, sala 2' },
   { name: 'Célula en línea', campus: 'online', day: 'thursday', time: '20:00', location: 'Videollamada' },
@@ -138,8 +192,12 @@ export class MinistryPlanner {
 
   /** The last 52 Sundays (the most recent one on or before today). */
   sundays(): string[] {
-    const last = new Date(Date.UTC(this.today.getUTCFullYear(), this.today.getUTCMonth(), this.today.getUTCDate() - this.today.getUTCDay()));
-    return Array.from({ length: WEEKS }, (_, i) => new Date(last.getTime() - (WEEKS - 1 - i) * 7 * DAY).toISOString().slice(0, 10));
+    const last = new Date(
+      Date.UTC(this.today.getUTCFullYear(), this.today.getUTCMonth(), this.today.getUTCDate() - this.today.getUTCDay()),
+    );
+    return Array.from({ length: WEEKS }, (_, i) =>
+      new Date(last.getTime() - (WEEKS - 1 - i) * 7 * DAY).toISOString().slice(0, 10),
+    );
   }
 
   private services(people: MinistryPerson[]): PlannedService[] {
@@ -189,7 +247,14 @@ export class MinistryPlanner {
       };
       const [leader] = take(true, 1);
       return {
-        dto: { name: g.name, campus: g.campus, meeting_day: g.day, meeting_time: g.time, location: g.location, description: null },
+        dto: {
+          name: g.name,
+          campus: g.campus,
+          meeting_day: g.day,
+          meeting_time: g.time,
+          location: g.location,
+          description: null,
+        },
         leader,
         members: take(false, 4 + this.int(6)),
       };
@@ -199,9 +264,17 @@ export class MinistryPlanner {
   private upcoming(people: MinistryPerson[]): PlannedEvent[] {
     const adults = people.filter((p) => p.age >= 13);
     return UPCOMING.map((e, i) => {
-      const day = new Date(Date.UTC(this.today.getUTCFullYear(), this.today.getUTCMonth(), this.today.getUTCDate() + e.inWeeks * 7 + ((e.weekday - this.today.getUTCDay() + 7) % 7)));
+      const day = new Date(
+        Date.UTC(
+          this.today.getUTCFullYear(),
+          this.today.getUTCMonth(),
+          this.today.getUTCDate() + e.inWeeks * 7 + ((e.weekday - this.today.getUTCDay() + 7) % 7),
+        ),
+      );
       const date = day.toISOString().slice(0, 10);
-      const end = new Date(day.getTime() + (Number(e.time.slice(0, 2)) * 60 + Number(e.time.slice(3)) + e.hours * 60) * 60_000);
+      const end = new Date(
+        day.getTime() + (Number(e.time.slice(0, 2)) * 60 + Number(e.time.slice(3)) + e.hours * 60) * 60_000,
+      );
       const campusPeople = adults.filter((p) => p.campus === e.campus);
       return {
         key: eventKey(e.name, localInstant(e.campus, date, e.time)),

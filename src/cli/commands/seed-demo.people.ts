@@ -61,7 +61,12 @@ export class DemoPeople {
     for (; left > 0; left--) {
       const gender = this.gender();
       const address = this.rand() < 0.6 ? this.address() : null;
-      families.push({ household: null, people: [this.person(gender, this.pick(LAST_NAMES), 18 + this.int(70), null, this.pick(this.campuses), address)] });
+      families.push({
+        household: null,
+        people: [
+          this.person(gender, this.pick(LAST_NAMES), 18 + this.int(70), null, this.pick(this.campuses), address),
+        ],
+      });
     }
     return families;
   }
@@ -71,7 +76,11 @@ export class DemoPeople {
     const address = this.address();
     const campus = this.pick(this.campuses);
     const name = ENGLISH_LAST_NAMES.has(last) ? `${last} family` : `Familia ${last}`;
-    if (size === 1) return { household: { name, address }, people: [this.person(this.gender(), last, 20 + this.int(65), 'head', campus, address)] };
+    if (size === 1)
+      return {
+        household: { name, address },
+        people: [this.person(this.gender(), last, 20 + this.int(65), 'head', campus, address)],
+      };
     const withChildren = size > 2;
     const headAge = withChildren ? 28 + this.int(30) : 22 + this.int(55);
     const headGender: Gender = this.rand() < 0.8 ? 'male' : 'female';
@@ -79,13 +88,32 @@ export class DemoPeople {
     // Now and then a single parent, or a grandparent living with the family.
     const singleParent = withChildren && this.rand() < 0.15;
     const grandparent = size > 3 && this.rand() < 0.2;
-    if (!singleParent) people.push(this.person(headGender === 'male' ? 'female' : 'male', last, Math.max(18, headAge - 4 + this.int(9)), 'spouse', campus, address));
-    if (grandparent) people.push(this.person(this.gender(), last, headAge + 22 + this.int(10), 'adult', campus, address));
-    while (people.length < size) people.push(this.person(this.gender(), last, Math.max(0, headAge - 20 - this.int(18)), 'child', campus, address));
+    if (!singleParent)
+      people.push(
+        this.person(
+          headGender === 'male' ? 'female' : 'male',
+          last,
+          Math.max(18, headAge - 4 + this.int(9)),
+          'spouse',
+          campus,
+          address,
+        ),
+      );
+    if (grandparent)
+      people.push(this.person(this.gender(), last, headAge + 22 + this.int(10), 'adult', campus, address));
+    while (people.length < size)
+      people.push(this.person(this.gender(), last, Math.max(0, headAge - 20 - this.int(18)), 'child', campus, address));
     return { household: { name, address }, people };
   }
 
-  private person(gender: Gender, last: string, age: number, role: HouseholdRole | null, campus: string, address: AddressDto | null): DemoPerson {
+  private person(
+    gender: Gender,
+    last: string,
+    age: number,
+    role: HouseholdRole | null,
+    campus: string,
+    address: AddressDto | null,
+  ): DemoPerson {
     const first = this.pick(FIRST_NAMES[gender]);
     const serial = this.serial++;
     const adult = age >= 16;
@@ -112,7 +140,8 @@ export class DemoPeople {
   private customFields(age: number, born: number, status: MemberStatus): Record<string, string> {
     const values: Record<string, string> = {};
     if (this.rand() < (age < 12 ? 0.25 : 0.05)) values.allergies = this.pick(ALLERGIES);
-    if (this.rand() < 0.4) values.tshirt_size = age < 12 ? this.pick(['XS', 'S']) : this.pick(['S', 'M', 'M', 'L', 'L', 'XL']);
+    if (this.rand() < 0.4)
+      values.tshirt_size = age < 12 ? this.pick(['XS', 'S']) : this.pick(['S', 'M', 'M', 'L', 'L', 'XL']);
     if (age >= 12 && (status === 'member' || status === 'leader') && this.rand() < 0.8) {
       values.baptism_date = `${born + 12 + this.int(age - 11)}-${pad(1 + this.int(12))}-${pad(1 + this.int(28))}`;
     }

@@ -21,8 +21,16 @@ export class TenantCreateCommand extends CommandRunner {
 
   async run(_args: string[], options: Options): Promise<void> {
     await this.cli.connect();
-    const tenant = await this.tenants.create({ slug: requireOption(options.slug, 'slug'), name: requireOption(options.name, 'name'), plan: options.plan });
-    this.cli.out({ slug: tenant.slug, name: tenant.name, plan: tenant.plan, status: tenant.status }, Boolean(options.json), tenant.slug);
+    const tenant = await this.tenants.create({
+      slug: requireOption(options.slug, 'slug'),
+      name: requireOption(options.name, 'name'),
+      plan: options.plan,
+    });
+    this.cli.out(
+      { slug: tenant.slug, name: tenant.name, plan: tenant.plan, status: tenant.status },
+      Boolean(options.json),
+      tenant.slug,
+    );
   }
 
   @Option({ flags: '--slug <slug>', description: 'church key (lowercase letters, digits, dashes)' }) slug(v: string) {

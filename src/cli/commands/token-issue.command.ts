@@ -32,14 +32,24 @@ export class TokenIssueCommand extends CommandRunner {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
-    const [slug, email, name] = [requireOption(options.tenant, 'tenant'), requireOption(options.user, 'user'), requireOption(options.name, 'name')];
+    const [slug, email, name] = [
+      requireOption(options.tenant, 'tenant'),
+      requireOption(options.user, 'user'),
+      requireOption(options.name, 'name'),
+    ];
     const issued = await this.cli.inTenant(slug, async () => {
       const creator = await this.users.requireByEmail(email);
       return this.tokens.issue({ type, name, scopes, creator });
     });
     const { entity, value } = issued;
     this.cli.out(
-      { id: toPublicId(ID_PREFIX.token, entity.id), token: value, type: entity.type, scopes: entity.scopes, expires_at: entity.expiresAt?.toISOString() ?? null },
+      {
+        id: toPublicId(ID_PREFIX.token, entity.id),
+        token: value,
+        type: entity.type,
+        scopes: entity.scopes,
+        expires_at: entity.expiresAt?.toISOString() ?? null,
+      },
       Boolean(options.json),
       value,
     );
@@ -48,7 +58,9 @@ export class TokenIssueCommand extends CommandRunner {
   @Option({ flags: '--tenant <slug>' }) tenant(v: string) {
     return v;
   }
-  @Option({ flags: '--user <email>', description: 'the staff user who issues (and, for a PAT, owns) the token' }) user(v: string) {
+  @Option({ flags: '--user <email>', description: 'the staff user who issues (and, for a PAT, owns) the token' }) user(
+    v: string,
+  ) {
     return v;
   }
   @Option({ flags: '--type <type>', description: 'pat | service | kiosk (default pat)' }) type(v: string) {
@@ -57,7 +69,9 @@ export class TokenIssueCommand extends CommandRunner {
   @Option({ flags: '--name <name>' }) name(v: string) {
     return v;
   }
-  @Option({ flags: '--scopes <list>', description: 'comma-separated, e.g. read:members,write:members' }) scopes(v: string) {
+  @Option({ flags: '--scopes <list>', description: 'comma-separated, e.g. read:members,write:members' }) scopes(
+    v: string,
+  ) {
     return v;
   }
   @Option({ flags: '--json', description: 'print {id, token, type, scopes, expires_at}' }) json() {

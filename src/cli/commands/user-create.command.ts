@@ -33,7 +33,12 @@ export class UserCreateCommand extends CommandRunner {
   async run(_args: string[], options: Options): Promise<void> {
     const password = options.passwordStdin ? await readStdin() : undefined;
     const user = await this.cli.inTenant(requireOption(options.tenant, 'tenant'), () =>
-      this.users.create({ email: requireOption(options.email, 'email'), role: requireOption(options.role, 'role') as Role, name: options.name, password }),
+      this.users.create({
+        email: requireOption(options.email, 'email'),
+        role: requireOption(options.role, 'role') as Role,
+        name: options.name,
+        password,
+      }),
     );
     const id = toPublicId(ID_PREFIX.user, user.id);
     this.cli.out({ id, email: user.email, role: user.role }, Boolean(options.json), id);
@@ -45,7 +50,9 @@ export class UserCreateCommand extends CommandRunner {
   @Option({ flags: '--email <email>' }) email(v: string) {
     return v;
   }
-  @Option({ flags: '--role <role>', description: 'org_admin | staff | finance | group_leader | volunteer' }) role(v: string) {
+  @Option({ flags: '--role <role>', description: 'org_admin | staff | finance | group_leader | volunteer' }) role(
+    v: string,
+  ) {
     return v;
   }
   @Option({ flags: '--name <name>' }) name(v: string) {

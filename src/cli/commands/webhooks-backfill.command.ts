@@ -13,7 +13,10 @@ interface Options {
   json?: boolean;
 }
 
-@Command({ name: 'webhooks:backfill', description: 'Deliver past events of one type to an endpoint (as POST /v1/webhook-endpoints/{id}/backfill)' })
+@Command({
+  name: 'webhooks:backfill',
+  description: 'Deliver past events of one type to an endpoint (as POST /v1/webhook-endpoints/{id}/backfill)',
+})
 export class WebhooksBackfillCommand extends CommandRunner {
   constructor(
     private readonly cli: CliSupport,
@@ -28,7 +31,8 @@ export class WebhooksBackfillCommand extends CommandRunner {
     const type = requireOption(options.type, 'type');
     if (!isEventType(type)) throw new CliError(`--type is not an event type: ${type}`);
     const [from, to] = [requireOption(options.from, 'from'), requireOption(options.to, 'to')];
-    if (Number.isNaN(Date.parse(from)) || Number.isNaN(Date.parse(to))) throw new CliError('--from and --to must be dates (ISO 8601)');
+    if (Number.isNaN(Date.parse(from)) || Number.isNaN(Date.parse(to)))
+      throw new CliError('--from and --to must be dates (ISO 8601)');
     const result = await this.cli.inTenant(slug, () => this.endpoints.backfill(endpointId, { type, from, to }));
     this.cli.out(result, Boolean(options.json), `enqueued ${result.enqueued} deliveries`);
   }

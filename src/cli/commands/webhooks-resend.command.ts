@@ -3,7 +3,10 @@ import { requirePublicId } from '../../common/ids/id';
 import { WebhookEventsService } from '../../platform/webhooks/webhook-events.service';
 import { CliSupport, requireOption } from '../cli-support';
 
-@Command({ name: 'webhooks:resend', description: 'Deliver an event again to one endpoint (as POST /v1/webhook-events/{id}/resend)' })
+@Command({
+  name: 'webhooks:resend',
+  description: 'Deliver an event again to one endpoint (as POST /v1/webhook-events/{id}/resend)',
+})
 export class WebhooksResendCommand extends CommandRunner {
   constructor(
     private readonly cli: CliSupport,
@@ -12,8 +15,15 @@ export class WebhooksResendCommand extends CommandRunner {
     super();
   }
 
-  async run(_args: string[], options: { tenant?: string; event?: string; endpoint?: string; json?: boolean }): Promise<void> {
-    const [slug, event, endpoint] = [requireOption(options.tenant, 'tenant'), requireOption(options.event, 'event'), requireOption(options.endpoint, 'endpoint')];
+  async run(
+    _args: string[],
+    options: { tenant?: string; event?: string; endpoint?: string; json?: boolean },
+  ): Promise<void> {
+    const [slug, event, endpoint] = [
+      requireOption(options.tenant, 'tenant'),
+      requireOption(options.event, 'event'),
+      requireOption(options.endpoint, 'endpoint'),
+    ];
     const eventId = requirePublicId('evt', event, 'event');
     const result = await this.cli.inTenant(slug, () => this.events.resend(eventId, endpoint));
     this.cli.out(result, Boolean(options.json), result.delivery_id);

@@ -78,7 +78,10 @@ export class KeyedBatcher<K, I, O> {
   submit(key: K, item: I): Promise<O> {
     let batcher = this.batchers.get(key);
     if (!batcher) {
-      batcher = new Batcher((items) => this.run(key, items), { ...this.options, onIdle: () => this.batchers.delete(key) });
+      batcher = new Batcher((items) => this.run(key, items), {
+        ...this.options,
+        onIdle: () => this.batchers.delete(key),
+      });
       this.batchers.set(key, batcher);
     }
     return batcher.submit(item);

@@ -18,7 +18,8 @@ describe('renderSvgChart', () => {
     const svg = renderSvgChart(spec);
     const { root, texts } = readSvg(svg);
     expect(root.xmlns).toBe('http://www.w3.org/2000/svg');
-    for (const label of ['Ofrendas por mes', 'Mes', 'Neto', '2026-09', '2026-10', '2026-11', 'USD', 'MXN']) expect(texts).toContain(label);
+    for (const label of ['Ofrendas por mes', 'Mes', 'Neto', '2026-09', '2026-10', '2026-11', 'USD', 'MXN'])
+      expect(texts).toContain(label);
   });
 
   it('draws one bar per value of each series in the series colour (plus its legend mark)', () => {
@@ -36,7 +37,11 @@ describe('renderSvgChart', () => {
     // The tallest USD bar (250.5) and the tallest MXN bar (5,000) each nearly fill their own plot; on one axis USD's would be 5% of MXN's.
     // ECharts draws a bar as `M x y l w 0 l 0 -h l -w 0 Z`, its series' bars marked ecmeta_ssr_type="chart".
     const tallest = (svg: string, color: string) =>
-      Math.max(...[...svg.matchAll(/<path d="[^"]*?l0 (-?[\d.]+)[^"]*" fill="([^"]+)"[^>]*ecmeta_ssr_type="chart"/g)].filter((m) => m[2] === color).map((m) => Math.abs(Number(m[1]))));
+      Math.max(
+        ...[...svg.matchAll(/<path d="[^"]*?l0 (-?[\d.]+)[^"]*" fill="([^"]+)"[^>]*ecmeta_ssr_type="chart"/g)]
+          .filter((m) => m[2] === color)
+          .map((m) => Math.abs(Number(m[1]))),
+      );
     const svg = renderSvgChart(panels);
     expect(tallest(svg, SERIES_COLORS[0]) / tallest(svg, SERIES_COLORS[1])).toBeGreaterThan(0.6);
     const shared = renderSvgChart(spec);

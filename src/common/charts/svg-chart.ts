@@ -71,7 +71,14 @@ export function renderSvgChart(spec: ChartSpec): string {
       yAxis: axes.map((name, i) => ({ gridIndex: i, type: 'value', name, nameLocation: 'middle', nameGap: 60 })),
       series: spec.series.map((s) => {
         const panel = axes.indexOf(s.axis ?? spec.yLabel);
-        return { name: s.name, type: spec.kind, data: s.values, xAxisIndex: panel, yAxisIndex: panel, ...(spec.kind === 'line' ? { showSymbol: true } : {}) };
+        return {
+          name: s.name,
+          type: spec.kind,
+          data: s.values,
+          xAxisIndex: panel,
+          yAxisIndex: panel,
+          ...(spec.kind === 'line' ? { showSymbol: true } : {}),
+        };
       }),
     });
     return chart.renderToSVGString();

@@ -33,7 +33,11 @@ describe('ConcurrencyGate', () => {
     const held = await gate.enter();
     const waiting = gate.enter();
     jest.advanceTimersByTime(1_001);
-    await expect(waiting).rejects.toMatchObject({ code: 'service_unavailable', status: 503, headers: { 'Retry-After': '5' } });
+    await expect(waiting).rejects.toMatchObject({
+      code: 'service_unavailable',
+      status: 503,
+      headers: { 'Retry-After': '5' },
+    });
     expect(gate.load).toEqual({ active: 1, waiting: 0 });
     held();
     expect(gate.load).toEqual({ active: 0, waiting: 0 });

@@ -8,7 +8,13 @@ export const SECRET_BOX = Symbol('SECRET_BOX');
 /** The SecretBox for secrets the service must read back (webhook signing secrets, replayable responses). */
 @Global()
 @Module({
-  providers: [{ provide: SECRET_BOX, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new SecretBox(loadEncryptionKey(config)) }],
+  providers: [
+    {
+      provide: SECRET_BOX,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new SecretBox(loadEncryptionKey(config)),
+    },
+  ],
   exports: [SECRET_BOX],
 })
 export class CryptoModule {}

@@ -9,7 +9,8 @@ import type { AppConfig } from '../../config/app-config';
  */
 export function loadEncryptionKey(config: AppConfig): Buffer {
   if (config.ENCRYPTION_KEY) return Buffer.from(config.ENCRYPTION_KEY, 'base64');
-  if (config.NODE_ENV === 'production') throw new Error('ENCRYPTION_KEY must be set in production (openssl rand -base64 32)');
+  if (config.NODE_ENV === 'production')
+    throw new Error('ENCRYPTION_KEY must be set in production (openssl rand -base64 32)');
   const file = join(dirname(config.PGLITE_DATA_DIR), 'encryption.key');
   if (!existsSync(file)) {
     mkdirSync(dirname(file), { recursive: true });

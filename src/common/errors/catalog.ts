@@ -9,11 +9,18 @@ interface Text {
 type Catalog = Record<ErrorCode, Text>;
 
 const en: Catalog = {
-  missing_tenant: { title: 'Missing X-Tenant', detail: 'Every call must carry the X-Tenant header with the church key.' },
+  missing_tenant: {
+    title: 'Missing X-Tenant',
+    detail: 'Every call must carry the X-Tenant header with the church key.',
+  },
   invalid_json: { title: 'Invalid JSON', detail: 'The request body is not valid JSON.' },
   invalid_parameter: { title: 'Invalid parameter', detail: 'The query parameter {parameter} is not valid.' },
   invalid_idempotency_key: { title: 'Invalid Idempotency-Key', detail: 'Idempotency-Key must be a UUID v4.' },
-  invalid_signature: { title: 'Invalid signature', detail: 'The Stripe-Signature header does not match the body, or its timestamp is more than 300 seconds away; nothing was recorded.' },
+  invalid_signature: {
+    title: 'Invalid signature',
+    detail:
+      'The Stripe-Signature header does not match the body, or its timestamp is more than 300 seconds away; nothing was recorded.',
+  },
   unauthorized: { title: 'Unauthorized', detail: 'A valid bearer token is required.' },
   token_expired: { title: 'Token expired', detail: 'The token has expired; issue a new one.' },
   token_revoked: { title: 'Token revoked', detail: 'The token has been revoked.' },
@@ -21,45 +28,87 @@ const en: Catalog = {
   scope_insufficient: { title: 'Insufficient scope', detail: 'This operation needs the scope {scope}.' },
   tenant_inactive: { title: 'Church suspended', detail: 'This church is suspended.' },
   scope_not_allowed: { title: 'Scope not allowed', detail: 'Your role may not hold the scope {scope}.' },
-  origin_not_allowed: { title: 'Origin not allowed', detail: 'The origin {origin} is not on the church CORS allowlist.' },
+  origin_not_allowed: {
+    title: 'Origin not allowed',
+    detail: 'The origin {origin} is not on the church CORS allowlist.',
+  },
   resource_not_found: { title: 'Not found', detail: 'No {resource} with that id exists.' },
   route_not_found: { title: 'Not found', detail: 'No route matches {method} {path}.' },
   method_not_allowed: { title: 'Method not allowed', detail: 'The method is not allowed on this resource.' },
-  not_acceptable: { title: 'Not acceptable', detail: 'This resource cannot be answered as {media_type}; it answers {available}.' },
-  idempotency_in_progress: { title: 'Request in progress', detail: 'A request with this Idempotency-Key is still running; retry shortly.' },
+  not_acceptable: {
+    title: 'Not acceptable',
+    detail: 'This resource cannot be answered as {media_type}; it answers {available}.',
+  },
+  idempotency_in_progress: {
+    title: 'Request in progress',
+    detail: 'A request with this Idempotency-Key is still running; retry shortly.',
+  },
   conflict: { title: 'Conflict', detail: '{reason}' },
   payload_too_large: { title: 'Payload too large', detail: 'The request body exceeds the limit of {limit}.' },
   unsupported_media_type: { title: 'Unsupported media type', detail: 'Send the body as application/json.' },
   validation_failed: { title: 'Validation failed', detail: 'The request has invalid fields; see errors.' },
-  invalid_webhook_url: { title: 'Invalid webhook URL', detail: 'The webhook URL must be https and reach a public address ({reason}).' },
-  idempotency_key_reused: { title: 'Idempotency-Key reused', detail: 'This Idempotency-Key was used with a different request.' },
+  invalid_webhook_url: {
+    title: 'Invalid webhook URL',
+    detail: 'The webhook URL must be https and reach a public address ({reason}).',
+  },
+  idempotency_key_reused: {
+    title: 'Idempotency-Key reused',
+    detail: 'This Idempotency-Key was used with a different request.',
+  },
   public_url_required: {
     title: 'Public URL not set',
-    detail: 'Connecting a payment processor needs the server setting PUBLIC_URL (the API’s public base URL), where the processor sends its events.',
+    detail:
+      'Connecting a payment processor needs the server setting PUBLIC_URL (the API’s public base URL), where the processor sends its events.',
   },
   batch_total_mismatch: {
     title: 'Batch total mismatch',
-    detail: 'The batch expects {expected} but its donations add up to {total} ({currency}, minor units); fix the gifts or the expected total.',
+    detail:
+      'The batch expects {expected} but its donations add up to {total} ({currency}, minor units); fix the gifts or the expected total.',
   },
-  refund_exceeds_remaining: { title: 'Refund exceeds what is left', detail: 'Only {remaining} ({currency}, minor units) of this donation is left to refund.' },
+  refund_exceeds_remaining: {
+    title: 'Refund exceeds what is left',
+    detail: 'Only {remaining} ({currency}, minor units) of this donation is left to refund.',
+  },
   event_full: { title: 'Event full', detail: 'The event has no seats left (capacity {capacity}).' },
-  event_canceled: { title: 'Event canceled', detail: 'The event has been canceled; it takes no registrations and cannot be canceled again.' },
-  already_checked_in: { title: 'Already checked in', detail: 'Already checked in to this event: {members}. Nothing was recorded.' },
-  security_code_mismatch: { title: 'Wrong security code', detail: 'The security code does not match this check-in; nothing was changed.' },
+  event_canceled: {
+    title: 'Event canceled',
+    detail: 'The event has been canceled; it takes no registrations and cannot be canceled again.',
+  },
+  already_checked_in: {
+    title: 'Already checked in',
+    detail: 'Already checked in to this event: {members}. Nothing was recorded.',
+  },
+  security_code_mismatch: {
+    title: 'Wrong security code',
+    detail: 'The security code does not match this check-in; nothing was changed.',
+  },
   rate_limited: { title: 'Too many requests', detail: 'Rate limit exceeded; retry after {retry_after} seconds.' },
-  internal_error: { title: 'Internal error', detail: 'Something went wrong on our side. Quote the request id if you contact support.' },
-  processor_unavailable: { title: 'Payment processor unavailable', detail: 'The payment processor could not be reached or failed ({reason}); nothing was changed. Retry shortly.' },
-  service_unavailable: { title: 'Service unavailable', detail: 'The service is temporarily unavailable; retry shortly.' },
+  internal_error: {
+    title: 'Internal error',
+    detail: 'Something went wrong on our side. Quote the request id if you contact support.',
+  },
+  processor_unavailable: {
+    title: 'Payment processor unavailable',
+    detail: 'The payment processor could not be reached or failed ({reason}); nothing was changed. Retry shortly.',
+  },
+  service_unavailable: {
+    title: 'Service unavailable',
+    detail: 'The service is temporarily unavailable; retry shortly.',
+  },
 };
 
 const es: Catalog = {
-  missing_tenant: { title: 'Falta el encabezado X-Tenant', detail: 'Cada llamada debe llevar el encabezado X-Tenant con la clave de la iglesia.' },
+  missing_tenant: {
+    title: 'Falta el encabezado X-Tenant',
+    detail: 'Cada llamada debe llevar el encabezado X-Tenant con la clave de la iglesia.',
+  },
   invalid_json: { title: 'JSON no válido', detail: 'El cuerpo de la solicitud no es JSON válido.' },
   invalid_parameter: { title: 'Parámetro no válido', detail: 'El parámetro {parameter} no es válido.' },
   invalid_idempotency_key: { title: 'Idempotency-Key no válida', detail: 'Idempotency-Key debe ser un UUID v4.' },
   invalid_signature: {
     title: 'Firma no válida',
-    detail: 'El encabezado Stripe-Signature no corresponde al cuerpo, o su marca de tiempo difiere en más de 300 segundos; no se registró nada.',
+    detail:
+      'El encabezado Stripe-Signature no corresponde al cuerpo, o su marca de tiempo difiere en más de 300 segundos; no se registró nada.',
   },
   unauthorized: { title: 'No autorizado', detail: 'Se requiere un token bearer válido.' },
   token_expired: { title: 'Token vencido', detail: 'El token ha vencido; emita uno nuevo.' },
@@ -68,48 +117,88 @@ const es: Catalog = {
   scope_insufficient: { title: 'Alcance insuficiente', detail: 'Esta operación necesita el alcance {scope}.' },
   tenant_inactive: { title: 'Iglesia suspendida', detail: 'Esta iglesia está suspendida.' },
   scope_not_allowed: { title: 'Alcance no permitido', detail: 'Su rol no puede tener el alcance {scope}.' },
-  origin_not_allowed: { title: 'Origen no permitido', detail: 'El origen {origin} no está en la lista CORS de la iglesia.' },
+  origin_not_allowed: {
+    title: 'Origen no permitido',
+    detail: 'El origen {origin} no está en la lista CORS de la iglesia.',
+  },
   resource_not_found: { title: 'No encontrado', detail: 'No existe {resource} con ese identificador.' },
   route_not_found: { title: 'No encontrado', detail: 'Ninguna ruta coincide con {method} {path}.' },
   method_not_allowed: { title: 'Método no permitido', detail: 'El método no está permitido en este recurso.' },
-  not_acceptable: { title: 'No aceptable', detail: 'Este recurso no puede responderse como {media_type}; responde {available}.' },
-  idempotency_in_progress: { title: 'Solicitud en curso', detail: 'Una solicitud con esta Idempotency-Key sigue en curso; reintente en breve.' },
+  not_acceptable: {
+    title: 'No aceptable',
+    detail: 'Este recurso no puede responderse como {media_type}; responde {available}.',
+  },
+  idempotency_in_progress: {
+    title: 'Solicitud en curso',
+    detail: 'Una solicitud con esta Idempotency-Key sigue en curso; reintente en breve.',
+  },
   conflict: { title: 'Conflicto', detail: '{reason}' },
   payload_too_large: { title: 'Cuerpo demasiado grande', detail: 'El cuerpo supera el límite de {limit}.' },
   unsupported_media_type: { title: 'Tipo de contenido no admitido', detail: 'Envíe el cuerpo como application/json.' },
   validation_failed: { title: 'Validación fallida', detail: 'La solicitud tiene campos no válidos; vea errors.' },
-  invalid_webhook_url: { title: 'URL de webhook no válida', detail: 'La URL del webhook debe ser https y llegar a una dirección pública ({reason}).' },
-  idempotency_key_reused: { title: 'Idempotency-Key reutilizada', detail: 'Esta Idempotency-Key se usó con otra solicitud.' },
+  invalid_webhook_url: {
+    title: 'URL de webhook no válida',
+    detail: 'La URL del webhook debe ser https y llegar a una dirección pública ({reason}).',
+  },
+  idempotency_key_reused: {
+    title: 'Idempotency-Key reutilizada',
+    detail: 'Esta Idempotency-Key se usó con otra solicitud.',
+  },
   public_url_required: {
     title: 'Falta la URL pública',
-    detail: 'Conectar un procesador de pagos requiere la configuración PUBLIC_URL del servidor (la URL base pública de la API), adonde el procesador envía sus eventos.',
+    detail:
+      'Conectar un procesador de pagos requiere la configuración PUBLIC_URL del servidor (la URL base pública de la API), adonde el procesador envía sus eventos.',
   },
   batch_total_mismatch: {
     title: 'El total del lote no cuadra',
-    detail: 'El lote espera {expected} pero sus donativos suman {total} ({currency}, unidades menores); corrija los donativos o el total esperado.',
+    detail:
+      'El lote espera {expected} pero sus donativos suman {total} ({currency}, unidades menores); corrija los donativos o el total esperado.',
   },
-  refund_exceeds_remaining: { title: 'El reembolso excede lo que queda', detail: 'Solo quedan {remaining} ({currency}, unidades menores) de este donativo por reembolsar.' },
+  refund_exceeds_remaining: {
+    title: 'El reembolso excede lo que queda',
+    detail: 'Solo quedan {remaining} ({currency}, unidades menores) de este donativo por reembolsar.',
+  },
   event_full: { title: 'Evento lleno', detail: 'El evento no tiene lugares disponibles (cupo {capacity}).' },
-  event_canceled: { title: 'Evento cancelado', detail: 'El evento fue cancelado; no admite inscripciones ni puede cancelarse de nuevo.' },
-  already_checked_in: { title: 'Ya registrado', detail: 'Ya tiene asistencia registrada en este evento: {members}. No se registró nada.' },
-  security_code_mismatch: { title: 'Código de seguridad incorrecto', detail: 'El código de seguridad no corresponde a este registro de entrada; no se cambió nada.' },
+  event_canceled: {
+    title: 'Evento cancelado',
+    detail: 'El evento fue cancelado; no admite inscripciones ni puede cancelarse de nuevo.',
+  },
+  already_checked_in: {
+    title: 'Ya registrado',
+    detail: 'Ya tiene asistencia registrada en este evento: {members}. No se registró nada.',
+  },
+  security_code_mismatch: {
+    title: 'Código de seguridad incorrecto',
+    detail: 'El código de seguridad no corresponde a este registro de entrada; no se cambió nada.',
+  },
   rate_limited: { title: 'Demasiadas solicitudes', detail: 'Límite superado; reintente en {retry_after} segundos.' },
-  internal_error: { title: 'Error interno', detail: 'Algo salió mal de nuestro lado. Cite el request id si contacta a soporte.' },
+  internal_error: {
+    title: 'Error interno',
+    detail: 'Algo salió mal de nuestro lado. Cite el request id si contacta a soporte.',
+  },
   processor_unavailable: {
     title: 'Procesador de pagos no disponible',
-    detail: 'No se pudo contactar al procesador de pagos o este falló ({reason}); no se cambió nada. Reintente en breve.',
+    detail:
+      'No se pudo contactar al procesador de pagos o este falló ({reason}); no se cambió nada. Reintente en breve.',
   },
-  service_unavailable: { title: 'Servicio no disponible', detail: 'El servicio no está disponible por el momento; reintente en breve.' },
+  service_unavailable: {
+    title: 'Servicio no disponible',
+    detail: 'El servicio no está disponible por el momento; reintente en breve.',
+  },
 };
 
 const pt: Catalog = {
-  missing_tenant: { title: 'Cabeçalho X-Tenant ausente', detail: 'Cada chamada deve levar o cabeçalho X-Tenant com a chave da igreja.' },
+  missing_tenant: {
+    title: 'Cabeçalho X-Tenant ausente',
+    detail: 'Cada chamada deve levar o cabeçalho X-Tenant com a chave da igreja.',
+  },
   invalid_json: { title: 'JSON inválido', detail: 'O corpo da requisição não é JSON válido.' },
   invalid_parameter: { title: 'Parâmetro inválido', detail: 'O parâmetro {parameter} não é válido.' },
   invalid_idempotency_key: { title: 'Idempotency-Key inválida', detail: 'Idempotency-Key deve ser um UUID v4.' },
   invalid_signature: {
     title: 'Assinatura inválida',
-    detail: 'O cabeçalho Stripe-Signature não corresponde ao corpo, ou seu carimbo de tempo difere em mais de 300 segundos; nada foi registrado.',
+    detail:
+      'O cabeçalho Stripe-Signature não corresponde ao corpo, ou seu carimbo de tempo difere em mais de 300 segundos; nada foi registrado.',
   },
   unauthorized: { title: 'Não autorizado', detail: 'É necessário um token bearer válido.' },
   token_expired: { title: 'Token expirado', detail: 'O token expirou; emita um novo.' },
@@ -122,34 +211,67 @@ const pt: Catalog = {
   resource_not_found: { title: 'Não encontrado', detail: 'Não existe {resource} com esse identificador.' },
   route_not_found: { title: 'Não encontrado', detail: 'Nenhuma rota corresponde a {method} {path}.' },
   method_not_allowed: { title: 'Método não permitido', detail: 'O método não é permitido neste recurso.' },
-  not_acceptable: { title: 'Não aceitável', detail: 'Este recurso não pode ser respondido como {media_type}; responde {available}.' },
-  idempotency_in_progress: { title: 'Requisição em andamento', detail: 'Uma requisição com esta Idempotency-Key ainda está em andamento; tente novamente em breve.' },
+  not_acceptable: {
+    title: 'Não aceitável',
+    detail: 'Este recurso não pode ser respondido como {media_type}; responde {available}.',
+  },
+  idempotency_in_progress: {
+    title: 'Requisição em andamento',
+    detail: 'Uma requisição com esta Idempotency-Key ainda está em andamento; tente novamente em breve.',
+  },
   conflict: { title: 'Conflito', detail: '{reason}' },
   payload_too_large: { title: 'Corpo grande demais', detail: 'O corpo excede o limite de {limit}.' },
   unsupported_media_type: { title: 'Tipo de conteúdo não suportado', detail: 'Envie o corpo como application/json.' },
   validation_failed: { title: 'Falha de validação', detail: 'A requisição tem campos inválidos; veja errors.' },
-  invalid_webhook_url: { title: 'URL de webhook inválida', detail: 'A URL do webhook deve ser https e alcançar um endereço público ({reason}).' },
-  idempotency_key_reused: { title: 'Idempotency-Key reutilizada', detail: 'Esta Idempotency-Key foi usada com outra requisição.' },
+  invalid_webhook_url: {
+    title: 'URL de webhook inválida',
+    detail: 'A URL do webhook deve ser https e alcançar um endereço público ({reason}).',
+  },
+  idempotency_key_reused: {
+    title: 'Idempotency-Key reutilizada',
+    detail: 'Esta Idempotency-Key foi usada com outra requisição.',
+  },
   public_url_required: {
     title: 'URL pública não definida',
-    detail: 'Conectar um processador de pagamentos requer a configuração PUBLIC_URL do servidor (a URL base pública da API), para onde o processador envia seus eventos.',
+    detail:
+      'Conectar um processador de pagamentos requer a configuração PUBLIC_URL do servidor (a URL base pública da API), para onde o processador envia seus eventos.',
   },
   batch_total_mismatch: {
     title: 'O total do lote não confere',
-    detail: 'O lote espera {expected}, mas suas doações somam {total} ({currency}, unidades menores); corrija as doações ou o total esperado.',
+    detail:
+      'O lote espera {expected}, mas suas doações somam {total} ({currency}, unidades menores); corrija as doações ou o total esperado.',
   },
-  refund_exceeds_remaining: { title: 'O reembolso excede o que resta', detail: 'Restam apenas {remaining} ({currency}, unidades menores) desta doação para reembolsar.' },
+  refund_exceeds_remaining: {
+    title: 'O reembolso excede o que resta',
+    detail: 'Restam apenas {remaining} ({currency}, unidades menores) desta doação para reembolsar.',
+  },
   event_full: { title: 'Evento lotado', detail: 'O evento não tem mais vagas (capacidade {capacity}).' },
-  event_canceled: { title: 'Evento cancelado', detail: 'O evento foi cancelado; não aceita inscrições nem pode ser cancelado de novo.' },
-  already_checked_in: { title: 'Já registrado', detail: 'Já tem presença registrada neste evento: {members}. Nada foi registrado.' },
-  security_code_mismatch: { title: 'Código de segurança incorreto', detail: 'O código de segurança não corresponde a este check-in; nada foi alterado.' },
+  event_canceled: {
+    title: 'Evento cancelado',
+    detail: 'O evento foi cancelado; não aceita inscrições nem pode ser cancelado de novo.',
+  },
+  already_checked_in: {
+    title: 'Já registrado',
+    detail: 'Já tem presença registrada neste evento: {members}. Nada foi registrado.',
+  },
+  security_code_mismatch: {
+    title: 'Código de segurança incorreto',
+    detail: 'O código de segurança não corresponde a este check-in; nada foi alterado.',
+  },
   rate_limited: { title: 'Requisições demais', detail: 'Limite excedido; tente novamente em {retry_after} segundos.' },
-  internal_error: { title: 'Erro interno', detail: 'Algo deu errado do nosso lado. Cite o request id ao contatar o suporte.' },
+  internal_error: {
+    title: 'Erro interno',
+    detail: 'Algo deu errado do nosso lado. Cite o request id ao contatar o suporte.',
+  },
   processor_unavailable: {
     title: 'Processador de pagamentos indisponível',
-    detail: 'Não foi possível contatar o processador de pagamentos ou ele falhou ({reason}); nada foi alterado. Tente novamente em breve.',
+    detail:
+      'Não foi possível contatar o processador de pagamentos ou ele falhou ({reason}); nada foi alterado. Tente novamente em breve.',
   },
-  service_unavailable: { title: 'Serviço indisponível', detail: 'O serviço está indisponível no momento; tente novamente em breve.' },
+  service_unavailable: {
+    title: 'Serviço indisponível',
+    detail: 'O serviço está indisponível no momento; tente novamente em breve.',
+  },
 };
 
 export const ERROR_CATALOG: Record<Language, Catalog> = { en, es, pt };
@@ -250,10 +372,12 @@ export const FORMAT_CATALOG: Record<Exclude<Language, 'en'>, Record<string, stri
     'scheme://host[:port], lowercase, no path': 'esquema://host[:puerto], en minúsculas, sin ruta',
     'dotted path, e.g. data.object.amount': 'ruta con puntos, p. ej. data.object.amount',
     'https URL': 'URL https',
-    'up to 50 snake_case keys with string (≤ 500), number, boolean or null values': 'hasta 50 claves snake_case con valores de texto (≤ 500), número, booleano o null',
+    'up to 50 snake_case keys with string (≤ 500), number, boolean or null values':
+      'hasta 50 claves snake_case con valores de texto (≤ 500), número, booleano o null',
     'true or false': 'true o false',
     'percent-encoded UTF-8': 'UTF-8 codificado con porcentajes',
-    'Unicode text without NUL (U+0000) or unpaired surrogate characters': 'texto Unicode sin NUL (U+0000) ni sustitutos sin pareja',
+    'Unicode text without NUL (U+0000) or unpaired surrogate characters':
+      'texto Unicode sin NUL (U+0000) ni sustitutos sin pareja',
     'JSON nested at most 32 levels': 'JSON anidado a 32 niveles como máximo',
     'E.164, e.g. +5213312345678': 'E.164, p. ej. +5213312345678',
     'hh_ id': 'id hh_',
@@ -262,10 +386,12 @@ export const FORMAT_CATALOG: Record<Exclude<Language, 'en'>, Record<string, stri
     'HH:MM (24-hour)': 'HH:MM (24 horas)',
     'IANA time zone': 'zona horaria IANA',
     'four digits': 'cuatro dígitos',
-    'characters of BCDFGHJKLMNPRSTXZ2456789 (any case)': 'caracteres de BCDFGHJKLMNPRSTXZ2456789 (mayúsculas o minúsculas)',
+    'characters of BCDFGHJKLMNPRSTXZ2456789 (any case)':
+      'caracteres de BCDFGHJKLMNPRSTXZ2456789 (mayúsculas o minúsculas)',
     'ISO 8601 with a time zone': 'ISO 8601 con zona horaria',
     'Stripe secret key (sk_… or rk_…)': 'clave secreta de Stripe (sk_… o rk_…)',
-    'absolute https URL (http only on 127.0.0.1, [::1] or localhost), no fragment': 'URL https absoluta (http solo en 127.0.0.1, [::1] o localhost), sin fragmento',
+    'absolute https URL (http only on 127.0.0.1, [::1] or localhost), no fragment':
+      'URL https absoluta (http solo en 127.0.0.1, [::1] o localhost), sin fragmento',
     text: 'texto',
     'one of the listed values': 'uno de los valores indicados',
     integer: 'número entero',
@@ -276,10 +402,12 @@ export const FORMAT_CATALOG: Record<Exclude<Language, 'en'>, Record<string, stri
     'scheme://host[:port], lowercase, no path': 'esquema://host[:porta], em minúsculas, sem caminho',
     'dotted path, e.g. data.object.amount': 'caminho com pontos, ex.: data.object.amount',
     'https URL': 'URL https',
-    'up to 50 snake_case keys with string (≤ 500), number, boolean or null values': 'até 50 chaves snake_case com valores de texto (≤ 500), número, booleano ou null',
+    'up to 50 snake_case keys with string (≤ 500), number, boolean or null values':
+      'até 50 chaves snake_case com valores de texto (≤ 500), número, booleano ou null',
     'true or false': 'true ou false',
     'percent-encoded UTF-8': 'UTF-8 codificado com porcentagem',
-    'Unicode text without NUL (U+0000) or unpaired surrogate characters': 'texto Unicode sem NUL (U+0000) nem substitutos sem par',
+    'Unicode text without NUL (U+0000) or unpaired surrogate characters':
+      'texto Unicode sem NUL (U+0000) nem substitutos sem par',
     'JSON nested at most 32 levels': 'JSON aninhado em no máximo 32 níveis',
     'E.164, e.g. +5213312345678': 'E.164, ex.: +5213312345678',
     'hh_ id': 'id hh_',
@@ -288,10 +416,12 @@ export const FORMAT_CATALOG: Record<Exclude<Language, 'en'>, Record<string, stri
     'HH:MM (24-hour)': 'HH:MM (24 horas)',
     'IANA time zone': 'fuso horário IANA',
     'four digits': 'quatro dígitos',
-    'characters of BCDFGHJKLMNPRSTXZ2456789 (any case)': 'caracteres de BCDFGHJKLMNPRSTXZ2456789 (maiúsculas ou minúsculas)',
+    'characters of BCDFGHJKLMNPRSTXZ2456789 (any case)':
+      'caracteres de BCDFGHJKLMNPRSTXZ2456789 (maiúsculas ou minúsculas)',
     'ISO 8601 with a time zone': 'ISO 8601 com fuso horário',
     'Stripe secret key (sk_… or rk_…)': 'chave secreta do Stripe (sk_… ou rk_…)',
-    'absolute https URL (http only on 127.0.0.1, [::1] or localhost), no fragment': 'URL https absoluta (http somente em 127.0.0.1, [::1] ou localhost), sem fragmento',
+    'absolute https URL (http only on 127.0.0.1, [::1] or localhost), no fragment':
+      'URL https absoluta (http somente em 127.0.0.1, [::1] ou localhost), sem fragmento',
     text: 'texto',
     'one of the listed values': 'um dos valores indicados',
     integer: 'número inteiro',

@@ -8,9 +8,18 @@ const failed = (driverError: Error, query = 'INSERT INTO members …') => new Qu
 
 /** The shapes seen when PostgreSQL restarts or the network drops, at connect, mid-query and at COMMIT. */
 const CONNECTION_LOSSES: [string, unknown][] = [
-  ['a restart ends the session (57P01)', failed(serverError('terminating connection due to administrator command', '57P01'))],
-  ['57P01 while idle, as the client emits it', serverError('terminating connection due to administrator command', '57P01')],
-  ['crash shutdown (57P02)', failed(serverError('terminating connection because of crash of another server process', '57P02'))],
+  [
+    'a restart ends the session (57P01)',
+    failed(serverError('terminating connection due to administrator command', '57P01')),
+  ],
+  [
+    '57P01 while idle, as the client emits it',
+    serverError('terminating connection due to administrator command', '57P01'),
+  ],
+  [
+    'crash shutdown (57P02)',
+    failed(serverError('terminating connection because of crash of another server process', '57P02')),
+  ],
   ['starting up or shutting down (57P03), at connect', serverError('the database system is shutting down', '57P03')],
   ['too many clients (53300)', serverError('sorry, too many clients already', '53300')],
   ['a connection exception (08006)', failed(serverError('connection failure', '08006'))],
@@ -24,13 +33,19 @@ const CONNECTION_LOSSES: [string, unknown][] = [
   ['client ended', failed(new Error('Connection terminated'))],
   ['pool connect time-out', new Error('Connection terminated due to connection timeout')],
   ['pool checkout time-out', new Error('timeout exceeded when trying to connect')],
-  ['a client reused after its connection failed', failed(new Error('Client has encountered a connection error and is not queryable'), 'START TRANSACTION')],
+  [
+    'a client reused after its connection failed',
+    failed(new Error('Client has encountered a connection error and is not queryable'), 'START TRANSACTION'),
+  ],
   ['a client closed by shutdown', failed(new Error('Client was closed and is not queryable'))],
   ['read ECONNRESET', failed(withCode('read ECONNRESET', 'ECONNRESET'))],
   ['write EPIPE', failed(withCode('write EPIPE', 'EPIPE'))],
   ['connect ECONNREFUSED (plain, from the pool)', withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')],
   ['connect ETIMEDOUT', withCode('connect ETIMEDOUT 10.0.0.5:5432', 'ETIMEDOUT')],
-  ['several addresses refused (AggregateError)', new AggregateError([withCode('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED')], '')],
+  [
+    'several addresses refused (AggregateError)',
+    new AggregateError([withCode('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED')], ''),
+  ],
   ['wrapped as a cause', new Error('could not start', { cause: withCode('read ECONNRESET', 'ECONNRESET') })],
 ];
 
@@ -62,12 +77,18 @@ describe('isConnectionLoss', () => {
 
 describe('translateDatabaseError', () => {
   it.each(CONNECTION_LOSSES)('%s: 503 service_unavailable with Retry-After', (_, error) => {
-    expect(translateDatabaseError(error)).toMatchObject({ code: 'service_unavailable', status: 503, headers: { 'Retry-After': '5' } });
+    expect(translateDatabaseError(error)).toMatchObject({
+      code: 'service_unavailable',
+      status: 503,
+      headers: { 'Retry-After': '5' },
+    });
   });
 
   it('keeps the client errors: 409 for a unique violation, 400 for an unreadable value, none for a bug', () => {
     expect(translateDatabaseError(NOT_CONNECTION_LOSSES[0][1])).toMatchObject({ code: 'conflict', status: 409 });
-    expect(translateDatabaseError(failed(serverError('invalid input syntax for type uuid', '22P02')))).toMatchObject({ code: 'invalid_parameter' });
+    expect(translateDatabaseError(failed(serverError('invalid input syntax for type uuid', '22P02')))).toMatchObject({
+      code: 'invalid_parameter',
+    });
     expect(translateDatabaseError(new TypeError('x'))).toBeNull();
   });
 });

@@ -14,7 +14,20 @@ interface PgError {
  * The connection to PostgreSQL is gone or cannot be made: the server shuts down or restarts
  * (57P01-57P03, any SQLSTATE of class 08), refuses more clients (53300), or the socket fails.
  */
-const CONNECTION_CODES = new Set(['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const CONNECTION_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 
 /** What node-postgres and pg-pool throw, without a code, for a connection that ended or never came. */
 const CONNECTION_MESSAGES = [
@@ -41,7 +54,8 @@ function* chain(exception: unknown, depth = 0): Generator<PgError> {
  */
 export function isConnectionLoss(exception: unknown): boolean {
   for (const err of chain(exception)) {
-    if (typeof err.code === 'string' && (CONNECTION_CODES.has(err.code) || /^08[0-9A-Z]{3}$/.test(err.code))) return true;
+    if (typeof err.code === 'string' && (CONNECTION_CODES.has(err.code) || /^08[0-9A-Z]{3}$/.test(err.code)))
+      return true;
     if (typeof err.message === 'string' && CONNECTION_MESSAGES.some((m) => m.test(err.message!))) return true;
   }
   return false;

@@ -24,8 +24,15 @@ export class ProblemFilter implements ExceptionFilter {
     }
     const error = this.toAppError(exception, req);
     // A 503 is the database (or another dependency) out of reach, not a bug: one line, no stack.
-    if (error.status === 503) this.logger.warn({ request_id: req.id, method: req.method, path: req.path, error: exception instanceof Error ? exception.message : String(exception) });
-    else if (error.status >= 500) this.logger.error({ request_id: req.id, method: req.method, path: req.path, error: describe(exception) });
+    if (error.status === 503)
+      this.logger.warn({
+        request_id: req.id,
+        method: req.method,
+        path: req.path,
+        error: exception instanceof Error ? exception.message : String(exception),
+      });
+    else if (error.status >= 500)
+      this.logger.error({ request_id: req.id, method: req.method, path: req.path, error: describe(exception) });
     sendProblem(res, error, req.lang ?? negotiateLanguage(req.headers['accept-language']), req.id ?? 'req_unknown');
   }
 
@@ -52,7 +59,8 @@ function fromHttpException(exception: HttpException, req: ApiRequest): AppError 
       return new AppError('unauthorized');
     case 400:
       // Express could not percent-decode a path segment (`/v1/members/%ZZ`): name the path, not '?'.
-      if (exception.cause instanceof URIError) return AppError.invalidParameter('path', 'invalid_format', { format: 'percent-encoded UTF-8' });
+      if (exception.cause instanceof URIError)
+        return AppError.invalidParameter('path', 'invalid_format', { format: 'percent-encoded UTF-8' });
       return new AppError('invalid_parameter', { parameter: '?' });
     default:
       return new AppError('internal_error');
@@ -60,5 +68,7 @@ function fromHttpException(exception: HttpException, req: ApiRequest): AppError 
 }
 
 function describe(exception: unknown): string {
-  return exception instanceof Error ? `${exception.name}: ${exception.message}\n${exception.stack ?? ''}` : String(exception);
+  return exception instanceof Error
+    ? `${exception.name}: ${exception.message}\n${exception.stack ?? ''}`
+    : String(exception);
 }

@@ -37,7 +37,10 @@ export function toProblem(error: AppError, lang: Language, requestId: string): P
 }
 
 /** `params` with its `format` in the answer's language, where the catalog has it. */
-function localizedFormat(params: Record<string, string | number> | undefined, lang: Language): Record<string, string | number> | undefined {
+function localizedFormat(
+  params: Record<string, string | number> | undefined,
+  lang: Language,
+): Record<string, string | number> | undefined {
   const format = lang === 'en' || typeof params?.format !== 'string' ? undefined : FORMAT_CATALOG[lang][params.format];
   return format === undefined ? params : { ...params, format };
 }

@@ -42,7 +42,13 @@ export function versionEtag(...parts: string[]): string {
  * A list page's ETag from the list's version (ListTotals), the church, the UTC day (filters such as
  * age move with the date), the language and every part of the query; `scope` names the list.
  */
-export function listPageEtag(tenantId: string, scope: string[], version: string, lang: string, query: ListQuery): string {
+export function listPageEtag(
+  tenantId: string,
+  scope: string[],
+  version: string,
+  lang: string,
+  query: ListQuery,
+): string {
   return versionEtag(
     tenantId,
     ...scope,

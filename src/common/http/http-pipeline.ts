@@ -23,11 +23,17 @@ export function requestIdentity(req: Request, res: Response, next: NextFunction)
 export function requireJsonBody(req: Request, _res: Response, next: NextFunction): void {
   if (!METHODS_WITH_BODY.has(req.method) || (req as ApiRequest).form) return next();
   const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-  if (hasBody && !req.is(['application/json', 'application/*+json'])) return next(new AppError('unsupported_media_type'));
+  if (hasBody && !req.is(['application/json', 'application/*+json']))
+    return next(new AppError('unsupported_media_type'));
   next();
 }
 
-export const jsonBody = express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'], strict: true, verify: noteEscapes });
+export const jsonBody = express.json({
+  limit: BODY_LIMIT,
+  type: ['application/json', 'application/*+json'],
+  strict: true,
+  verify: noteEscapes,
+});
 
 /**
  * The same JSON parser that also keeps the body's exact bytes on `req.rawBody`, for the routes it
@@ -59,7 +65,8 @@ export function expressErrorHandler(err: unknown, req: Request, res: Response, n
     const type = (err as BodyParserError).type;
     if (type === 'entity.too.large') error = new AppError('payload_too_large', { limit: '5 MB' });
     else if (type === 'entity.parse.failed') error = new AppError('invalid_json');
-    else if (type === 'encoding.unsupported' || type === 'charset.unsupported') error = new AppError('unsupported_media_type');
+    else if (type === 'encoding.unsupported' || type === 'charset.unsupported')
+      error = new AppError('unsupported_media_type');
     else if ((err as BodyParserError).status === 400) error = new AppError('invalid_json');
     else error = translateDatabaseError(err) ?? new AppError('internal_error');
   }

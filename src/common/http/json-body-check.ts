@@ -39,7 +39,8 @@ export function checkJsonBody(req: Request, _res: Response, next: NextFunction):
  * collects up to MAX_BODY_ISSUES, each with its field path. Recursion never goes past MAX_JSON_DEPTH.
  */
 function walk(value: unknown, depth: number, checkText: boolean, issues?: FieldIssue[], path = ''): boolean {
-  if (typeof value === 'string') return checkText && !isStorableText(value) && refuse(issues, path, STORABLE_TEXT_FORMAT);
+  if (typeof value === 'string')
+    return checkText && !isStorableText(value) && refuse(issues, path, STORABLE_TEXT_FORMAT);
   if (typeof value !== 'object' || value === null) return false;
   if (depth > MAX_JSON_DEPTH) return refuse(issues, path, `JSON nested at most ${MAX_JSON_DEPTH} levels`);
   let refused = false;
@@ -52,7 +53,10 @@ function walk(value: unknown, depth: number, checkText: boolean, issues?: FieldI
   for (const key in value) {
     if (refused && enough(issues)) break;
     const field = issues ? (path ? `${path}.${printableText(key)}` : printableText(key)) : '';
-    const child = checkText && !isStorableText(key) ? refuse(issues, field, STORABLE_TEXT_FORMAT) : walk((value as Record<string, unknown>)[key], depth + 1, checkText, issues, field);
+    const child =
+      checkText && !isStorableText(key)
+        ? refuse(issues, field, STORABLE_TEXT_FORMAT)
+        : walk((value as Record<string, unknown>)[key], depth + 1, checkText, issues, field);
     if (child) refused = true;
   }
   return refused;

@@ -18,7 +18,8 @@ export function negotiateLanguage(header: string | undefined): Language {
     })
     .filter((r) => r.q > 0 && !Number.isNaN(r.q))
     .sort((a, b) => b.q - a.q || a.index - b.index);
-  const lang = (ranked.find((r) => (LANGUAGES as readonly string[]).includes(r.base))?.base as Language) ?? DEFAULT_LANGUAGE;
+  const lang =
+    (ranked.find((r) => (LANGUAGES as readonly string[]).includes(r.base))?.base as Language) ?? DEFAULT_LANGUAGE;
   if (cache.size < 1000) cache.set(header, lang);
   return lang;
 }

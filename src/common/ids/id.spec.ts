@@ -4,7 +4,8 @@ describe('newUuid (UUIDv7)', () => {
   const ids = Array.from({ length: 20_000 }, newUuid);
 
   it('has the v7 layout: version 7, RFC variant, lowercase hex', () => {
-    for (const id of ids.slice(0, 2000)) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    for (const id of ids.slice(0, 2000))
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
   it('starts with the current Unix time in milliseconds, so ids sort by creation time', () => {

@@ -7,7 +7,13 @@ const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('bas
 type ValueType = 'text' | 'timestamp' | 'date' | 'integer';
 const texts = (count: number): ValueType[] => Array.from({ length: count }, () => 'text');
 const typesOf = (values: unknown[]): ValueType[] =>
-  values.map((v) => (typeof v === 'string' && /T.*Z$/.test(v) ? 'timestamp' : typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? 'date' : 'text'));
+  values.map((v) =>
+    typeof v === 'string' && /T.*Z$/.test(v)
+      ? 'timestamp'
+      : typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v)
+        ? 'date'
+        : 'text',
+  );
 
 function rejected(raw: string, sort: string, count: number | ValueType[]): AppError {
   try {
@@ -65,7 +71,14 @@ describe('cursor', () => {
     });
 
     it('a cursor used with another sort', () => {
-      for (const sort of ['last_name,first_name', '-last_name,-first_name', 'last_name', 'first_name,-last_name', 'created_at', '']) {
+      for (const sort of [
+        'last_name,first_name',
+        '-last_name,-first_name',
+        'last_name',
+        'first_name,-last_name',
+        'created_at',
+        '',
+      ]) {
         expectInvalid(good, sort, sort.split(',').length);
       }
       expectInvalid(good, 'last_name,first_name', 2);
@@ -80,7 +93,8 @@ describe('cursor', () => {
       expect(decodeCursor(b64(['age', [null], UUID]), 'age', ['date']).values).toEqual([null]);
       // integer sorts (amount): a safe integer only, never a string, a float or an unsafe number
       expect(decodeCursor(b64(['amount', [12345], UUID]), 'amount', ['integer']).values).toEqual([12345]);
-      for (const value of ['12345', 1.5, 2 ** 60, true, { a: 1 }]) expectInvalid(b64(['amount', [value], UUID]), 'amount', ['integer']);
+      for (const value of ['12345', 1.5, 2 ** 60, true, { a: 1 }])
+        expectInvalid(b64(['amount', [value], UUID]), 'amount', ['integer']);
     });
 
     it('a cursor whose number of values does not match the sort', () => {
@@ -90,7 +104,8 @@ describe('cursor', () => {
     });
 
     it('garbage that is not base64url JSON', () => {
-      for (const raw of ['x', 'not a cursor', '%%%', '!!!!', 'e30', 'bnVsbA', 'W10', '']) expectInvalid(raw, 'last_name', 1);
+      for (const raw of ['x', 'not a cursor', '%%%', '!!!!', 'e30', 'bnVsbA', 'W10', ''])
+        expectInvalid(raw, 'last_name', 1);
     });
 
     it('well-formed JSON of the wrong shape', () => {
@@ -114,7 +129,15 @@ describe('cursor', () => {
     });
 
     it('an id that is not a UUID', () => {
-      for (const id of ['', 'abc', UUID.toUpperCase(), `${UUID}0`, UUID.slice(1), `mem_${UUID.replace(/-/g, '')}`, "'; DROP TABLE members; --"]) {
+      for (const id of [
+        '',
+        'abc',
+        UUID.toUpperCase(),
+        `${UUID}0`,
+        UUID.slice(1),
+        `mem_${UUID.replace(/-/g, '')}`,
+        "'; DROP TABLE members; --",
+      ]) {
         expectInvalid(b64(['last_name', ['Ruiz'], id]), 'last_name', 1);
       }
     });

@@ -47,7 +47,12 @@ export interface PageOptions {
   countWithoutJoins?: boolean;
 }
 
-export async function fetchPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, query: ListQuery, spec: ListSpec<T>, options: PageOptions = {}): Promise<Page<T>> {
+export async function fetchPage<T extends ObjectLiteral>(
+  qb: SelectQueryBuilder<T>,
+  query: ListQuery,
+  spec: ListSpec<T>,
+  options: PageOptions = {},
+): Promise<Page<T>> {
   const { totals } = options;
   const alias = qb.alias;
   let n = 0;
@@ -59,7 +64,9 @@ export async function fetchPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<
 
   for (const term of query.filters) {
     const def = spec.filters[term.field];
-    const sql = def.sql ? def.sql(alias, term.op, term.value, param) : columnCondition(`${alias}.${def.column}`, term.op, term.value, param);
+    const sql = def.sql
+      ? def.sql(alias, term.op, term.value, param)
+      : columnCondition(`${alias}.${def.column}`, term.op, term.value, param);
     qb.andWhere(sql);
   }
 
@@ -67,14 +74,20 @@ export async function fetchPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<
   if (options.countWithoutJoins) countQb.expressionMap.joinAttributes = [];
   const columns: Column[] = query.sort.map((term) => {
     const def: SortDef<T> = spec.sorts[term.field];
-    return { expr: `${alias}.${def.column}`, desc: term.descending !== Boolean(def.inverted), nullable: Boolean(def.nullable) };
+    return {
+      expr: `${alias}.${def.column}`,
+      desc: term.descending !== Boolean(def.inverted),
+      nullable: Boolean(def.nullable),
+    };
   });
   const idDesc = columns[columns.length - 1].desc;
   columns.push({ expr: `${alias}.id`, desc: idDesc, nullable: false });
 
   for (const bound of options.pageBounds?.(alias, param) ?? []) qb.andWhere(bound);
   if (query.cursor) qb.andWhere(keysetCondition(columns, [...query.cursor.values, query.cursor.id], param));
-  columns.forEach((c, i) => (i === 0 ? qb.orderBy(c.expr, c.desc ? 'DESC' : 'ASC') : qb.addOrderBy(c.expr, c.desc ? 'DESC' : 'ASC')));
+  columns.forEach((c, i) =>
+    i === 0 ? qb.orderBy(c.expr, c.desc ? 'DESC' : 'ASC') : qb.addOrderBy(c.expr, c.desc ? 'DESC' : 'ASC'),
+  );
   qb.limit(query.limit + 1);
 
   let rows: T[];
@@ -97,7 +110,14 @@ export async function fetchPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<
   const hasMore = rows.length > query.limit;
   if (hasMore) rows.pop();
   const last = rows[rows.length - 1];
-  const nextCursor = hasMore && last ? encodeCursor({ sort: query.sortKey, values: query.sort.map((t) => spec.sorts[t.field].value(last)), id: last.id as string }) : null;
+  const nextCursor =
+    hasMore && last
+      ? encodeCursor({
+          sort: query.sortKey,
+          values: query.sort.map((t) => spec.sorts[t.field].value(last)),
+          id: last.id as string,
+        })
+      : null;
   return computed ? { rows, nextCursor, total, computed } : { rows, nextCursor, total };
 }
 
@@ -124,7 +144,9 @@ function keysetCondition(columns: Column[], values: unknown[], param: (v: unknow
   for (let i = 0; i < columns.length; i++) {
     const after = strictlyAfter(columns[i], values[i], param);
     if (after === 'FALSE') continue;
-    const equal = columns.slice(0, i).map((c, j) => (values[j] === null ? `${c.expr} IS NULL` : `${c.expr} = ${param(values[j])}`));
+    const equal = columns
+      .slice(0, i)
+      .map((c, j) => (values[j] === null ? `${c.expr} IS NULL` : `${c.expr} = ${param(values[j])}`));
     alternatives.push([...equal, after].join(' AND '));
   }
   if (!alternatives.length) return 'FALSE';

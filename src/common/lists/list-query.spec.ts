@@ -47,7 +47,14 @@ describe('parseListQuery', () => {
   describe('defaults', () => {
     it('uses limit 50, the spec default sort, no cursor and no filters', () => {
       const q = parseListQuery({}, SPEC);
-      expect(q).toEqual({ limit: DEFAULT_LIMIT, sort: [{ field: 'created_at', descending: true }], sortKey: '-created_at', cursor: null, filters: [], withTotal: true });
+      expect(q).toEqual({
+        limit: DEFAULT_LIMIT,
+        sort: [{ field: 'created_at', descending: true }],
+        sortKey: '-created_at',
+        cursor: null,
+        filters: [],
+        withTotal: true,
+      });
       expect(DEFAULT_LIMIT).toBe(50);
       expect(MAX_LIMIT).toBe(250);
     });
@@ -68,11 +75,14 @@ describe('parseListQuery', () => {
       expect(parseListQuery({ limit }, SPEC).limit).toBe(Number(limit));
     });
 
-    it.each(['0', '251', '1000', '99999', '-1', 'abc', '', '1.5', '1e2', ' 10', '10 ', '0x10'])('rejects %j as out_of_range', (limit) => {
-      const error = failure({ limit });
-      expect(error.code).toBe('invalid_parameter');
-      expect(error.errors).toEqual([{ field: 'limit', issue: 'out_of_range', params: { min: 1, max: 250 } }]);
-    });
+    it.each(['0', '251', '1000', '99999', '-1', 'abc', '', '1.5', '1e2', ' 10', '10 ', '0x10'])(
+      'rejects %j as out_of_range',
+      (limit) => {
+        const error = failure({ limit });
+        expect(error.code).toBe('invalid_parameter');
+        expect(error.errors).toEqual([{ field: 'limit', issue: 'out_of_range', params: { min: 1, max: 250 } }]);
+      },
+    );
 
     it('rejects a repeated limit (an array)', () => {
       expect(badFields({ limit: ['10', '20'] })).toEqual(['limit']);
@@ -104,7 +114,9 @@ describe('parseListQuery', () => {
 
     it('rejects an unknown field as not_sortable, naming the sortable fields', () => {
       const error = failure({ sort: 'email' });
-      expect(error.errors).toEqual([{ field: 'sort', issue: 'not_sortable', params: { values: 'created_at, name, score' } }]);
+      expect(error.errors).toEqual([
+        { field: 'sort', issue: 'not_sortable', params: { values: 'created_at, name, score' } },
+      ]);
     });
 
     it.each(['name,name', 'name,-name', '-score,created_at,score'])('rejects the duplicate field in %j', (sort) => {
@@ -134,12 +146,18 @@ describe('parseListQuery', () => {
       ['lt', '-5'],
       ['lte', '0'],
     ])('score[%s]=%s', (op, raw) => {
-      expect(parseListQuery({ [`score[${op}]`]: raw }, SPEC).filters).toEqual([{ field: 'score', op, value: Number(raw) }]);
+      expect(parseListQuery({ [`score[${op}]`]: raw }, SPEC).filters).toEqual([
+        { field: 'score', op, value: Number(raw) },
+      ]);
     });
 
     it('[in] splits a comma-separated list and parses each value', () => {
-      expect(parseListQuery({ 'score[in]': '1,2,30' }, SPEC).filters).toEqual([{ field: 'score', op: 'in', value: [1, 2, 30] }]);
-      expect(parseListQuery({ 'kind[in]': 'a,c' }, SPEC).filters).toEqual([{ field: 'kind', op: 'in', value: ['a', 'c'] }]);
+      expect(parseListQuery({ 'score[in]': '1,2,30' }, SPEC).filters).toEqual([
+        { field: 'score', op: 'in', value: [1, 2, 30] },
+      ]);
+      expect(parseListQuery({ 'kind[in]': 'a,c' }, SPEC).filters).toEqual([
+        { field: 'kind', op: 'in', value: ['a', 'c'] },
+      ]);
       expect(parseListQuery({ 'kind[in]': 'b' }, SPEC).filters).toEqual([{ field: 'kind', op: 'in', value: ['b'] }]);
     });
 
@@ -173,8 +191,12 @@ describe('parseListQuery', () => {
     });
 
     it('an operator the field does not allow, or an unknown operator, is unknown_operator', () => {
-      expect(failure({ 'name[gt]': 'x' }).errors).toEqual([{ field: 'name[gt]', issue: 'unknown_operator', params: { operator: 'gt' } }]);
-      expect(failure({ 'score[like]': '1' }).errors).toEqual([{ field: 'score[like]', issue: 'unknown_operator', params: { operator: 'like' } }]);
+      expect(failure({ 'name[gt]': 'x' }).errors).toEqual([
+        { field: 'name[gt]', issue: 'unknown_operator', params: { operator: 'gt' } },
+      ]);
+      expect(failure({ 'score[like]': '1' }).errors).toEqual([
+        { field: 'score[like]', issue: 'unknown_operator', params: { operator: 'like' } },
+      ]);
       expect(badFields({ 'kind[gt]': 'a' })).toEqual(['kind[gt]']);
       expect(badFields({ 'day[in]': '2024-01-01' })).toEqual(['day[in]']);
       expect(badFields({ 'paid[ne]': 'true' })).toEqual(['paid[ne]']);
@@ -194,33 +216,62 @@ describe('parseListQuery', () => {
       it('enum: only the listed values, as one_of', () => {
         expect(parseListQuery({ kind: 'b' }, SPEC).filters[0].value).toBe('b');
         expect(parseListQuery({ 'kind[ne]': 'c' }, SPEC).filters[0]).toEqual({ field: 'kind', op: 'ne', value: 'c' });
-        expect(failure({ kind: 'B' }).errors).toEqual([{ field: 'kind', issue: 'one_of', params: { format: 'one of the listed values', values: 'a, b, c' } }]);
+        expect(failure({ kind: 'B' }).errors).toEqual([
+          { field: 'kind', issue: 'one_of', params: { format: 'one of the listed values', values: 'a, b, c' } },
+        ]);
         expect(badFields({ kind: 'd' })).toEqual(['kind']);
-        expect(parseListQuery({ status: 'leader', gender: 'female' }, MEMBER_LIST).filters.map((f) => f.value)).toEqual(['leader', 'female']);
+        expect(parseListQuery({ status: 'leader', gender: 'female' }, MEMBER_LIST).filters.map((f) => f.value)).toEqual(
+          ['leader', 'female'],
+        );
         expect(badFields({ status: 'pastor' }, MEMBER_LIST)).toEqual(['status']);
       });
 
       it('boolean: exactly true or false', () => {
         expect(parseListQuery({ paid: 'true' }, SPEC).filters[0].value).toBe(true);
         expect(parseListQuery({ paid: 'false' }, SPEC).filters[0].value).toBe(false);
-        for (const raw of ['TRUE', 'True', '1', '0', 'yes', 'no', '']) expect(badFields({ paid: raw })).toEqual(['paid']);
+        for (const raw of ['TRUE', 'True', '1', '0', 'yes', 'no', ''])
+          expect(badFields({ paid: raw })).toEqual(['paid']);
       });
 
       it('integer: up to 9 digits, optionally negative', () => {
         expect(parseListQuery({ score: '-42' }, SPEC).filters[0].value).toBe(-42);
         expect(parseListQuery({ score: '999999999' }, SPEC).filters[0].value).toBe(999999999);
-        for (const raw of ['1.5', '1e3', '0x1', 'abc', '', '1234567890', '+1', ' 1']) expect(badFields({ score: raw })).toEqual(['score']);
-        expect(failure({ score: 'x' }).errors[0]).toMatchObject({ issue: 'invalid_format', params: { format: 'integer' } });
+        for (const raw of ['1.5', '1e3', '0x1', 'abc', '', '1234567890', '+1', ' 1'])
+          expect(badFields({ score: raw })).toEqual(['score']);
+        expect(failure({ score: 'x' }).errors[0]).toMatchObject({
+          issue: 'invalid_format',
+          params: { format: 'integer' },
+        });
       });
 
       it('date: YYYY-MM-DD of a real calendar day, kept as the string', () => {
-        expect(parseListQuery({ 'day[gte]': '2024-02-29' }, SPEC).filters[0]).toEqual({ field: 'day', op: 'gte', value: '2024-02-29' });
-        for (const raw of ['2024-02-30', '2023-02-29', '2024-13-01', '2024-00-10', '2024-04-31', '2024-1-5', '20240105', '2024-01-05T00:00:00Z']) {
+        expect(parseListQuery({ 'day[gte]': '2024-02-29' }, SPEC).filters[0]).toEqual({
+          field: 'day',
+          op: 'gte',
+          value: '2024-02-29',
+        });
+        for (const raw of [
+          '2024-02-30',
+          '2023-02-29',
+          '2024-13-01',
+          '2024-00-10',
+          '2024-04-31',
+          '2024-1-5',
+          '20240105',
+          '2024-01-05T00:00:00Z',
+        ]) {
           expect(badFields({ day: raw })).toEqual(['day']);
         }
-        expect(failure({ day: 'x' }).errors[0]).toMatchObject({ issue: 'invalid_format', params: { format: 'YYYY-MM-DD' } });
+        expect(failure({ day: 'x' }).errors[0]).toMatchObject({
+          issue: 'invalid_format',
+          params: { format: 'YYYY-MM-DD' },
+        });
         expect(badFields({ created_after: '2024-02-30' }, MEMBER_LIST)).toEqual(['created_after']);
-        expect(parseListQuery({ created_after: '2024-02-29', created_before: '2025-01-01' }, MEMBER_LIST).filters.map((f) => f.value)).toEqual(['2024-02-29', '2025-01-01']);
+        expect(
+          parseListQuery({ created_after: '2024-02-29', created_before: '2025-01-01' }, MEMBER_LIST).filters.map(
+            (f) => f.value,
+          ),
+        ).toEqual(['2024-02-29', '2025-01-01']);
       });
 
       it('timestamp: an offset is honoured (the Date is the right UTC instant)', () => {
@@ -251,12 +302,17 @@ describe('parseListQuery', () => {
         ]) {
           expect(badFields({ 'created_at[lt]': raw })).toEqual(['created_at[lt]']);
         }
-        expect(failure({ created_at: 'x' }).errors[0]).toMatchObject({ issue: 'invalid_format', params: { format: 'ISO 8601' } });
+        expect(failure({ created_at: 'x' }).errors[0]).toMatchObject({
+          issue: 'invalid_format',
+          params: { format: 'ISO 8601' },
+        });
       });
 
       it('member age filter takes integers, all comparison operators', () => {
         for (const op of ['ne', 'gt', 'gte', 'lt', 'lte']) {
-          expect(parseListQuery({ [`age[${op}]`]: '30' }, MEMBER_LIST).filters).toEqual([{ field: 'age', op, value: 30 }]);
+          expect(parseListQuery({ [`age[${op}]`]: '30' }, MEMBER_LIST).filters).toEqual([
+            { field: 'age', op, value: 30 },
+          ]);
         }
         expect(badFields({ age: 'thirty' }, MEMBER_LIST)).toEqual(['age']);
       });
@@ -265,11 +321,22 @@ describe('parseListQuery', () => {
 
   describe('errors', () => {
     it('lists every bad parameter in one 400, in one invalid_parameter answer', () => {
-      const error = failure({ limit: '0', sort: 'bogus', color: 'red', 'score[gt]': 'x', 'name[gt]': 'a', paid: 'maybe', kind: 'a' });
+      const error = failure({
+        limit: '0',
+        sort: 'bogus',
+        color: 'red',
+        'score[gt]': 'x',
+        'name[gt]': 'a',
+        paid: 'maybe',
+        kind: 'a',
+      });
       expect(error.code).toBe('invalid_parameter');
       expect(error.status).toBe(400);
-      expect(error.errors.map((e) => e.field).sort()).toEqual(['color', 'limit', 'name[gt]', 'paid', 'score[gt]', 'sort'].sort());
-      for (const field of ['limit', 'sort', 'color', 'score[gt]', 'name[gt]', 'paid']) expect(String(error.params.parameter)).toContain(field);
+      expect(error.errors.map((e) => e.field).sort()).toEqual(
+        ['color', 'limit', 'name[gt]', 'paid', 'score[gt]', 'sort'].sort(),
+      );
+      for (const field of ['limit', 'sort', 'color', 'score[gt]', 'name[gt]', 'paid'])
+        expect(String(error.params.parameter)).toContain(field);
     });
 
     it('an unknown sort and a duplicate are both reported', () => {
@@ -281,7 +348,11 @@ describe('parseListQuery', () => {
   describe('cursor', () => {
     it('is decoded against the sort of the request', () => {
       const cursor = encodeCursor({ sort: 'name,-score', values: ['Ana', 'B'], id: UUID });
-      expect(parseListQuery({ sort: 'name,-score', cursor }, SPEC).cursor).toEqual({ sort: 'name,-score', values: ['Ana', 'B'], id: UUID });
+      expect(parseListQuery({ sort: 'name,-score', cursor }, SPEC).cursor).toEqual({
+        sort: 'name,-score',
+        values: ['Ana', 'B'],
+        id: UUID,
+      });
     });
 
     it('the default sort applies to a cursor when sort is omitted', () => {
@@ -308,8 +379,19 @@ describe('parseListQuery', () => {
 });
 
 describe('isRealDate', () => {
-  it.each(['2024-02-29', '2000-02-29', '2023-12-31', '1900-01-01', '0001-01-01'])('%s is a real date', (d) => expect(isRealDate(d)).toBe(true));
-  it.each(['2023-02-29', '1900-02-29', '2024-02-30', '2024-04-31', '2024-13-01', '2024-00-01', '2024-01-00', '2024-01-32', 'abcd-ef-gh', ''])('%j is not', (d) =>
-    expect(isRealDate(d)).toBe(false),
+  it.each(['2024-02-29', '2000-02-29', '2023-12-31', '1900-01-01', '0001-01-01'])('%s is a real date', (d) =>
+    expect(isRealDate(d)).toBe(true),
   );
+  it.each([
+    '2023-02-29',
+    '1900-02-29',
+    '2024-02-30',
+    '2024-04-31',
+    '2024-13-01',
+    '2024-00-01',
+    '2024-01-00',
+    '2024-01-32',
+    'abcd-ef-gh',
+    '',
+  ])('%j is not', (d) => expect(isRealDate(d)).toBe(false));
 });

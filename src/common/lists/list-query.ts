@@ -40,14 +40,16 @@ export function parseListQuery<T>(query: Record<string, unknown>, spec: ListSpec
   const limit = parseLimit(query.limit, issues);
   const sort = parseSort(query.sort, spec, issues);
   const withTotal = query.total === undefined || query.total === 'true';
-  if (query.total !== undefined && query.total !== 'true' && query.total !== 'false') issues.push({ field: 'total', issue: 'invalid_format', params: { format: 'true or false' } });
+  if (query.total !== undefined && query.total !== 'true' && query.total !== 'false')
+    issues.push({ field: 'total', issue: 'invalid_format', params: { format: 'true or false' } });
   const filters: FilterTerm[] = [];
   for (const [key, raw] of Object.entries(query)) {
     if (RESERVED.has(key)) continue;
     const term = parseFilter(key, raw, spec, issues);
     if (term) filters.push(term);
   }
-  if (issues.length) throw new AppError('invalid_parameter', { parameter: issues.map((i) => i.field).join(', ') }, issues);
+  if (issues.length)
+    throw new AppError('invalid_parameter', { parameter: issues.map((i) => i.field).join(', ') }, issues);
   const sortKey = sort.map((s) => (s.descending ? '-' : '') + s.field).join(',');
   const cursor =
     query.cursor === undefined || query.cursor === ''
@@ -86,7 +88,8 @@ function parseSort<T>(raw: unknown, spec: ListSpec<T>, issues: FieldIssue[]): So
     const descending = part.startsWith('-');
     const field = descending ? part.slice(1) : part;
     // Own keys only: `sort=constructor` must not find Object.prototype.constructor.
-    if (!Object.hasOwn(spec.sorts, field)) issues.push({ field: 'sort', issue: 'not_sortable', params: { values: Object.keys(spec.sorts).join(', ') } });
+    if (!Object.hasOwn(spec.sorts, field))
+      issues.push({ field: 'sort', issue: 'not_sortable', params: { values: Object.keys(spec.sorts).join(', ') } });
     else if (terms.some((t) => t.field === field)) issues.push({ field: 'sort', issue: 'invalid' });
     else terms.push({ field, descending });
   }
@@ -121,7 +124,11 @@ function parseFilter<T>(key: string, raw: unknown, spec: ListSpec<T>, issues: Fi
   }
   const value = parseValue(raw, def);
   if (value === undefined) {
-    issues.push({ field: key, issue: def.type === 'enum' ? 'one_of' : 'invalid_format', params: { format: formatOf(def), values: (def.values ?? []).join(', ') } });
+    issues.push({
+      field: key,
+      issue: def.type === 'enum' ? 'one_of' : 'invalid_format',
+      params: { format: formatOf(def), values: (def.values ?? []).join(', ') },
+    });
     return null;
   }
   return { field, op, value };
@@ -155,5 +162,13 @@ export function isRealDate(value: string): boolean {
 }
 
 function formatOf(def: FilterDef): string {
-  return { string: 'text', enum: 'one of the listed values', boolean: 'true or false', integer: 'integer', number: 'number', date: 'YYYY-MM-DD', timestamp: 'ISO 8601' }[def.type];
+  return {
+    string: 'text',
+    enum: 'one of the listed values',
+    boolean: 'true or false',
+    integer: 'integer',
+    number: 'number',
+    date: 'YYYY-MM-DD',
+    timestamp: 'ISO 8601',
+  }[def.type];
 }

@@ -7,7 +7,12 @@ export type ValueType = 'string' | 'boolean' | 'integer' | 'number' | 'timestamp
 export type FilterValue = string | number | boolean | Date;
 
 /** A condition in SQL with named parameters; `param(value)` returns a placeholder for a value. */
-export type SqlCondition = (alias: string, op: Operator, value: FilterValue | FilterValue[], param: (value: unknown) => string) => string;
+export type SqlCondition = (
+  alias: string,
+  op: Operator,
+  value: FilterValue | FilterValue[],
+  param: (value: unknown) => string,
+) => string;
 
 export interface FilterDef {
   type: ValueType;

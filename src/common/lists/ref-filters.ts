@@ -5,7 +5,8 @@ import type { FilterValue, Operator, SqlCondition } from './list-spec';
 export const NO_ID = '00000000-0000-0000-0000-000000000000';
 
 /** A filter's value as strings (`field=a` or `field[in]=a,b`). */
-export const asStrings = (value: FilterValue | FilterValue[]): string[] => (Array.isArray(value) ? value : [value]).map(String);
+export const asStrings = (value: FilterValue | FilterValue[]): string[] =>
+  (Array.isArray(value) ? value : [value]).map(String);
 
 /** The uuids of the public ids among `refs`; a malformed one matches nothing (as an unknown one does). */
 export function uuidsOf(prefix: IdPrefix, refs: string[]): string[] {

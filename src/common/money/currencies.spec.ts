@@ -2,7 +2,17 @@ import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { toFieldIssues } from '../validation/validation-issues';
-import { CURRENCIES, CURRENCY_CODES, exponentOf, formatMoney, isCurrency, isValidAmount, MAX_AMOUNT, sumByCurrency, toMajorString } from './currencies';
+import {
+  CURRENCIES,
+  CURRENCY_CODES,
+  exponentOf,
+  formatMoney,
+  isCurrency,
+  isValidAmount,
+  MAX_AMOUNT,
+  sumByCurrency,
+  toMajorString,
+} from './currencies';
 import { IsAmount, IsCurrency } from './money.validators';
 
 class Gift {
@@ -17,7 +27,24 @@ async function issuesOf(body: object) {
 
 describe('the currency table', () => {
   it('holds the codes CONTRACT §12 names, with their ISO 4217 exponents', () => {
-    for (const code of ['USD', 'EUR', 'MXN', 'COP', 'ARS', 'PEN', 'BRL', 'GTQ', 'DOP', 'CRC', 'HNL', 'BOB', 'UYU', 'CAD', 'GBP']) expect(exponentOf(code as never)).toBe(2);
+    for (const code of [
+      'USD',
+      'EUR',
+      'MXN',
+      'COP',
+      'ARS',
+      'PEN',
+      'BRL',
+      'GTQ',
+      'DOP',
+      'CRC',
+      'HNL',
+      'BOB',
+      'UYU',
+      'CAD',
+      'GBP',
+    ])
+      expect(exponentOf(code as never)).toBe(2);
     expect(CURRENCIES.CLP).toBe(0);
     expect(CURRENCIES.PYG).toBe(0);
     expect(CURRENCIES.KWD).toBe(3);
@@ -27,13 +54,15 @@ describe('the currency table', () => {
 
   it('knows only upper-case codes of the table', () => {
     expect(isCurrency('USD')).toBe(true);
-    for (const value of ['usd', 'XXX', 'US', '', 'toString', '__proto__', 1, null, undefined]) expect(isCurrency(value)).toBe(false);
+    for (const value of ['usd', 'XXX', 'US', '', 'toString', '__proto__', 1, null, undefined])
+      expect(isCurrency(value)).toBe(false);
   });
 
   it('amounts are integers of minor units from 1 to 100,000,000', () => {
     expect(isValidAmount(1)).toBe(true);
     expect(isValidAmount(MAX_AMOUNT)).toBe(true);
-    for (const value of [0, -5, MAX_AMOUNT + 1, 10.5, '1000', NaN, Infinity, null]) expect(isValidAmount(value)).toBe(false);
+    for (const value of [0, -5, MAX_AMOUNT + 1, 10.5, '1000', NaN, Infinity, null])
+      expect(isValidAmount(value)).toBe(false);
   });
 
   it('writes minor units as major units with the currency’s digits, without float arithmetic', () => {
@@ -75,10 +104,13 @@ describe('IsAmount / IsCurrency (DTO rules)', () => {
     expect(await issuesOf({ amount: '1000', currency: 'USD' })).toEqual([{ field: 'amount', issue: 'invalid_type' }]);
     expect(await issuesOf({ amount: 0, currency: 'USD' })).toEqual([{ field: 'amount', issue: 'out_of_range' }]);
     expect(await issuesOf({ amount: -1, currency: 'USD' })).toEqual([{ field: 'amount', issue: 'out_of_range' }]);
-    expect(await issuesOf({ amount: MAX_AMOUNT + 1, currency: 'USD' })).toEqual([{ field: 'amount', issue: 'out_of_range' }]);
+    expect(await issuesOf({ amount: MAX_AMOUNT + 1, currency: 'USD' })).toEqual([
+      { field: 'amount', issue: 'out_of_range' },
+    ]);
   });
 
   it('an unknown or lower-case currency is one_of', async () => {
-    for (const currency of ['XXX', 'usd', 'US', 5]) expect(await issuesOf({ amount: 100, currency })).toEqual([{ field: 'currency', issue: 'one_of' }]);
+    for (const currency of ['XXX', 'usd', 'US', 5])
+      expect(await issuesOf({ amount: 100, currency })).toEqual([{ field: 'currency', issue: 'one_of' }]);
   });
 });

@@ -82,7 +82,12 @@ export function toMajorString(amount: number, currency: CurrencyCode): string {
  */
 export function formatMoney(amount: number, currency: CurrencyCode, locale = 'en'): string {
   const exponent = exponentOf(currency);
-  const format = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent });
+  const format = new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: exponent,
+    maximumFractionDigits: exponent,
+  });
   return format.format(toMajorString(amount, currency) as unknown as number);
 }
 

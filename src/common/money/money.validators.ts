@@ -1,7 +1,9 @@
 import { IsIn, IsInt, Max, Min, ValidationOptions } from 'class-validator';
 import { CURRENCY_CODES, MAX_AMOUNT } from './currencies';
 
-const ctx = (issue: string, params: Record<string, string | number>): ValidationOptions => ({ context: { issue, params } });
+const ctx = (issue: string, params: Record<string, string | number>): ValidationOptions => ({
+  context: { issue, params },
+});
 
 /**
  * A gift amount in a DTO: an integer of minor units from 1 to MAX_AMOUNT. A float (10.5) or a

@@ -24,11 +24,15 @@ const FORMAT_OF: Record<string, string> = {
 const CUSTOM: Record<string, Pick<FieldIssue, 'issue' | 'params'>> = {
   isRealDate: { issue: 'invalid_format', params: { format: 'YYYY-MM-DD' } },
   isNotFuture: { issue: 'in_future' },
-  isCustomFields: { issue: 'invalid_format', params: { format: 'up to 50 snake_case keys with string (≤ 500), number, boolean or null values' } },
+  isCustomFields: {
+    issue: 'invalid_format',
+    params: { format: 'up to 50 snake_case keys with string (≤ 500), number, boolean or null values' },
+  },
 };
 
 function issueOf(constraint: string, error: ValidationError): Pick<FieldIssue, 'issue' | 'params'> {
-  const context = error.contexts?.[constraint] as { issue?: string; params?: Record<string, string | number> } | undefined;
+  const context = error.contexts?.[constraint] as
+    { issue?: string; params?: Record<string, string | number> } | undefined;
   if (context?.issue) return { issue: context.issue, params: context.params };
   if (CUSTOM[constraint]) return CUSTOM[constraint];
   if (constraint === 'whitelistValidation') return { issue: 'unknown_field' };
@@ -42,7 +46,11 @@ function issueOf(constraint: string, error: ValidationError): Pick<FieldIssue, '
 export function toFieldIssues(errors: ValidationError[], parent = ''): FieldIssue[] {
   const out: FieldIssue[] = [];
   for (const error of errors) {
-    const path = !parent ? error.property : /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : `${parent}.${error.property}`;
+    const path = !parent
+      ? error.property
+      : /^\d+$/.test(error.property)
+        ? `${parent}[${error.property}]`
+        : `${parent}.${error.property}`;
     const constraints = Object.keys(error.constraints ?? {});
     if (constraints.length > 0) {
       // The first failing rule per field is the most useful one (required before format, type before length).
@@ -56,5 +64,7 @@ export function toFieldIssues(errors: ValidationError[], parent = ''): FieldIssu
 
 /** PATCH: fields that cannot be cleared. Absent leaves them as they are; null is a `required` issue. */
 export function clearedRequiredFields(dto: object, fields: readonly string[]): FieldIssue[] {
-  return fields.filter((field) => (dto as Record<string, unknown>)[field] === null).map((field) => ({ field, issue: 'required' }));
+  return fields
+    .filter((field) => (dto as Record<string, unknown>)[field] === null)
+    .map((field) => ({ field, issue: 'required' }));
 }

@@ -124,6 +124,7 @@ export class CreateFoundation1764100000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['members', 'campuses', 'api_tokens', 'users', 'tenants']) await q.query(`DROP TABLE IF EXISTS ${table}`);
+    for (const table of ['members', 'campuses', 'api_tokens', 'users', 'tenants'])
+      await q.query(`DROP TABLE IF EXISTS ${table}`);
   }
 }

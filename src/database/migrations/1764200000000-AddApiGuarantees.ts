@@ -73,7 +73,10 @@ export class AddApiGuarantees1764200000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['devices', 'tenant_settings', 'audit_log', 'idempotency_keys']) await q.query(`DROP TABLE IF EXISTS ${table}`);
-    await q.query(`ALTER TABLE tenants DROP COLUMN quota_rpm, DROP COLUMN quota_per_day, DROP COLUMN quota_burst, DROP COLUMN quota_until`);
+    for (const table of ['devices', 'tenant_settings', 'audit_log', 'idempotency_keys'])
+      await q.query(`DROP TABLE IF EXISTS ${table}`);
+    await q.query(
+      `ALTER TABLE tenants DROP COLUMN quota_rpm, DROP COLUMN quota_per_day, DROP COLUMN quota_burst, DROP COLUMN quota_until`,
+    );
   }
 }

@@ -84,6 +84,7 @@ export class CreateWebhooks1764300000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['webhook_attempts', 'webhook_deliveries', 'webhook_endpoints', 'webhook_events']) await q.query(`DROP TABLE IF EXISTS ${table}`);
+    for (const table of ['webhook_attempts', 'webhook_deliveries', 'webhook_endpoints', 'webhook_events'])
+      await q.query(`DROP TABLE IF EXISTS ${table}`);
   }
 }

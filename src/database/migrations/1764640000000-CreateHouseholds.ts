@@ -52,7 +52,9 @@ export class CreateHouseholds1764640000000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP INDEX IF EXISTS members_tenant_household_idx`);
-    await q.query(`ALTER TABLE members DROP CONSTRAINT IF EXISTS members_household_fkey, DROP CONSTRAINT IF EXISTS members_household_pair_check, DROP COLUMN IF EXISTS household_role`);
+    await q.query(
+      `ALTER TABLE members DROP CONSTRAINT IF EXISTS members_household_fkey, DROP CONSTRAINT IF EXISTS members_household_pair_check, DROP COLUMN IF EXISTS household_role`,
+    );
     await q.query(`DROP TABLE IF EXISTS households`);
   }
 }

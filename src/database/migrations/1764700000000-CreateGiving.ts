@@ -116,6 +116,7 @@ export class CreateGiving1764700000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['donation_refunds', 'donations', 'batches', 'funds']) await q.query(`DROP TABLE IF EXISTS ${table}`);
+    for (const table of ['donation_refunds', 'donations', 'batches', 'funds'])
+      await q.query(`DROP TABLE IF EXISTS ${table}`);
   }
 }

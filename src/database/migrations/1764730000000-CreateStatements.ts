@@ -94,6 +94,7 @@ export class CreateStatements1764730000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['statement_donors', 'statements', 'statement_runs', 'statement_settings']) await q.query(`DROP TABLE IF EXISTS ${table}`);
+    for (const table of ['statement_donors', 'statements', 'statement_runs', 'statement_settings'])
+      await q.query(`DROP TABLE IF EXISTS ${table}`);
   }
 }

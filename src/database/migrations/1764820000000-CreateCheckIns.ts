@@ -45,7 +45,12 @@ export class CreateCheckIns1764820000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const index of ['members_tenant_phone_last4_idx', 'members_tenant_lower_last_name_idx', 'members_tenant_lower_first_name_idx', 'households_tenant_lower_name_idx']) {
+    for (const index of [
+      'members_tenant_phone_last4_idx',
+      'members_tenant_lower_last_name_idx',
+      'members_tenant_lower_first_name_idx',
+      'households_tenant_lower_name_idx',
+    ]) {
       await q.query(`DROP INDEX IF EXISTS ${index}`);
     }
     await q.query(`ALTER TABLE attendance DROP CONSTRAINT IF EXISTS attendance_check_in_fkey`);

@@ -89,6 +89,7 @@ export class CreateOAuthGrants1764910000000 implements MigrationInterface {
     await q.query(`ALTER TABLE api_tokens DROP CONSTRAINT IF EXISTS api_tokens_grant_check`);
     await q.query(`ALTER TABLE api_tokens DROP CONSTRAINT IF EXISTS api_tokens_grant_fk`);
     await q.query(`ALTER TABLE api_tokens DROP COLUMN IF EXISTS grant_id`);
-    for (const table of ['oauth_refresh_tokens', 'oauth_codes', 'oauth_grants']) await q.query(`DROP TABLE IF EXISTS ${table}`);
+    for (const table of ['oauth_refresh_tokens', 'oauth_codes', 'oauth_grants'])
+      await q.query(`DROP TABLE IF EXISTS ${table}`);
   }
 }

@@ -65,6 +65,7 @@ export class CreateOAuthAuthorizationRequests1764920000000 implements MigrationI
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['oauth_sign_in_failures', 'oauth_authorization_requests']) await q.query(`DROP TABLE IF EXISTS ${table}`);
+    for (const table of ['oauth_sign_in_failures', 'oauth_authorization_requests'])
+      await q.query(`DROP TABLE IF EXISTS ${table}`);
   }
 }

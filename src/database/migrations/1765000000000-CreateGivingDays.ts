@@ -132,10 +132,12 @@ export class CreateGivingDays1765000000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const op of ['insert', 'update', 'delete']) await q.query(`DROP TRIGGER IF EXISTS giving_days_${op} ON donations`);
+    for (const op of ['insert', 'update', 'delete'])
+      await q.query(`DROP TRIGGER IF EXISTS giving_days_${op} ON donations`);
     await q.query(`DROP FUNCTION IF EXISTS giving_days_record()`);
     await q.query(`DROP FUNCTION IF EXISTS giving_days_fold(uuid)`);
     await q.query(`DROP FUNCTION IF EXISTS giving_days_rebuild(uuid, text)`);
-    for (const table of ['giving_day_changes', 'giving_days', 'giving_day_zones']) await q.query(`DROP TABLE IF EXISTS ${table}`);
+    for (const table of ['giving_day_changes', 'giving_days', 'giving_day_zones'])
+      await q.query(`DROP TABLE IF EXISTS ${table}`);
   }
 }

@@ -16,13 +16,16 @@ export class AttendanceBulkService {
   constructor(private readonly attendance: AttendanceService) {}
 
   async create(body: unknown): Promise<BulkAttendanceResponse> {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw AppError.validation([{ field: '(body)', issue: 'invalid_type', params: { type: 'object' } }]);
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw AppError.validation([{ field: '(body)', issue: 'invalid_type', params: { type: 'object' } }]);
     const unknown = Object.keys(body).find((key) => key !== 'attendance');
     if (unknown) throw AppError.validation([{ field: unknown, issue: 'unknown_field' }]);
     const rows = (body as { attendance?: unknown }).attendance;
     if (rows === undefined || rows === null) throw AppError.validation([{ field: 'attendance', issue: 'required' }]);
-    if (!Array.isArray(rows)) throw AppError.validation([{ field: 'attendance', issue: 'invalid_type', params: { type: 'array' } }]);
-    if (rows.length > BULK_LIMIT) throw new AppError('payload_too_large', { limit: `${BULK_LIMIT} attendance records` });
+    if (!Array.isArray(rows))
+      throw AppError.validation([{ field: 'attendance', issue: 'invalid_type', params: { type: 'array' } }]);
+    if (rows.length > BULK_LIMIT)
+      throw new AppError('payload_too_large', { limit: `${BULK_LIMIT} attendance records` });
     if (rows.length === 0) throw AppError.validation([{ field: 'attendance', issue: 'required' }]);
 
     const valid: { index: number; row: AttendanceRow }[] = [];

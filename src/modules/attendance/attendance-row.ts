@@ -34,14 +34,17 @@ function readRef(row: Record<string, unknown>, field: 'member_id' | 'event_id', 
  * class-transformer pass: 500 rows cost a few microseconds each. Every problem is an issue.
  */
 export function readAttendanceRow(row: unknown): { row?: AttendanceRow; issues: FieldIssue[] } {
-  if (typeof row !== 'object' || row === null || Array.isArray(row)) return { issues: [{ field: '(row)', issue: 'invalid_type', params: { type: 'object' } }] };
+  if (typeof row !== 'object' || row === null || Array.isArray(row))
+    return { issues: [{ field: '(row)', issue: 'invalid_type', params: { type: 'object' } }] };
   const body = row as Record<string, unknown>;
   const issues: FieldIssue[] = [];
-  for (const key of Object.keys(body)) if (!FIELDS.has(key) && body[key] !== undefined) issues.push({ field: key, issue: 'unknown_field' });
+  for (const key of Object.keys(body))
+    if (!FIELDS.has(key) && body[key] !== undefined) issues.push({ field: key, issue: 'unknown_field' });
   const memberId = readRef(body, 'member_id', issues);
   const eventId = readRef(body, 'event_id', issues);
   const kind = body.kind ?? 'regular';
-  if (typeof kind !== 'string' || !(ATTENDANCE_KINDS as readonly string[]).includes(kind)) issues.push({ field: 'kind', issue: 'one_of', params: { values: ATTENDANCE_KINDS.join(', ') } });
+  if (typeof kind !== 'string' || !(ATTENDANCE_KINDS as readonly string[]).includes(kind))
+    issues.push({ field: 'kind', issue: 'one_of', params: { values: ATTENDANCE_KINDS.join(', ') } });
   const checkedInAt = readCheckedInAt(body.checked_in_at, issues);
   if (issues.length) return { issues };
   return { row: { memberId: memberId!, eventId: eventId!, kind: kind as AttendanceKind, checkedInAt }, issues };

@@ -28,8 +28,14 @@ export class AttendanceController {
       'One member at one calendar event: `kind` regular (default), guest or volunteer; `checked_in_at` defaults to now. ' +
       'A member or event the church does not have is 422 naming the field; the same member at the same event twice (even at once) is 409 `conflict`. Raises `attendance.recorded`.',
   })
-  @ApiCreatedResponse({ type: AttendanceResponse, headers: { Location: { description: 'URL of the new record', schema: { type: 'string' } } } })
-  async create(@Body() dto: CreateAttendanceDto, @Res({ passthrough: true }) res: Response): Promise<AttendanceResponse> {
+  @ApiCreatedResponse({
+    type: AttendanceResponse,
+    headers: { Location: { description: 'URL of the new record', schema: { type: 'string' } } },
+  })
+  async create(
+    @Body() dto: CreateAttendanceDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<AttendanceResponse> {
     const record = await this.attendance.create(dto);
     res.location(`/v1/attendance/${record.id}`);
     return record;
@@ -56,7 +62,8 @@ export class AttendanceController {
   @Auth({ scopes: ['read:attendance'] })
   @ApiOperation({
     summary: 'List attendance',
-    description: "Keyset-paginated; filters by field name with `[op]` operators (`campus` is the event's campus); sort `created_at` (default) or `checked_in_at`.",
+    description:
+      "Keyset-paginated; filters by field name with `[op]` operators (`campus` is the event's campus); sort `created_at` (default) or `checked_in_at`.",
   })
   @ApiList(AttendanceResponse, ATTENDANCE_LIST)
   list(@Query() query: Record<string, unknown>) {
@@ -65,7 +72,10 @@ export class AttendanceController {
 
   @Get(':id')
   @Auth({ scopes: ['read:attendance'] })
-  @ApiOperation({ summary: 'Get an attendance record', description: 'Carries an ETag; `If-None-Match` answers 304 while unchanged.' })
+  @ApiOperation({
+    summary: 'Get an attendance record',
+    description: 'Carries an ETag; `If-None-Match` answers 304 while unchanged.',
+  })
   @ApiOkResponse({ type: AttendanceResponse })
   get(@Param('id', new ParseIdPipe('att', 'attendance')) id: string): Promise<AttendanceResponse> {
     return this.attendance.get(id);

@@ -55,10 +55,13 @@ export class AttendanceRepository {
     return repo
       .createQueryBuilder('a')
       .where('a.tenant_id = :tenantId', { tenantId })
-      .andWhere('(a.event_id, a.member_id) IN (SELECT * FROM unnest(CAST(:events AS uuid[]), CAST(:members AS uuid[])))', {
-        events: pairs.map((p) => p.eventId),
-        members: pairs.map((p) => p.memberId),
-      })
+      .andWhere(
+        '(a.event_id, a.member_id) IN (SELECT * FROM unnest(CAST(:events AS uuid[]), CAST(:members AS uuid[])))',
+        {
+          events: pairs.map((p) => p.eventId),
+          members: pairs.map((p) => p.memberId),
+        },
+      )
       .getMany();
   }
 
@@ -66,7 +69,10 @@ export class AttendanceRepository {
   async liveMembers(ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const { manager, tenantId } = this.scope();
-    const rows: { id: string }[] = await manager.query('SELECT id FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL', [tenantId, ids]);
+    const rows: { id: string }[] = await manager.query(
+      'SELECT id FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL',
+      [tenantId, ids],
+    );
     return new Set(rows.map((r) => r.id));
   }
 
@@ -74,14 +80,20 @@ export class AttendanceRepository {
   async existingEvents(ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const { manager, tenantId } = this.scope();
-    const rows: { id: string }[] = await manager.query('SELECT id FROM events WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL', [tenantId, ids]);
+    const rows: { id: string }[] = await manager.query(
+      'SELECT id FROM events WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL',
+      [tenantId, ids],
+    );
     return new Set(rows.map((r) => r.id));
   }
 
   /** Whether the church has this member (deleted members keep their history). */
   async hasMember(id: string): Promise<boolean> {
     const { manager, tenantId } = this.scope();
-    const rows: unknown[] = await manager.query('SELECT 1 FROM members WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL', [tenantId, id]);
+    const rows: unknown[] = await manager.query(
+      'SELECT 1 FROM members WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL',
+      [tenantId, id],
+    );
     return rows.length > 0;
   }
 
@@ -98,6 +110,8 @@ export class AttendanceRepository {
 
   list(query: ListQuery, spec: ListSpec<AttendanceEntity>, totals?: CachedTotal): Promise<Page<AttendanceEntity>> {
     const { repo, tenantId } = this.scope();
-    return fetchPage(repo.createQueryBuilder('a').where('a.tenant_id = :tenantId', { tenantId }), query, spec, { totals });
+    return fetchPage(repo.createQueryBuilder('a').where('a.tenant_id = :tenantId', { tenantId }), query, spec, {
+      totals,
+    });
   }
 }

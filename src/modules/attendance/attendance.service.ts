@@ -45,7 +45,9 @@ export class AttendanceService {
     const inserted = await this.attendance.insertMany([entity]);
     if (!inserted.has(entity.id)) {
       const [existing] = await this.attendance.findPairs([entity]);
-      throw new AppError('conflict', { reason: duplicateReason(entity, existing) }, [{ field: 'member_id', issue: 'duplicate' }]);
+      throw new AppError('conflict', { reason: duplicateReason(entity, existing) }, [
+        { field: 'member_id', issue: 'duplicate' },
+      ]);
     }
     const response = toAttendanceResponse(entity);
     await this.events.record('attendance.recorded', response);
@@ -64,9 +66,11 @@ export class AttendanceService {
     const refused = entities.filter((e) => !inserted.has(e.id));
     if (refused.length) {
       const members = [...new Set(refused.map((e) => toPublicId(ID_PREFIX.member, e.memberId)))];
-      throw new AppError('already_checked_in', { reason: `already checked in to this event: ${members.join(', ')}`, members: members.join(', ') }, [
-        { field: 'member_ids', issue: 'duplicate' },
-      ]);
+      throw new AppError(
+        'already_checked_in',
+        { reason: `already checked in to this event: ${members.join(', ')}`, members: members.join(', ') },
+        [{ field: 'member_ids', issue: 'duplicate' }],
+      );
     }
     const responses = entities.map(toAttendanceResponse);
     await this.events.recordMany('attendance.recorded', responses);
@@ -79,7 +83,9 @@ export class AttendanceService {
    * queries, inserts the valid ones in one statement, and answers per row (index order) the new
    * id, or the issues (`validation_failed`) or the record already there (`conflict`).
    */
-  async createMany(rows: { index: number; row: AttendanceRow }[]): Promise<{ created: { index: number; id: string }[]; rejected: { index: number; error: AppError }[] }> {
+  async createMany(
+    rows: { index: number; row: AttendanceRow }[],
+  ): Promise<{ created: { index: number; id: string }[]; rejected: { index: number; error: AppError }[] }> {
     const refIssues = await this.checkReferences(rows.map((r) => r.row));
     const rejected: { index: number; error: AppError }[] = [];
     const valid: { index: number; entity: AttendanceEntity }[] = [];
@@ -96,7 +102,12 @@ export class AttendanceService {
       const byPair = new Map(existing.map((e) => [`${e.eventId}/${e.memberId}`, e]));
       for (const { index, entity } of refused) {
         const other = byPair.get(`${entity.eventId}/${entity.memberId}`);
-        rejected.push({ index, error: new AppError('conflict', { reason: duplicateReason(entity, other) }, [{ field: 'member_id', issue: 'duplicate' }]) });
+        rejected.push({
+          index,
+          error: new AppError('conflict', { reason: duplicateReason(entity, other) }, [
+            { field: 'member_id', issue: 'duplicate' },
+          ]),
+        });
       }
     }
     const created = valid.filter((v) => inserted.has(v.entity.id));
@@ -105,7 +116,10 @@ export class AttendanceService {
       'attendance.recorded',
       created.map((v) => toAttendanceResponse(v.entity)),
     );
-    return { created: created.map(({ index, entity }) => ({ index, id: toPublicId(ID_PREFIX.attendance, entity.id) })), rejected };
+    return {
+      created: created.map(({ index, entity }) => ({ index, id: toPublicId(ID_PREFIX.attendance, entity.id) })),
+      rejected,
+    };
   }
 
   async get(id: string): Promise<AttendanceResponse> {

@@ -16,7 +16,8 @@ export class EventAttendanceController {
   @Auth({ scopes: ['read:attendance'] })
   @ApiOperation({
     summary: "List an event's attendance",
-    description: 'The attendance list for one calendar event (every filter and sort of GET /v1/attendance but `event_id`); 404 for an event the church does not have.',
+    description:
+      'The attendance list for one calendar event (every filter and sort of GET /v1/attendance but `event_id`); 404 for an event the church does not have.',
   })
   @ApiList(AttendanceResponse, EVENT_ATTENDANCE_LIST)
   list(@Param('id', new ParseIdPipe('evt', 'event')) id: string, @Query() query: Record<string, unknown>) {

@@ -16,7 +16,8 @@ export class MemberAttendanceController {
   @Auth({ scopes: ['read:attendance'] })
   @ApiOperation({
     summary: "List a member's attendance",
-    description: 'The attendance list for one member (every filter and sort of GET /v1/attendance but `member_id`); 404 for a member the church does not have.',
+    description:
+      'The attendance list for one member (every filter and sort of GET /v1/attendance but `member_id`); 404 for a member the church does not have.',
   })
   @ApiList(AttendanceResponse, MEMBER_ATTENDANCE_LIST)
   list(@Param('id', new ParseIdPipe('mem', 'member')) id: string, @Query() query: Record<string, unknown>) {

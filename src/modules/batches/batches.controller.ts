@@ -28,7 +28,10 @@ export class BatchesController {
       "Gifts entered together (a service's envelopes), in one currency. Gifts recorded with `batch_id` are `pending` and raise no event until POST /v1/batches/{id}/commit. " +
       '`count` and `total` add up its gifts (minor units).',
   })
-  @ApiCreatedResponse({ type: BatchResponse, headers: { Location: { description: 'URL of the new batch', schema: { type: 'string' } } } })
+  @ApiCreatedResponse({
+    type: BatchResponse,
+    headers: { Location: { description: 'URL of the new batch', schema: { type: 'string' } } },
+  })
   async create(@Body() dto: CreateBatchDto, @Res({ passthrough: true }) res: Response): Promise<BatchResponse> {
     const batch = await this.batches.create(dto);
     res.location(`/v1/batches/${batch.id}`);
@@ -37,7 +40,11 @@ export class BatchesController {
 
   @Get()
   @Auth({ scopes: ['read:donations'] })
-  @ApiOperation({ summary: 'List batches', description: 'Keyset-paginated, with each batch’s `count` and `total`; `status=open` for the batches still being entered.' })
+  @ApiOperation({
+    summary: 'List batches',
+    description:
+      'Keyset-paginated, with each batch’s `count` and `total`; `status=open` for the batches still being entered.',
+  })
   @ApiList(BatchResponse, BATCH_LIST)
   list(@Query() query: Record<string, unknown>) {
     return this.batches.list(query);
@@ -45,7 +52,10 @@ export class BatchesController {
 
   @Get(':id')
   @Auth({ scopes: ['read:donations'] })
-  @ApiOperation({ summary: 'Get a batch', description: 'With `count` and `total`; its gifts are GET /v1/donations?batch_id={id}. Carries an ETag.' })
+  @ApiOperation({
+    summary: 'Get a batch',
+    description: 'With `count` and `total`; its gifts are GET /v1/donations?batch_id={id}. Carries an ETag.',
+  })
   @ApiOkResponse({ type: BatchResponse })
   get(@Param('id', BatchId) id: string): Promise<BatchResponse> {
     return this.batches.get(id);
@@ -53,7 +63,11 @@ export class BatchesController {
 
   @Patch(':id')
   @Auth({ scopes: ['write:donations'] })
-  @ApiOperation({ summary: 'Update a batch', description: 'The description and `expected_total` of an open batch (null clears the expected total); a committed batch is 409 `conflict`.' })
+  @ApiOperation({
+    summary: 'Update a batch',
+    description:
+      'The description and `expected_total` of an open batch (null clears the expected total); a committed batch is 409 `conflict`.',
+  })
   @ApiOkResponse({ type: BatchResponse })
   update(@Param('id', BatchId) id: string, @Body() dto: UpdateBatchDto): Promise<BatchResponse> {
     return this.batches.update(id, dto);

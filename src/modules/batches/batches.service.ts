@@ -79,10 +79,15 @@ export class BatchesService {
    */
   async commit(id: string): Promise<BatchResponse> {
     const batch = await this.require(id, 'for_no_key_update');
-    if (batch.status === 'committed') throw new AppError('conflict', { reason: 'the batch has already been committed' });
+    if (batch.status === 'committed')
+      throw new AppError('conflict', { reason: 'the batch has already been committed' });
     const sums = (await this.donations.batchSums([batch.id])).get(batch.id) ?? { count: 0, total: 0 };
     if (batch.expectedTotal !== null && batch.expectedTotal !== sums.total) {
-      throw new AppError('batch_total_mismatch', { expected: batch.expectedTotal, total: sums.total, currency: batch.currency });
+      throw new AppError('batch_total_mismatch', {
+        expected: batch.expectedTotal,
+        total: sums.total,
+        currency: batch.currency,
+      });
     }
     await this.donations.succeedBatch(batch.id);
     const now = new Date();

@@ -10,6 +10,11 @@ export const CAMPUS_LIST: ListSpec<CampusEntity> = {
   },
   filters: {
     key: { type: 'string', ops: ['in'], column: 'key', description: 'Campus key; `key[in]=a,b` for several.' },
-    created_at: { type: 'timestamp', ops: ['gt', 'gte', 'lt', 'lte'], column: 'created_at', description: 'Creation time (ISO 8601).' },
+    created_at: {
+      type: 'timestamp',
+      ops: ['gt', 'gte', 'lt', 'lte'],
+      column: 'created_at',
+      description: 'Creation time (ISO 8601).',
+    },
   },
 };

@@ -99,7 +99,9 @@ export class CampusesService {
 
   private async assertKeyFree(key: string): Promise<void> {
     if (await this.campuses.findByKey(key)) {
-      throw new AppError('conflict', { reason: `a campus with key ${key} exists` }, [{ field: 'key', issue: 'duplicate' }]);
+      throw new AppError('conflict', { reason: `a campus with key ${key} exists` }, [
+        { field: 'key', issue: 'duplicate' },
+      ]);
     }
   }
 }

@@ -58,7 +58,10 @@ export class CheckInController {
       'The right one records `checked_out_at` and the token (and its kiosk device) that did it. Checking out twice is 409 `conflict`.',
   })
   @ApiOkResponse({ type: CheckoutResponse })
-  checkout(@Param('id', new ParseIdPipe('cki', 'check-in')) id: string, @Body() dto: CheckoutDto): Promise<CheckoutResponse> {
+  checkout(
+    @Param('id', new ParseIdPipe('cki', 'check-in')) id: string,
+    @Body() dto: CheckoutDto,
+  ): Promise<CheckoutResponse> {
     return this.checkIns.checkout(id, dto);
   }
 }

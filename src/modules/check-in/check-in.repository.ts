@@ -43,7 +43,10 @@ export class CheckInRepository {
   /** The church's live event (the check-in's foreign key holds it while the transaction runs). */
   async findEvent(id: string): Promise<EventForCheckIn | null> {
     const { manager, tenantId } = this.scope();
-    const rows: EventForCheckIn[] = await manager.query(`SELECT id, timezone, status FROM events WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL`, [tenantId, id]);
+    const rows: EventForCheckIn[] = await manager.query(
+      `SELECT id, timezone, status FROM events WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL`,
+      [tenantId, id],
+    );
     return rows[0] ?? null;
   }
 
@@ -60,27 +63,38 @@ export class CheckInRepository {
         WHERE m.tenant_id = $1 AND m.id = ANY($2::uuid[]) AND m.deleted_at IS NULL`,
       [tenantId, ids],
     );
-    return rows.map(({ allergiesDefined, ...member }) => (allergiesDefined ? member : { id: member.id, firstName: member.firstName, lastName: member.lastName }));
+    return rows.map(({ allergiesDefined, ...member }) =>
+      allergiesDefined ? member : { id: member.id, firstName: member.firstName, lastName: member.lastName },
+    );
   }
 
   /** The church's device, or null. */
   async deviceExists(id: string): Promise<boolean> {
     const { manager, tenantId } = this.scope();
-    const rows: unknown[] = await manager.query(`SELECT 1 FROM devices WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
+    const rows: unknown[] = await manager.query(`SELECT 1 FROM devices WHERE tenant_id = $1 AND id = $2`, [
+      tenantId,
+      id,
+    ]);
     return rows.length > 0;
   }
 
   /** The device a token belongs to (kiosk keys), or null. */
   async deviceOfToken(tokenId: string): Promise<string | null> {
     const { manager, tenantId } = this.scope();
-    const rows: { device_id: string | null }[] = await manager.query(`SELECT device_id FROM api_tokens WHERE tenant_id = $1 AND id = $2`, [tenantId, tokenId]);
+    const rows: { device_id: string | null }[] = await manager.query(
+      `SELECT device_id FROM api_tokens WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, tokenId],
+    );
     return rows[0]?.device_id ?? null;
   }
 
   /** The church's own banned sequences (PUT /v1/settings/check-in); none until set. */
   async bannedSequences(): Promise<string[]> {
     const { manager, tenantId } = this.scope();
-    const [row] = await manager.query<{ banned_sequences: string[] }[]>('SELECT banned_sequences FROM check_in_settings WHERE tenant_id = $1', [tenantId]);
+    const [row] = await manager.query<{ banned_sequences: string[] }[]>(
+      'SELECT banned_sequences FROM check_in_settings WHERE tenant_id = $1',
+      [tenantId],
+    );
     return row?.banned_sequences ?? [];
   }
 
@@ -98,7 +112,11 @@ export class CheckInRepository {
    * event's local date now): then nothing is written and null comes back, for another code. A
    * concurrent insert of the same code waits here for the other transaction and then yields.
    */
-  async insertWithCode(row: Omit<CheckInEntity, 'day' | 'securityCode' | 'createdAt' | 'updatedAt'>, timezone: string, code: string): Promise<CheckInEntity | null> {
+  async insertWithCode(
+    row: Omit<CheckInEntity, 'day' | 'securityCode' | 'createdAt' | 'updatedAt'>,
+    timezone: string,
+    code: string,
+  ): Promise<CheckInEntity | null> {
     const { manager } = this.scope();
     const rows: { day: string; created_at: Date }[] = await manager.query(
       `INSERT INTO check_ins (tenant_id, id, event_id, day, security_code, member_ids, device_id, token_id)
@@ -108,7 +126,12 @@ export class CheckInRepository {
       [row.tenantId, row.id, row.eventId, timezone, code, row.memberIds, row.deviceId, row.tokenId],
     );
     if (!rows[0]) return null;
-    return Object.assign(new CheckInEntity(), row, { day: rows[0].day, securityCode: code, createdAt: rows[0].created_at, updatedAt: rows[0].created_at });
+    return Object.assign(new CheckInEntity(), row, {
+      day: rows[0].day,
+      securityCode: code,
+      createdAt: rows[0].created_at,
+      updatedAt: rows[0].created_at,
+    });
   }
 
   findById(id: string, lock?: RowLock): Promise<CheckInEntity | null> {
@@ -130,7 +153,8 @@ export class CheckInRepository {
     const { manager, tenantId } = this.scope();
     // Plain-column conditions (see the AddSearchKeyColumns migration): under row-level security only
     // leakproof comparisons reach the indexes, so the prefix is a range of the pattern operators.
-    const prefix = (column: string) => `(${column} ~>=~ lower($3) AND ${column} ~<=~ (lower($3) || U&'\\+10FFFF') AND starts_with(${column}, lower($3)))`;
+    const prefix = (column: string) =>
+      `(${column} ~>=~ lower($3) AND ${column} ~<=~ (lower($3) || U&'\\+10FFFF') AND starts_with(${column}, lower($3)))`;
     const hits =
       'phoneLast4' in by
         ? `SELECT m.id, m.household_id FROM members m

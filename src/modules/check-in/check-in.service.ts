@@ -66,14 +66,22 @@ export class CheckInService {
     let deviceId: string | null = null;
     if (dto.device_id) {
       deviceId = parsePublicId(ID_PREFIX.device, dto.device_id);
-      if (!deviceId || !(await this.checkIns.deviceExists(deviceId))) issues.push({ field: 'device_id', issue: 'not_found' });
+      if (!deviceId || !(await this.checkIns.deviceExists(deviceId)))
+        issues.push({ field: 'device_id', issue: 'not_found' });
     } else if (actor.tokenId) {
       deviceId = await this.checkIns.deviceOfToken(actor.tokenId);
     }
     if (issues.length) throw AppError.validation(issues);
     if (event!.status === 'canceled') throw new AppError('event_canceled');
 
-    const base = { tenantId: TenantContext.current().tenantId, id: newUuid(), eventId: event!.id, memberIds, deviceId, tokenId: actor.tokenId ?? null };
+    const base = {
+      tenantId: TenantContext.current().tenantId,
+      id: newUuid(),
+      eventId: event!.id,
+      memberIds,
+      deviceId,
+      tokenId: actor.tokenId ?? null,
+    };
     const row = { ...base, checkedOutAt: null, checkedOutDeviceId: null, checkedOutTokenId: null };
     let checkIn: CheckInEntity | null = null;
     // The church's own banned sequences, read once (in the request's transaction) for every draw.
@@ -86,10 +94,19 @@ export class CheckInService {
     if (!checkIn) throw new AppError('conflict', { reason: 'no security code is left for today; try again' });
 
     try {
-      await this.attendance.recordMany(memberIds.map((memberId) => ({ eventId: event!.id, memberId, kind: 'regular' as const, checkedInAt: checkIn.createdAt, checkInId: checkIn.id })));
+      await this.attendance.recordMany(
+        memberIds.map((memberId) => ({
+          eventId: event!.id,
+          memberId,
+          kind: 'regular' as const,
+          checkedInAt: checkIn.createdAt,
+          checkInId: checkIn.id,
+        })),
+      );
     } catch (error) {
       // AttendanceService names the members already recorded; the code of that answer is ours.
-      if (error instanceof AppError && error.code === 'conflict') throw new AppError('already_checked_in', error.params, error.errors);
+      if (error instanceof AppError && error.code === 'conflict')
+        throw new AppError('already_checked_in', error.params, error.errors);
       throw error;
     }
     return toCheckInResponse(
@@ -118,7 +135,8 @@ export class CheckInService {
       const sequence = value.replace(/[a-z]/g, (c) => c.toUpperCase());
       if (sequence.length < 2) issues.push({ field, issue: 'too_short', params: { min: 2 } });
       else if (sequence.length > 4) issues.push({ field, issue: 'too_long', params: { max: 4 } });
-      else if (!CHURCH_SEQUENCE.test(sequence)) issues.push({ field, issue: 'invalid_format', params: { format: CHURCH_SEQUENCE_FORMAT } });
+      else if (!CHURCH_SEQUENCE.test(sequence))
+        issues.push({ field, issue: 'invalid_format', params: { format: CHURCH_SEQUENCE_FORMAT } });
       else if (!sequences.includes(sequence)) sequences.push(sequence);
     });
     if (issues.length) throw AppError.validation(issues);
@@ -134,7 +152,8 @@ export class CheckInService {
     const checkIn = await this.checkIns.findById(id, 'for_no_key_update');
     if (!checkIn) throw AppError.notFound('check-in');
     if (dto.security_code.trim().toUpperCase() !== checkIn.securityCode) throw new AppError('security_code_mismatch');
-    if (checkIn.checkedOutAt) throw new AppError('conflict', { reason: `checked out already at ${checkIn.checkedOutAt.toISOString()}` });
+    if (checkIn.checkedOutAt)
+      throw new AppError('conflict', { reason: `checked out already at ${checkIn.checkedOutAt.toISOString()}` });
     const { actor } = TenantContext.current();
     const now = new Date();
     const changes = {
@@ -164,7 +183,12 @@ function toSettingsResponse(sequences: string[]): CheckInSettingsResponse {
 function toCheckInResponse(checkIn: CheckInEntity, members: LabelMember[]): CheckInResponse {
   const code = checkIn.securityCode;
   const labels = members.map((m) => {
-    const label: CheckInLabel = { member_id: toPublicId(ID_PREFIX.member, m.id), first_name: m.firstName, last_name: m.lastName, security_code: code };
+    const label: CheckInLabel = {
+      member_id: toPublicId(ID_PREFIX.member, m.id),
+      first_name: m.firstName,
+      last_name: m.lastName,
+      security_code: code,
+    };
     if (m.allergies !== undefined) label.allergies = m.allergies;
     return label;
   });
@@ -186,10 +210,20 @@ function groupHouseholds(rows: SearchRow[]): CheckInSearchResponse['data'] {
   for (const row of rows) {
     const rowKey = row.householdId ?? `solo:${row.id}`;
     if (rowKey !== key) {
-      out.push({ id: row.householdId ? toPublicId(ID_PREFIX.household, row.householdId) : null, name: row.householdName, members: [] });
+      out.push({
+        id: row.householdId ? toPublicId(ID_PREFIX.household, row.householdId) : null,
+        name: row.householdName,
+        members: [],
+      });
       key = rowKey;
     }
-    out[out.length - 1].members.push({ id: toPublicId(ID_PREFIX.member, row.id), first_name: row.firstName, last_name: row.lastName, age: row.age, checked_in: row.checkedIn });
+    out[out.length - 1].members.push({
+      id: toPublicId(ID_PREFIX.member, row.id),
+      first_name: row.firstName,
+      last_name: row.lastName,
+      age: row.age,
+      checked_in: row.checkedIn,
+    });
   }
   return out;
 }

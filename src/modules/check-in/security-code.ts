@@ -70,7 +70,9 @@ const DRAWS = 10_000;
 
 /** True when the code is safe to print: none of the banned sequences (built-in, then the church's `extra`) appears in it. */
 export function isAllowedCode(code: string, extra: readonly string[] = []): boolean {
-  return !BANNED_SEQUENCES.some((sequence) => code.includes(sequence)) && !extra.some((sequence) => code.includes(sequence));
+  return (
+    !BANNED_SEQUENCES.some((sequence) => code.includes(sequence)) && !extra.some((sequence) => code.includes(sequence))
+  );
 }
 
 /**
@@ -81,7 +83,8 @@ export function isAllowedCode(code: string, extra: readonly string[] = []): bool
 export function newSecurityCode(extra: readonly string[] = []): string | null {
   for (let draw = 0; draw < DRAWS; draw++) {
     let code = '';
-    for (let i = 0; i < SECURITY_CODE_LENGTH; i++) code += SECURITY_CODE_ALPHABET[randomInt(SECURITY_CODE_ALPHABET.length)];
+    for (let i = 0; i < SECURITY_CODE_LENGTH; i++)
+      code += SECURITY_CODE_ALPHABET[randomInt(SECURITY_CODE_ALPHABET.length)];
     if (isAllowedCode(code, extra)) return code;
   }
   return null;

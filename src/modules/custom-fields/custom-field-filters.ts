@@ -46,16 +46,32 @@ export function customFieldFilters(definitions: CustomFieldEntity[]): Record<str
         filters[filterName(d.key)] = { type: 'string', ops: [], sql: equals(d.key), description };
         break;
       case 'select':
-        filters[filterName(d.key)] = { type: 'enum', values: d.options ?? [], ops: [], sql: equals(d.key), description };
+        filters[filterName(d.key)] = {
+          type: 'enum',
+          values: d.options ?? [],
+          ops: [],
+          sql: equals(d.key),
+          description,
+        };
         break;
       case 'boolean':
         filters[filterName(d.key)] = { type: 'boolean', ops: [], sql: equals(d.key), description };
         break;
       case 'number':
-        filters[filterName(d.key)] = { type: 'number', ops: ['gt', 'gte', 'lt', 'lte'], sql: numberRange(d.key), description };
+        filters[filterName(d.key)] = {
+          type: 'number',
+          ops: ['gt', 'gte', 'lt', 'lte'],
+          sql: numberRange(d.key),
+          description,
+        };
         break;
       case 'date':
-        filters[filterName(d.key)] = { type: 'date', ops: ['gt', 'gte', 'lt', 'lte'], sql: dateRange(d.key), description };
+        filters[filterName(d.key)] = {
+          type: 'date',
+          ops: ['gt', 'gte', 'lt', 'lte'],
+          sql: dateRange(d.key),
+          description,
+        };
         break;
     }
   }

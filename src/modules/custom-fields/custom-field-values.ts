@@ -16,7 +16,11 @@ export type CustomFieldsWrite = 'whole' | 'partial';
  * key, named `custom_fields.<key>`: unknown_field, invalid_type, not_in_options, missing. The shape
  * (snake_case keys, scalar values, ≤ 500 characters) is the member body's own rule, checked before.
  */
-export function customFieldIssues(values: Record<string, unknown> | null | undefined, definitions: CustomFieldEntity[], write: CustomFieldsWrite): FieldIssue[] {
+export function customFieldIssues(
+  values: Record<string, unknown> | null | undefined,
+  definitions: CustomFieldEntity[],
+  write: CustomFieldsWrite,
+): FieldIssue[] {
   const byKey = new Map(definitions.map((d) => [d.key, d]));
   const issues: FieldIssue[] = [];
   const given = values ?? {};
@@ -33,7 +37,8 @@ export function customFieldIssues(values: Record<string, unknown> | null | undef
   }
   if (write === 'whole') {
     for (const definition of definitions) {
-      if (definition.required && !Object.hasOwn(given, definition.key)) issues.push({ field: `custom_fields.${definition.key}`, issue: 'missing' });
+      if (definition.required && !Object.hasOwn(given, definition.key))
+        issues.push({ field: `custom_fields.${definition.key}`, issue: 'missing' });
     }
   }
   return issues;
@@ -44,14 +49,20 @@ function valueIssue(definition: CustomFieldEntity, value: unknown): Pick<FieldIs
     case 'text':
       return typeof value === 'string' ? null : { issue: 'invalid_type', params: { type: 'string' } };
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value) ? null : { issue: 'invalid_type', params: { type: 'number' } };
+      return typeof value === 'number' && Number.isFinite(value)
+        ? null
+        : { issue: 'invalid_type', params: { type: 'number' } };
     case 'boolean':
       return typeof value === 'boolean' ? null : { issue: 'invalid_type', params: { type: 'boolean' } };
     case 'date':
-      return typeof value === 'string' && DATE.test(value) && isRealDate(value) ? null : { issue: 'invalid_type', params: { type: 'date (YYYY-MM-DD)' } };
+      return typeof value === 'string' && DATE.test(value) && isRealDate(value)
+        ? null
+        : { issue: 'invalid_type', params: { type: 'date (YYYY-MM-DD)' } };
     case 'select':
       if (typeof value !== 'string') return { issue: 'invalid_type', params: { type: 'string' } };
-      return definition.options?.includes(value) ? null : { issue: 'not_in_options', params: { values: (definition.options ?? []).join(', ') } };
+      return definition.options?.includes(value)
+        ? null
+        : { issue: 'not_in_options', params: { values: (definition.options ?? []).join(', ') } };
   }
 }
 

@@ -27,8 +27,14 @@ export class CustomFieldsController {
     description:
       'Members then carry a value under `custom_fields.<key>`, checked against the type (and the options of a select field); a required field must have one on member create and PUT. A key the church already has is a 409 `conflict`.',
   })
-  @ApiCreatedResponse({ type: CustomFieldResponse, headers: { Location: { description: 'URL of the new definition', schema: { type: 'string' } } } })
-  async create(@Body() dto: CreateCustomFieldDto, @Res({ passthrough: true }) res: Response): Promise<CustomFieldResponse> {
+  @ApiCreatedResponse({
+    type: CustomFieldResponse,
+    headers: { Location: { description: 'URL of the new definition', schema: { type: 'string' } } },
+  })
+  async create(
+    @Body() dto: CreateCustomFieldDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<CustomFieldResponse> {
     const field = await this.fields.create(dto);
     res.location(`/v1/custom-fields/${field.id}`);
     return field;
@@ -54,7 +60,8 @@ export class CustomFieldsController {
   @Auth({ scopes: ['admin:*'] })
   @ApiOperation({
     summary: 'Update a custom field',
-    description: 'The label, the options of a select field and `required`; the key and the type cannot change. Members’ existing values are kept as they are.',
+    description:
+      'The label, the options of a select field and `required`; the key and the type cannot change. Members’ existing values are kept as they are.',
   })
   @ApiOkResponse({ type: CustomFieldResponse })
   update(@Param('id', CustomFieldId) id: string, @Body() dto: UpdateCustomFieldDto): Promise<CustomFieldResponse> {
@@ -64,7 +71,11 @@ export class CustomFieldsController {
   @Delete(':id')
   @HttpCode(204)
   @Auth({ scopes: ['admin:*'] })
-  @ApiOperation({ summary: 'Delete a custom field', description: 'Its key is taken out of every member at once (no `member.updated` per member; their `updated_at` changes).' })
+  @ApiOperation({
+    summary: 'Delete a custom field',
+    description:
+      'Its key is taken out of every member at once (no `member.updated` per member; their `updated_at` changes).',
+  })
   @ApiNoContentResponse()
   async remove(@Param('id', CustomFieldId) id: string): Promise<void> {
     await this.fields.remove(id);

@@ -52,7 +52,11 @@ export class CustomFieldsRepository {
 
   list(query: ListQuery): Promise<Page<CustomFieldEntity>> {
     const { repo, tenantId } = this.scope();
-    return fetchPage(repo.createQueryBuilder('f').where('f.tenant_id = :tenantId', { tenantId }), query, CUSTOM_FIELD_LIST);
+    return fetchPage(
+      repo.createQueryBuilder('f').where('f.tenant_id = :tenantId', { tenantId }),
+      query,
+      CUSTOM_FIELD_LIST,
+    );
   }
 
   /**

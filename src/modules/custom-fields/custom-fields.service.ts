@@ -40,7 +40,9 @@ export class CustomFieldsService {
       updatedAt: now,
     });
     if (!(await this.fields.insert(field))) {
-      throw new AppError('conflict', { reason: `a custom field with key ${dto.key} exists` }, [{ field: 'key', issue: 'duplicate' }]);
+      throw new AppError('conflict', { reason: `a custom field with key ${dto.key} exists` }, [
+        { field: 'key', issue: 'duplicate' },
+      ]);
     }
     return toCustomFieldResponse(field);
   }
@@ -58,7 +60,9 @@ export class CustomFieldsService {
   async update(id: string, dto: UpdateCustomFieldDto): Promise<CustomFieldResponse> {
     const cleared = (['label', 'required', 'options'] as const).filter((f) => dto[f] === null);
     const field = await this.require(id, 'for_no_key_update');
-    const issues: FieldIssue[] = cleared.filter((f) => f !== 'options' || field.type === 'select').map((f) => ({ field: f, issue: 'required' }));
+    const issues: FieldIssue[] = cleared
+      .filter((f) => f !== 'options' || field.type === 'select')
+      .map((f) => ({ field: f, issue: 'required' }));
     if (dto.options !== undefined && dto.options !== null) issues.push(...optionsIssues(field.type, dto.options));
     if (issues.length) throw AppError.validation(issues);
     const changes: Partial<CustomFieldEntity> = { updatedAt: new Date() };
@@ -105,8 +109,10 @@ export class CustomFieldsService {
 
 /** Options: a non-empty list without repeats for a select field, nothing for the other types. */
 function optionsIssues(type: CustomFieldType, options: string[] | null | undefined): FieldIssue[] {
-  if (type !== 'select') return options === undefined || options === null ? [] : [{ field: 'options', issue: 'not_allowed' }];
-  if (options === undefined || options === null || options.length === 0) return [{ field: 'options', issue: 'required' }];
+  if (type !== 'select')
+    return options === undefined || options === null ? [] : [{ field: 'options', issue: 'not_allowed' }];
+  if (options === undefined || options === null || options.length === 0)
+    return [{ field: 'options', issue: 'required' }];
   if (options.some((o) => o.trim() === '')) return [{ field: 'options', issue: 'invalid' }];
   if (new Set(options).size !== options.length) return [{ field: 'options', issue: 'duplicate' }];
   return [];

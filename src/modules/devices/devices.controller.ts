@@ -23,10 +23,15 @@ export class DevicesController {
   @Auth({ scopes: ['admin:*'] })
   @ApiOperation({
     summary: 'Register a kiosk device',
-    description: 'Returns the kiosk API key once (scopes read:events, read:members, write:attendance; no expiry). Raises `device.registered`.',
+    description:
+      'Returns the kiosk API key once (scopes read:events, read:members, write:attendance; no expiry). Raises `device.registered`.',
   })
   @ApiCreatedResponse({ type: DeviceWithKeyResponse })
-  async register(@Body() dto: CreateDeviceDto, @Req() req: AuthRequest, @Res({ passthrough: true }) res: Response): Promise<DeviceWithKeyResponse> {
+  async register(
+    @Body() dto: CreateDeviceDto,
+    @Req() req: AuthRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<DeviceWithKeyResponse> {
     const device = await this.devices.register(dto, req.principal!);
     res.location(`/v1/devices/${device.id}`);
     res.setHeader('Cache-Control', 'no-store');
@@ -52,9 +57,16 @@ export class DevicesController {
   @Post(':id/rotate-key')
   @HttpCode(200)
   @Auth({ scopes: ['admin:*'] })
-  @ApiOperation({ summary: "Rotate a kiosk's API key", description: 'Returns the new key once; the old key stops working at once.' })
+  @ApiOperation({
+    summary: "Rotate a kiosk's API key",
+    description: 'Returns the new key once; the old key stops working at once.',
+  })
   @ApiOkResponse({ type: DeviceWithKeyResponse })
-  rotateKey(@Param('id', DeviceId) id: string, @Req() req: AuthRequest, @Res({ passthrough: true }) res: Response): Promise<DeviceWithKeyResponse> {
+  rotateKey(
+    @Param('id', DeviceId) id: string,
+    @Req() req: AuthRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<DeviceWithKeyResponse> {
     res.setHeader('Cache-Control', 'no-store');
     return this.devices.rotateKey(id, req.principal!);
   }

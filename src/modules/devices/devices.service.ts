@@ -68,12 +68,21 @@ export class DevicesService {
 
   async get(id: string): Promise<DeviceResponse> {
     const device = await this.require(id);
-    return this.respond(device, await this.campusOf(device), device.tokenId ? await this.tokens.get(device.tokenId, null) : null);
+    return this.respond(
+      device,
+      await this.campusOf(device),
+      device.tokenId ? await this.tokens.get(device.tokenId, null) : null,
+    );
   }
 
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<DeviceResponse>> {
     const page = await this.devices.list(parseListQuery(rawQuery, DEVICE_LIST));
-    const campuses = new Map((await this.campuses.findManyByIds(page.rows.map((d) => d.campusId).filter((c): c is string => !!c))).map((c) => [c.id, c]));
+    const campuses = new Map(
+      (await this.campuses.findManyByIds(page.rows.map((d) => d.campusId).filter((c): c is string => !!c))).map((c) => [
+        c.id,
+        c,
+      ]),
+    );
     return toEnvelope(page, (d) => this.respond(d, d.campusId ? (campuses.get(d.campusId) ?? null) : null, null));
   }
 
@@ -85,9 +94,16 @@ export class DevicesService {
   }
 
   private async issueKey(device: DeviceEntity, caller: Principal) {
-    if (!caller.actingUserId) throw new AppError('scope_not_allowed', { scope: 'device registration (staff tokens only)' });
+    if (!caller.actingUserId)
+      throw new AppError('scope_not_allowed', { scope: 'device registration (staff tokens only)' });
     const creator = await this.users.requireById(caller.actingUserId);
-    return this.tokens.issue({ type: 'kiosk', name: `kiosk: ${device.name}`, scopes: [...KIOSK_SCOPES], creator, deviceId: device.id });
+    return this.tokens.issue({
+      type: 'kiosk',
+      name: `kiosk: ${device.name}`,
+      scopes: [...KIOSK_SCOPES],
+      creator,
+      deviceId: device.id,
+    });
   }
 
   private async require(id: string, lock?: RowLock): Promise<DeviceEntity> {

@@ -18,7 +18,11 @@ export class DonationRefsLoader {
   /** The funds, donors and campuses of `rows`, one query each. */
   async of(rows: DonationEntity[]): Promise<DonationRefs> {
     const donorIds = [...new Set(rows.map((d) => d.donorId).filter((id): id is string => id !== null))];
-    const [funds, donors, campuses] = [await this.funds.byIdOf(rows), await this.donations.donorsOf(donorIds), await this.campuses.byIdOf(rows)];
+    const [funds, donors, campuses] = [
+      await this.funds.byIdOf(rows),
+      await this.donations.donorsOf(donorIds),
+      await this.campuses.byIdOf(rows),
+    ];
     return { funds, donors, campuses };
   }
 

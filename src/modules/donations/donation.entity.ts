@@ -2,7 +2,14 @@ import { Column, Entity, ValueTransformer } from 'typeorm';
 import { TenantScopedEntity } from '../../common/database/tenant-scoped.entity';
 
 export const DONATION_METHODS = ['cash', 'check', 'card', 'ach', 'online', 'other'] as const;
-export const DONATION_STATUSES = ['succeeded', 'pending', 'refunded', 'partially_refunded', 'disputed', 'failed'] as const;
+export const DONATION_STATUSES = [
+  'succeeded',
+  'pending',
+  'refunded',
+  'partially_refunded',
+  'disputed',
+  'failed',
+] as const;
 export type DonationMethod = (typeof DONATION_METHODS)[number];
 export type DonationStatus = (typeof DONATION_STATUSES)[number];
 

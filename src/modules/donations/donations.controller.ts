@@ -33,7 +33,10 @@ export class DonationsController {
       '30 requests per minute per token; send an `Idempotency-Key` so that a retry never records a gift twice. `amount` is an integer of minor units and `currency` a code of the currency table: a float, a string or an unknown currency is 422. ' +
       'Without `batch_id` the gift is `succeeded` and raises `donation.created`; with the id of an open batch (same currency) it is `pending` and raises nothing until the batch is committed; a committed batch is 409 `conflict`.',
   })
-  @ApiCreatedResponse({ type: DonationResponse, headers: { Location: { description: 'URL of the new donation', schema: { type: 'string' } } } })
+  @ApiCreatedResponse({
+    type: DonationResponse,
+    headers: { Location: { description: 'URL of the new donation', schema: { type: 'string' } } },
+  })
   async create(@Body() dto: CreateDonationDto, @Res({ passthrough: true }) res: Response): Promise<DonationResponse> {
     const donation = await this.donations.create(dto);
     res.location(`/v1/donations/${donation.id}`);
@@ -53,7 +56,10 @@ export class DonationsController {
 
   @Get(':id')
   @Auth({ scopes: ['read:donations'] })
-  @ApiOperation({ summary: 'Get a donation', description: 'Carries an ETag; `If-None-Match` answers 304 while unchanged.' })
+  @ApiOperation({
+    summary: 'Get a donation',
+    description: 'Carries an ETag; `If-None-Match` answers 304 while unchanged.',
+  })
   @ApiOkResponse({ type: DonationResponse })
   get(@Param('id', DonationId) id: string): Promise<DonationResponse> {
     return this.donations.get(id);
@@ -63,7 +69,8 @@ export class DonationsController {
   @Auth({ scopes: ['write:donations'] })
   @ApiOperation({
     summary: 'Update a donation',
-    description: '`fund_id`, `campus`, `note` and `check_number` only (any other field is 422 `unknown_field`): money is never edited; refund the gift and record it again. Raises no event.',
+    description:
+      '`fund_id`, `campus`, `note` and `check_number` only (any other field is 422 `unknown_field`): money is never edited; refund the gift and record it again. Raises no event.',
   })
   @ApiOkResponse({ type: DonationResponse })
   update(@Param('id', DonationId) id: string, @Body() dto: UpdateDonationDto): Promise<DonationResponse> {

@@ -34,12 +34,24 @@ export function toDonationResponse(d: DonationEntity, refs: DonationRefs): Donat
     recurring_gift_id: d.recurringGiftId ? toPublicId(ID_PREFIX.recurringGift, d.recurringGiftId) : null,
     processor_id: d.processorId,
     refunded_amount: d.refundedAmount,
-    dispute: d.dispute ? { reason: d.dispute.reason ?? null, status: d.dispute.status ?? null, amount: d.dispute.amount ?? null } : null,
+    dispute: d.dispute
+      ? { reason: d.dispute.reason ?? null, status: d.dispute.status ?? null, amount: d.dispute.amount ?? null }
+      : null,
     created_at: d.createdAt.toISOString(),
     updated_at: d.updatedAt.toISOString(),
   };
 }
 
-export function toDonationRefundedEvent(donation: DonationResponse, refund: DonationRefundEntity): DonationRefundedEvent {
-  return { ...donation, refund: { amount: refund.amount, processor_refund_id: refund.processorRefundId, created_at: refund.createdAt.toISOString() } };
+export function toDonationRefundedEvent(
+  donation: DonationResponse,
+  refund: DonationRefundEntity,
+): DonationRefundedEvent {
+  return {
+    ...donation,
+    refund: {
+      amount: refund.amount,
+      processor_refund_id: refund.processorRefundId,
+      created_at: refund.createdAt.toISOString(),
+    },
+  };
 }

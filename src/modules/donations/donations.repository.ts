@@ -95,37 +95,54 @@ export class DonationsRepository {
 
   async hasProcessorRefund(processorRefundId: string): Promise<boolean> {
     const { manager, tenantId } = this.scope();
-    const rows: unknown[] = await manager.query('SELECT 1 FROM donation_refunds WHERE tenant_id = $1 AND processor_refund_id = $2', [tenantId, processorRefundId]);
+    const rows: unknown[] = await manager.query(
+      'SELECT 1 FROM donation_refunds WHERE tenant_id = $1 AND processor_refund_id = $2',
+      [tenantId, processorRefundId],
+    );
     return rows.length > 0;
   }
 
   list(query: ListQuery, totals?: CachedTotal): Promise<Page<DonationEntity>> {
     const { repo, tenantId } = this.scope();
-    return fetchPage(repo.createQueryBuilder('d').where('d.tenant_id = :tenantId', { tenantId }), query, DONATION_LIST, {
-      totals,
-      pageBounds: (alias, param) => createdAtBounds(query, alias, param),
-    });
+    return fetchPage(
+      repo.createQueryBuilder('d').where('d.tenant_id = :tenantId', { tenantId }),
+      query,
+      DONATION_LIST,
+      {
+        totals,
+        pageBounds: (alias, param) => createdAtBounds(query, alias, param),
+      },
+    );
   }
 
   /** Donors by id (deleted members included: a past gift keeps its donor). */
   async donorsOf(ids: string[]): Promise<Map<string, DonorRow>> {
     if (ids.length === 0) return new Map();
     const { manager, tenantId } = this.scope();
-    const rows: { id: string; first_name: string }[] = await manager.query('SELECT id, first_name FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])', [tenantId, ids]);
+    const rows: { id: string; first_name: string }[] = await manager.query(
+      'SELECT id, first_name FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])',
+      [tenantId, ids],
+    );
     return new Map(rows.map((r) => [r.id, { id: r.id, firstName: r.first_name }]));
   }
 
   /** A live (not deleted) member of the church, who may give. */
   async liveMember(id: string): Promise<DonorRow | null> {
     const { manager, tenantId } = this.scope();
-    const rows: { id: string; first_name: string }[] = await manager.query('SELECT id, first_name FROM members WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL', [tenantId, id]);
+    const rows: { id: string; first_name: string }[] = await manager.query(
+      'SELECT id, first_name FROM members WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL',
+      [tenantId, id],
+    );
     return rows[0] ? { id: rows[0].id, firstName: rows[0].first_name } : null;
   }
 
   /** Whether the church has this recurring gift (a processor's metadata may name one it does not). */
   async hasRecurringGift(id: string): Promise<boolean> {
     const { manager, tenantId } = this.scope();
-    const rows: unknown[] = await manager.query('SELECT 1 FROM recurring_gifts WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+    const rows: unknown[] = await manager.query('SELECT 1 FROM recurring_gifts WHERE tenant_id = $1 AND id = $2', [
+      tenantId,
+      id,
+    ]);
     return rows.length > 0;
   }
 
@@ -135,7 +152,10 @@ export class DonationsRepository {
    */
   async lockBatchForAdd(batchId: string): Promise<BatchState | null> {
     const { manager, tenantId } = this.scope();
-    const rows: BatchState[] = await manager.query('SELECT status, currency FROM batches WHERE tenant_id = $1 AND id = $2 FOR SHARE', [tenantId, batchId]);
+    const rows: BatchState[] = await manager.query(
+      'SELECT status, currency FROM batches WHERE tenant_id = $1 AND id = $2 FOR SHARE',
+      [tenantId, batchId],
+    );
     return rows[0] ?? null;
   }
 

@@ -61,9 +61,11 @@ export class DonationsService {
     const batchId = dto.batch_id ? parsePublicId(ID_PREFIX.batch, dto.batch_id) : null;
     const batch = batchId ? await this.donations.lockBatchForAdd(batchId) : null;
     if (dto.batch_id && !batch) issues.push({ field: 'batch_id', issue: 'not_found' });
-    if (batch && batch.status === 'open' && batch.currency !== dto.currency) issues.push({ field: 'currency', issue: 'currency_mismatch', params: { currency: batch.currency } });
+    if (batch && batch.status === 'open' && batch.currency !== dto.currency)
+      issues.push({ field: 'currency', issue: 'currency_mismatch', params: { currency: batch.currency } });
     if (issues.length) throw AppError.validation(issues);
-    if (batch?.status === 'committed') throw new AppError('conflict', { reason: 'the batch has been committed; gifts cannot be added to it' });
+    if (batch?.status === 'committed')
+      throw new AppError('conflict', { reason: 'the batch has been committed; gifts cannot be added to it' });
 
     const now = new Date();
     const donation = this.newDonation({
@@ -102,7 +104,8 @@ export class DonationsService {
     if (existing) return this.refs.respond(existing);
     const currency = typeof payment.currency === 'string' ? payment.currency.toUpperCase() : '';
     const issues: FieldIssue[] = [];
-    if (!isValidAmount(payment.amount)) issues.push({ field: 'amount', issue: 'out_of_range', params: { min: 1, max: 100_000_000 } });
+    if (!isValidAmount(payment.amount))
+      issues.push({ field: 'amount', issue: 'out_of_range', params: { min: 1, max: 100_000_000 } });
     if (!isCurrency(currency)) issues.push({ field: 'currency', issue: 'invalid' });
     const fundUuid = uuidOf(ID_PREFIX.fund, payment.fundId, true);
     const fund = fundUuid ? await this.funds.findById(fundUuid, 'for_key_share') : null;
@@ -122,7 +125,8 @@ export class DonationsService {
       method: DONATION_METHODS.includes(payment.method) ? payment.method : 'other',
       checkNumber: null,
       // Never later than now: the processor's clock is not ours (and the table refuses a gift received after it is entered).
-      receivedAt: payment.receivedAt instanceof Date && payment.receivedAt.getTime() < now.getTime() ? payment.receivedAt : now,
+      receivedAt:
+        payment.receivedAt instanceof Date && payment.receivedAt.getTime() < now.getTime() ? payment.receivedAt : now,
       note: null,
       status: 'succeeded',
       batchId: null,
@@ -187,13 +191,19 @@ export class DonationsService {
   async refund(id: string, dto: RefundDonationDto): Promise<DonationResponse> {
     const donation = await this.require(id, 'for_no_key_update');
     if (donation.processorId) {
-      throw new AppError('conflict', { reason: 'this gift was made through the payment processor: refund it there, and the refund is recorded here from its event' });
+      throw new AppError('conflict', {
+        reason:
+          'this gift was made through the payment processor: refund it there, and the refund is recorded here from its event',
+      });
     }
-    if (!REFUNDABLE.includes(donation.status)) throw new AppError('conflict', { reason: `a ${donation.status} donation cannot be refunded` });
+    if (!REFUNDABLE.includes(donation.status))
+      throw new AppError('conflict', { reason: `a ${donation.status} donation cannot be refunded` });
     const remaining = donation.amount - donation.refundedAmount;
     const amount = dto.amount ?? remaining;
     if (remaining === 0 || amount > remaining)
-      throw new AppError('refund_exceeds_remaining', { remaining, currency: donation.currency }, [{ field: 'amount', issue: 'out_of_range', params: { min: 1, max: remaining } }]);
+      throw new AppError('refund_exceeds_remaining', { remaining, currency: donation.currency }, [
+        { field: 'amount', issue: 'out_of_range', params: { min: 1, max: remaining } },
+      ]);
     const { donation: refunded } = await this.applyRefund(donation, amount, null);
     return refunded;
   }
@@ -203,12 +213,18 @@ export class DonationsService {
    * no donation has that id. A refund id already recorded changes nothing (returns the donation as
    * it is); an amount past what is left is capped (the processor has moved the money already).
    */
-  async refundByProcessor(processorId: string, refund: { amount: number; processorRefundId?: string | null }): Promise<DonationResponse | null> {
+  async refundByProcessor(
+    processorId: string,
+    refund: { amount: number; processorRefundId?: string | null },
+  ): Promise<DonationResponse | null> {
     const donation = await this.donations.findByProcessorId(processorId, 'for_no_key_update');
     if (!donation) return null;
-    const already = refund.processorRefundId ? await this.donations.hasProcessorRefund(refund.processorRefundId) : false;
+    const already = refund.processorRefundId
+      ? await this.donations.hasProcessorRefund(refund.processorRefundId)
+      : false;
     const amount = Math.min(Math.trunc(refund.amount), donation.amount - donation.refundedAmount);
-    if (already || !(amount > 0) || donation.status === 'pending' || donation.status === 'failed') return this.refs.respond(donation);
+    if (already || !(amount > 0) || donation.status === 'pending' || donation.status === 'failed')
+      return this.refs.respond(donation);
     return (await this.applyRefund(donation, amount, refund.processorRefundId ?? null)).donation;
   }
 
@@ -217,12 +233,19 @@ export class DonationsService {
    * status `disputed` (it counts for nothing until resolved) and `donation.disputed` with the
    * dispute; null when no donation has that id.
    */
-  async disputeByProcessor(processorId: string, dispute: { reason?: string | null; status?: string | null; amount?: number | null }): Promise<DonationResponse | null> {
+  async disputeByProcessor(
+    processorId: string,
+    dispute: { reason?: string | null; status?: string | null; amount?: number | null },
+  ): Promise<DonationResponse | null> {
     const donation = await this.donations.findByProcessorId(processorId, 'for_no_key_update');
     if (!donation) return null;
     const changes: Partial<DonationEntity> = {
       status: 'disputed',
-      dispute: { reason: dispute.reason ?? null, status: dispute.status ?? null, amount: typeof dispute.amount === 'number' ? Math.trunc(dispute.amount) : null },
+      dispute: {
+        reason: dispute.reason ?? null,
+        status: dispute.status ?? null,
+        amount: typeof dispute.amount === 'number' ? Math.trunc(dispute.amount) : null,
+      },
       updatedAt: new Date(),
     };
     await this.donations.update(donation.id, changes);
@@ -252,12 +275,28 @@ export class DonationsService {
     return this.donations.batchSums(batchIds);
   }
 
-  private async applyRefund(donation: DonationEntity, amount: number, processorRefundId: string | null): Promise<{ donation: DonationResponse }> {
+  private async applyRefund(
+    donation: DonationEntity,
+    amount: number,
+    processorRefundId: string | null,
+  ): Promise<{ donation: DonationResponse }> {
     const now = new Date();
-    const refund = Object.assign(new DonationRefundEntity(), { tenantId: donation.tenantId, id: newUuid(), donationId: donation.id, amount, processorRefundId, createdAt: now });
+    const refund = Object.assign(new DonationRefundEntity(), {
+      tenantId: donation.tenantId,
+      id: newUuid(),
+      donationId: donation.id,
+      amount,
+      processorRefundId,
+      createdAt: now,
+    });
     await this.donations.insertRefund(refund);
     const refundedAmount = donation.refundedAmount + amount;
-    const status: DonationStatus = donation.status === 'disputed' ? 'disputed' : refundedAmount === donation.amount ? 'refunded' : 'partially_refunded';
+    const status: DonationStatus =
+      donation.status === 'disputed'
+        ? 'disputed'
+        : refundedAmount === donation.amount
+          ? 'refunded'
+          : 'partially_refunded';
     const changes: Partial<DonationEntity> = { refundedAmount, status, updatedAt: now };
     await this.donations.update(donation.id, changes);
     const response = await this.refs.respond(Object.assign(donation, changes));

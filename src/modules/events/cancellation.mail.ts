@@ -31,7 +31,11 @@ const TEXTS: Record<Language, { subject: string; body: string; reason: string }>
 /** The cancellation mail to one registrant, in `lang`, the start shown in the event's time zone. */
 export function cancellationMail(notice: CancellationNotice, lang: Language): { subject: string; text: string } {
   const t = TEXTS[lang];
-  const when = new Intl.DateTimeFormat(LOCALES[lang], { dateStyle: 'full', timeStyle: 'short', timeZone: notice.timezone }).format(notice.startsAt);
+  const when = new Intl.DateTimeFormat(LOCALES[lang], {
+    dateStyle: 'full',
+    timeStyle: 'short',
+    timeZone: notice.timezone,
+  }).format(notice.startsAt);
   return {
     subject: interpolate(t.subject, { event: notice.eventName }),
     text: interpolate(t.body, {

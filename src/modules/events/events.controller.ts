@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ParseIdPipe } from '../../common/ids/parse-id.pipe';
 import { ApiList } from '../../common/lists/list-envelope';
@@ -30,7 +37,10 @@ export class CalendarEventsController {
       "Times are ISO 8601: with an offset they are that instant, without one the local time in `timezone` (an IANA name; default the campus's, else UTC). " +
       'Responses give `starts_at`/`ends_at` in UTC. Raises `event.created`.',
   })
-  @ApiCreatedResponse({ type: CalendarEventResponse, headers: { Location: { description: 'URL of the new event', schema: { type: 'string' } } } })
+  @ApiCreatedResponse({
+    type: CalendarEventResponse,
+    headers: { Location: { description: 'URL of the new event', schema: { type: 'string' } } },
+  })
   async create(@Body() dto: CreateEventDto, @Res({ passthrough: true }) res: Response): Promise<CalendarEventResponse> {
     const event = await this.events.create(dto);
     res.location(`/v1/events/${event.id}`);
@@ -39,7 +49,10 @@ export class CalendarEventsController {
 
   @Get()
   @Auth({ scopes: ['read:events'] })
-  @ApiOperation({ summary: 'List calendar events', description: 'Keyset-paginated; `sort=starts_at` with `starts_at[gte]=<now>` lists the upcoming ones.' })
+  @ApiOperation({
+    summary: 'List calendar events',
+    description: 'Keyset-paginated; `sort=starts_at` with `starts_at[gte]=<now>` lists the upcoming ones.',
+  })
   @ApiList(CalendarEventResponse, EVENT_LIST)
   list(@Query() query: Record<string, unknown>) {
     return this.events.list(query);
@@ -47,7 +60,10 @@ export class CalendarEventsController {
 
   @Get(':id')
   @Auth({ scopes: ['read:events'] })
-  @ApiOperation({ summary: 'Get a calendar event', description: 'Carries an ETag; `If-None-Match` answers 304 while unchanged.' })
+  @ApiOperation({
+    summary: 'Get a calendar event',
+    description: 'Carries an ETag; `If-None-Match` answers 304 while unchanged.',
+  })
   @ApiOkResponse({ type: CalendarEventResponse })
   get(@Param('id', EventId) id: string): Promise<CalendarEventResponse> {
     return this.events.get(id);
@@ -71,7 +87,8 @@ export class CalendarEventsController {
   @Auth({ scopes: ['write:events'] })
   @ApiOperation({
     summary: 'Delete a calendar event',
-    description: 'Soft delete: the event and its registrations disappear from the API. No mail is sent (cancel the event to tell registrants).',
+    description:
+      'Soft delete: the event and its registrations disappear from the API. No mail is sent (cancel the event to tell registrants).',
   })
   @ApiNoContentResponse()
   async remove(@Param('id', EventId) id: string): Promise<void> {
@@ -105,8 +122,15 @@ export class CalendarEventsController {
       'No seat left: 409 `event_full` (held under concurrent registrations: never more than `capacity`); a member registered twice: 409 `conflict`; ' +
       'a canceled event: 409 `event_canceled`; `registration_open: false`: 409 `conflict`.',
   })
-  @ApiCreatedResponse({ type: RegistrationResponse, headers: { Location: { description: 'URL of the event’s registrations', schema: { type: 'string' } } } })
-  async register(@Param('id', EventId) id: string, @Body() dto: CreateRegistrationDto, @Res({ passthrough: true }) res: Response): Promise<RegistrationResponse> {
+  @ApiCreatedResponse({
+    type: RegistrationResponse,
+    headers: { Location: { description: 'URL of the event’s registrations', schema: { type: 'string' } } },
+  })
+  async register(
+    @Param('id', EventId) id: string,
+    @Body() dto: CreateRegistrationDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<RegistrationResponse> {
     const registration = await this.events.register(id, dto);
     res.location(`/v1/events/${registration.event_id}/registrations`);
     return registration;
@@ -125,7 +149,10 @@ export class CalendarEventsController {
   @Auth({ scopes: ['write:events'] })
   @ApiOperation({ summary: 'Delete a registration', description: 'Frees the seat; the member may register again.' })
   @ApiNoContentResponse()
-  async unregister(@Param('id', EventId) id: string, @Param('reg', new ParseIdPipe('reg', 'registration')) reg: string): Promise<void> {
+  async unregister(
+    @Param('id', EventId) id: string,
+    @Param('reg', new ParseIdPipe('reg', 'registration')) reg: string,
+  ): Promise<void> {
     await this.events.unregister(id, reg);
   }
 }

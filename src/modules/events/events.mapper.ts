@@ -7,7 +7,11 @@ import type { CalendarEventEntity } from './event.entity';
 import type { RegistrationEntity } from './registration.entity';
 
 /** `campuses` holds (at least) the event's campus, by id; `attendance` the attendance count by event id (none: 0). */
-export function toEventResponse(event: CalendarEventEntity, campuses: Map<string, CampusEntity>, attendance: Map<string, number>): CalendarEventResponse {
+export function toEventResponse(
+  event: CalendarEventEntity,
+  campuses: Map<string, CampusEntity>,
+  attendance: Map<string, number>,
+): CalendarEventResponse {
   const campus = event.campusId ? campuses.get(event.campusId) : undefined;
   return {
     id: toPublicId(ID_PREFIX.event, event.id),
@@ -39,14 +43,26 @@ export interface MemberName {
 }
 
 /** `members` holds (at least) the registration's member, by uuid. */
-export function toRegistrationResponse(registration: RegistrationEntity, members: Map<string, MemberName>): RegistrationResponse {
+export function toRegistrationResponse(
+  registration: RegistrationEntity,
+  members: Map<string, MemberName>,
+): RegistrationResponse {
   const member = registration.memberId ? members.get(registration.memberId) : undefined;
-  const registered: RegisteredMember | null = member ? { id: toPublicId(ID_PREFIX.member, member.id), first_name: member.first_name, last_name: member.last_name } : null;
+  const registered: RegisteredMember | null = member
+    ? { id: toPublicId(ID_PREFIX.member, member.id), first_name: member.first_name, last_name: member.last_name }
+    : null;
   return {
     id: toPublicId(ID_PREFIX.registration, registration.id),
     event_id: toPublicId(ID_PREFIX.event, registration.eventId),
     member: registered,
-    guest: registration.memberId === null ? { first_name: registration.guestFirstName ?? '', last_name: registration.guestLastName ?? '', email: registration.guestEmail } : null,
+    guest:
+      registration.memberId === null
+        ? {
+            first_name: registration.guestFirstName ?? '',
+            last_name: registration.guestLastName ?? '',
+            email: registration.guestEmail,
+          }
+        : null,
     created_at: registration.createdAt.toISOString(),
     updated_at: registration.updatedAt.toISOString(),
   };

@@ -14,7 +14,12 @@ import { RegistrationEntity } from './registration.entity';
 export class CalendarEventsRepository {
   private scope() {
     const { manager, tenantId } = TenantContext.current();
-    return { manager, tenantId, events: manager.getRepository(CalendarEventEntity), registrations: manager.getRepository(RegistrationEntity) };
+    return {
+      manager,
+      tenantId,
+      events: manager.getRepository(CalendarEventEntity),
+      registrations: manager.getRepository(RegistrationEntity),
+    };
   }
 
   async insert(event: CalendarEventEntity): Promise<void> {
@@ -61,7 +66,9 @@ export class CalendarEventsRepository {
 
   listRegistrations(eventId: string, query: ListQuery): Promise<Page<RegistrationEntity>> {
     const { registrations, tenantId } = this.scope();
-    const qb = registrations.createQueryBuilder('r').where('r.tenant_id = :tenantId AND r.event_id = :eventId', { tenantId, eventId });
+    const qb = registrations
+      .createQueryBuilder('r')
+      .where('r.tenant_id = :tenantId AND r.event_id = :eventId', { tenantId, eventId });
     return fetchPage(qb, query, REGISTRATION_LIST);
   }
 
@@ -76,14 +83,20 @@ export class CalendarEventsRepository {
     const unique = [...new Set(ids)];
     if (!unique.length) return new Map();
     const { manager, tenantId } = this.scope();
-    const rows: MemberName[] = await manager.query('SELECT id, first_name, last_name, email FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])', [tenantId, unique]);
+    const rows: MemberName[] = await manager.query(
+      'SELECT id, first_name, last_name, email FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])',
+      [tenantId, unique],
+    );
     return new Map(rows.map((r) => [r.id, r]));
   }
 
   /** The live (not deleted) member of the church with this uuid. */
   async liveMember(id: string): Promise<MemberName | null> {
     const { manager, tenantId } = this.scope();
-    const rows: MemberName[] = await manager.query('SELECT id, first_name, last_name, email FROM members WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL', [tenantId, id]);
+    const rows: MemberName[] = await manager.query(
+      'SELECT id, first_name, last_name, email FROM members WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL',
+      [tenantId, id],
+    );
     return rows[0] ?? null;
   }
 }

@@ -94,12 +94,17 @@ export class CalendarEventsService {
     const changes: Partial<CalendarEventEntity> = {};
     if (dto.campus !== undefined) changes.campusId = campus?.id ?? null;
     if (dto.timezone !== undefined) {
-      const zoneCampus = campus ?? (dto.campus === undefined && event.campusId ? (await this.campuses.byIdOf([event])).get(event.campusId) : undefined);
+      const zoneCampus =
+        campus ??
+        (dto.campus === undefined && event.campusId
+          ? (await this.campuses.byIdOf([event])).get(event.campusId)
+          : undefined);
       const timezone = this.readTimezone(dto.timezone, zoneCampus ?? null, issues);
       if (timezone) changes.timezone = timezone;
     }
     const timezone = changes.timezone ?? event.timezone;
-    const startsAt = dto.starts_at !== undefined ? this.readTime('starts_at', dto.starts_at, timezone, issues) : event.startsAt;
+    const startsAt =
+      dto.starts_at !== undefined ? this.readTime('starts_at', dto.starts_at, timezone, issues) : event.startsAt;
     const endsAt = dto.ends_at !== undefined ? this.readTime('ends_at', dto.ends_at, timezone, issues) : event.endsAt;
     if (startsAt && endsAt && endsAt <= startsAt) issues.push({ field: 'ends_at', issue: 'not_after_start' });
     if (issues.length) throw AppError.validation(issues);
@@ -129,11 +134,17 @@ export class CalendarEventsService {
    */
   async register(eventId: string, dto: CreateRegistrationDto): Promise<RegistrationResponse> {
     if ((dto.member_id === undefined) === (dto.guest === undefined)) {
-      throw AppError.validation([{ field: dto.member_id === undefined ? 'member_id' : 'guest', issue: dto.member_id === undefined ? 'required' : 'invalid' }]);
+      throw AppError.validation([
+        {
+          field: dto.member_id === undefined ? 'member_id' : 'guest',
+          issue: dto.member_id === undefined ? 'required' : 'invalid',
+        },
+      ]);
     }
     const event = await this.require(eventId, 'for_no_key_update');
     if (event.status === 'canceled') throw new AppError('event_canceled');
-    if (!event.registrationOpen) throw new AppError('conflict', { reason: 'registration is closed for this event (registration_open: false)' });
+    if (!event.registrationOpen)
+      throw new AppError('conflict', { reason: 'registration is closed for this event (registration_open: false)' });
     let member: MemberName | null = null;
     if (dto.member_id !== undefined) {
       const memberId = parsePublicId(ID_PREFIX.member, dto.member_id);
@@ -143,7 +154,8 @@ export class CalendarEventsService {
         throw new AppError('conflict', { reason: `member ${dto.member_id} is already registered for this event` });
       }
     }
-    if (event.capacity !== null && event.registrationCount >= event.capacity) throw new AppError('event_full', { capacity: event.capacity });
+    if (event.capacity !== null && event.registrationCount >= event.capacity)
+      throw new AppError('event_full', { capacity: event.capacity });
     const now = new Date();
     const registration = Object.assign(new RegistrationEntity(), {
       tenantId: event.tenantId,
@@ -163,7 +175,10 @@ export class CalendarEventsService {
     return response;
   }
 
-  async listRegistrations(eventId: string, rawQuery: Record<string, unknown>): Promise<ListEnvelope<RegistrationResponse>> {
+  async listRegistrations(
+    eventId: string,
+    rawQuery: Record<string, unknown>,
+  ): Promise<ListEnvelope<RegistrationResponse>> {
     const query = parseListQuery(rawQuery, REGISTRATION_LIST);
     const event = await this.require(eventId);
     const page = await this.repository.listRegistrations(event.id, query);
@@ -187,7 +202,12 @@ export class CalendarEventsService {
     const event = await this.require(id, 'for_no_key_update');
     if (event.status === 'canceled') throw new AppError('event_canceled');
     const now = new Date();
-    const changes: Partial<CalendarEventEntity> = { status: 'canceled', canceledAt: now, cancelReason: reason?.trim() || null, updatedAt: now };
+    const changes: Partial<CalendarEventEntity> = {
+      status: 'canceled',
+      canceledAt: now,
+      cancelReason: reason?.trim() || null,
+      updatedAt: now,
+    };
     await this.save(id, changes);
     const canceled = Object.assign(event, changes);
     const [response] = await this.respond([canceled]);
@@ -210,7 +230,16 @@ export class CalendarEventsService {
     const { lang } = TenantContext.current();
     const mails = [...recipients.values()].map(({ to, firstName }) => ({
       to,
-      ...cancellationMail({ firstName, eventName: event.name, startsAt: event.startsAt, timezone: event.timezone, reason: event.cancelReason }, lang),
+      ...cancellationMail(
+        {
+          firstName,
+          eventName: event.name,
+          startsAt: event.startsAt,
+          timezone: event.timezone,
+          reason: event.cancelReason,
+        },
+        lang,
+      ),
     }));
     for (const mail of mails) await this.mailer.enqueueInTransaction(mail);
   }
@@ -230,14 +259,24 @@ export class CalendarEventsService {
   }
 
   /** The given zone (checked), else the campus's, else UTC; null (with an issue) for an unknown name. */
-  private readTimezone(value: string | null | undefined, campus: CampusEntity | null, issues: FieldIssue[]): string | null {
-    if (value === undefined || value === null) return campus?.timezone && isIanaTimeZone(campus.timezone) ? campus.timezone : 'UTC';
+  private readTimezone(
+    value: string | null | undefined,
+    campus: CampusEntity | null,
+    issues: FieldIssue[],
+  ): string | null {
+    if (value === undefined || value === null)
+      return campus?.timezone && isIanaTimeZone(campus.timezone) ? campus.timezone : 'UTC';
     if (isIanaTimeZone(value)) return value;
     issues.push({ field: 'timezone', issue: 'invalid_format', params: { format: TIMEZONE_FORMAT } });
     return null;
   }
 
-  private readTimes(starts: string, ends: string, timezone: string, issues: FieldIssue[]): { startsAt: Date; endsAt: Date } | null {
+  private readTimes(
+    starts: string,
+    ends: string,
+    timezone: string,
+    issues: FieldIssue[],
+  ): { startsAt: Date; endsAt: Date } | null {
     const startsAt = this.readTime('starts_at', starts, timezone, issues);
     const endsAt = this.readTime('ends_at', ends, timezone, issues);
     if (!startsAt || !endsAt) return null;

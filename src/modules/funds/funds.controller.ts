@@ -22,8 +22,15 @@ export class FundsController {
   @Post()
   @Idempotent()
   @Auth({ scopes: ['write:donations'] })
-  @ApiOperation({ summary: 'Create a fund', description: 'A designation gifts are given to (general, missions, building). The name is unique in the church ignoring case (409 `conflict`).' })
-  @ApiCreatedResponse({ type: FundResponse, headers: { Location: { description: 'URL of the new fund', schema: { type: 'string' } } } })
+  @ApiOperation({
+    summary: 'Create a fund',
+    description:
+      'A designation gifts are given to (general, missions, building). The name is unique in the church ignoring case (409 `conflict`).',
+  })
+  @ApiCreatedResponse({
+    type: FundResponse,
+    headers: { Location: { description: 'URL of the new fund', schema: { type: 'string' } } },
+  })
   async create(@Body() dto: CreateFundDto, @Res({ passthrough: true }) res: Response): Promise<FundResponse> {
     const fund = await this.funds.create(dto);
     res.location(`/v1/funds/${fund.id}`);
@@ -32,7 +39,10 @@ export class FundsController {
 
   @Get()
   @Auth({ scopes: ['read:donations'] })
-  @ApiOperation({ summary: 'List funds', description: 'Keyset-paginated; `active=true` for the funds that take gifts.' })
+  @ApiOperation({
+    summary: 'List funds',
+    description: 'Keyset-paginated; `active=true` for the funds that take gifts.',
+  })
   @ApiList(FundResponse, FUND_LIST)
   list(@Query() query: Record<string, unknown>) {
     return this.funds.list(query);
@@ -61,7 +71,11 @@ export class FundsController {
   @Delete(':id')
   @HttpCode(204)
   @Auth({ scopes: ['write:donations'] })
-  @ApiOperation({ summary: 'Delete a fund', description: 'Only a fund nobody gave to (nor pledged or gives to regularly): otherwise 409 `conflict`; archive it with `active: false`.' })
+  @ApiOperation({
+    summary: 'Delete a fund',
+    description:
+      'Only a fund nobody gave to (nor pledged or gives to regularly): otherwise 409 `conflict`; archive it with `active: false`.',
+  })
   @ApiNoContentResponse()
   async remove(@Param('id', FundId) id: string): Promise<void> {
     await this.funds.remove(id);

@@ -1,7 +1,12 @@
 import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
 import type { FundEntity } from './fund.entity';
 
-function searchCondition(alias: string, _op: Operator, value: FilterValue | FilterValue[], param: (v: unknown) => string): string {
+function searchCondition(
+  alias: string,
+  _op: Operator,
+  value: FilterValue | FilterValue[],
+  param: (v: unknown) => string,
+): string {
   const pattern = `%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return `${alias}.name ILIKE ${param(pattern)}`;
 }
@@ -14,10 +19,35 @@ export const FUND_LIST: ListSpec<FundEntity> = {
     name: { column: 'name', type: 'text', value: (row) => row.name },
   },
   filters: {
-    active: { type: 'boolean', ops: [], column: 'active', description: '`active=true` for the funds that take gifts, `false` for the archived ones.' },
-    tax_deductible: { type: 'boolean', ops: [], column: 'tax_deductible', description: 'Whether gifts to the fund appear on year-end statements.' },
-    q: { type: 'string', ops: [], sql: searchCondition, description: 'Search in the name (substring, case-insensitive).' },
-    created_at: { type: 'timestamp', ops: ['gt', 'gte', 'lt', 'lte'], column: 'created_at', description: 'Creation time (ISO 8601; an offset is honoured).' },
-    updated_at: { type: 'timestamp', ops: ['gt', 'gte', 'lt', 'lte'], column: 'updated_at', description: 'Last change (ISO 8601): for incremental sync.' },
+    active: {
+      type: 'boolean',
+      ops: [],
+      column: 'active',
+      description: '`active=true` for the funds that take gifts, `false` for the archived ones.',
+    },
+    tax_deductible: {
+      type: 'boolean',
+      ops: [],
+      column: 'tax_deductible',
+      description: 'Whether gifts to the fund appear on year-end statements.',
+    },
+    q: {
+      type: 'string',
+      ops: [],
+      sql: searchCondition,
+      description: 'Search in the name (substring, case-insensitive).',
+    },
+    created_at: {
+      type: 'timestamp',
+      ops: ['gt', 'gte', 'lt', 'lte'],
+      column: 'created_at',
+      description: 'Creation time (ISO 8601; an offset is honoured).',
+    },
+    updated_at: {
+      type: 'timestamp',
+      ops: ['gt', 'gte', 'lt', 'lte'],
+      column: 'updated_at',
+      description: 'Last change (ISO 8601): for incremental sync.',
+    },
   },
 };

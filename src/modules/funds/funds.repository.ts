@@ -25,7 +25,16 @@ export class FundsRepository {
       `INSERT INTO funds (tenant_id, id, name, description, ledger_code, active, tax_deductible, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
        ON CONFLICT (tenant_id, lower(name)) DO NOTHING RETURNING id`,
-      [tenantId, fund.id, fund.name, fund.description, fund.ledgerCode, fund.active, fund.taxDeductible, fund.createdAt],
+      [
+        tenantId,
+        fund.id,
+        fund.name,
+        fund.description,
+        fund.ledgerCode,
+        fund.active,
+        fund.taxDeductible,
+        fund.createdAt,
+      ],
     );
     return rows.length === 1;
   }
@@ -33,13 +42,19 @@ export class FundsRepository {
   /** With `lock`, the row stays locked until the transaction ends (see RowLock). Plain SQL: every gift reads its fund. */
   async findById(id: string, lock?: RowLock): Promise<FundEntity | null> {
     const { manager, tenantId } = this.scope();
-    const rows: FundEntity[] = await manager.query(`SELECT ${FUND_COLUMNS} FROM funds WHERE tenant_id = $1 AND id = $2 ${lockClause(lock)}`, [tenantId, id]);
+    const rows: FundEntity[] = await manager.query(
+      `SELECT ${FUND_COLUMNS} FROM funds WHERE tenant_id = $1 AND id = $2 ${lockClause(lock)}`,
+      [tenantId, id],
+    );
     return rows.length ? Object.assign(new FundEntity(), rows[0]) : null;
   }
 
   async findByName(name: string): Promise<FundEntity | null> {
     const { repo, tenantId } = this.scope();
-    return repo.createQueryBuilder('f').where('f.tenant_id = :tenantId AND lower(f.name) = lower(:name)', { tenantId, name }).getOne();
+    return repo
+      .createQueryBuilder('f')
+      .where('f.tenant_id = :tenantId AND lower(f.name) = lower(:name)', { tenantId, name })
+      .getOne();
   }
 
   async findManyByIds(ids: string[]): Promise<FundEntity[]> {

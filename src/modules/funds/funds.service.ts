@@ -14,7 +14,8 @@ import { FUND_LIST } from './funds.list';
 import { toFundResponse } from './funds.mapper';
 import { FundsRepository } from './funds.repository';
 
-const duplicateName = (name: string) => new AppError('conflict', { reason: `a fund named ${name} exists` }, [{ field: 'name', issue: 'duplicate' }]);
+const duplicateName = (name: string) =>
+  new AppError('conflict', { reason: `a fund named ${name} exists` }, [{ field: 'name', issue: 'duplicate' }]);
 
 @Injectable()
 export class FundsService {
@@ -75,7 +76,8 @@ export class FundsService {
   async remove(id: string): Promise<void> {
     const fund = await this.require(id, 'pessimistic_write');
     const referencedBy = await this.funds.referencedBy(fund.id);
-    if (referencedBy) throw new AppError('conflict', { reason: `the fund has ${referencedBy}; archive it with active: false instead` });
+    if (referencedBy)
+      throw new AppError('conflict', { reason: `the fund has ${referencedBy}; archive it with active: false instead` });
     await this.funds.delete(fund.id);
   }
 

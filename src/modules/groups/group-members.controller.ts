@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ParseIdPipe } from '../../common/ids/parse-id.pipe';
 import { ApiList } from '../../common/lists/list-envelope';
@@ -48,7 +55,11 @@ export class GroupMembersController {
   })
   @ApiBody({ type: PutGroupMemberDto, required: false })
   @ApiOkResponse({ type: GroupMemberResponse })
-  async put(@Param('id', GroupId) id: string, @Param('member_id', MemberId) memberId: string, @Body() body: unknown): Promise<GroupMemberResponse> {
+  async put(
+    @Param('id', GroupId) id: string,
+    @Param('member_id', MemberId) memberId: string,
+    @Body() body: unknown,
+  ): Promise<GroupMemberResponse> {
     return this.members.put(id, memberId, await readPutGroupMemberBody(body));
   }
 
@@ -57,7 +68,10 @@ export class GroupMembersController {
   @Auth({ scopes: ['write:groups'] })
   @ApiOperation({ summary: 'Take a member out of the group', description: '404 when the member is not in this group.' })
   @ApiNoContentResponse()
-  async remove(@Param('id', GroupId) id: string, @Param('member_id', new ParseIdPipe('mem', 'group member')) memberId: string): Promise<void> {
+  async remove(
+    @Param('id', GroupId) id: string,
+    @Param('member_id', new ParseIdPipe('mem', 'group member')) memberId: string,
+  ): Promise<void> {
     await this.members.remove(id, memberId);
   }
 
@@ -70,8 +84,15 @@ export class GroupMembersController {
       'Moves `member_ids` (and `leader_id`, who leads the new group) out of this group into a new group named `name`, whose `parent_group_id` is this group and whose campus is this group’s; the others join as `member`. ' +
       'All in one transaction, raising `group.created` (the new group) and `group.multiplied` (`{group, new_group}`). A `leader_id` or member that is not in this group (another church’s included) is 422 `validation_failed` (issue `not_in_group`) and nothing moves; a closed group is 409. Answers 201 with the new group.',
   })
-  @ApiCreatedResponse({ type: GroupResponse, headers: { Location: { description: 'URL of the new group', schema: { type: 'string' } } } })
-  async multiply(@Param('id', GroupId) id: string, @Body() dto: MultiplyGroupDto, @Res({ passthrough: true }) res: Response): Promise<GroupResponse> {
+  @ApiCreatedResponse({
+    type: GroupResponse,
+    headers: { Location: { description: 'URL of the new group', schema: { type: 'string' } } },
+  })
+  async multiply(
+    @Param('id', GroupId) id: string,
+    @Body() dto: MultiplyGroupDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<GroupResponse> {
     const group = await this.members.multiply(id, dto);
     res.location(`/v1/groups/${group.id}`);
     return group;

@@ -20,9 +20,30 @@ export const GROUP_MEMBER_LIST: ListSpec<GroupMemberEntity> = {
     joined_at: { column: 'joined_at', type: 'timestamp', value: (row) => row.joinedAt.toISOString() },
   },
   filters: {
-    group_role: { type: 'enum', values: GROUP_ROLES, ops: [], column: 'group_role', description: '`leader` for the group’s leaders.' },
-    joined_at: { type: 'timestamp', ops: ['gt', 'gte', 'lt', 'lte'], column: 'joined_at', description: 'When the member joined the group (ISO 8601).' },
-    created_at: { type: 'timestamp', ops: ['gt', 'gte', 'lt', 'lte'], sql: onMember('created_at'), description: 'The member’s creation time (ISO 8601), as `created_at` shows it.' },
-    updated_at: { type: 'timestamp', ops: ['gt', 'gte', 'lt', 'lte'], sql: onMember('updated_at'), description: 'The member’s last change (ISO 8601), as `updated_at` shows it.' },
+    group_role: {
+      type: 'enum',
+      values: GROUP_ROLES,
+      ops: [],
+      column: 'group_role',
+      description: '`leader` for the group’s leaders.',
+    },
+    joined_at: {
+      type: 'timestamp',
+      ops: ['gt', 'gte', 'lt', 'lte'],
+      column: 'joined_at',
+      description: 'When the member joined the group (ISO 8601).',
+    },
+    created_at: {
+      type: 'timestamp',
+      ops: ['gt', 'gte', 'lt', 'lte'],
+      sql: onMember('created_at'),
+      description: 'The member’s creation time (ISO 8601), as `created_at` shows it.',
+    },
+    updated_at: {
+      type: 'timestamp',
+      ops: ['gt', 'gte', 'lt', 'lte'],
+      sql: onMember('updated_at'),
+      description: 'The member’s last change (ISO 8601), as `updated_at` shows it.',
+    },
   },
 };

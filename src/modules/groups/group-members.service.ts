@@ -47,20 +47,35 @@ export class GroupMembersService {
    * cached under that version too (a roster change bumps it, as every member write does). With
    * Redis the ETag comes from the version, so a matching If-None-Match is a 304 before any query.
    */
-  async list(groupId: string, rawQuery: Record<string, unknown>, ifNoneMatch?: string): Promise<{ etag: string | null; body: ListEnvelope<GroupMemberResponse> }> {
+  async list(
+    groupId: string,
+    rawQuery: Record<string, unknown>,
+    ifNoneMatch?: string,
+  ): Promise<{ etag: string | null; body: ListEnvelope<GroupMemberResponse> }> {
     const query = parseListQuery(rawQuery, GROUP_MEMBER_LIST);
     const { lang, tenantId } = TenantContext.current();
     // Told apart from the member lists' totals by the group.
-    const state = await this.totals.open('members', { ...query, filters: [...query.filters, { field: 'group_id', op: 'eq', value: groupId }] });
+    const state = await this.totals.open('members', {
+      ...query,
+      filters: [...query.filters, { field: 'group_id', op: 'eq', value: groupId }],
+    });
     const etag = state ? listPageEtag(tenantId, ['group-members', groupId], state.version, lang, query) : null;
     if (etag && matches(ifNoneMatch, etag)) throw new NotModified(etag);
     const page = await this.repository.roster(groupId, query, state);
     // An empty page may be a group that does not exist (or is another church's): 404 then.
     if (!page.rows.length) await this.groups.require(groupId);
     const members = page.rows.map((p) => p.member);
-    const campuses = state ? await this.campusDirectory.campusesOf(members, state.version) : await this.campuses.byIdOf(members);
-    const tags = await this.memberTags.ofPage(new Map(page.rows.map((p) => [p.member.id, (page.computed?.get(p.id)?.tag_ids as string[] | undefined) ?? []])), state?.version);
-    return { etag, body: toEnvelope(page, (p) => toGroupMemberResponse(p, p.member, campuses, lang, tags.get(p.member.id) ?? [])) };
+    const campuses = state
+      ? await this.campusDirectory.campusesOf(members, state.version)
+      : await this.campuses.byIdOf(members);
+    const tags = await this.memberTags.ofPage(
+      new Map(page.rows.map((p) => [p.member.id, (page.computed?.get(p.id)?.tag_ids as string[] | undefined) ?? []])),
+      state?.version,
+    );
+    return {
+      etag,
+      body: toEnvelope(page, (p) => toGroupMemberResponse(p, p.member, campuses, lang, tags.get(p.member.id) ?? [])),
+    };
   }
 
   /** Puts a member in the group (role `member` unless given) or changes their role; answers the member with group_role and joined_at. */
@@ -78,7 +93,8 @@ export class GroupMembersService {
       }
     } else {
       const count = (await this.repository.memberCounts([groupId])).get(groupId) ?? 0;
-      if (group.capacity !== null && count >= group.capacity) throw new AppError('conflict', { reason: `the group is at its capacity (${group.capacity})` });
+      if (group.capacity !== null && count >= group.capacity)
+        throw new AppError('conflict', { reason: `the group is at its capacity (${group.capacity})` });
       place = this.newPlace(groupId, memberId, dto.group_role ?? 'member', now);
       await this.repository.insertPlaces([place]);
       // Its member_count changed: so did the group.
@@ -107,7 +123,9 @@ export class GroupMembersService {
     const places = await this.repository.placesOf(groupId, moving, 'pessimistic_write');
     const live = new Set((await this.repository.liveMembers(moving)).map((m) => m.id));
     const inGroup = new Set(places.filter((p) => live.has(p.memberId)).map((p) => p.memberId));
-    const issues: FieldIssue[] = ids.flatMap((id, i) => (inGroup.has(id) ? [] : [{ field: `member_ids[${i}]`, issue: 'not_in_group' }]));
+    const issues: FieldIssue[] = ids.flatMap((id, i) =>
+      inGroup.has(id) ? [] : [{ field: `member_ids[${i}]`, issue: 'not_in_group' }],
+    );
     if (!inGroup.has(leaderId)) issues.push({ field: 'leader_id', issue: 'not_in_group' });
     if (issues.length) throw AppError.validation(issues);
 
@@ -125,7 +143,9 @@ export class GroupMembersService {
     await this.repository.insert(created);
     await this.repository.deletePlaces(groupId, moving);
     const now = created.createdAt;
-    await this.repository.insertPlaces(moving.map((id) => this.newPlace(created.id, id, id === leaderId ? 'leader' : 'member', now)));
+    await this.repository.insertPlaces(
+      moving.map((id) => this.newPlace(created.id, id, id === leaderId ? 'leader' : 'member', now)),
+    );
     source.updatedAt = now;
     await this.repository.update(groupId, { updatedAt: now });
 
@@ -137,13 +157,23 @@ export class GroupMembersService {
   }
 
   private newPlace(groupId: string, memberId: string, groupRole: GroupRole, at: Date): GroupMemberEntity {
-    return Object.assign(new GroupMemberEntity(), { tenantId: TenantContext.current().tenantId, id: newUuid(), groupId, memberId, groupRole, joinedAt: at, createdAt: at, updatedAt: at });
+    return Object.assign(new GroupMemberEntity(), {
+      tenantId: TenantContext.current().tenantId,
+      id: newUuid(),
+      groupId,
+      memberId,
+      groupRole,
+      joinedAt: at,
+      createdAt: at,
+      updatedAt: at,
+    });
   }
 
   /** Maps places to answers, the members' campuses and tags loaded once for all of them. */
   private async responder(members: MemberEntity[]) {
     const [campuses, tags] = [await this.campuses.byIdOf(members), await this.tags.refsOf(members.map((m) => m.id))];
     const { lang } = TenantContext.current();
-    return (place: GroupMemberEntity, member: MemberEntity) => toGroupMemberResponse(place, member, campuses, lang, tags.get(member.id) ?? []);
+    return (place: GroupMemberEntity, member: MemberEntity) =>
+      toGroupMemberResponse(place, member, campuses, lang, tags.get(member.id) ?? []);
   }
 }

@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ParseIdPipe } from '../../common/ids/parse-id.pipe';
 import { ApiList } from '../../common/lists/list-envelope';
@@ -22,8 +29,14 @@ export class GroupsController {
   @Post()
   @Idempotent()
   @Auth({ scopes: ['write:groups'] })
-  @ApiOperation({ summary: 'Create a cell group', description: 'Status `open` unless given (never `closed`: see close). Raises `group.created`.' })
-  @ApiCreatedResponse({ type: GroupResponse, headers: { Location: { description: 'URL of the new group', schema: { type: 'string' } } } })
+  @ApiOperation({
+    summary: 'Create a cell group',
+    description: 'Status `open` unless given (never `closed`: see close). Raises `group.created`.',
+  })
+  @ApiCreatedResponse({
+    type: GroupResponse,
+    headers: { Location: { description: 'URL of the new group', schema: { type: 'string' } } },
+  })
   async create(@Body() dto: CreateGroupDto, @Res({ passthrough: true }) res: Response): Promise<GroupResponse> {
     const group = await this.groups.create(dto);
     res.location(`/v1/groups/${group.id}`);
@@ -34,7 +47,8 @@ export class GroupsController {
   @Auth({ scopes: ['read:groups'] })
   @ApiOperation({
     summary: 'List cell groups',
-    description: 'Keyset-paginated; filters by field name with `[op]` operators; `total` counts every match. Each group carries its `member_count`.',
+    description:
+      'Keyset-paginated; filters by field name with `[op]` operators; `total` counts every match. Each group carries its `member_count`.',
   })
   @ApiList(GroupResponse, GROUP_LIST)
   list(@Query() query: Record<string, unknown>) {
@@ -43,7 +57,10 @@ export class GroupsController {
 
   @Get(':id')
   @Auth({ scopes: ['read:groups'] })
-  @ApiOperation({ summary: 'Get a cell group', description: 'Carries an ETag; `If-None-Match` answers 304 while unchanged.' })
+  @ApiOperation({
+    summary: 'Get a cell group',
+    description: 'Carries an ETag; `If-None-Match` answers 304 while unchanged.',
+  })
   @ApiOkResponse({ type: GroupResponse })
   get(@Param('id', GroupId) id: string): Promise<GroupResponse> {
     return this.groups.get(id);
@@ -64,7 +81,11 @@ export class GroupsController {
   @Delete(':id')
   @HttpCode(204)
   @Auth({ scopes: ['write:groups'] })
-  @ApiOperation({ summary: 'Delete a cell group', description: 'Soft delete: the group disappears from the API (groups that multiplied from it keep their parent_group_id).' })
+  @ApiOperation({
+    summary: 'Delete a cell group',
+    description:
+      'Soft delete: the group disappears from the API (groups that multiplied from it keep their parent_group_id).',
+  })
   @ApiNoContentResponse()
   async remove(@Param('id', GroupId) id: string): Promise<void> {
     await this.groups.remove(id);

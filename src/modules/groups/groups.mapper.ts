@@ -11,7 +11,11 @@ import type { GroupMemberEntity } from './group-member.entity';
 import type { GroupEntity } from './group.entity';
 
 /** `campuses` holds (at least) the group's campus, by id. */
-export function toGroupResponse(group: GroupEntity, campuses: Map<string, CampusEntity>, memberCount: number): GroupResponse {
+export function toGroupResponse(
+  group: GroupEntity,
+  campuses: Map<string, CampusEntity>,
+  memberCount: number,
+): GroupResponse {
   const campus = group.campusId ? campuses.get(group.campusId) : undefined;
   return {
     id: toPublicId(ID_PREFIX.group, group.id),
@@ -32,6 +36,16 @@ export function toGroupResponse(group: GroupEntity, campuses: Map<string, Campus
 }
 
 /** The member as the members API shows it (same mapper), plus their place in the group. */
-export function toGroupMemberResponse(place: GroupMemberEntity, member: MemberEntity, campuses: Map<string, CampusEntity>, lang: Language, tags: TagRef[]): GroupMemberResponse {
-  return { ...toMemberResponse(member, campuses, lang, tags), group_role: place.groupRole, joined_at: place.joinedAt.toISOString() };
+export function toGroupMemberResponse(
+  place: GroupMemberEntity,
+  member: MemberEntity,
+  campuses: Map<string, CampusEntity>,
+  lang: Language,
+  tags: TagRef[],
+): GroupMemberResponse {
+  return {
+    ...toMemberResponse(member, campuses, lang, tags),
+    group_role: place.groupRole,
+    joined_at: place.joinedAt.toISOString(),
+  };
 }

@@ -19,7 +19,12 @@ export class GroupsRepository {
 
   private scope() {
     const { manager, tenantId } = TenantContext.current();
-    return { manager, groups: manager.getRepository(GroupEntity), roster: manager.getRepository(GroupMemberEntity), tenantId };
+    return {
+      manager,
+      groups: manager.getRepository(GroupEntity),
+      roster: manager.getRepository(GroupMemberEntity),
+      tenantId,
+    };
   }
 
   async insert(group: GroupEntity): Promise<void> {
@@ -45,7 +50,11 @@ export class GroupsRepository {
 
   list(query: ListQuery): Promise<Page<GroupEntity>> {
     const { groups, tenantId } = this.scope();
-    return fetchPage(groups.createQueryBuilder('g').where('g.tenant_id = :tenantId AND g.deleted_at IS NULL', { tenantId }), query, GROUP_LIST);
+    return fetchPage(
+      groups.createQueryBuilder('g').where('g.tenant_id = :tenantId AND g.deleted_at IS NULL', { tenantId }),
+      query,
+      GROUP_LIST,
+    );
   }
 
   /** Members of each group (deleted members leave their groups: see the RemoveDeletedMembersFromGroups migration), in one grouped query; a group without any is absent. */
@@ -60,29 +69,50 @@ export class GroupsRepository {
   }
 
   /** A page of a group's roster, each row with its (live) member and the member's tag ids (computed `tag_ids`) read by the same query. */
-  roster(groupId: string, query: ListQuery, totals?: CachedTotal): Promise<Page<GroupMemberEntity & { member: MemberEntity }>> {
+  roster(
+    groupId: string,
+    query: ListQuery,
+    totals?: CachedTotal,
+  ): Promise<Page<GroupMemberEntity & { member: MemberEntity }>> {
     const { roster, tenantId } = this.scope();
     const qb = roster
       .createQueryBuilder('gm')
-      .innerJoinAndMapOne('gm.member', MemberEntity, 'm', 'm.tenant_id = gm.tenant_id AND m.id = gm.member_id AND m.deleted_at IS NULL')
+      .innerJoinAndMapOne(
+        'gm.member',
+        MemberEntity,
+        'm',
+        'm.tenant_id = gm.tenant_id AND m.id = gm.member_id AND m.deleted_at IS NULL',
+      )
       // Every row has its live member (deleted members leave their groups), so the count need not join.
       .where('gm.tenant_id = :tenantId AND gm.group_id = :groupId', { tenantId, groupId })
       // Evaluated once (no correlation): a deleted group lists nothing.
-      .andWhere('EXISTS (SELECT 1 FROM groups g WHERE g.tenant_id = :tenantId AND g.id = :groupId AND g.deleted_at IS NULL)');
-    return fetchPage(qb, query, GROUP_MEMBER_LIST, { totals, countWithoutJoins: true, computed: { tag_ids: PAGE_TAG_IDS } }) as Promise<Page<GroupMemberEntity & { member: MemberEntity }>>;
+      .andWhere(
+        'EXISTS (SELECT 1 FROM groups g WHERE g.tenant_id = :tenantId AND g.id = :groupId AND g.deleted_at IS NULL)',
+      );
+    return fetchPage(qb, query, GROUP_MEMBER_LIST, {
+      totals,
+      countWithoutJoins: true,
+      computed: { tag_ids: PAGE_TAG_IDS },
+    }) as Promise<Page<GroupMemberEntity & { member: MemberEntity }>>;
   }
 
   /** These members of the church, live ones only, by id (one query). */
   async liveMembers(ids: string[], lock?: RowLock): Promise<MemberEntity[]> {
     if (!ids.length) return [];
     const { manager, tenantId } = this.scope();
-    return manager.getRepository(MemberEntity).find({ where: { tenantId, id: In(ids), deletedAt: IsNull() }, order: { id: 'ASC' }, ...withLock(lock) });
+    return manager
+      .getRepository(MemberEntity)
+      .find({ where: { tenantId, id: In(ids), deletedAt: IsNull() }, order: { id: 'ASC' }, ...withLock(lock) });
   }
 
   /** The group's rows for these members (locked FOR UPDATE with `lock`, in id order). */
   placesOf(groupId: string, memberIds: string[], lock?: RowLock): Promise<GroupMemberEntity[]> {
     const { roster, tenantId } = this.scope();
-    return roster.find({ where: { tenantId, groupId, memberId: In(memberIds) }, order: { id: 'ASC' }, ...withLock(lock) });
+    return roster.find({
+      where: { tenantId, groupId, memberId: In(memberIds) },
+      order: { id: 'ASC' },
+      ...withLock(lock),
+    });
   }
 
   async insertPlaces(places: GroupMemberEntity[]): Promise<void> {

@@ -58,7 +58,10 @@ export class GroupsService {
   /** A page of groups; their campuses and member counts in one query each. */
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<GroupResponse>> {
     const page = await this.groups.list(parseListQuery(rawQuery, GROUP_LIST));
-    const [campuses, counts] = [await this.campuses.byIdOf(page.rows), await this.groups.memberCounts(page.rows.map((g) => g.id))];
+    const [campuses, counts] = [
+      await this.campuses.byIdOf(page.rows),
+      await this.groups.memberCounts(page.rows.map((g) => g.id)),
+    ];
     return toEnvelope(page, (g) => toGroupResponse(g, campuses, counts.get(g.id) ?? 0));
   }
 
@@ -102,9 +105,19 @@ export class GroupsService {
   }
 
   /** A new group entity of the current church (not inserted). */
-  newGroup(fields: Omit<GroupEntity, 'tenantId' | 'id' | 'closedAt' | 'createdAt' | 'updatedAt' | 'deletedAt'>): GroupEntity {
+  newGroup(
+    fields: Omit<GroupEntity, 'tenantId' | 'id' | 'closedAt' | 'createdAt' | 'updatedAt' | 'deletedAt'>,
+  ): GroupEntity {
     const now = new Date();
-    return Object.assign(new GroupEntity(), { ...fields, tenantId: TenantContext.current().tenantId, id: newUuid(), closedAt: null, createdAt: now, updatedAt: now, deletedAt: null });
+    return Object.assign(new GroupEntity(), {
+      ...fields,
+      tenantId: TenantContext.current().tenantId,
+      id: newUuid(),
+      closedAt: null,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    });
   }
 
   /** The group as GET returns it (its member count read unless given). */
@@ -121,7 +134,8 @@ export class GroupsService {
 
   private async resolveCampus(dto: { campus?: string | null }): Promise<Map<string, CampusEntity>> {
     const campusByRef = await this.campuses.resolveRefs(dto.campus ? [dto.campus] : []);
-    const issues: FieldIssue[] = dto.campus && !campusByRef.has(dto.campus) ? [{ field: 'campus', issue: 'not_found' }] : [];
+    const issues: FieldIssue[] =
+      dto.campus && !campusByRef.has(dto.campus) ? [{ field: 'campus', issue: 'not_found' }] : [];
     if (issues.length) throw AppError.validation(issues);
     return campusByRef;
   }

@@ -23,8 +23,14 @@ export class HouseholdsController {
   @Post()
   @Idempotent()
   @Auth({ scopes: ['write:members'] })
-  @ApiOperation({ summary: 'Create a household', description: 'Members join it through POST /v1/households/{id}/members (or their own `household_id`).' })
-  @ApiCreatedResponse({ type: HouseholdResponse, headers: { Location: { description: 'URL of the new household', schema: { type: 'string' } } } })
+  @ApiOperation({
+    summary: 'Create a household',
+    description: 'Members join it through POST /v1/households/{id}/members (or their own `household_id`).',
+  })
+  @ApiCreatedResponse({
+    type: HouseholdResponse,
+    headers: { Location: { description: 'URL of the new household', schema: { type: 'string' } } },
+  })
   async create(@Body() dto: CreateHouseholdDto, @Res({ passthrough: true }) res: Response): Promise<HouseholdResponse> {
     const household = await this.households.create(dto);
     res.location(`/v1/households/${household.id}`);
@@ -41,7 +47,10 @@ export class HouseholdsController {
 
   @Get(':id')
   @Auth({ scopes: ['read:members'] })
-  @ApiOperation({ summary: 'Get a household', description: 'Carries an ETag; `If-None-Match` answers 304 while unchanged.' })
+  @ApiOperation({
+    summary: 'Get a household',
+    description: 'Carries an ETag; `If-None-Match` answers 304 while unchanged.',
+  })
   @ApiOkResponse({ type: HouseholdResponse })
   get(@Param('id', HouseholdId) id: string): Promise<HouseholdResponse> {
     return this.households.get(id);
@@ -49,7 +58,10 @@ export class HouseholdsController {
 
   @Patch(':id')
   @Auth({ scopes: ['write:members'] })
-  @ApiOperation({ summary: 'Update a household', description: 'Any subset of name, address and primary_contact_id; null clears an optional field.' })
+  @ApiOperation({
+    summary: 'Update a household',
+    description: 'Any subset of name, address and primary_contact_id; null clears an optional field.',
+  })
   @ApiOkResponse({ type: HouseholdResponse })
   update(@Param('id', HouseholdId) id: string, @Body() dto: UpdateHouseholdDto): Promise<HouseholdResponse> {
     return this.households.update(id, dto);
@@ -60,7 +72,8 @@ export class HouseholdsController {
   @Auth({ scopes: ['write:members'] })
   @ApiOperation({
     summary: 'Delete a household',
-    description: 'Soft delete. Its members leave it (their household_id and household_role become null), each raising `member.updated`.',
+    description:
+      'Soft delete. Its members leave it (their household_id and household_role become null), each raising `member.updated`.',
   })
   @ApiNoContentResponse()
   async remove(@Param('id', HouseholdId) id: string): Promise<void> {
@@ -85,10 +98,14 @@ export class HouseholdsController {
   @Auth({ scopes: ['write:members'] })
   @ApiOperation({
     summary: 'Take a member out of the household',
-    description: 'Their household_id and household_role become null; raises `member.updated`. 404 when the member is not in this household.',
+    description:
+      'Their household_id and household_role become null; raises `member.updated`. 404 when the member is not in this household.',
   })
   @ApiNoContentResponse()
-  async removeMember(@Param('id', HouseholdId) id: string, @Param('member_id', new ParseIdPipe('mem', 'household member')) memberId: string): Promise<void> {
+  async removeMember(
+    @Param('id', HouseholdId) id: string,
+    @Param('member_id', new ParseIdPipe('mem', 'household member')) memberId: string,
+  ): Promise<void> {
     await this.households.removeMember(id, memberId);
   }
 }

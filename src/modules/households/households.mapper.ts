@@ -29,7 +29,9 @@ export class Roster {
 
 function byRoleThenName(a: MemberEntity, b: MemberEntity): number {
   const rank = HOUSEHOLD_ROLES.indexOf(a.householdRole!) - HOUSEHOLD_ROLES.indexOf(b.householdRole!);
-  return rank || a.lastName.localeCompare(b.lastName) || a.firstName.localeCompare(b.firstName) || a.id.localeCompare(b.id);
+  return (
+    rank || a.lastName.localeCompare(b.lastName) || a.firstName.localeCompare(b.firstName) || a.id.localeCompare(b.id)
+  );
 }
 
 export function toHouseholdResponse(household: HouseholdEntity, roster: Roster): HouseholdResponse {
@@ -46,5 +48,10 @@ export function toHouseholdResponse(household: HouseholdEntity, roster: Roster):
 }
 
 function toMemberRef(member: MemberEntity): HouseholdMemberRef {
-  return { id: toPublicId(ID_PREFIX.member, member.id), first_name: member.firstName, last_name: member.lastName, household_role: member.householdRole! };
+  return {
+    id: toPublicId(ID_PREFIX.member, member.id),
+    first_name: member.firstName,
+    last_name: member.lastName,
+    household_role: member.householdRole!,
+  };
 }

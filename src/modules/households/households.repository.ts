@@ -32,6 +32,10 @@ export class HouseholdsRepository {
 
   list(query: ListQuery): Promise<Page<HouseholdEntity>> {
     const { repo, tenantId } = this.scope();
-    return fetchPage(repo.createQueryBuilder('h').where('h.tenant_id = :tenantId AND h.deleted_at IS NULL', { tenantId }), query, HOUSEHOLD_LIST);
+    return fetchPage(
+      repo.createQueryBuilder('h').where('h.tenant_id = :tenantId AND h.deleted_at IS NULL', { tenantId }),
+      query,
+      HOUSEHOLD_LIST,
+    );
   }
 }

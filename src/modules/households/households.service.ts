@@ -64,7 +64,10 @@ export class HouseholdsService {
     const changes: Partial<HouseholdEntity> = { updatedAt: new Date() };
     if (dto.name !== undefined) changes.name = dto.name.trim();
     if (dto.address !== undefined) changes.address = dto.address ? { ...dto.address } : null;
-    if (dto.primary_contact_id !== undefined) changes.primaryContactId = dto.primary_contact_id ? parsePublicId(ID_PREFIX.member, dto.primary_contact_id) : null;
+    if (dto.primary_contact_id !== undefined)
+      changes.primaryContactId = dto.primary_contact_id
+        ? parsePublicId(ID_PREFIX.member, dto.primary_contact_id)
+        : null;
     await this.households.update(id, changes);
     return this.respond(Object.assign(household, changes));
   }
@@ -82,7 +85,8 @@ export class HouseholdsService {
   async addMember(id: string, dto: AddHouseholdMemberDto): Promise<HouseholdResponse> {
     const household = await this.require(id, 'for_key_share');
     const memberId = parsePublicId(ID_PREFIX.member, dto.member_id)!;
-    if (!(await this.members.join(memberId, id, dto.household_role))) throw AppError.validation([{ field: 'member_id', issue: 'not_found' }]);
+    if (!(await this.members.join(memberId, id, dto.household_role)))
+      throw AppError.validation([{ field: 'member_id', issue: 'not_found' }]);
     return this.respond(household);
   }
 
@@ -99,7 +103,9 @@ export class HouseholdsService {
 
   private async contactIssues(dto: { primary_contact_id?: string | null }): Promise<FieldIssue[]> {
     const contact = dto.primary_contact_id ? parsePublicId(ID_PREFIX.member, dto.primary_contact_id) : null;
-    return contact && !(await this.members.isLive(contact)) ? [{ field: 'primary_contact_id', issue: 'not_found' }] : [];
+    return contact && !(await this.members.isLive(contact))
+      ? [{ field: 'primary_contact_id', issue: 'not_found' }]
+      : [];
   }
 
   private rosterOf(households: HouseholdEntity[]): Promise<Roster> {

@@ -16,14 +16,20 @@ const MAX_CHURCHES = 1_000;
  */
 @Injectable()
 export class CampusDirectory {
-  private readonly byChurch = new BoundedMap<string, { version: string; campuses: Map<string, CampusEntity> }>(MAX_CHURCHES);
+  private readonly byChurch = new BoundedMap<string, { version: string; campuses: Map<string, CampusEntity> }>(
+    MAX_CHURCHES,
+  );
 
   constructor(private readonly campuses: CampusesService) {}
 
   async campusesOf(members: MemberEntity[], membersListVersion: string): Promise<Map<string, CampusEntity>> {
     const { tenantId } = TenantContext.current();
     const entry = this.byChurch.get(tenantId);
-    if (entry?.version === membersListVersion && members.every((m) => m.campusId === null || entry.campuses.has(m.campusId))) return entry.campuses;
+    if (
+      entry?.version === membersListVersion &&
+      members.every((m) => m.campusId === null || entry.campuses.has(m.campusId))
+    )
+      return entry.campuses;
     const campuses = new Map((await this.campuses.findAllForChurch()).map((c) => [c.id, c]));
     this.byChurch.set(tenantId, { version: membersListVersion, campuses });
     return campuses;

@@ -52,10 +52,15 @@ export class MemberHouseholdsService {
   async detachAll(householdId: string): Promise<void> {
     const updatedAt = new Date();
     const detached = await this.members.detachHousehold(householdId, updatedAt);
-    await this.service.recordUpdated(detached.map((m) => Object.assign(m, { householdId: null, householdRole: null, updatedAt })));
+    await this.service.recordUpdated(
+      detached.map((m) => Object.assign(m, { householdId: null, householdRole: null, updatedAt })),
+    );
   }
 
-  private async write(member: MemberEntity, changes: Pick<MemberEntity, 'householdId' | 'householdRole' | 'updatedAt'>): Promise<void> {
+  private async write(
+    member: MemberEntity,
+    changes: Pick<MemberEntity, 'householdId' | 'householdRole' | 'updatedAt'>,
+  ): Promise<void> {
     await this.members.update(member.id, changes);
     await this.service.recordUpdated([Object.assign(member, changes)]);
   }

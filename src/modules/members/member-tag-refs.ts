@@ -17,7 +17,9 @@ const MAX_CHURCHES = 1_000;
  */
 @Injectable()
 export class MemberTagRefs {
-  private readonly byChurch = new BoundedMap<string, { version: string; tags: Map<string, RankedTagRef> }>(MAX_CHURCHES);
+  private readonly byChurch = new BoundedMap<string, { version: string; tags: Map<string, RankedTagRef> }>(
+    MAX_CHURCHES,
+  );
 
   constructor(private readonly tags: TagsService) {}
 
@@ -60,7 +62,8 @@ export class MemberTagRefs {
    */
   async resolveTagFilter(query: ListQuery): Promise<void> {
     const term = query.filters.find((f) => f.field === 'tag');
-    if (term) term.value = await this.tags.publicIdsOf((Array.isArray(term.value) ? term.value : [term.value]).map(String));
+    if (term)
+      term.value = await this.tags.publicIdsOf((Array.isArray(term.value) ? term.value : [term.value]).map(String));
   }
 
   /** One member's tags. */

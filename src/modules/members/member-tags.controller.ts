@@ -6,7 +6,11 @@ import { MemberResponse } from './dto/member.response';
 import { MemberTagsService } from './member-tags.service';
 
 const MemberId = new ParseIdPipe('mem', 'member');
-const TAG_PARAM = { name: 'tag', description: 'The tag: its `tag_` id or its name (ignoring case). An unknown tag is a 404.', schema: { type: 'string', example: 'Youth' } };
+const TAG_PARAM = {
+  name: 'tag',
+  description: 'The tag: its `tag_` id or its name (ignoring case). An unknown tag is a 404.',
+  schema: { type: 'string', example: 'Youth' },
+};
 
 @ApiTags('Members')
 @Controller('v1/members')
@@ -17,7 +21,8 @@ export class MemberTagsController {
   @Auth({ scopes: ['write:members'] })
   @ApiOperation({
     summary: 'Tag a member',
-    description: 'Raises `tag.added` and answers with the member. A tag the member already has changes nothing and raises nothing (200 all the same).',
+    description:
+      'Raises `tag.added` and answers with the member. A tag the member already has changes nothing and raises nothing (200 all the same).',
   })
   @ApiParam(TAG_PARAM)
   @ApiOkResponse({ type: MemberResponse })
@@ -28,7 +33,10 @@ export class MemberTagsController {
   @Delete(':id/tags/:tag')
   @HttpCode(204)
   @Auth({ scopes: ['write:members'] })
-  @ApiOperation({ summary: 'Untag a member', description: 'Raises `tag.removed` if the member had the tag; 204 either way.' })
+  @ApiOperation({
+    summary: 'Untag a member',
+    description: 'Raises `tag.removed` if the member had the tag; 204 either way.',
+  })
   @ApiParam(TAG_PARAM)
   @ApiNoContentResponse()
   async remove(@Param('id', MemberId) id: string, @Param('tag') tag: string): Promise<void> {

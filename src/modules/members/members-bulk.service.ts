@@ -21,12 +21,14 @@ export class MembersBulkService {
   constructor(private readonly members: MembersService) {}
 
   async create(body: Record<string, unknown>): Promise<BulkCreateMembersResponse> {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw AppError.validation([{ field: '(body)', issue: 'invalid_type', params: { type: 'object' } }]);
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw AppError.validation([{ field: '(body)', issue: 'invalid_type', params: { type: 'object' } }]);
     const unknown = Object.keys(body).find((key) => key !== 'members');
     if (unknown) throw AppError.validation([{ field: unknown, issue: 'unknown_field' }]);
     const rows = body.members;
     if (rows === undefined || rows === null) throw AppError.validation([{ field: 'members', issue: 'required' }]);
-    if (!Array.isArray(rows)) throw AppError.validation([{ field: 'members', issue: 'invalid_type', params: { type: 'array' } }]);
+    if (!Array.isArray(rows))
+      throw AppError.validation([{ field: 'members', issue: 'invalid_type', params: { type: 'array' } }]);
     if (rows.length > BULK_LIMIT) throw new AppError('payload_too_large', { limit: `${BULK_LIMIT} members` });
     if (rows.length === 0) throw AppError.validation([{ field: 'members', issue: 'required' }]);
     const valid: { index: number; dto: CreateMemberDto }[] = [];

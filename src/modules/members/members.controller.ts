@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ParseIdPipe } from '../../common/ids/parse-id.pipe';
 import { ApiList } from '../../common/lists/list-envelope';
@@ -31,7 +38,11 @@ export class MembersController {
       'Keyset-paginated; filters by field name with `[op]` operators; `total` counts every match. Custom fields filter as `custom_fields.<key>=value` (exact, typed by the field), with `[gt]` `[gte]` `[lt]` `[lte]` for number and date fields; a key the church has not defined is a 400.',
   })
   @ApiList(MemberResponse, MEMBER_LIST)
-  async list(@Query() query: Record<string, unknown>, @Headers('if-none-match') ifNoneMatch: string | undefined, @Res({ passthrough: true }) res: Response) {
+  async list(
+    @Query() query: Record<string, unknown>,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const { etag, body } = await this.members.list(query, ifNoneMatch);
     if (etag) res.setHeader('ETag', etag);
     return body;
@@ -41,7 +52,10 @@ export class MembersController {
   @Idempotent()
   @Auth({ scopes: ['write:members'] })
   @ApiOperation({ summary: 'Create a member', description: 'Raises `member.created`.' })
-  @ApiCreatedResponse({ type: MemberResponse, headers: { Location: { description: 'URL of the new member', schema: { type: 'string' } } } })
+  @ApiCreatedResponse({
+    type: MemberResponse,
+    headers: { Location: { description: 'URL of the new member', schema: { type: 'string' } } },
+  })
   async create(@Body() dto: CreateMemberDto, @Res({ passthrough: true }) res: Response): Promise<MemberResponse> {
     const member = await this.members.create(dto);
     res.location(`/v1/members/${member.id}`);
@@ -52,7 +66,10 @@ export class MembersController {
   @HttpCode(200)
   @Idempotent()
   @Auth({ scopes: ['write:members'] })
-  @ApiOperation({ summary: 'Create up to 500 members', description: 'Valid rows are created even when others fail; one `member.created` per member. Over 500 rows: 413.' })
+  @ApiOperation({
+    summary: 'Create up to 500 members',
+    description: 'Valid rows are created even when others fail; one `member.created` per member. Over 500 rows: 413.',
+  })
   @ApiOkResponse({ type: BulkCreateMembersResponse })
   @ApiBody({ type: BulkCreateMembersDto })
   createMany(@Body() body: Record<string, unknown>): Promise<BulkCreateMembersResponse> {
@@ -62,7 +79,10 @@ export class MembersController {
 
   @Get(':id')
   @Auth({ scopes: ['read:members'] })
-  @ApiOperation({ summary: 'Get a member', description: 'Carries an ETag; `If-None-Match` answers 304 while unchanged.' })
+  @ApiOperation({
+    summary: 'Get a member',
+    description: 'Carries an ETag; `If-None-Match` answers 304 while unchanged.',
+  })
   @ApiOkResponse({ type: MemberResponse })
   get(@Param('id', MemberId) id: string): Promise<MemberResponse> {
     return this.members.get(id);
@@ -70,7 +90,10 @@ export class MembersController {
 
   @Patch(':id')
   @Auth({ scopes: ['write:members'] })
-  @ApiOperation({ summary: 'Update a member', description: 'Any subset of the fields; null clears an optional field. Raises `member.updated`.' })
+  @ApiOperation({
+    summary: 'Update a member',
+    description: 'Any subset of the fields; null clears an optional field. Raises `member.updated`.',
+  })
   @ApiOkResponse({ type: MemberResponse })
   update(@Param('id', MemberId) id: string, @Body() dto: UpdateMemberDto): Promise<MemberResponse> {
     return this.members.update(id, dto);
@@ -78,7 +101,10 @@ export class MembersController {
 
   @Put(':id')
   @Auth({ scopes: ['write:members'] })
-  @ApiOperation({ summary: 'Replace a member', description: 'Full body; omitted optional fields are cleared. PATCH is preferred. Raises `member.updated`.' })
+  @ApiOperation({
+    summary: 'Replace a member',
+    description: 'Full body; omitted optional fields are cleared. PATCH is preferred. Raises `member.updated`.',
+  })
   @ApiOkResponse({ type: MemberResponse })
   replace(@Param('id', MemberId) id: string, @Body() dto: CreateMemberDto): Promise<MemberResponse> {
     return this.members.replace(id, dto);
@@ -87,7 +113,10 @@ export class MembersController {
   @Delete(':id')
   @HttpCode(204)
   @Auth({ scopes: ['write:members'] })
-  @ApiOperation({ summary: 'Delete a member', description: 'Soft delete: the member disappears from the API. Raises `member.deleted`.' })
+  @ApiOperation({
+    summary: 'Delete a member',
+    description: 'Soft delete: the member disappears from the API. Raises `member.deleted`.',
+  })
   @ApiNoContentResponse()
   async remove(@Param('id', MemberId) id: string): Promise<void> {
     await this.members.remove(id);

@@ -6,7 +6,12 @@ import { GENDERS, MEMBER_STATUSES, MemberEntity } from './member.entity';
 const TODAY = `(now() AT TIME ZONE 'UTC')::date`;
 
 /** age OP n, as a condition on birthdate that the (tenant_id, birthdate, id) index can answer. */
-function ageCondition(alias: string, op: Operator, value: FilterValue | FilterValue[], param: (v: unknown) => string): string {
+function ageCondition(
+  alias: string,
+  op: Operator,
+  value: FilterValue | FilterValue[],
+  param: (v: unknown) => string,
+): string {
   const col = `${alias}.birthdate`;
   const atLeast = (n: number) => `${col} <= (${TODAY} - make_interval(years => ${param(n)}::int))::date`;
   const atMost = (n: number) => `${col} > (${TODAY} - make_interval(years => ${param(n + 1)}::int))::date`;
@@ -28,16 +33,29 @@ function ageCondition(alias: string, op: Operator, value: FilterValue | FilterVa
 }
 
 /** campus=<key or cmp_ id>, or campus[in]=a,b. */
-function campusCondition(alias: string, _op: Operator, value: FilterValue | FilterValue[], param: (v: unknown) => string): string {
+function campusCondition(
+  alias: string,
+  _op: Operator,
+  value: FilterValue | FilterValue[],
+  param: (v: unknown) => string,
+): string {
   const refs = (Array.isArray(value) ? value : [value]).map(String);
   const ids = refs.map((r) => parsePublicId(ID_PREFIX.campus, r)).filter((id): id is string => id !== null);
   return `${alias}.campus_id IN (SELECT c.id FROM campuses c WHERE c.tenant_id = ${alias}.tenant_id AND (c.key IN ${param(refs)} OR c.id IN ${param(ids.length ? ids : ['00000000-0000-0000-0000-000000000000'])}))`;
 }
 
 /** household_id=<hh_ id>, or household_id[in]=a,b (the (tenant_id, household_id, created_at, id) index answers it); a value that is no hh_ id is a 400. */
-function householdCondition(alias: string, op: Operator, value: FilterValue | FilterValue[], param: (v: unknown) => string): string {
+function householdCondition(
+  alias: string,
+  op: Operator,
+  value: FilterValue | FilterValue[],
+  param: (v: unknown) => string,
+): string {
   const ids = (Array.isArray(value) ? value : [value]).map((v) => parsePublicId(ID_PREFIX.household, v));
-  if (ids.some((id) => id === null)) throw AppError.invalidParameter(op === 'in' ? 'household_id[in]' : 'household_id', 'invalid_format', { format: 'hh_ id' });
+  if (ids.some((id) => id === null))
+    throw AppError.invalidParameter(op === 'in' ? 'household_id[in]' : 'household_id', 'invalid_format', {
+      format: 'hh_ id',
+    });
   return `${alias}.household_id IN ${param(ids)}`;
 }
 
@@ -46,20 +64,32 @@ function householdCondition(alias: string, op: Operator, value: FilterValue | Fi
  * on member_tags: from a few tagged members through (tenant_id, tag_id, member_id), or along the
  * page's sort index probing (tenant_id, member_id, tag_id) when the tag is common.
  */
-function tagCondition(alias: string, _op: Operator, value: FilterValue | FilterValue[], param: (v: unknown) => string): string {
+function tagCondition(
+  alias: string,
+  _op: Operator,
+  value: FilterValue | FilterValue[],
+  param: (v: unknown) => string,
+): string {
   const refs = (Array.isArray(value) ? value : [value]).map(String);
   const ids = refs.map((r) => parsePublicId(ID_PREFIX.tag, r)).filter((id): id is string => id !== null);
   const names = refs.filter((r) => parsePublicId(ID_PREFIX.tag, r) === null).map((r) => r.trim().toLowerCase());
   // MembersService resolves names to ids first (MemberTagRefs.resolveTagFilter): the planner then sees the tag ids.
   if (!names.length) {
-    return ids.length ? `EXISTS (SELECT 1 FROM member_tags mt WHERE mt.tenant_id = ${alias}.tenant_id AND mt.member_id = ${alias}.id AND mt.tag_id IN ${param(ids)})` : 'FALSE';
+    return ids.length
+      ? `EXISTS (SELECT 1 FROM member_tags mt WHERE mt.tenant_id = ${alias}.tenant_id AND mt.member_id = ${alias}.id AND mt.tag_id IN ${param(ids)})`
+      : 'FALSE';
   }
   return `EXISTS (SELECT 1 FROM member_tags mt JOIN tags t ON t.tenant_id = mt.tenant_id AND t.id = mt.tag_id
     WHERE mt.tenant_id = ${alias}.tenant_id AND mt.member_id = ${alias}.id
       AND (lower(t.name) IN ${param(names.length ? names : [''])} OR t.id IN ${param(ids.length ? ids : ['00000000-0000-0000-0000-000000000000'])}))`;
 }
 
-function searchCondition(alias: string, _op: Operator, value: FilterValue | FilterValue[], param: (v: unknown) => string): string {
+function searchCondition(
+  alias: string,
+  _op: Operator,
+  value: FilterValue | FilterValue[],
+  param: (v: unknown) => string,
+): string {
   const pattern = `%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const p = param(pattern);
   return `((${alias}.first_name || ' ' || ${alias}.last_name) ILIKE ${p} OR ${alias}.email ILIKE ${p})`;
@@ -75,15 +105,51 @@ export const MEMBER_LIST: ListSpec<MemberEntity> = {
     age: { column: 'birthdate', type: 'date', nullable: true, inverted: true, value: (row) => row.birthdate },
   },
   filters: {
-    campus: { type: 'string', ops: ['in'], sql: campusCondition, description: 'Campus key or cmp_ id; `campus[in]=a,b` for several.' },
-    household_id: { type: 'string', ops: ['in'], sql: householdCondition, description: 'Household (hh_ id); `household_id[in]=a,b` for several. A value that is not an hh_ id is a 400.' },
-    tag: { type: 'string', ops: ['in'], sql: tagCondition, description: 'Tag (tag_ id or name, ignoring case); `tag[in]=a,b` for members carrying any of several.' },
+    campus: {
+      type: 'string',
+      ops: ['in'],
+      sql: campusCondition,
+      description: 'Campus key or cmp_ id; `campus[in]=a,b` for several.',
+    },
+    household_id: {
+      type: 'string',
+      ops: ['in'],
+      sql: householdCondition,
+      description: 'Household (hh_ id); `household_id[in]=a,b` for several. A value that is not an hh_ id is a 400.',
+    },
+    tag: {
+      type: 'string',
+      ops: ['in'],
+      sql: tagCondition,
+      description: 'Tag (tag_ id or name, ignoring case); `tag[in]=a,b` for members carrying any of several.',
+    },
     active: { type: 'boolean', ops: [], column: 'active', description: 'true or false.' },
-    status: { type: 'enum', values: MEMBER_STATUSES, ops: ['ne', 'in'], column: 'status', description: 'Membership status.' },
+    status: {
+      type: 'enum',
+      values: MEMBER_STATUSES,
+      ops: ['ne', 'in'],
+      column: 'status',
+      description: 'Membership status.',
+    },
     gender: { type: 'enum', values: GENDERS, ops: ['ne', 'in'], column: 'gender', description: 'Gender.' },
-    age: { type: 'integer', ops: ['ne', 'gt', 'gte', 'lt', 'lte'], sql: ageCondition, description: 'Age in whole years; members without birthdate never match.' },
-    created_at: { type: 'timestamp', ops: ['gt', 'gte', 'lt', 'lte'], column: 'created_at', description: 'Creation time (ISO 8601; an offset is honoured).' },
-    updated_at: { type: 'timestamp', ops: ['gt', 'gte', 'lt', 'lte'], column: 'updated_at', description: 'Last change (ISO 8601): for incremental sync.' },
+    age: {
+      type: 'integer',
+      ops: ['ne', 'gt', 'gte', 'lt', 'lte'],
+      sql: ageCondition,
+      description: 'Age in whole years; members without birthdate never match.',
+    },
+    created_at: {
+      type: 'timestamp',
+      ops: ['gt', 'gte', 'lt', 'lte'],
+      column: 'created_at',
+      description: 'Creation time (ISO 8601; an offset is honoured).',
+    },
+    updated_at: {
+      type: 'timestamp',
+      ops: ['gt', 'gte', 'lt', 'lte'],
+      column: 'updated_at',
+      description: 'Last change (ISO 8601): for incremental sync.',
+    },
     created_after: {
       type: 'date',
       ops: [],
@@ -96,7 +162,17 @@ export const MEMBER_LIST: ListSpec<MemberEntity> = {
       sql: (a, _o, v, p) => `${a}.created_at < (${p(v)}::date::timestamp AT TIME ZONE 'UTC')`,
       description: 'Created before this date (YYYY-MM-DD, UTC).',
     },
-    email: { type: 'string', ops: [], sql: (a, _o, v, p) => `${a}.email_key = lower(${p(v)})`, description: 'Exact e-mail, case-insensitive.' },
-    q: { type: 'string', ops: [], sql: searchCondition, description: 'Search in name and e-mail (substring, case-insensitive).' },
+    email: {
+      type: 'string',
+      ops: [],
+      sql: (a, _o, v, p) => `${a}.email_key = lower(${p(v)})`,
+      description: 'Exact e-mail, case-insensitive.',
+    },
+    q: {
+      type: 'string',
+      ops: [],
+      sql: searchCondition,
+      description: 'Search in name and e-mail (substring, case-insensitive).',
+    },
   },
 };

@@ -15,7 +15,12 @@ export function ageOn(birthdate: string | null, today = new Date().toISOString()
 }
 
 /** `tags`: the member's tags (MemberTagRefs loads them for a whole page at once). */
-export function toMemberResponse(member: MemberEntity, campuses: Map<string, CampusEntity>, lang: Language, tags: TagRef[]): MemberResponse {
+export function toMemberResponse(
+  member: MemberEntity,
+  campuses: Map<string, CampusEntity>,
+  lang: Language,
+  tags: TagRef[],
+): MemberResponse {
   const campus = member.campusId ? campuses.get(member.campusId) : undefined;
   return {
     id: toPublicId(ID_PREFIX.member, member.id),

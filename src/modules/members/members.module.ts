@@ -15,7 +15,15 @@ import { MembersService } from './members.service';
 @Module({
   imports: [CampusesModule, TagsModule, CustomFieldsModule],
   controllers: [MembersController, MemberTagsController],
-  providers: [MembersService, MembersBulkService, MembersRepository, CampusDirectory, MemberHouseholdsService, MemberTagRefs, MemberTagsService],
+  providers: [
+    MembersService,
+    MembersBulkService,
+    MembersRepository,
+    CampusDirectory,
+    MemberHouseholdsService,
+    MemberTagRefs,
+    MemberTagsService,
+  ],
   exports: [MembersService, MemberHouseholdsService, MemberTagsService, CampusDirectory, MemberTagRefs],
 })
 export class MembersModule {}

@@ -12,7 +12,8 @@ import { ListTotals } from '../../platform/list-totals/list-totals.service';
 /** The module's only TypeORM surface. Every query names the tenant (RLS enforces it too) and skips soft-deleted rows. */
 /** Each member's tag ids, read with the page (an index-only scan of member_tags per row): no second round trip. */
 /** Each member's tag ids, read with a page of members (alias m) so that no second round trip is needed. */
-export const PAGE_TAG_IDS = 'ARRAY(SELECT mt.tag_id FROM member_tags mt WHERE mt.tenant_id = m.tenant_id AND mt.member_id = m.id)';
+export const PAGE_TAG_IDS =
+  'ARRAY(SELECT mt.tag_id FROM member_tags mt WHERE mt.tenant_id = m.tenant_id AND mt.member_id = m.id)';
 
 @Injectable()
 export class MembersRepository {
@@ -82,7 +83,8 @@ export class MembersRepository {
   async liveHouseholds(ids: string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();
     const { repo, tenantId } = this.scope();
-    const sql = 'SELECT id FROM households WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL ORDER BY id FOR KEY SHARE';
+    const sql =
+      'SELECT id FROM households WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL ORDER BY id FOR KEY SHARE';
     const rows: { id: string }[] = await repo.manager.query(sql, [tenantId, ids]);
     return new Set(rows.map((r) => r.id));
   }
@@ -91,22 +93,36 @@ export class MembersRepository {
   async inHouseholds(householdIds: string[], alsoIds: string[] = []): Promise<MemberEntity[]> {
     const { repo, tenantId } = this.scope();
     const live = { tenantId, deletedAt: IsNull() };
-    const where = [...(householdIds.length ? [{ ...live, householdId: In(householdIds) }] : []), ...(alsoIds.length ? [{ ...live, id: In(alsoIds) }] : [])];
+    const where = [
+      ...(householdIds.length ? [{ ...live, householdId: In(householdIds) }] : []),
+      ...(alsoIds.length ? [{ ...live, id: In(alsoIds) }] : []),
+    ];
     return where.length ? repo.find({ where }) : [];
   }
 
   /** Takes every live member out of a household (locking them first); returns them as they were. */
   async detachHousehold(householdId: string, updatedAt: Date): Promise<MemberEntity[]> {
     const { repo, tenantId } = this.scope();
-    const members = await repo.find({ where: { tenantId, householdId, deletedAt: IsNull() }, order: { id: 'ASC' }, ...withLock('for_no_key_update') });
+    const members = await repo.find({
+      where: { tenantId, householdId, deletedAt: IsNull() },
+      order: { id: 'ASC' },
+      ...withLock('for_no_key_update'),
+    });
     if (!members.length) return [];
-    await repo.update({ tenantId, id: In(members.map((m) => m.id)) }, { householdId: null, householdRole: null, updatedAt });
+    await repo.update(
+      { tenantId, id: In(members.map((m) => m.id)) },
+      { householdId: null, householdRole: null, updatedAt },
+    );
     this.totals.invalidate('members');
     return members;
   }
 
   /** `spec`: MEMBER_LIST, or it with the church's `custom_fields.<key>` filters (CustomFieldsService.memberListSpec). */
-  list(query: ListQuery, totals?: CachedTotal, spec: ListSpec<MemberEntity> = MEMBER_LIST): Promise<Page<MemberEntity>> {
+  list(
+    query: ListQuery,
+    totals?: CachedTotal,
+    spec: ListSpec<MemberEntity> = MEMBER_LIST,
+  ): Promise<Page<MemberEntity>> {
     const { repo, tenantId } = this.scope();
     const qb = repo.createQueryBuilder('m').where('m.tenant_id = :tenantId AND m.deleted_at IS NULL', { tenantId });
     return fetchPage(qb, query, spec, { totals, computed: { tag_ids: PAGE_TAG_IDS } });

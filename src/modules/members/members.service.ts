@@ -43,7 +43,13 @@ export class MembersService {
   async create(dto: CreateMemberDto): Promise<MemberResponse> {
     const campusByRef = await this.campuses.resolveRefs(dto.campus ? [dto.campus] : []);
     const issues = [...campusIssues(dto, campusByRef), ...householdIssues(dto, await this.liveHouseholdsOf([dto]))];
-    issues.push(...customFieldIssues(dto.custom_fields, await this.customFields.definitions(setsCustomFields(dto.custom_fields)), 'whole'));
+    issues.push(
+      ...customFieldIssues(
+        dto.custom_fields,
+        await this.customFields.definitions(setsCustomFields(dto.custom_fields)),
+        'whole',
+      ),
+    );
     if (issues.length) throw AppError.validation(issues);
     const member = this.newMember(dto, campusByRef);
     await this.members.insert([member]);
@@ -52,7 +58,9 @@ export class MembersService {
   }
 
   /** Rows already validated one by one; resolves campuses once and inserts the valid rows in one statement. */
-  async createMany(rows: { index: number; dto: CreateMemberDto }[]): Promise<{ created: { index: number; id: string }[]; rejected: { index: number; errors: FieldIssue[] }[] }> {
+  async createMany(
+    rows: { index: number; dto: CreateMemberDto }[],
+  ): Promise<{ created: { index: number; id: string }[]; rejected: { index: number; errors: FieldIssue[] }[] }> {
     const refs = [...new Set(rows.map((r) => r.dto.campus).filter((c): c is string => typeof c === 'string'))];
     const campusByRef = await this.campuses.resolveRefs(refs);
     const households = await this.liveHouseholdsOf(rows.map((r) => r.dto));
@@ -90,7 +98,10 @@ export class MembersService {
    * A page of members. With Redis, the ETag comes from the church's list version and the request,
    * so a matching If-None-Match is answered (304) before any query.
    */
-  async list(rawQuery: Record<string, unknown>, ifNoneMatch?: string): Promise<{ etag: string | null; body: ListEnvelope<MemberResponse> }> {
+  async list(
+    rawQuery: Record<string, unknown>,
+    ifNoneMatch?: string,
+  ): Promise<{ etag: string | null; body: ListEnvelope<MemberResponse> }> {
     const spec = await this.customFields.memberListSpec(MEMBER_LIST, rawQuery);
     const query = parseListQuery(rawQuery, spec);
     await this.memberTags.resolveTagFilter(query);
@@ -99,8 +110,12 @@ export class MembersService {
     const etag = state ? listPageEtag(tenantId, ['members'], state.version, lang, query) : null;
     if (etag && matches(ifNoneMatch, etag)) throw new NotModified(etag);
     const page = await this.members.list(query, state, spec);
-    const campuses = state ? await this.campusDirectory.campusesOf(page.rows, state.version) : await this.campusesOf(page.rows);
-    const tagIds = new Map(page.rows.map((m) => [m.id, (page.computed?.get(m.id)?.tag_ids as string[] | undefined) ?? []]));
+    const campuses = state
+      ? await this.campusDirectory.campusesOf(page.rows, state.version)
+      : await this.campusesOf(page.rows);
+    const tagIds = new Map(
+      page.rows.map((m) => [m.id, (page.computed?.get(m.id)?.tag_ids as string[] | undefined) ?? []]),
+    );
     const tags = await this.memberTags.ofPage(tagIds, state?.version);
     return { etag, body: toEnvelope(page, (m) => toMemberResponse(m, campuses, lang, tags.get(m.id) ?? [])) };
   }
@@ -108,15 +123,32 @@ export class MembersService {
   /** `write`: PATCH merges custom_fields key by key (`partial`); PUT replaces them (`whole`: required fields must be there). */
   async update(id: string, dto: UpdateMemberDto, write: CustomFieldsWrite = 'partial'): Promise<MemberResponse> {
     const campusByRef = await this.campuses.resolveRefs(dto.campus ? [dto.campus] : []);
-    const issues = [...clearedRequiredFields(dto, REQUIRED_ON_PATCH), ...campusIssues(dto, campusByRef), ...householdIssues(dto, await this.liveHouseholdsOf([dto]))];
+    const issues = [
+      ...clearedRequiredFields(dto, REQUIRED_ON_PATCH),
+      ...campusIssues(dto, campusByRef),
+      ...householdIssues(dto, await this.liveHouseholdsOf([dto])),
+    ];
     // The definitions before the member: a definition delete locks the definition, then members.
-    if (dto.custom_fields) issues.push(...customFieldIssues(dto.custom_fields, await this.customFields.definitions(setsCustomFields(dto.custom_fields)), write));
+    if (dto.custom_fields)
+      issues.push(
+        ...customFieldIssues(
+          dto.custom_fields,
+          await this.customFields.definitions(setsCustomFields(dto.custom_fields)),
+          write,
+        ),
+      );
     if (issues.length) throw AppError.validation(issues);
     const member = await this.require(id, 'for_no_key_update');
     const changes = this.changesFrom(dto, campusByRef);
-    if (write === 'partial' && changes.customFields) changes.customFields = { ...member.customFields, ...changes.customFields };
+    if (write === 'partial' && changes.customFields)
+      changes.customFields = { ...member.customFields, ...changes.customFields };
     // Another household: role `other`; the same one keeps the role; none clears it.
-    if (changes.householdId !== undefined) changes.householdRole = !changes.householdId ? null : changes.householdId === member.householdId ? member.householdRole : DEFAULT_HOUSEHOLD_ROLE;
+    if (changes.householdId !== undefined)
+      changes.householdRole = !changes.householdId
+        ? null
+        : changes.householdId === member.householdId
+          ? member.householdRole
+          : DEFAULT_HOUSEHOLD_ROLE;
     await this.save(id, changes);
     const updated = Object.assign(member, changes);
     const campuses = await this.campusesOf([updated]);
@@ -151,7 +183,12 @@ export class MembersService {
     if (!(await this.members.update(id, { deletedAt: now, updatedAt: now }))) throw AppError.notFound('member');
     await this.events.record(
       'member.deleted',
-      toMemberResponse(Object.assign(member, { updatedAt: now }), await this.campusesOf([member]), DEFAULT_LANGUAGE, await this.memberTags.ofOne(id)),
+      toMemberResponse(
+        Object.assign(member, { updatedAt: now }),
+        await this.campusesOf([member]),
+        DEFAULT_LANGUAGE,
+        await this.memberTags.ofOne(id),
+      ),
     );
   }
 
@@ -190,7 +227,8 @@ export class MembersService {
     if (dto.status !== undefined) changes.status = dto.status;
     if (dto.campus !== undefined) changes.campusId = dto.campus ? campusByRef.get(dto.campus)!.id : null;
     if (dto.active !== undefined) changes.active = dto.active;
-    if (dto.household_id !== undefined) changes.householdId = dto.household_id ? parsePublicId(ID_PREFIX.household, dto.household_id) : null;
+    if (dto.household_id !== undefined)
+      changes.householdId = dto.household_id ? parsePublicId(ID_PREFIX.household, dto.household_id) : null;
     if (dto.address !== undefined) changes.address = dto.address ? { ...dto.address } : null;
     if (dto.custom_fields !== undefined) changes.customFields = dto.custom_fields;
     return changes;
@@ -208,7 +246,9 @@ export class MembersService {
 
   /** The live households the bodies name, locked FOR KEY SHARE (a concurrent household delete waits, or has happened). */
   private liveHouseholdsOf(dtos: { household_id?: string | null }[]): Promise<Set<string>> {
-    const ids = dtos.map((d) => (d.household_id ? parsePublicId(ID_PREFIX.household, d.household_id) : null)).filter((id): id is string => id !== null);
+    const ids = dtos
+      .map((d) => (d.household_id ? parsePublicId(ID_PREFIX.household, d.household_id) : null))
+      .filter((id): id is string => id !== null);
     return this.members.liveHouseholds([...new Set(ids)]);
   }
 

@@ -73,7 +73,9 @@ export class NotificationFanOutJob implements JobHandler<FanOutData>, OnApplicat
       const message = error instanceof Error ? error.message : String(error);
       await context
         .inTenant(() => this.notifications.update(notificationId, { lastError: message.slice(0, 2000) }))
-        .catch((e: unknown) => this.logger.warn(`notification ${notificationId}: could not record the failure: ${String(e)}`));
+        .catch((e: unknown) =>
+          this.logger.warn(`notification ${notificationId}: could not record the failure: ${String(e)}`),
+        );
       throw error;
     }
   }
@@ -82,7 +84,9 @@ export class NotificationFanOutJob implements JobHandler<FanOutData>, OnApplicat
    * Locks the notification (a cancel waits, or has happened); a queued one gets its recipients and
    * becomes `sending`. One already sending (a restart) keeps the recipients it had.
    */
-  private async start(id: string): Promise<{ notification: NotificationEntity; church: string; total: number } | string> {
+  private async start(
+    id: string,
+  ): Promise<{ notification: NotificationEntity; church: string; total: number } | string> {
     const notification = await this.notifications.find(id, 'for_no_key_update');
     if (!notification) return 'no such notification';
     if (notification.status === 'canceled') return 'canceled';
@@ -98,33 +102,54 @@ export class NotificationFanOutJob implements JobHandler<FanOutData>, OnApplicat
   }
 
   /** The next recipients and the (member, channel) pairs of theirs that this run claims. */
-  private async claimBatch(notification: NotificationEntity, after: string | null): Promise<{ rows: RecipientRow[]; claimed: Claimed[] }> {
+  private async claimBatch(
+    notification: NotificationEntity,
+    after: string | null,
+  ): Promise<{ rows: RecipientRow[]; claimed: Claimed[] }> {
     const rows = await this.notifications.batch(notification.id, after, RECIPIENTS_PER_BATCH);
     const has = (row: RecipientRow, channel: Channel) => (channel === 'email' ? !!row.email : row.tokens.length > 0);
     const pairs = rows.flatMap((row) =>
-      notification.channels.map((channel) => ({ memberId: row.member_id, channel, status: has(row, channel) ? ('sending' as const) : ('skipped' as const) })),
+      notification.channels.map((channel) => ({
+        memberId: row.member_id,
+        channel,
+        status: has(row, channel) ? ('sending' as const) : ('skipped' as const),
+      })),
     );
     return { rows, claimed: await this.notifications.claim(notification.id, pairs) };
   }
 
   /** Sends the claimed pairs of a batch; each outcome is recorded, none thrown. */
-  private async send(notification: NotificationEntity, church: string, rows: RecipientRow[], claimed: Claimed[]): Promise<Outcome[]> {
+  private async send(
+    notification: NotificationEntity,
+    church: string,
+    rows: RecipientRow[],
+    claimed: Claimed[],
+  ): Promise<Outcome[]> {
     const byId = new Map(rows.map((r) => [r.member_id, r]));
     const publicId = toPublicId(ID_PREFIX.notification, notification.id);
     const mails = claimed.filter((c) => c.channel === 'email');
     const pushes = claimed.filter((c) => c.channel === 'push');
     const [mailOutcomes, pushOutcomes] = await Promise.all([
-      Promise.all(mails.map((c) => this.mail(notification, church, byId.get(c.memberId)!).then((error) => outcome(c, error)))),
-      inBatches(pushes, PUSH_CONCURRENCY, (c) => this.pushTo(notification, publicId, byId.get(c.memberId)!.tokens).then((error) => outcome(c, error))),
+      Promise.all(
+        mails.map((c) => this.mail(notification, church, byId.get(c.memberId)!).then((error) => outcome(c, error))),
+      ),
+      inBatches(pushes, PUSH_CONCURRENCY, (c) =>
+        this.pushTo(notification, publicId, byId.get(c.memberId)!.tokens).then((error) => outcome(c, error)),
+      ),
     ]);
     return [...mailOutcomes, ...pushOutcomes];
   }
 
   /** Null when sent; else why not. */
   private async mail(notification: NotificationEntity, church: string, row: RecipientRow): Promise<string | null> {
-    const mail = notificationMail({ title: notification.title, body: notification.body, firstName: row.first_name, church }, notification.language);
+    const mail = notificationMail(
+      { title: notification.title, body: notification.body, firstName: row.first_name, church },
+      notification.language,
+    );
     if (!this.config.SMTP_URL) {
-      this.logger.log(`SMTP_URL unset, notification mail not sent: to=${row.email} subject=${JSON.stringify(mail.subject)}`);
+      this.logger.log(
+        `SMTP_URL unset, notification mail not sent: to=${row.email} subject=${JSON.stringify(mail.subject)}`,
+      );
       return null;
     }
     this.transport ??= createTransport({
@@ -136,7 +161,12 @@ export class NotificationFanOutJob implements JobHandler<FanOutData>, OnApplicat
       socketTimeout: 30_000,
     } as Parameters<typeof createTransport>[0]);
     try {
-      await this.transport.sendMail({ from: this.config.MAIL_FROM, to: row.email!, subject: mail.subject, text: mail.text });
+      await this.transport.sendMail({
+        from: this.config.MAIL_FROM,
+        to: row.email!,
+        subject: mail.subject,
+        text: mail.text,
+      });
       return null;
     } catch (error) {
       return error instanceof Error ? error.message.slice(0, 500) : String(error);
@@ -149,7 +179,12 @@ export class NotificationFanOutJob implements JobHandler<FanOutData>, OnApplicat
     let sent = false;
     for (const token of tokens) {
       try {
-        await this.push.send({ target: { token }, title: notification.title, body: pushBody(notification.body), data: { notification_id: publicId } });
+        await this.push.send({
+          target: { token },
+          title: notification.title,
+          body: pushBody(notification.body),
+          data: { notification_id: publicId },
+        });
         sent = true;
       } catch (error) {
         lastError = error instanceof Error ? error.message : String(error);

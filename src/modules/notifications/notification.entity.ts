@@ -9,7 +9,11 @@ export type Channel = (typeof CHANNELS)[number];
 
 /** Who a notification goes to, as stored: one kind and the uuid(s) it names. */
 export type StoredAudience =
-  { kind: 'member_ids'; ids: string[] } | { kind: 'tag'; id: string } | { kind: 'group_id'; id: string } | { kind: 'campus'; id: string } | { kind: 'event_id'; id: string };
+  | { kind: 'member_ids'; ids: string[] }
+  | { kind: 'tag'; id: string }
+  | { kind: 'group_id'; id: string }
+  | { kind: 'campus'; id: string }
+  | { kind: 'event_id'; id: string };
 
 export interface ChannelCounts {
   sent: number;
@@ -41,4 +45,7 @@ export class NotificationEntity extends TenantScopedEntity {
   @Column('timestamptz', { nullable: true }) canceledAt: Date | null;
 }
 
-export const zeroCounts = (): Counts => ({ email: { sent: 0, skipped: 0, failed: 0 }, push: { sent: 0, skipped: 0, failed: 0 } });
+export const zeroCounts = (): Counts => ({
+  email: { sent: 0, skipped: 0, failed: 0 },
+  push: { sent: 0, skipped: 0, failed: 0 },
+});

@@ -11,7 +11,11 @@ import { NOTIFICATION_LIST } from './notifications.list';
 import { NotificationsService } from './notifications.service';
 
 const NotificationId = new ParseIdPipe('ntf', 'notification');
-const ID_PARAM = { name: 'id', description: 'The notification (ntf_ id).', example: 'ntf_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' };
+const ID_PARAM = {
+  name: 'id',
+  description: 'The notification (ntf_ id).',
+  example: 'ntf_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
+};
 
 /** Notifications to members by e-mail and push (CONTRACT §13): `write:notifications` to send and to read. */
 @ApiTags('Notifications')
@@ -38,9 +42,17 @@ export class NotificationsController {
   @ApiAcceptedResponse({
     description: 'The notification, queued for the worker.',
     type: NotificationResponse,
-    headers: { Location: { description: 'URL of the notification', schema: { type: 'string', example: '/v1/notifications/ntf_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' } } },
+    headers: {
+      Location: {
+        description: 'URL of the notification',
+        schema: { type: 'string', example: '/v1/notifications/ntf_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' },
+      },
+    },
   })
-  async create(@Body() dto: CreateNotificationDto, @Res({ passthrough: true }) res: Response): Promise<NotificationResponse> {
+  async create(
+    @Body() dto: CreateNotificationDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<NotificationResponse> {
     const notification = await this.notifications.create(dto);
     res.location(`/v1/notifications/${notification.id}`);
     return notification;
@@ -48,7 +60,10 @@ export class NotificationsController {
 
   @Get()
   @Auth({ scopes: ['write:notifications'] })
-  @ApiOperation({ summary: 'List notifications', description: 'Keyset-paginated, oldest first by default (`sort=-created_at` for the newest).' })
+  @ApiOperation({
+    summary: 'List notifications',
+    description: 'Keyset-paginated, oldest first by default (`sort=-created_at` for the newest).',
+  })
   @ApiList(NotificationResponse, NOTIFICATION_LIST)
   list(@Query() query: Record<string, unknown>) {
     return this.notifications.list(query);
@@ -56,7 +71,10 @@ export class NotificationsController {
 
   @Get(':id')
   @Auth({ scopes: ['write:notifications'] })
-  @ApiOperation({ summary: 'Get a notification', description: 'Poll it: `status` queued → sending → sent, `recipients` and `counts` per channel.' })
+  @ApiOperation({
+    summary: 'Get a notification',
+    description: 'Poll it: `status` queued → sending → sent, `recipients` and `counts` per channel.',
+  })
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: NotificationResponse })
   get(@Param('id', NotificationId) id: string): Promise<NotificationResponse> {
@@ -68,7 +86,8 @@ export class NotificationsController {
   @Auth({ scopes: ['write:notifications'] })
   @ApiOperation({
     summary: 'Cancel a notification before it is sent',
-    description: 'Only while `queued` (scheduled, or not yet taken by the worker): nothing is sent. Once `sending`, `sent` or `canceled` it is 409 `conflict`.',
+    description:
+      'Only while `queued` (scheduled, or not yet taken by the worker): nothing is sent. Once `sending`, `sent` or `canceled` it is 409 `conflict`.',
   })
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: NotificationResponse, description: 'The notification, canceled.' })

@@ -8,7 +8,18 @@ export const NOTIFICATION_LIST: ListSpec<NotificationEntity> = {
     created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() },
   },
   filters: {
-    status: { type: 'enum', values: NOTIFICATION_STATUSES, ops: ['ne', 'in'], column: 'status', description: 'queued, sending, sent or canceled; `status[in]=queued,sending` for several.' },
-    created_at: { type: 'timestamp', ops: ['gt', 'gte', 'lt', 'lte'], column: 'created_at', description: 'When it was posted (ISO 8601; an offset is honoured).' },
+    status: {
+      type: 'enum',
+      values: NOTIFICATION_STATUSES,
+      ops: ['ne', 'in'],
+      column: 'status',
+      description: 'queued, sending, sent or canceled; `status[in]=queued,sending` for several.',
+    },
+    created_at: {
+      type: 'timestamp',
+      ops: ['gt', 'gte', 'lt', 'lte'],
+      column: 'created_at',
+      description: 'When it was posted (ISO 8601; an offset is honoured).',
+    },
   },
 };

@@ -33,13 +33,22 @@ function audienceCondition(audience: StoredAudience): { sql: string; param: stri
     case 'member_ids':
       return { sql: 'm.id = ANY($2::uuid[])', param: audience.ids };
     case 'tag':
-      return { sql: 'EXISTS (SELECT 1 FROM member_tags t WHERE t.tenant_id = m.tenant_id AND t.tag_id = $2::uuid AND t.member_id = m.id)', param: audience.id };
+      return {
+        sql: 'EXISTS (SELECT 1 FROM member_tags t WHERE t.tenant_id = m.tenant_id AND t.tag_id = $2::uuid AND t.member_id = m.id)',
+        param: audience.id,
+      };
     case 'group_id':
-      return { sql: 'EXISTS (SELECT 1 FROM group_members g WHERE g.tenant_id = m.tenant_id AND g.group_id = $2::uuid AND g.member_id = m.id)', param: audience.id };
+      return {
+        sql: 'EXISTS (SELECT 1 FROM group_members g WHERE g.tenant_id = m.tenant_id AND g.group_id = $2::uuid AND g.member_id = m.id)',
+        param: audience.id,
+      };
     case 'campus':
       return { sql: 'm.campus_id = $2::uuid', param: audience.id };
     case 'event_id':
-      return { sql: 'EXISTS (SELECT 1 FROM event_registrations r WHERE r.tenant_id = m.tenant_id AND r.event_id = $2::uuid AND r.member_id = m.id)', param: audience.id };
+      return {
+        sql: 'EXISTS (SELECT 1 FROM event_registrations r WHERE r.tenant_id = m.tenant_id AND r.event_id = $2::uuid AND r.member_id = m.id)',
+        param: audience.id,
+      };
   }
 }
 
@@ -74,7 +83,11 @@ export class NotificationsRepository {
 
   list(query: ListQuery): Promise<Page<NotificationEntity>> {
     const { repo, tenantId } = this.scope();
-    return fetchPage(repo.createQueryBuilder('n').where('n.tenant_id = :tenantId', { tenantId }), query, NOTIFICATION_LIST);
+    return fetchPage(
+      repo.createQueryBuilder('n').where('n.tenant_id = :tenantId', { tenantId }),
+      query,
+      NOTIFICATION_LIST,
+    );
   }
 
   // --- references of an audience (POST) ------------------------------------------------------
@@ -82,25 +95,45 @@ export class NotificationsRepository {
   async liveMembers(ids: string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();
     const { manager, tenantId } = this.scope();
-    const rows = await manager.query<{ id: string }[]>('SELECT id FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL', [tenantId, ids]);
+    const rows = await manager.query<{ id: string }[]>(
+      'SELECT id FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL',
+      [tenantId, ids],
+    );
     return new Set(rows.map((r) => r.id));
   }
 
   /** A tag by uuid or by name (ignoring case). */
   async tagId(uuid: string | null, name: string): Promise<string | null> {
     const { manager, tenantId } = this.scope();
-    const [row] = await manager.query<{ id: string }[]>('SELECT id FROM tags WHERE tenant_id = $1 AND (id = $2::uuid OR lower(name) = lower($3)) LIMIT 1', [tenantId, uuid, name]);
+    const [row] = await manager.query<{ id: string }[]>(
+      'SELECT id FROM tags WHERE tenant_id = $1 AND (id = $2::uuid OR lower(name) = lower($3)) LIMIT 1',
+      [tenantId, uuid, name],
+    );
     return row?.id ?? null;
   }
 
   async liveGroup(id: string): Promise<boolean> {
     const { manager, tenantId } = this.scope();
-    return (await manager.query<unknown[]>('SELECT 1 FROM groups WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL', [tenantId, id])).length > 0;
+    return (
+      (
+        await manager.query<unknown[]>('SELECT 1 FROM groups WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL', [
+          tenantId,
+          id,
+        ])
+      ).length > 0
+    );
   }
 
   async liveEvent(id: string): Promise<boolean> {
     const { manager, tenantId } = this.scope();
-    return (await manager.query<unknown[]>('SELECT 1 FROM events WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL', [tenantId, id])).length > 0;
+    return (
+      (
+        await manager.query<unknown[]>('SELECT 1 FROM events WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL', [
+          tenantId,
+          id,
+        ])
+      ).length > 0
+    );
   }
 
   // --- the fan-out (job) ---------------------------------------------------------------------
@@ -115,10 +148,10 @@ export class NotificationsRepository {
        ON CONFLICT DO NOTHING`,
       [tenantId, param, notification.id],
     );
-    const [{ count }] = await manager.query<{ count: number }[]>('SELECT count(*)::int AS count FROM notification_recipients WHERE tenant_id = $1 AND notification_id = $2', [
-      tenantId,
-      notification.id,
-    ]);
+    const [{ count }] = await manager.query<{ count: number }[]>(
+      'SELECT count(*)::int AS count FROM notification_recipients WHERE tenant_id = $1 AND notification_id = $2',
+      [tenantId, notification.id],
+    );
     return count;
   }
 
@@ -145,7 +178,10 @@ export class NotificationsRepository {
    * only the pairs this call inserted come back, and only those are sent. The skipped ones are
    * counted in the same transaction.
    */
-  async claim(notificationId: string, rows: { memberId: string; channel: Channel; status: 'sending' | 'skipped' }[]): Promise<Claimed[]> {
+  async claim(
+    notificationId: string,
+    rows: { memberId: string; channel: Channel; status: 'sending' | 'skipped' }[],
+  ): Promise<Claimed[]> {
     if (!rows.length) return [];
     const { manager, tenantId } = this.scope();
     const inserted = await manager.query<{ member_id: string; channel: Channel; status: string }[]>(
@@ -166,7 +202,14 @@ export class NotificationsRepository {
       `UPDATE notification_deliveries d SET status = u.status, error = u.error, updated_at = now()
          FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[]) AS u(member_id, channel, status, error)
         WHERE d.tenant_id = $1 AND d.notification_id = $2 AND d.member_id = u.member_id AND d.channel = u.channel`,
-      [tenantId, notificationId, outcomes.map((o) => o.memberId), outcomes.map((o) => o.channel), outcomes.map((o) => o.status), outcomes.map((o) => o.error)],
+      [
+        tenantId,
+        notificationId,
+        outcomes.map((o) => o.memberId),
+        outcomes.map((o) => o.channel),
+        outcomes.map((o) => o.status),
+        outcomes.map((o) => o.error),
+      ],
     );
     await this.addCounts(notificationId, outcomes);
   }
@@ -174,10 +217,21 @@ export class NotificationsRepository {
   /** Counts these delivery outcomes on the notification (`sending` ones count nothing yet). */
   private async addCounts(notificationId: string, rows: Delta): Promise<void> {
     const { manager, tenantId } = this.scope();
-    const n = (channel: Channel, status: string) => rows.filter((r) => r.channel === channel && r.status === status).length;
-    const delta = [n('email', 'sent'), n('email', 'skipped'), n('email', 'failed'), n('push', 'sent'), n('push', 'skipped'), n('push', 'failed')];
+    const n = (channel: Channel, status: string) =>
+      rows.filter((r) => r.channel === channel && r.status === status).length;
+    const delta = [
+      n('email', 'sent'),
+      n('email', 'skipped'),
+      n('email', 'failed'),
+      n('push', 'sent'),
+      n('push', 'skipped'),
+      n('push', 'failed'),
+    ];
     if (delta.every((d) => d === 0)) return;
-    await manager.query(`UPDATE notifications SET counts = ${ADD_COUNTS}, updated_at = now() WHERE tenant_id = $1 AND id = $2`, [tenantId, notificationId, ...delta]);
+    await manager.query(
+      `UPDATE notifications SET counts = ${ADD_COUNTS}, updated_at = now() WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, notificationId, ...delta],
+    );
   }
 
   /**

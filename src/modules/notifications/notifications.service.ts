@@ -38,8 +38,18 @@ export class NotificationsService {
     if (dto.scheduled_at) {
       scheduledAt = new Date(dto.scheduled_at);
       const max = new Date(now.getTime() + MAX_SCHEDULE_MS);
-      if (Number.isNaN(scheduledAt.getTime())) issues.push({ field: 'scheduled_at', issue: 'invalid_format', params: { format: 'ISO 8601 with a time zone' } });
-      else if (scheduledAt <= now || scheduledAt > max) issues.push({ field: 'scheduled_at', issue: 'out_of_range', params: { min: now.toISOString(), max: max.toISOString() } });
+      if (Number.isNaN(scheduledAt.getTime()))
+        issues.push({
+          field: 'scheduled_at',
+          issue: 'invalid_format',
+          params: { format: 'ISO 8601 with a time zone' },
+        });
+      else if (scheduledAt <= now || scheduledAt > max)
+        issues.push({
+          field: 'scheduled_at',
+          issue: 'out_of_range',
+          params: { min: now.toISOString(), max: max.toISOString() },
+        });
     }
     const audience = await this.resolveAudience(dto.audience, issues);
     if (issues.length || !audience) throw AppError.validation(issues);
@@ -63,7 +73,11 @@ export class NotificationsService {
       canceledAt: null,
     } satisfies Partial<NotificationEntity>);
     await this.notifications.insert(notification);
-    await this.jobs.enqueue(QUEUES.notifications, { notificationId: notification.id } satisfies FanOutData, scheduledAt ? { runAt: scheduledAt } : {});
+    await this.jobs.enqueue(
+      QUEUES.notifications,
+      { notificationId: notification.id } satisfies FanOutData,
+      scheduledAt ? { runAt: scheduledAt } : {},
+    );
     return toNotificationResponse(notification);
   }
 
@@ -74,7 +88,10 @@ export class NotificationsService {
   }
 
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<NotificationResponse>> {
-    return toEnvelope(await this.notifications.list(parseListQuery(rawQuery, NOTIFICATION_LIST)), toNotificationResponse);
+    return toEnvelope(
+      await this.notifications.list(parseListQuery(rawQuery, NOTIFICATION_LIST)),
+      toNotificationResponse,
+    );
   }
 
   /** Only a queued notification (its job has not started): the row lock orders a cancel and the job's start. */
@@ -82,7 +99,11 @@ export class NotificationsService {
     const notification = await this.notifications.find(id, 'for_no_key_update');
     if (!notification) throw AppError.notFound('notification');
     if (notification.status !== 'queued') {
-      throw new AppError('conflict', { reason: `the notification is ${notification.status}; only a queued notification can be canceled` }, [{ field: 'status', issue: 'invalid' }]);
+      throw new AppError(
+        'conflict',
+        { reason: `the notification is ${notification.status}; only a queued notification can be canceled` },
+        [{ field: 'status', issue: 'invalid' }],
+      );
     }
     const now = new Date();
     await this.notifications.update(id, { status: 'canceled', canceledAt: now });

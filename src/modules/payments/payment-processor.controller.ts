@@ -24,7 +24,8 @@ export class PaymentProcessorController {
   @Auth({ scopes: ['admin:*'] })
   @ApiOperation({
     summary: 'The connected payment processor',
-    description: 'Provider, when it was connected and the last four characters of its key; every field is null while no processor is connected. Secrets are never shown.',
+    description:
+      'Provider, when it was connected and the last four characters of its key; every field is null while no processor is connected. Secrets are never shown.',
   })
   @ApiOkResponse({ type: PaymentProcessorResponse })
   get(): Promise<PaymentProcessorResponse> {
@@ -42,7 +43,12 @@ export class PaymentProcessorController {
       'a server without `PUBLIC_URL` (production) is 422 `public_url_required`.',
   })
   @ApiOkResponse({ type: PaymentProcessorResponse })
-  @ApiResponse({ status: 502, description: 'processor_unavailable: the processor could not be reached, timed out or refused; nothing was changed.', ...problem })
+  @ApiResponse({
+    status: 502,
+    description:
+      'processor_unavailable: the processor could not be reached, timed out or refused; nothing was changed.',
+    ...problem,
+  })
   connect(@Body() dto: ConnectPaymentProcessorDto): Promise<PaymentProcessorResponse> {
     return this.processors.connect(dto);
   }
@@ -58,7 +64,11 @@ export class PaymentProcessorController {
       '404 when no processor is connected; 502 `processor_unavailable` (nothing changed) when the processor cannot be reached.',
   })
   @ApiNoContentResponse()
-  @ApiResponse({ status: 502, description: 'processor_unavailable: the processor could not be reached; nothing was changed.', ...problem })
+  @ApiResponse({
+    status: 502,
+    description: 'processor_unavailable: the processor could not be reached; nothing was changed.',
+    ...problem,
+  })
   async disconnect(): Promise<void> {
     await this.processors.disconnect();
   }

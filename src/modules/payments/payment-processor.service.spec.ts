@@ -11,8 +11,15 @@ describe('PaymentProcessorService.connect without PUBLIC_URL', () => {
     const untouched = new Proxy({}, { get: () => () => Promise.reject(new Error('must not be called')) });
     const config = validateEnvironment({ NODE_ENV: 'production' });
     expect(config.PUBLIC_URL).toBeUndefined();
-    const service = new PaymentProcessorService(untouched as PaymentsRepository, untouched as StripeGateway, untouched as SecretBox, config);
-    const failure: unknown = await service.connect({ provider: 'stripe', api_key: 'sk_live_0123456789abcdef' }).catch((error: unknown) => error);
+    const service = new PaymentProcessorService(
+      untouched as PaymentsRepository,
+      untouched as StripeGateway,
+      untouched as SecretBox,
+      config,
+    );
+    const failure: unknown = await service
+      .connect({ provider: 'stripe', api_key: 'sk_live_0123456789abcdef' })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(AppError);
     expect(failure).toMatchObject({ code: 'public_url_required', status: 422 });
   });

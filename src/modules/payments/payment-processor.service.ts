@@ -53,7 +53,12 @@ export class PaymentProcessorService {
         updatedAt: now,
       };
       let previous = existing;
-      if (!previous && !(await this.repo.insertProcessor(Object.assign(new PaymentProcessorEntity(), { tenantId, id: newUuid(), ...fields })))) {
+      if (
+        !previous &&
+        !(await this.repo.insertProcessor(
+          Object.assign(new PaymentProcessorEntity(), { tenantId, id: newUuid(), ...fields }),
+        ))
+      ) {
         // A concurrent connect inserted first and has committed: this one replaces it, as a later PUT would.
         previous = await this.repo.findProcessor('for_no_key_update');
       }

@@ -73,7 +73,12 @@ export class PaymentsRepository {
   /** What a claimed event did. */
   async settleEvent(id: string, outcome: EventOutcome, detail: string | null): Promise<void> {
     const { manager, tenantId } = this.scope();
-    await manager.query('UPDATE processor_events SET outcome = $3, detail = $4 WHERE tenant_id = $1 AND id = $2', [tenantId, id, outcome, detail]);
+    await manager.query('UPDATE processor_events SET outcome = $3, detail = $4 WHERE tenant_id = $1 AND id = $2', [
+      tenantId,
+      id,
+      outcome,
+      detail,
+    ]);
   }
 
   /** Runs `fn` after a savepoint; when it throws, the transaction goes back to the savepoint (and the error is rethrown). */

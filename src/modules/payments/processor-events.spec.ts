@@ -1,11 +1,14 @@
 import { methodOf, readEvent, toCommand } from './processor-events';
 
-const event = (type: string, object: unknown, extra: Record<string, unknown> = {}) => readEvent({ id: 'evt_1', type, created: 1767628800, data: { object }, ...extra })!;
+const event = (type: string, object: unknown, extra: Record<string, unknown> = {}) =>
+  readEvent({ id: 'evt_1', type, created: 1767628800, data: { object }, ...extra })!;
 
 describe('processor events', () => {
   describe('readEvent', () => {
     it('reads id, type, created and the object', () => {
-      expect(readEvent({ id: 'evt_1', type: 'charge.refunded', created: 5, data: { object: { id: 'ch_1', amount: 3 } } })).toEqual({
+      expect(
+        readEvent({ id: 'evt_1', type: 'charge.refunded', created: 5, data: { object: { id: 'ch_1', amount: 3 } } }),
+      ).toEqual({
         id: 'evt_1',
         type: 'charge.refunded',
         created: 5,
@@ -14,12 +17,19 @@ describe('processor events', () => {
       });
     });
 
-    it.each([null, 42, 'x', [], {}, { id: 'evt_1' }, { type: 'x' }, { id: 7, type: 'x' }, { id: '', type: 'x' }])('is null for something that is not an event: %p', (value) => {
-      expect(readEvent(value)).toBeNull();
-    });
+    it.each([null, 42, 'x', [], {}, { id: 'evt_1' }, { type: 'x' }, { id: 7, type: 'x' }, { id: '', type: 'x' }])(
+      'is null for something that is not an event: %p',
+      (value) => {
+        expect(readEvent(value)).toBeNull();
+      },
+    );
 
     it('takes an event without data as one with an empty object', () => {
-      expect(readEvent({ id: 'evt_1', type: 'x', data: 'junk' })).toMatchObject({ objectId: null, object: {}, created: null });
+      expect(readEvent({ id: 'evt_1', type: 'x', data: 'junk' })).toMatchObject({
+        objectId: null,
+        object: {},
+        created: null,
+      });
     });
   });
 
@@ -49,13 +59,19 @@ describe('processor events', () => {
     });
 
     it('prefers amount_received, falls back to amount', () => {
-      expect(toCommand(event('payment_intent.succeeded', intent({ amount_received: 1800 })))).toMatchObject({ amount: 1800 });
-      expect(toCommand(event('payment_intent.succeeded', intent({ amount_received: 0 })))).toMatchObject({ amount: 2500 });
+      expect(toCommand(event('payment_intent.succeeded', intent({ amount_received: 1800 })))).toMatchObject({
+        amount: 1800,
+      });
+      expect(toCommand(event('payment_intent.succeeded', intent({ amount_received: 0 })))).toMatchObject({
+        amount: 2500,
+      });
     });
 
     it('ignores an intent without metadata.fund_id (not a gift)', () => {
       expect(toCommand(event('payment_intent.succeeded', intent({ metadata: {} })))).toMatchObject({ kind: 'ignored' });
-      expect(toCommand(event('payment_intent.succeeded', intent({ metadata: null })))).toMatchObject({ kind: 'ignored' });
+      expect(toCommand(event('payment_intent.succeeded', intent({ metadata: null })))).toMatchObject({
+        kind: 'ignored',
+      });
     });
 
     it.each([
@@ -78,7 +94,10 @@ describe('processor events', () => {
       [{ payment_method_types: ['card', 'us_bank_account'] }, 'online'],
       [{ payment_method_types: ['oxxo'] }, 'online'],
       [{}, 'online'],
-      [{ payment_method: { id: 'pm_1', type: 'us_bank_account' }, payment_method_types: ['card', 'us_bank_account'] }, 'ach'],
+      [
+        { payment_method: { id: 'pm_1', type: 'us_bank_account' }, payment_method_types: ['card', 'us_bank_account'] },
+        'ach',
+      ],
     ])('%p -> %s', (intent, method) => {
       expect(methodOf(intent)).toBe(method);
     });
@@ -98,7 +117,12 @@ describe('processor events', () => {
           ],
         },
       };
-      expect(toCommand(event('charge.refunded', charge))).toEqual({ kind: 'refund', processorId: 'pi_1', refundedTotal: 3000, latest: { id: 're_2', amount: 1000 } });
+      expect(toCommand(event('charge.refunded', charge))).toEqual({
+        kind: 'refund',
+        processorId: 'pi_1',
+        refundedTotal: 3000,
+        latest: { id: 're_2', amount: 1000 },
+      });
     });
 
     it('works without the refunds list (API versions that do not expand it) and with an expanded intent', () => {
@@ -118,7 +142,17 @@ describe('processor events', () => {
 
   describe('charge.dispute.created', () => {
     it('carries reason, status and amount', () => {
-      expect(toCommand(event('charge.dispute.created', { id: 'dp_1', payment_intent: 'pi_1', amount: 2500, reason: 'fraudulent', status: 'needs_response' }))).toEqual({
+      expect(
+        toCommand(
+          event('charge.dispute.created', {
+            id: 'dp_1',
+            payment_intent: 'pi_1',
+            amount: 2500,
+            reason: 'fraudulent',
+            status: 'needs_response',
+          }),
+        ),
+      ).toEqual({
         kind: 'dispute',
         processorId: 'pi_1',
         reason: 'fraudulent',
@@ -137,13 +171,23 @@ describe('processor events', () => {
         { lines: { data: [{ metadata: { recurring_gift_id: 'rcg_1' } }] } },
       ];
       for (const shape of shapes)
-        expect(toCommand(event('invoice.payment_failed', { id: 'in_1', ...shape }))).toMatchObject({ kind: 'charge_failed', recurringGiftId: 'rcg_1', invoiceId: 'in_1' });
+        expect(toCommand(event('invoice.payment_failed', { id: 'in_1', ...shape }))).toMatchObject({
+          kind: 'charge_failed',
+          recurringGiftId: 'rcg_1',
+          invoiceId: 'in_1',
+        });
     });
 
     it("takes the reason from the invoice's last error, else the attempt count", () => {
       const base = { id: 'in_1', metadata: { recurring_gift_id: 'rcg_1' } };
-      expect(toCommand(event('invoice.payment_failed', { ...base, last_finalization_error: { message: 'Your card was declined.' } }))).toMatchObject({ reason: 'Your card was declined.' });
-      expect(toCommand(event('invoice.payment_failed', { ...base, attempt_count: 2 }))).toMatchObject({ reason: 'payment failed (attempt 2)' });
+      expect(
+        toCommand(
+          event('invoice.payment_failed', { ...base, last_finalization_error: { message: 'Your card was declined.' } }),
+        ),
+      ).toMatchObject({ reason: 'Your card was declined.' });
+      expect(toCommand(event('invoice.payment_failed', { ...base, attempt_count: 2 }))).toMatchObject({
+        reason: 'payment failed (attempt 2)',
+      });
     });
 
     it('ignores an invoice that is not of a recurring gift', () => {

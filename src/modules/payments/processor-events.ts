@@ -47,7 +47,17 @@ export interface ProcessorEvent {
 /** Payment method types (Stripe's names) that are cards or card wallets. */
 const CARD_TYPES = new Set(['card', 'card_present', 'interac_present', 'link', 'apple_pay', 'google_pay']);
 /** Payment method types that are bank debits (ACH and its cousins). */
-const BANK_TYPES = new Set(['us_bank_account', 'ach_debit', 'ach_credit_transfer', 'acss_debit', 'sepa_debit', 'bacs_debit', 'au_becs_debit', 'nz_bank_account', 'bank_transfer']);
+const BANK_TYPES = new Set([
+  'us_bank_account',
+  'ach_debit',
+  'ach_credit_transfer',
+  'acss_debit',
+  'sepa_debit',
+  'bacs_debit',
+  'au_becs_debit',
+  'nz_bank_account',
+  'bank_transfer',
+]);
 
 const MAX_TEXT = 500;
 
@@ -86,9 +96,14 @@ function payment(event: ProcessorEvent): ProcessorCommand {
   if (!fundId) return { kind: 'ignored', reason: 'the payment intent has no metadata.fund_id: not a gift' };
   const received = integer(intent.amount_received);
   const amount = received && received > 0 ? received : integer(intent.amount);
-  if (!isValidAmount(amount)) return { kind: 'rejected', reason: `amount ${String(intent.amount_received ?? intent.amount)} is not a gift amount (1 to 100000000 minor units)` };
+  if (!isValidAmount(amount))
+    return {
+      kind: 'rejected',
+      reason: `amount ${String(intent.amount_received ?? intent.amount)} is not a gift amount (1 to 100000000 minor units)`,
+    };
   const currency = text(intent.currency)?.toUpperCase();
-  if (!isCurrency(currency)) return { kind: 'rejected', reason: `currency ${String(currency).slice(0, 10)} is not accepted` };
+  if (!isCurrency(currency))
+    return { kind: 'rejected', reason: `currency ${String(currency).slice(0, 10)} is not accepted` };
   return {
     kind: 'payment',
     processorId,
@@ -108,7 +123,11 @@ function payment(event: ProcessorEvent): ProcessorCommand {
  */
 export function methodOf(intent: Record<string, unknown>): PaymentMethod {
   const expanded = text(record(intent.payment_method)?.type);
-  const types = expanded ? [expanded] : Array.isArray(intent.payment_method_types) ? intent.payment_method_types.filter((t): t is string => typeof t === 'string') : [];
+  const types = expanded
+    ? [expanded]
+    : Array.isArray(intent.payment_method_types)
+      ? intent.payment_method_types.filter((t): t is string => typeof t === 'string')
+      : [];
   if (types.length && types.every((t) => CARD_TYPES.has(t))) return 'card';
   if (types.length && types.every((t) => BANK_TYPES.has(t))) return 'ach';
   return 'online';
@@ -118,11 +137,19 @@ function refund(charge: Record<string, unknown>): ProcessorCommand {
   const processorId = idOf(charge.payment_intent);
   if (!processorId) return { kind: 'rejected', reason: 'the charge has no payment_intent' };
   const refundedTotal = integer(charge.amount_refunded);
-  if (refundedTotal === null || refundedTotal < 0) return { kind: 'rejected', reason: 'the charge has no amount_refunded' };
-  const newest = record(Array.isArray(record(charge.refunds)?.data) ? (record(charge.refunds)!.data as unknown[])[0] : undefined);
+  if (refundedTotal === null || refundedTotal < 0)
+    return { kind: 'rejected', reason: 'the charge has no amount_refunded' };
+  const newest = record(
+    Array.isArray(record(charge.refunds)?.data) ? (record(charge.refunds)!.data as unknown[])[0] : undefined,
+  );
   const newestId = text(newest?.id);
   const newestAmount = integer(newest?.amount);
-  return { kind: 'refund', processorId, refundedTotal, latest: newestId && newestAmount && newestAmount > 0 ? { id: newestId, amount: newestAmount } : null };
+  return {
+    kind: 'refund',
+    processorId,
+    refundedTotal,
+    latest: newestId && newestAmount && newestAmount > 0 ? { id: newestId, amount: newestAmount } : null,
+  };
 }
 
 function dispute(object: Record<string, unknown>): ProcessorCommand {
@@ -130,7 +157,13 @@ function dispute(object: Record<string, unknown>): ProcessorCommand {
   if (!processorId) return { kind: 'rejected', reason: 'the dispute has no payment_intent' };
   const amount = integer(object.amount);
   if (amount === null || amount < 0) return { kind: 'rejected', reason: 'the dispute has no amount' };
-  return { kind: 'dispute', processorId, reason: text(object.reason) ?? 'general', status: text(object.status) ?? 'needs_response', amount };
+  return {
+    kind: 'dispute',
+    processorId,
+    reason: text(object.reason) ?? 'general',
+    status: text(object.status) ?? 'needs_response',
+    amount,
+  };
 }
 
 function chargeFailed(invoice: Record<string, unknown>): ProcessorCommand {
@@ -138,23 +171,30 @@ function chargeFailed(invoice: Record<string, unknown>): ProcessorCommand {
   if (!invoiceId) return { kind: 'rejected', reason: 'the invoice has no id' };
   // Where the recurring gift rides: the invoice's metadata, its subscription's (API 2025+ under
   // `parent`, older versions at the top), or its first line's.
-  const line = record(Array.isArray(record(invoice.lines)?.data) ? (record(invoice.lines)!.data as unknown[])[0] : undefined);
+  const line = record(
+    Array.isArray(record(invoice.lines)?.data) ? (record(invoice.lines)!.data as unknown[])[0] : undefined,
+  );
   const recurringGiftId =
     text(record(invoice.metadata)?.recurring_gift_id) ??
     text(record(record(record(invoice.parent)?.subscription_details)?.metadata)?.recurring_gift_id) ??
     text(record(record(invoice.subscription_details)?.metadata)?.recurring_gift_id) ??
     text(record(line?.metadata)?.recurring_gift_id);
-  if (!recurringGiftId) return { kind: 'ignored', reason: 'the invoice has no metadata.recurring_gift_id: not a recurring gift' };
+  if (!recurringGiftId)
+    return { kind: 'ignored', reason: 'the invoice has no metadata.recurring_gift_id: not a recurring gift' };
   const attempts = integer(invoice.attempt_count);
   const reason =
-    text(record(invoice.last_finalization_error)?.message) ?? text(record(invoice.last_payment_error)?.message) ?? (attempts ? `payment failed (attempt ${attempts})` : 'payment failed');
+    text(record(invoice.last_finalization_error)?.message) ??
+    text(record(invoice.last_payment_error)?.message) ??
+    (attempts ? `payment failed (attempt ${attempts})` : 'payment failed');
   return { kind: 'charge_failed', recurringGiftId, invoiceId, reason };
 }
 
 // ---------------------------------------------------------------------------------------------
 
 function record(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }
 
 /** A non-empty string, cut to MAX_TEXT characters; null otherwise. */

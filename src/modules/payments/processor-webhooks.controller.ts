@@ -55,13 +55,33 @@ export class ProcessorWebhooksController {
       'both are recorded with the reason, since sending them again would not change the answer.',
   })
   @ApiParam({ name: 'tenant', description: 'The church key (slug).', example: 'grace-church' })
-  @ApiHeader({ name: 'Stripe-Signature', required: true, description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, as the processor signs.', schema: { type: 'string' } })
-  @ApiBody({ description: "The processor's event (Stripe's `event` object), as it sends it.", schema: { type: 'object', example: EXAMPLE_EVENT } })
+  @ApiHeader({
+    name: 'Stripe-Signature',
+    required: true,
+    description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, as the processor signs.',
+    schema: { type: 'string' },
+  })
+  @ApiBody({
+    description: "The processor's event (Stripe's `event` object), as it sends it.",
+    schema: { type: 'object', example: EXAMPLE_EVENT },
+  })
   @ApiOkResponse({ type: ProcessorEventAck })
   @ApiResponse({ status: 400, description: 'invalid_signature (or invalid_json): nothing was recorded.', ...problem })
-  @ApiResponse({ status: 404, description: 'resource_not_found: no such church, or it has no payment processor connected.', ...problem })
-  @ApiResponse({ status: 503, description: 'service_unavailable: the database is unreachable; the processor retries.', ...problem })
-  receive(@Param('tenant') tenant: string, @Headers('stripe-signature') signature: string | undefined, @Req() req: ApiRequest): Promise<ProcessorEventAck> {
+  @ApiResponse({
+    status: 404,
+    description: 'resource_not_found: no such church, or it has no payment processor connected.',
+    ...problem,
+  })
+  @ApiResponse({
+    status: 503,
+    description: 'service_unavailable: the database is unreachable; the processor retries.',
+    ...problem,
+  })
+  receive(
+    @Param('tenant') tenant: string,
+    @Headers('stripe-signature') signature: string | undefined,
+    @Req() req: ApiRequest,
+  ): Promise<ProcessorEventAck> {
     return this.webhooks.receive(tenant, req.rawBody, signature);
   }
 }

@@ -52,7 +52,16 @@ export class ProcessorWebhooksService {
       const verified: unknown = this.gateway.verify(rawBody, signature, this.box.open(processor.webhookSecretSealed));
       const event = readEvent(verified);
       if (!event) return ack(null, 'ignored', 'not an event: no id or type');
-      const claimed = await this.repo.claimEvent({ provider: processor.provider, eventId: event.id, type: event.type, objectId: event.objectId, payload: verified }, newUuid());
+      const claimed = await this.repo.claimEvent(
+        {
+          provider: processor.provider,
+          eventId: event.id,
+          type: event.type,
+          objectId: event.objectId,
+          payload: verified,
+        },
+        newUuid(),
+      );
       if (!claimed) return ack(event.id, 'duplicate', 'this event was received before; nothing changed');
       const result = await this.apply(toCommand(event));
       await this.repo.settleEvent(claimed, result.outcome, result.detail);
@@ -84,13 +93,24 @@ export class ProcessorWebhooksService {
         return this.refusable(() => this.refund(command));
       case 'dispute':
         return this.refusable(async () => {
-          const donation = await this.donations.disputeByProcessor(command.processorId, { reason: command.reason, status: command.status, amount: command.amount });
-          return donation ? { outcome: 'processed', detail: donation.id } : unmatched(`no donation of payment ${command.processorId}`);
+          const donation = await this.donations.disputeByProcessor(command.processorId, {
+            reason: command.reason,
+            status: command.status,
+            amount: command.amount,
+          });
+          return donation
+            ? { outcome: 'processed', detail: donation.id }
+            : unmatched(`no donation of payment ${command.processorId}`);
         });
       case 'charge_failed':
         return this.refusable(async () => {
-          const failed = await this.recurringGifts.chargeFailed(command.recurringGiftId, { reason: command.reason, invoiceId: command.invoiceId });
-          return failed ? { outcome: 'processed', detail: command.recurringGiftId } : unmatched(`no recurring gift ${command.recurringGiftId}`);
+          const failed = await this.recurringGifts.chargeFailed(command.recurringGiftId, {
+            reason: command.reason,
+            invoiceId: command.invoiceId,
+          });
+          return failed
+            ? { outcome: 'processed', detail: command.recurringGiftId }
+            : unmatched(`no recurring gift ${command.recurringGiftId}`);
         });
     }
   }
@@ -106,7 +126,10 @@ export class ProcessorWebhooksService {
     const missing = command.refundedTotal - donation.refunded_amount;
     if (missing <= 0) return { outcome: 'processed', detail: `${donation.id}: nothing more to refund` };
     const refundId = command.latest && command.latest.amount === missing ? command.latest.id : null;
-    const refunded = await this.donations.refundByProcessor(command.processorId, { amount: missing, processorRefundId: refundId });
+    const refunded = await this.donations.refundByProcessor(command.processorId, {
+      amount: missing,
+      processorRefundId: refundId,
+    });
     return { outcome: 'processed', detail: refunded!.id };
   }
 
@@ -145,6 +168,10 @@ function describeRefusal(error: unknown): string | null {
     const fields = error.errors.map((e) => `${e.field} ${e.issue}`).join(', ');
     return `${error.code}${fields ? `: ${fields}` : ''}`;
   }
-  const code = (error as { driverError?: { code?: unknown }; code?: unknown } | null)?.driverError?.code ?? (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && REFUSED_DATA.test(code) ? `the database refused a value of the event (${code})` : null;
+  const code =
+    (error as { driverError?: { code?: unknown }; code?: unknown } | null)?.driverError?.code ??
+    (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && REFUSED_DATA.test(code)
+    ? `the database refused a value of the event (${code})`
+    : null;
 }

@@ -28,7 +28,11 @@ export class StripeGateway {
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     const url = new URL(config.PAYMENTS_API_URL);
     const protocol = url.protocol === 'http:' ? 'http' : 'https';
-    this.target = { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(url.port || (protocol === 'http' ? 80 : 443)), protocol };
+    this.target = {
+      host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port: Number(url.port || (protocol === 'http' ? 80 : 443)),
+      protocol,
+    };
   }
 
   /** Registers the church's inbound endpoint for the events it maps; returns its id and `whsec_` signing secret. */
@@ -41,7 +45,8 @@ export class StripeGateway {
         description: `Church API: gifts of ${tenant}`,
         metadata: { tenant },
       });
-      if (!endpoint.secret) throw new AppError('processor_unavailable', { reason: 'the processor returned no signing secret' });
+      if (!endpoint.secret)
+        throw new AppError('processor_unavailable', { reason: 'the processor returned no signing secret' });
       return { id: endpoint.id, secret: endpoint.secret };
     } catch (error) {
       throw this.translate(error, 'create the webhook endpoint');
@@ -58,7 +63,9 @@ export class StripeGateway {
       return true;
     } catch (error) {
       if (error instanceof Stripe.errors.StripeError && [401, 403, 404].includes(error.statusCode ?? 0)) {
-        this.logger.warn(`endpoint ${endpointId} not deleted at the processor (${error.statusCode}); it stays until removed in the processor's dashboard`);
+        this.logger.warn(
+          `endpoint ${endpointId} not deleted at the processor (${error.statusCode}); it stays until removed in the processor's dashboard`,
+        );
         return false;
       }
       throw this.translate(error, 'delete the webhook endpoint');
@@ -70,7 +77,9 @@ export class StripeGateway {
     try {
       await this.deleteEndpoint(apiKey, endpointId);
     } catch {
-      this.logger.warn(`endpoint ${endpointId} could not be deleted at the processor; it stays until removed in the processor's dashboard`);
+      this.logger.warn(
+        `endpoint ${endpointId} could not be deleted at the processor; it stays until removed in the processor's dashboard`,
+      );
     }
   }
 
@@ -82,7 +91,8 @@ export class StripeGateway {
   verify(rawBody: Buffer | undefined, header: string | undefined, secret: string, now = Date.now()): Stripe.Event {
     if (!rawBody?.length || !header) throw new AppError('invalid_signature');
     const timestamp = Number(/(?:^|,)\s*t=(\d{1,12})(?:,|$)/.exec(header)?.[1]);
-    if (Number.isFinite(timestamp) && timestamp - Math.floor(now / 1000) > SIGNATURE_TOLERANCE_S) throw new AppError('invalid_signature');
+    if (Number.isFinite(timestamp) && timestamp - Math.floor(now / 1000) > SIGNATURE_TOLERANCE_S)
+      throw new AppError('invalid_signature');
     try {
       return Stripe.webhooks.constructEvent(rawBody, header, secret, SIGNATURE_TOLERANCE_S, undefined, now);
     } catch {
@@ -91,22 +101,42 @@ export class StripeGateway {
   }
 
   private client(apiKey: string): Stripe {
-    return new Stripe(apiKey, { ...this.target, timeout: PROCESSOR_TIMEOUT_MS, maxNetworkRetries: 1, telemetry: false });
+    return new Stripe(apiKey, {
+      ...this.target,
+      timeout: PROCESSOR_TIMEOUT_MS,
+      maxNetworkRetries: 1,
+      telemetry: false,
+    });
   }
 
   private translate(error: unknown, action: string): AppError {
     if (error instanceof AppError) return error;
-    if (error instanceof Stripe.errors.StripeAuthenticationError || error instanceof Stripe.errors.StripePermissionError) {
-      return AppError.validation([{ field: 'api_key', issue: 'rejected', params: { reason: `HTTP ${error.statusCode ?? 401}: the key is not valid or may not manage webhook endpoints` } }]);
+    if (
+      error instanceof Stripe.errors.StripeAuthenticationError ||
+      error instanceof Stripe.errors.StripePermissionError
+    ) {
+      return AppError.validation([
+        {
+          field: 'api_key',
+          issue: 'rejected',
+          params: {
+            reason: `HTTP ${error.statusCode ?? 401}: the key is not valid or may not manage webhook endpoints`,
+          },
+        },
+      ]);
     }
     if (error instanceof Stripe.errors.StripeInvalidRequestError) {
-      return new AppError('processor_unavailable', { reason: `the processor refused to ${action}: ${oneLine(error.message)}` });
+      return new AppError('processor_unavailable', {
+        reason: `the processor refused to ${action}: ${oneLine(error.message)}`,
+      });
     }
     if (error instanceof Stripe.errors.StripeError) {
       const status = error.statusCode ? `HTTP ${error.statusCode}` : 'no answer';
       return new AppError('processor_unavailable', { reason: `could not ${action} (${status})` });
     }
-    this.logger.error(`unexpected failure calling the processor to ${action}: ${error instanceof Error ? error.name : typeof error}`);
+    this.logger.error(
+      `unexpected failure calling the processor to ${action}: ${error instanceof Error ? error.name : typeof error}`,
+    );
     return new AppError('processor_unavailable', { reason: `could not ${action}` });
   }
 }

@@ -28,7 +28,10 @@ export class PledgesController {
     summary: 'Create a pledge',
     description: `A donor's promise (mem_) to give \`amount\` (integer, minor unit of \`currency\`) to a fund between \`starts_on\` and \`ends_on\` (both included). Donations already received in the window count at once. ${GIVEN}`,
   })
-  @ApiCreatedResponse({ type: PledgeResponse, headers: { Location: { description: 'URL of the new pledge', schema: { type: 'string' } } } })
+  @ApiCreatedResponse({
+    type: PledgeResponse,
+    headers: { Location: { description: 'URL of the new pledge', schema: { type: 'string' } } },
+  })
   async create(@Body() dto: CreatePledgeDto, @Res({ passthrough: true }) res: Response): Promise<PledgeResponse> {
     const pledge = await this.pledges.create(dto);
     res.location(`/v1/pledges/${pledge.id}`);
@@ -37,7 +40,10 @@ export class PledgesController {
 
   @Get()
   @Auth({ scopes: ['read:donations'] })
-  @ApiOperation({ summary: 'List pledges', description: `Keyset-paginated; filters by field name with \`[op]\` operators; \`total\` counts every match. ${GIVEN}` })
+  @ApiOperation({
+    summary: 'List pledges',
+    description: `Keyset-paginated; filters by field name with \`[op]\` operators; \`total\` counts every match. ${GIVEN}`,
+  })
   @ApiList(PledgeResponse, PLEDGE_LIST)
   list(@Query() query: Record<string, unknown>) {
     return this.pledges.list(query);
@@ -45,7 +51,10 @@ export class PledgesController {
 
   @Get(':id')
   @Auth({ scopes: ['read:donations'] })
-  @ApiOperation({ summary: 'Get a pledge', description: `Carries an ETag; \`If-None-Match\` answers 304 while unchanged (a new gift or refund changes \`given\`, hence the ETag). ${GIVEN}` })
+  @ApiOperation({
+    summary: 'Get a pledge',
+    description: `Carries an ETag; \`If-None-Match\` answers 304 while unchanged (a new gift or refund changes \`given\`, hence the ETag). ${GIVEN}`,
+  })
   @ApiOkResponse({ type: PledgeResponse })
   get(@Param('id', PledgeId) id: string): Promise<PledgeResponse> {
     return this.pledges.get(id);
@@ -55,7 +64,8 @@ export class PledgesController {
   @Auth({ scopes: ['write:donations'] })
   @ApiOperation({
     summary: 'Update a pledge',
-    description: 'Any subset of `fund_id`, `amount`, `currency`, `starts_on`, `ends_on` (the donor cannot change). `given` follows the new fund, currency and window.',
+    description:
+      'Any subset of `fund_id`, `amount`, `currency`, `starts_on`, `ends_on` (the donor cannot change). `given` follows the new fund, currency and window.',
   })
   @ApiOkResponse({ type: PledgeResponse })
   update(@Param('id', PledgeId) id: string, @Body() dto: UpdatePledgeDto): Promise<PledgeResponse> {
@@ -65,7 +75,10 @@ export class PledgesController {
   @Delete(':id')
   @HttpCode(204)
   @Auth({ scopes: ['write:donations'] })
-  @ApiOperation({ summary: 'Delete a pledge', description: 'Soft delete: the pledge disappears from the API; the donations stay as they are.' })
+  @ApiOperation({
+    summary: 'Delete a pledge',
+    description: 'Soft delete: the pledge disappears from the API; the donations stay as they are.',
+  })
   @ApiNoContentResponse()
   async remove(@Param('id', PledgeId) id: string): Promise<void> {
     await this.pledges.remove(id);

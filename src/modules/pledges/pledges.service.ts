@@ -33,7 +33,11 @@ export class PledgesService {
 
   async create(dto: CreatePledgeDto): Promise<PledgeResponse> {
     const donorId = parsePublicId(ID_PREFIX.member, dto.donor_id);
-    const issues = [...(await this.donorIssues(donorId)), ...(await this.funds.givingIssues(dto.fund_id)), ...windowIssues(dto.starts_on, dto.ends_on)];
+    const issues = [
+      ...(await this.donorIssues(donorId)),
+      ...(await this.funds.givingIssues(dto.fund_id)),
+      ...windowIssues(dto.starts_on, dto.ends_on),
+    ];
     if (issues.length) throw AppError.validation(issues);
     const now = new Date();
     const pledge = Object.assign(new PledgeEntity(), {
@@ -76,7 +80,10 @@ export class PledgesService {
     if (dto.ends_on !== undefined) changes.endsOn = dto.ends_on;
     // A fund that stays the same is not checked again (an archived fund keeps its pledges).
     const fundChanged = dto.fund_id !== undefined && changes.fundId !== pledge.fundId;
-    const issues = [...(fundChanged ? await this.funds.givingIssues(dto.fund_id!) : []), ...windowIssues(changes.startsOn ?? pledge.startsOn, changes.endsOn ?? pledge.endsOn)];
+    const issues = [
+      ...(fundChanged ? await this.funds.givingIssues(dto.fund_id!) : []),
+      ...windowIssues(changes.startsOn ?? pledge.startsOn, changes.endsOn ?? pledge.endsOn),
+    ];
     if (issues.length) throw AppError.validation(issues);
     if (!(await this.pledges.update(id, changes))) throw AppError.notFound('pledge');
     return this.respond(Object.assign(pledge, changes));

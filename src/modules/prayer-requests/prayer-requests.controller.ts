@@ -14,7 +14,8 @@ import { PRAYER_REQUEST_LIST } from './prayer-requests.list';
 import { PrayerRequestsService } from './prayer-requests.service';
 
 const PrayerRequestId = new ParseIdPipe('prq', 'prayer request');
-const PRIVATE_NOTE = 'A `private` request exists only for the staff user who created it (whatever token they use) and for org_admins: anyone else gets 404.';
+const PRIVATE_NOTE =
+  'A `private` request exists only for the staff user who created it (whatever token they use) and for org_admins: anyone else gets 404.';
 
 @ApiTags('Prayer requests')
 @Controller('v1/prayer-requests')
@@ -24,9 +25,19 @@ export class PrayerRequestsController {
   @Post()
   @Idempotent()
   @Auth({ scopes: ['write:prayer_requests'] })
-  @ApiOperation({ summary: 'Create a prayer request', description: '`member_id` or `name` (at least one). Raises `prayer_request.created`.' })
-  @ApiCreatedResponse({ type: PrayerRequestResponse, headers: { Location: { description: 'URL of the new prayer request', schema: { type: 'string' } } } })
-  async create(@Body() dto: CreatePrayerRequestDto, @Req() req: AuthRequest, @Res({ passthrough: true }) res: Response): Promise<PrayerRequestResponse> {
+  @ApiOperation({
+    summary: 'Create a prayer request',
+    description: '`member_id` or `name` (at least one). Raises `prayer_request.created`.',
+  })
+  @ApiCreatedResponse({
+    type: PrayerRequestResponse,
+    headers: { Location: { description: 'URL of the new prayer request', schema: { type: 'string' } } },
+  })
+  async create(
+    @Body() dto: CreatePrayerRequestDto,
+    @Req() req: AuthRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<PrayerRequestResponse> {
     const created = await this.prayerRequests.create(dto, req.principal!);
     res.location(`/v1/prayer-requests/${created.id}`);
     return created;
@@ -59,7 +70,11 @@ export class PrayerRequestsController {
       'Any subset of request, member_id, name, visibility, urgent and campus (null clears member_id, name or campus; one of member_id and name must remain). The answer is set by POST …/answer only.',
   })
   @ApiOkResponse({ type: PrayerRequestResponse })
-  update(@Param('id', PrayerRequestId) id: string, @Body() dto: UpdatePrayerRequestDto, @Req() req: AuthRequest): Promise<PrayerRequestResponse> {
+  update(
+    @Param('id', PrayerRequestId) id: string,
+    @Body() dto: UpdatePrayerRequestDto,
+    @Req() req: AuthRequest,
+  ): Promise<PrayerRequestResponse> {
     return this.prayerRequests.update(id, dto, req.principal!);
   }
 
@@ -68,17 +83,25 @@ export class PrayerRequestsController {
   @Auth({ scopes: ['write:prayer_requests'] })
   @ApiOperation({
     summary: 'Answer a prayer request',
-    description: 'Sets `answer` and `answered_at` once; answering an answered request is 409 `conflict`. Raises `prayer_request.answered`.',
+    description:
+      'Sets `answer` and `answered_at` once; answering an answered request is 409 `conflict`. Raises `prayer_request.answered`.',
   })
   @ApiOkResponse({ type: PrayerRequestResponse })
-  answer(@Param('id', PrayerRequestId) id: string, @Body() dto: AnswerPrayerRequestDto, @Req() req: AuthRequest): Promise<PrayerRequestResponse> {
+  answer(
+    @Param('id', PrayerRequestId) id: string,
+    @Body() dto: AnswerPrayerRequestDto,
+    @Req() req: AuthRequest,
+  ): Promise<PrayerRequestResponse> {
     return this.prayerRequests.answer(id, dto, req.principal!);
   }
 
   @Delete(':id')
   @HttpCode(204)
   @Auth({ scopes: ['write:prayer_requests'] })
-  @ApiOperation({ summary: 'Delete a prayer request', description: 'Soft delete: the request disappears from the API (404 afterwards).' })
+  @ApiOperation({
+    summary: 'Delete a prayer request',
+    description: 'Soft delete: the request disappears from the API (404 afterwards).',
+  })
   @ApiNoContentResponse()
   async remove(@Param('id', PrayerRequestId) id: string, @Req() req: AuthRequest): Promise<void> {
     await this.prayerRequests.remove(id, req.principal!);

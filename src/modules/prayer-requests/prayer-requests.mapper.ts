@@ -17,7 +17,9 @@ export function toPrayerRequestResponse(row: PrayerRequestEntity, related: Relat
   return {
     id: toPublicId(ID_PREFIX.prayerRequest, row.id),
     request: row.request,
-    member: member ? { id: toPublicId(ID_PREFIX.member, member.id), first_name: member.firstName, last_name: member.lastName } : null,
+    member: member
+      ? { id: toPublicId(ID_PREFIX.member, member.id), first_name: member.firstName, last_name: member.lastName }
+      : null,
     name: row.name,
     visibility: row.visibility,
     urgent: row.urgent,

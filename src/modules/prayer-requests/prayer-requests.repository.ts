@@ -45,7 +45,8 @@ export class PrayerRequestsRepository {
     const { repo, tenantId } = this.scope();
     const qb = repo.createQueryBuilder('p').where('p.tenant_id = :tenantId AND p.deleted_at IS NULL', { tenantId });
     if (!viewer.seesEveryRequest) {
-      if (viewer.userId) qb.andWhere(`(p.visibility <> 'private' OR p.created_by = :viewerId)`, { viewerId: viewer.userId });
+      if (viewer.userId)
+        qb.andWhere(`(p.visibility <> 'private' OR p.created_by = :viewerId)`, { viewerId: viewer.userId });
       else qb.andWhere(`p.visibility <> 'private'`);
     }
     return fetchPage(qb, query, PRAYER_REQUEST_LIST);
@@ -55,10 +56,17 @@ export class PrayerRequestsRepository {
   async memberNames(ids: string[]): Promise<MemberName[]> {
     if (ids.length === 0) return [];
     const { manager, tenantId } = this.scope();
-    return manager.getRepository(MemberEntity).find({ select: { id: true, firstName: true, lastName: true }, where: { tenantId, id: In(ids), deletedAt: IsNull() } });
+    return manager.getRepository(MemberEntity).find({
+      select: { id: true, firstName: true, lastName: true },
+      where: { tenantId, id: In(ids), deletedAt: IsNull() },
+    });
   }
 }
 
 export function isVisible(row: PrayerRequestEntity, viewer: Viewer): boolean {
-  return row.visibility !== 'private' || viewer.seesEveryRequest || (viewer.userId !== null && row.createdBy === viewer.userId);
+  return (
+    row.visibility !== 'private' ||
+    viewer.seesEveryRequest ||
+    (viewer.userId !== null && row.createdBy === viewer.userId)
+  );
 }

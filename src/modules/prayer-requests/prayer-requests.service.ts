@@ -87,7 +87,8 @@ export class PrayerRequestsService {
     if (issues.length) throw AppError.validation(issues);
     const changes: Partial<PrayerRequestEntity> = { updatedAt: new Date() };
     if (dto.request !== undefined) changes.request = dto.request.trim();
-    if (dto.member_id !== undefined) changes.memberId = dto.member_id ? parsePublicId(ID_PREFIX.member, dto.member_id) : null;
+    if (dto.member_id !== undefined)
+      changes.memberId = dto.member_id ? parsePublicId(ID_PREFIX.member, dto.member_id) : null;
     if (dto.name !== undefined) changes.name = name;
     if (dto.visibility !== undefined) changes.visibility = dto.visibility;
     if (dto.urgent !== undefined) changes.urgent = dto.urgent;
@@ -133,7 +134,8 @@ export class PrayerRequestsService {
     if (!namesSomeone) issues.push({ field: 'member_id', issue: 'required' }, { field: 'name', issue: 'required' });
     if (dto.member_id) {
       const uuid = parsePublicId(ID_PREFIX.member, dto.member_id);
-      if (!uuid || (await this.prayerRequests.memberNames([uuid])).length === 0) issues.push({ field: 'member_id', issue: 'not_found' });
+      if (!uuid || (await this.prayerRequests.memberNames([uuid])).length === 0)
+        issues.push({ field: 'member_id', issue: 'not_found' });
     }
     let campus: CampusEntity | undefined;
     if (dto.campus) {
@@ -156,6 +158,7 @@ function assertMemberIds(query: ListQuery): void {
   for (const term of query.filters) {
     if (term.field !== 'member_id') continue;
     const values = Array.isArray(term.value) ? term.value : [term.value];
-    if (values.some((v) => parsePublicId(ID_PREFIX.member, v) === null)) throw AppError.invalidParameter(term.op === 'eq' ? 'member_id' : `member_id[${term.op}]`, 'invalid');
+    if (values.some((v) => parsePublicId(ID_PREFIX.member, v) === null))
+      throw AppError.invalidParameter(term.op === 'eq' ? 'member_id' : `member_id[${term.op}]`, 'invalid');
   }
 }

@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ParseIdPipe } from '../../common/ids/parse-id.pipe';
 import { ApiList } from '../../common/lists/list-envelope';
@@ -23,8 +30,14 @@ export class ProspectsController {
   @Post()
   @Idempotent()
   @Auth({ scopes: ['write:members'] })
-  @ApiOperation({ summary: 'Create a prospect', description: 'Stage `new` unless given (never `converted`). Raises `prospect.created`.' })
-  @ApiCreatedResponse({ type: ProspectResponse, headers: { Location: { description: 'URL of the new prospect', schema: { type: 'string' } } } })
+  @ApiOperation({
+    summary: 'Create a prospect',
+    description: 'Stage `new` unless given (never `converted`). Raises `prospect.created`.',
+  })
+  @ApiCreatedResponse({
+    type: ProspectResponse,
+    headers: { Location: { description: 'URL of the new prospect', schema: { type: 'string' } } },
+  })
   async create(@Body() dto: CreateProspectDto, @Res({ passthrough: true }) res: Response): Promise<ProspectResponse> {
     const prospect = await this.prospects.create(dto);
     res.location(`/v1/prospects/${prospect.id}`);
@@ -33,7 +46,10 @@ export class ProspectsController {
 
   @Get()
   @Auth({ scopes: ['read:members'] })
-  @ApiOperation({ summary: 'List prospects', description: 'Keyset-paginated; filters by field name with `[op]` operators; `total` counts every match.' })
+  @ApiOperation({
+    summary: 'List prospects',
+    description: 'Keyset-paginated; filters by field name with `[op]` operators; `total` counts every match.',
+  })
   @ApiList(ProspectResponse, PROSPECT_LIST)
   list(@Query() query: Record<string, unknown>) {
     return this.prospects.list(query);
@@ -41,7 +57,10 @@ export class ProspectsController {
 
   @Get(':id')
   @Auth({ scopes: ['read:members'] })
-  @ApiOperation({ summary: 'Get a prospect', description: 'Carries an ETag; `If-None-Match` answers 304 while unchanged.' })
+  @ApiOperation({
+    summary: 'Get a prospect',
+    description: 'Carries an ETag; `If-None-Match` answers 304 while unchanged.',
+  })
   @ApiOkResponse({ type: ProspectResponse })
   get(@Param('id', ProspectId) id: string): Promise<ProspectResponse> {
     return this.prospects.get(id);
@@ -51,7 +70,8 @@ export class ProspectsController {
   @Auth({ scopes: ['write:members'] })
   @ApiOperation({
     summary: 'Update a prospect',
-    description: 'Any subset of the fields; null clears an optional field. `stage: converted` is refused (422: only convert sets it); a converted prospect keeps its stage (409).',
+    description:
+      'Any subset of the fields; null clears an optional field. `stage: converted` is refused (422: only convert sets it); a converted prospect keeps its stage (409).',
   })
   @ApiOkResponse({ type: ProspectResponse })
   update(@Param('id', ProspectId) id: string, @Body() dto: UpdateProspectDto): Promise<ProspectResponse> {
@@ -61,7 +81,10 @@ export class ProspectsController {
   @Delete(':id')
   @HttpCode(204)
   @Auth({ scopes: ['write:members'] })
-  @ApiOperation({ summary: 'Delete a prospect', description: 'Soft delete: the prospect disappears from the API (a member it became stays).' })
+  @ApiOperation({
+    summary: 'Delete a prospect',
+    description: 'Soft delete: the prospect disappears from the API (a member it became stays).',
+  })
   @ApiNoContentResponse()
   async remove(@Param('id', ProspectId) id: string): Promise<void> {
     await this.prospects.remove(id);

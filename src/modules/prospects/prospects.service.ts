@@ -91,7 +91,9 @@ export class ProspectsService {
     // Locked as convert locks it: a PATCH racing a convert runs after it and sees the converted stage.
     const prospect = await this.require(id, 'for_no_key_update');
     if (dto.stage !== undefined && prospect.stage === 'converted') {
-      throw new AppError('conflict', { reason: 'the prospect has been converted; its stage cannot change' }, [{ field: 'stage', issue: 'invalid' }]);
+      throw new AppError('conflict', { reason: 'the prospect has been converted; its stage cannot change' }, [
+        { field: 'stage', issue: 'invalid' },
+      ]);
     }
     const changes: Partial<ProspectEntity> = { updatedAt: new Date() };
     if (dto.first_name !== undefined) changes.firstName = dto.first_name.trim();
@@ -130,7 +132,9 @@ export class ProspectsService {
       throw new AppError('conflict', { reason: `the prospect has already been converted${into}` });
     }
     // DTO instances carry every declared field (undefined when absent): only the sent ones override.
-    const sent: Partial<CreateMemberDto> = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined));
+    const sent: Partial<CreateMemberDto> = Object.fromEntries(
+      Object.entries(overrides).filter(([, value]) => value !== undefined),
+    );
     const member = await this.members.create({
       first_name: prospect.firstName,
       last_name: prospect.lastName,
@@ -140,7 +144,12 @@ export class ProspectsService {
       ...sent,
     });
     const now = new Date();
-    const changes: Partial<ProspectEntity> = { stage: 'converted', convertedAt: now, memberId: parsePublicId(ID_PREFIX.member, member.id), updatedAt: now };
+    const changes: Partial<ProspectEntity> = {
+      stage: 'converted',
+      convertedAt: now,
+      memberId: parsePublicId(ID_PREFIX.member, member.id),
+      updatedAt: now,
+    };
     await this.save(id, changes);
     const response = toProspectResponse(Object.assign(prospect, changes), await this.campusesOf([prospect]));
     await this.events.record('prospect.converted', response);
@@ -155,7 +164,8 @@ export class ProspectsService {
     let assigneeId: string | null = null;
     if (dto.assigned_to) {
       assigneeId = parsePublicId(ID_PREFIX.user, dto.assigned_to);
-      if (!assigneeId || !(await this.users.findById(assigneeId))) issues.push({ field: 'assigned_to', issue: 'not_found' });
+      if (!assigneeId || !(await this.users.findById(assigneeId)))
+        issues.push({ field: 'assigned_to', issue: 'not_found' });
     }
     return { campusByRef, assigneeId, issues };
   }

@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ParseIdPipe } from '../../common/ids/parse-id.pipe';
 import { Auth } from '../../platform/auth/auth.decorator';
@@ -8,7 +15,11 @@ import { RegisterPushTokenDto } from './dto/register-push-token.dto';
 import { PushTokensService } from './push-tokens.service';
 
 const MemberId = new ParseIdPipe('mem', 'member');
-const MEMBER_PARAM = { name: 'id', description: 'The member (mem_ id).', example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' };
+const MEMBER_PARAM = {
+  name: 'id',
+  description: 'The member (mem_ id).',
+  example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
+};
 
 /** The push tokens of a member's devices (CONTRACT §13); they ride on the members scopes. */
 @ApiTags('Push tokens')
@@ -29,7 +40,11 @@ export class PushTokensController {
   @ApiParam(MEMBER_PARAM)
   @ApiCreatedResponse({ type: PushTokenResponse, description: 'A new token.' })
   @ApiOkResponse({ type: PushTokenResponse, description: 'A token registered before, updated.' })
-  async register(@Param('id', MemberId) memberId: string, @Body() dto: RegisterPushTokenDto, @Res({ passthrough: true }) res: Response): Promise<PushTokenResponse> {
+  async register(
+    @Param('id', MemberId) memberId: string,
+    @Body() dto: RegisterPushTokenDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<PushTokenResponse> {
     const { token, created } = await this.tokens.register(memberId, dto);
     res.status(created ? 201 : 200);
     return token;
@@ -37,7 +52,10 @@ export class PushTokensController {
 
   @Get()
   @Auth({ scopes: ['read:members'] })
-  @ApiOperation({ summary: 'List a member’s push tokens', description: 'Oldest first, all in one page (at most 20); each shows the last 8 characters of its token.' })
+  @ApiOperation({
+    summary: 'List a member’s push tokens',
+    description: 'Oldest first, all in one page (at most 20); each shows the last 8 characters of its token.',
+  })
   @ApiParam(MEMBER_PARAM)
   @ApiOkResponse({ type: PushTokenList })
   list(@Param('id', MemberId) memberId: string): Promise<PushTokenList> {
@@ -47,11 +65,18 @@ export class PushTokensController {
   @Delete(':token_id')
   @HttpCode(204)
   @Auth({ scopes: ['write:members'] })
-  @ApiOperation({ summary: 'Remove a push token', description: 'The device gets no more pushes (the app calls this at sign-out). An unknown token, or one of another member, is 404.' })
+  @ApiOperation({
+    summary: 'Remove a push token',
+    description:
+      'The device gets no more pushes (the app calls this at sign-out). An unknown token, or one of another member, is 404.',
+  })
   @ApiParam(MEMBER_PARAM)
   @ApiParam({ name: 'token_id', description: 'The token (ptk_ id).', example: 'ptk_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' })
   @ApiNoContentResponse({ description: 'Removed.' })
-  async remove(@Param('id', MemberId) memberId: string, @Param('token_id', new ParseIdPipe('ptk', 'push token')) id: string): Promise<void> {
+  async remove(
+    @Param('id', MemberId) memberId: string,
+    @Param('token_id', new ParseIdPipe('ptk', 'push token')) id: string,
+  ): Promise<void> {
     await this.tokens.remove(memberId, id);
   }
 }

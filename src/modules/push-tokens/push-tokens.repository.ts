@@ -23,12 +23,19 @@ export class PushTokensRepository {
   /** A live member, locked against a concurrent delete until the transaction ends. */
   async memberExists(memberId: string): Promise<boolean> {
     const { manager, tenantId } = TenantContext.current();
-    const rows = await manager.query<unknown[]>('SELECT 1 FROM members WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL FOR SHARE', [tenantId, memberId]);
+    const rows = await manager.query<unknown[]>(
+      'SELECT 1 FROM members WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL FOR SHARE',
+      [tenantId, memberId],
+    );
     return rows.length > 0;
   }
 
   /** Inserts the token or, when the church knows it already (even concurrently), moves it to this member: one row per token. */
-  async upsert(memberId: string, token: string, platform: PushPlatform): Promise<{ row: PushTokenRow; created: boolean }> {
+  async upsert(
+    memberId: string,
+    token: string,
+    platform: PushPlatform,
+  ): Promise<{ row: PushTokenRow; created: boolean }> {
     const { manager, tenantId } = TenantContext.current();
     const [row] = await manager.query<(PushTokenRow & { created: boolean })[]>(
       `INSERT INTO member_push_tokens (tenant_id, id, member_id, token, platform) VALUES ($1, $2, $3, $4, $5)
@@ -47,13 +54,19 @@ export class PushTokensRepository {
 
   list(memberId: string): Promise<PushTokenRow[]> {
     const { manager, tenantId } = TenantContext.current();
-    return manager.query(`SELECT ${COLUMNS} FROM member_push_tokens WHERE tenant_id = $1 AND member_id = $2 ORDER BY created_at, id`, [tenantId, memberId]);
+    return manager.query(
+      `SELECT ${COLUMNS} FROM member_push_tokens WHERE tenant_id = $1 AND member_id = $2 ORDER BY created_at, id`,
+      [tenantId, memberId],
+    );
   }
 
   async delete(memberId: string, id: string): Promise<boolean> {
     const { manager, tenantId } = TenantContext.current();
     // TypeORM answers a DELETE with [rows, affected count].
-    const [, affected] = await manager.query<[unknown[], number]>('DELETE FROM member_push_tokens WHERE tenant_id = $1 AND member_id = $2 AND id = $3', [tenantId, memberId, id]);
+    const [, affected] = await manager.query<[unknown[], number]>(
+      'DELETE FROM member_push_tokens WHERE tenant_id = $1 AND member_id = $2 AND id = $3',
+      [tenantId, memberId, id],
+    );
     return affected > 0;
   }
 }

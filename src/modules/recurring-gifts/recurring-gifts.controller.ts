@@ -36,8 +36,14 @@ export class RecurringGiftsController {
       'a failed one raises `recurring.charge_failed`. ' +
       NEXT_CHARGE,
   })
-  @ApiCreatedResponse({ type: RecurringGiftResponse, headers: { Location: { description: 'URL of the new recurring gift', schema: { type: 'string' } } } })
-  async create(@Body() dto: CreateRecurringGiftDto, @Res({ passthrough: true }) res: Response): Promise<RecurringGiftResponse> {
+  @ApiCreatedResponse({
+    type: RecurringGiftResponse,
+    headers: { Location: { description: 'URL of the new recurring gift', schema: { type: 'string' } } },
+  })
+  async create(
+    @Body() dto: CreateRecurringGiftDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<RecurringGiftResponse> {
     const gift = await this.gifts.create(dto);
     res.location(`/v1/recurring-gifts/${gift.id}`);
     return gift;
@@ -45,7 +51,10 @@ export class RecurringGiftsController {
 
   @Get()
   @Auth({ scopes: ['read:donations'] })
-  @ApiOperation({ summary: 'List recurring gifts', description: 'Keyset-paginated; filters by field name with `[op]` operators; `total` counts every match.' })
+  @ApiOperation({
+    summary: 'List recurring gifts',
+    description: 'Keyset-paginated; filters by field name with `[op]` operators; `total` counts every match.',
+  })
   @ApiList(RecurringGiftResponse, RECURRING_GIFT_LIST)
   list(@Query() query: Record<string, unknown>) {
     return this.gifts.list(query);
@@ -53,7 +62,10 @@ export class RecurringGiftsController {
 
   @Get(':id')
   @Auth({ scopes: ['read:donations'] })
-  @ApiOperation({ summary: 'Get a recurring gift', description: `Carries an ETag; \`If-None-Match\` answers 304 while unchanged. ${NEXT_CHARGE}` })
+  @ApiOperation({
+    summary: 'Get a recurring gift',
+    description: `Carries an ETag; \`If-None-Match\` answers 304 while unchanged. ${NEXT_CHARGE}`,
+  })
   @ApiOkResponse({ type: RecurringGiftResponse })
   get(@Param('id', RecurringGiftId) id: string): Promise<RecurringGiftResponse> {
     return this.gifts.get(id);
@@ -71,7 +83,10 @@ export class RecurringGiftsController {
       'A canceled gift takes no change at all: 409 `conflict` (a resume included). Concurrent changes of one gift are applied one after the other.',
   })
   @ApiOkResponse({ type: RecurringGiftResponse })
-  update(@Param('id', RecurringGiftId) id: string, @Body() dto: UpdateRecurringGiftDto): Promise<RecurringGiftResponse> {
+  update(
+    @Param('id', RecurringGiftId) id: string,
+    @Body() dto: UpdateRecurringGiftDto,
+  ): Promise<RecurringGiftResponse> {
     return this.gifts.update(id, dto);
   }
 }

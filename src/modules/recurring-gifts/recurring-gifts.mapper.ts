@@ -22,6 +22,9 @@ export function toRecurringGiftResponse(gift: RecurringGiftEntity, today: string
   };
 }
 
-export function toChargeFailedEvent(gift: RecurringGiftResponse, failure: { reason: string; invoiceId: string | null; at: Date }): RecurringChargeFailedEvent {
+export function toChargeFailedEvent(
+  gift: RecurringGiftResponse,
+  failure: { reason: string; invoiceId: string | null; at: Date },
+): RecurringChargeFailedEvent {
   return { ...gift, failure: { reason: failure.reason, invoice_id: failure.invoiceId, at: failure.at.toISOString() } };
 }

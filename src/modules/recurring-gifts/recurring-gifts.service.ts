@@ -45,7 +45,11 @@ export class RecurringGiftsService {
 
   async create(dto: CreateRecurringGiftDto): Promise<RecurringGiftResponse> {
     const donorId = parsePublicId(ID_PREFIX.member, dto.donor_id);
-    const issues = [...(await this.donorIssues(donorId)), ...(await this.funds.givingIssues(dto.fund_id)), ...windowIssues(dto.start_on, dto.end_on ?? null)];
+    const issues = [
+      ...(await this.donorIssues(donorId)),
+      ...(await this.funds.givingIssues(dto.fund_id)),
+      ...windowIssues(dto.start_on, dto.end_on ?? null),
+    ];
     if (issues.length) throw AppError.validation(issues);
     const now = new Date();
     const gift = Object.assign(new RecurringGiftEntity(), {
@@ -89,7 +93,9 @@ export class RecurringGiftsService {
     if (cleared.length) throw AppError.validation(cleared);
     const gift = await this.require(id, 'for_no_key_update');
     if (gift.status === 'canceled') {
-      throw new AppError('conflict', { reason: 'the recurring gift is canceled and cannot change; create a new one' }, [{ field: 'status', issue: 'invalid' }]);
+      throw new AppError('conflict', { reason: 'the recurring gift is canceled and cannot change; create a new one' }, [
+        { field: 'status', issue: 'invalid' },
+      ]);
     }
     const now = new Date();
     const next: Partial<RecurringGiftEntity> = {};
@@ -100,7 +106,9 @@ export class RecurringGiftsService {
     if (dto.start_on !== undefined) next.startOn = dto.start_on;
     if (dto.end_on !== undefined) next.endOn = dto.end_on;
     if (dto.status !== undefined) next.status = dto.status;
-    const changes: Partial<RecurringGiftEntity> = Object.fromEntries(EDITABLE.filter((key) => key in next && next[key] !== gift[key]).map((key) => [key, next[key]]));
+    const changes: Partial<RecurringGiftEntity> = Object.fromEntries(
+      EDITABLE.filter((key) => key in next && next[key] !== gift[key]).map((key) => [key, next[key]]),
+    );
     const issues = [
       ...('fundId' in changes ? await this.funds.givingIssues(dto.fund_id!) : []),
       ...windowIssues(changes.startOn ?? gift.startOn, changes.endOn !== undefined ? changes.endOn : gift.endOn),
@@ -150,5 +158,7 @@ export class RecurringGiftsService {
 
 /** end_on, when there is one, is on or after start_on. */
 function windowIssues(startOn: string, endOn: string | null): FieldIssue[] {
-  return endOn !== null && endOn < startOn ? [{ field: 'end_on', issue: 'before_start', params: { start: startOn } }] : [];
+  return endOn !== null && endOn < startOn
+    ? [{ field: 'end_on', issue: 'before_start', params: { start: startOn } }]
+    : [];
 }

@@ -43,7 +43,11 @@ describe('recurring gift schedule', () => {
       for (let k = 0; k < 200; k++) dates.push(chargeDate(start, interval, k));
       for (let d = Date.UTC(2022, 11, 1); d < Date.UTC(2026, 0, 1); d += 86_400_000) {
         const today = new Date(d).toISOString().slice(0, 10);
-        expect([interval, today, nextChargeOn(start, interval, null, today)]).toEqual([interval, today, dates.find((date) => date >= today)]);
+        expect([interval, today, nextChargeOn(start, interval, null, today)]).toEqual([
+          interval,
+          today,
+          dates.find((date) => date >= today),
+        ]);
       }
     }
   });

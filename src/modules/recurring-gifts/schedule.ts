@@ -50,7 +50,10 @@ export function nextChargeOn(startOn: string, interval: Interval, endOn: string 
     if (days !== undefined) {
       k = Math.ceil((toDays(today) - toDays(startOn)) / days);
     } else {
-      const months = (Number(today.slice(0, 4)) - Number(startOn.slice(0, 4))) * 12 + Number(today.slice(5, 7)) - Number(startOn.slice(5, 7));
+      const months =
+        (Number(today.slice(0, 4)) - Number(startOn.slice(0, 4))) * 12 +
+        Number(today.slice(5, 7)) -
+        Number(startOn.slice(5, 7));
       k = Math.max(0, Math.floor(months / MONTHS[interval]!));
       while (chargeDate(startOn, interval, k) < today) k++;
     }

@@ -93,7 +93,11 @@ const TEXT = {
 type Words = (typeof TEXT)['en'];
 
 /** Categories in first-seen order, and each series' value per category (null where a row has none). */
-function pivot<R>(rows: R[], category: (r: R) => string, seriesOf: (r: R) => { name: string; value: number }[]): Pick<ChartSpec, 'categories' | 'series'> {
+function pivot<R>(
+  rows: R[],
+  category: (r: R) => string,
+  seriesOf: (r: R) => { name: string; value: number }[],
+): Pick<ChartSpec, 'categories' | 'series'> {
   const categories: string[] = [];
   const series = new Map<string, Map<string, number>>();
   for (const row of rows) {
@@ -105,11 +109,20 @@ function pivot<R>(rows: R[], category: (r: R) => string, seriesOf: (r: R) => { n
       series.set(name, values);
     }
   }
-  return { categories, series: [...series].map(([name, values]): ChartSeries => ({ name, values: categories.map((c) => values.get(c) ?? null) })) };
+  return {
+    categories,
+    series: [...series].map(([name, values]): ChartSeries => ({
+      name,
+      values: categories.map((c) => values.get(c) ?? null),
+    })),
+  };
 }
 
 /** Amounts in two currencies do not share an axis (a small currency's bars would vanish): one panel per currency when there are several. */
-function perCurrencyAxes(chart: Pick<ChartSpec, 'categories' | 'series'>, axis: (currency: string) => string): Pick<ChartSpec, 'categories' | 'series'> {
+function perCurrencyAxes(
+  chart: Pick<ChartSpec, 'categories' | 'series'>,
+  axis: (currency: string) => string,
+): Pick<ChartSpec, 'categories' | 'series'> {
   if (chart.series.length < 2) return chart;
   return { ...chart, series: chart.series.map((s) => ({ ...s, axis: axis(s.name) })) };
 }
@@ -140,7 +153,14 @@ export function reportChart(report: Report<object, unknown>, lang: Language): Ch
       const rows = report.rows as DonorRow[];
       const order: DonorCategory[] = ['first_time', 'recurring', 'lapsed'];
       const counts = order.map((c) => rows.filter((r) => r.category === c).length);
-      return { kind: 'bar', title: `${t.donors} (${dates})`, xLabel: t.category, yLabel: t.donors, categories: order.map((c) => t[c]), series: [{ name: t.donors, values: counts }] };
+      return {
+        kind: 'bar',
+        title: `${t.donors} (${dates})`,
+        xLabel: t.category,
+        yLabel: t.donors,
+        categories: order.map((c) => t[c]),
+        series: [{ name: t.donors, values: counts }],
+      };
     }
     case 'attendance': {
       const rows = report.rows as AttendanceRow[];
@@ -166,7 +186,11 @@ export function reportChart(report: Report<object, unknown>, lang: Language): Ch
         ...pivot(
           rows,
           (r) => r.period,
-          (r) => (['new_members', 'new_prospects', 'conversions', 'net_active'] as const).map((k) => ({ name: t[k], value: r[k] })),
+          (r) =>
+            (['new_members', 'new_prospects', 'conversions', 'net_active'] as const).map((k) => ({
+              name: t[k],
+              value: r[k],
+            })),
         ),
       };
     }

@@ -16,7 +16,9 @@ export function toCsv(rows: object[], columns: readonly string[]): string {
 
 function cell(row: Record<string, unknown>, column: string): Cell {
   if (column in row) return row[column] as Cell;
-  const key = Object.keys(row).find((k) => column.startsWith(`${k}_`) && (row[k] === null || typeof row[k] === 'object'));
+  const key = Object.keys(row).find(
+    (k) => column.startsWith(`${k}_`) && (row[k] === null || typeof row[k] === 'object'),
+  );
   if (key === undefined) return null;
   const nested = row[key] as Record<string, Cell> | null;
   return nested === null ? null : (nested[column.slice(key.length + 1)] ?? null);

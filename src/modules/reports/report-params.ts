@@ -27,7 +27,10 @@ export interface DateRange {
 }
 
 /** The query of a report: only the parameters it names; anything else is a 400 (never ignored). */
-export function readQuery(query: Record<string, unknown>, allowed: readonly string[]): Record<string, string | undefined> {
+export function readQuery(
+  query: Record<string, unknown>,
+  allowed: readonly string[],
+): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
   const issues: FieldIssue[] = [];
   for (const [name, value] of Object.entries(query)) {
@@ -47,7 +50,8 @@ export function readQuery(query: Record<string, unknown>, allowed: readonly stri
 
 export function readGroupBy<T extends string>(value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(value)) throw AppError.invalidParameter('group_by', 'one_of', { values: allowed.join(', ') });
+  if (!(allowed as readonly string[]).includes(value))
+    throw AppError.invalidParameter('group_by', 'one_of', { values: allowed.join(', ') });
   return value as T;
 }
 

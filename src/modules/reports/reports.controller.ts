@@ -1,5 +1,13 @@
 import { Controller, Get, Query, Req, Res, StreamableFile, UseGuards } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { renderSvgChart } from '../../common/charts/svg-chart';
 import { AppError } from '../../common/errors/app-error';
@@ -7,7 +15,13 @@ import { etagOf, matches, setCachingHeaders } from '../../common/http/conditiona
 import type { ApiRequest } from '../../common/http/request';
 import { CURRENCY_CODES } from '../../common/money/currencies';
 import { Auth } from '../../platform/auth/auth.decorator';
-import { AttendanceReportResponse, DonorsReportResponse, GivingReportResponse, GroupsReportResponse, GrowthReportResponse } from './dto/report.response';
+import {
+  AttendanceReportResponse,
+  DonorsReportResponse,
+  GivingReportResponse,
+  GroupsReportResponse,
+  GrowthReportResponse,
+} from './dto/report.response';
 import { ATTENDANCE_GROUPS, AttendanceGroup, GIVING_GROUPS, GivingGroup } from './report-params';
 import { CSV_COLUMNS, toCsv } from './report-csv';
 import { reportChart } from './report-chart';
@@ -44,18 +58,40 @@ function ReportOk(type: new () => unknown, json: object, csv: string) {
 
 const SVG_EXAMPLE = '<svg width="800" height="420" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 420">…</svg>';
 
-const NotAcceptable = () => ApiResponse({ status: 406, description: `not_acceptable: \`Accept\` names none of application/json, ${CSV} and ${SVG}.`, ...problem });
+const NotAcceptable = () =>
+  ApiResponse({
+    status: 406,
+    description: `not_acceptable: \`Accept\` names none of application/json, ${CSV} and ${SVG}.`,
+    ...problem,
+  });
 
-const FromQuery = () => ApiQuery({ name: 'from', required: false, description: 'First day included (YYYY-MM-DD).', schema: { type: 'string', format: 'date', example: '2025-10-01' } });
+const FromQuery = () =>
+  ApiQuery({
+    name: 'from',
+    required: false,
+    description: 'First day included (YYYY-MM-DD).',
+    schema: { type: 'string', format: 'date', example: '2025-10-01' },
+  });
 const ToQuery = () =>
-  ApiQuery({ name: 'to', required: false, description: 'Last day included (YYYY-MM-DD); today by default.', schema: { type: 'string', format: 'date', example: '2026-09-30' } });
+  ApiQuery({
+    name: 'to',
+    required: false,
+    description: 'Last day included (YYYY-MM-DD); today by default.',
+    schema: { type: 'string', format: 'date', example: '2026-09-30' },
+  });
 
 const GENERATED = '2026-09-30T15:04:05.000Z';
 const PARAMS = { from: '2025-10-01', to: '2026-09-30', timezone: 'America/Mexico_City', timezone_source: 'settings' };
 
 /** Reports (CONTRACT §13): `read:reports`, 30 requests a minute per token; REPORTS_CONCURRENCY computed at once per process. */
 @ApiTags('Reports')
-@ApiExtraModels(GivingReportResponse, DonorsReportResponse, AttendanceReportResponse, GrowthReportResponse, GroupsReportResponse)
+@ApiExtraModels(
+  GivingReportResponse,
+  DonorsReportResponse,
+  AttendanceReportResponse,
+  GrowthReportResponse,
+  GroupsReportResponse,
+)
 @Controller('v1/reports')
 @UseGuards(ReportsGate)
 export class ReportsController {
@@ -79,8 +115,18 @@ export class ReportsController {
   })
   @FromQuery()
   @ToQuery()
-  @ApiQuery({ name: 'group_by', required: false, description: 'fund, campus, month (default) or week.', schema: { type: 'string', enum: [...GIVING_GROUPS], example: 'month' } })
-  @ApiQuery({ name: 'currency', required: false, description: 'Only gifts in this currency.', schema: { type: 'string', enum: CURRENCY_CODES, example: 'USD' } })
+  @ApiQuery({
+    name: 'group_by',
+    required: false,
+    description: 'fund, campus, month (default) or week.',
+    schema: { type: 'string', enum: [...GIVING_GROUPS], example: 'month' },
+  })
+  @ApiQuery({
+    name: 'currency',
+    required: false,
+    description: 'Only gifts in this currency.',
+    schema: { type: 'string', enum: CURRENCY_CODES, example: 'USD' },
+  })
   @ReportOk(
     GivingReportResponse,
     {
@@ -88,8 +134,22 @@ export class ReportsController {
       params: { ...PARAMS, group_by: 'fund', currency: null },
       generated_at: GENERATED,
       rows: [
-        { fund: { id: 'fnd_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', name: 'General' }, currency: 'MXN', count: 40, amount: 1250000, refunded: 20000, net: 1230000 },
-        { fund: { id: 'fnd_0192f0c1a2b37c4d8e9f0a1b2c3d4e60', name: 'Missions' }, currency: 'USD', count: 3, amount: 30000, refunded: 0, net: 30000 },
+        {
+          fund: { id: 'fnd_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', name: 'General' },
+          currency: 'MXN',
+          count: 40,
+          amount: 1250000,
+          refunded: 20000,
+          net: 1230000,
+        },
+        {
+          fund: { id: 'fnd_0192f0c1a2b37c4d8e9f0a1b2c3d4e60', name: 'Missions' },
+          currency: 'USD',
+          count: 3,
+          amount: 30000,
+          refunded: 0,
+          net: 30000,
+        },
       ],
       totals: [
         { currency: 'MXN', count: 40, amount: 1250000, refunded: 20000, net: 1230000 },
@@ -99,7 +159,11 @@ export class ReportsController {
     'fund_id,fund_name,currency,count,amount,refunded,net\r\nfnd_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f,General,MXN,40,1250000,20000,1230000\r\n',
   )
   @NotAcceptable()
-  async giving(@Query() query: Record<string, unknown>, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  async giving(
+    @Query() query: Record<string, unknown>,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const format = negotiate(req, res);
     const report = await this.reports.giving(query);
     return this.answer(req, res, report, format, CSV_COLUMNS.giving[report.params.group_by as GivingGroup]);
@@ -138,7 +202,11 @@ export class ReportsController {
     'donor_id,donor_first_name,donor_last_name,category,gifts,first_gift_at,last_gift_at\r\nmem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f,Lucía,Pérez,first_time,3,2026-02-01T16:00:00.000Z,2026-09-06T16:00:00.000Z\r\n',
   )
   @NotAcceptable()
-  async donors(@Query() query: Record<string, unknown>, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  async donors(
+    @Query() query: Record<string, unknown>,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const format = negotiate(req, res);
     const report = await this.reports.donors(query);
     return this.answer(req, res, report, format, CSV_COLUMNS.donors);
@@ -156,7 +224,12 @@ export class ReportsController {
   })
   @FromQuery()
   @ToQuery()
-  @ApiQuery({ name: 'group_by', required: false, description: 'event, campus or week (default).', schema: { type: 'string', enum: [...ATTENDANCE_GROUPS], example: 'week' } })
+  @ApiQuery({
+    name: 'group_by',
+    required: false,
+    description: 'event, campus or week (default).',
+    schema: { type: 'string', enum: [...ATTENDANCE_GROUPS], example: 'week' },
+  })
   @ReportOk(
     AttendanceReportResponse,
     {
@@ -172,7 +245,11 @@ export class ReportsController {
     'period,records,unique_people\r\n2026-W36,180,150\r\n2026-W37,175,149\r\n',
   )
   @NotAcceptable()
-  async attendance(@Query() query: Record<string, unknown>, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  async attendance(
+    @Query() query: Record<string, unknown>,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const format = negotiate(req, res);
     const report = await this.reports.attendance(query);
     return this.answer(req, res, report, format, CSV_COLUMNS.attendance[report.params.group_by as AttendanceGroup]);
@@ -190,7 +267,12 @@ export class ReportsController {
   })
   @FromQuery()
   @ToQuery()
-  @ApiQuery({ name: 'group_by', required: false, description: 'month (the only grouping).', schema: { type: 'string', enum: ['month'], example: 'month' } })
+  @ApiQuery({
+    name: 'group_by',
+    required: false,
+    description: 'month (the only grouping).',
+    schema: { type: 'string', enum: ['month'], example: 'month' },
+  })
   @ReportOk(
     GrowthReportResponse,
     {
@@ -203,7 +285,11 @@ export class ReportsController {
     'period,new_members,new_prospects,conversions,net_active\r\n2026-09,14,20,6,11\r\n',
   )
   @NotAcceptable()
-  async growth(@Query() query: Record<string, unknown>, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  async growth(
+    @Query() query: Record<string, unknown>,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const format = negotiate(req, res);
     const report = await this.reports.growth(query);
     return this.answer(req, res, report, format, CSV_COLUMNS.growth);
@@ -242,7 +328,11 @@ export class ReportsController {
     'group_id,group_name,status,members,leaders,meetings,attended,attendance_rate\r\ngrp_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f,Young adults,open,12,2,8,71,0.7396\r\n',
   )
   @NotAcceptable()
-  async groups(@Query() query: Record<string, unknown>, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  async groups(
+    @Query() query: Record<string, unknown>,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const format = negotiate(req, res);
     const report = await this.reports.groups(query);
     return this.answer(req, res, report, format, CSV_COLUMNS.groups);
@@ -252,7 +342,13 @@ export class ReportsController {
    * The report as negotiated: JSON as is; CSV of its rows or an SVG chart of them, each with an ETag
    * of its own bytes (no generated_at in them: unchanged data answers 304).
    */
-  private answer(req: Request, res: Response, report: Report<object, unknown>, format: Format, columns: readonly string[]): Report<object, unknown> | StreamableFile | undefined {
+  private answer(
+    req: Request,
+    res: Response,
+    report: Report<object, unknown>,
+    format: Format,
+    columns: readonly string[],
+  ): Report<object, unknown> | StreamableFile | undefined {
     if (format === 'json') return report;
     const r = req as ApiRequest;
     const text = format === 'csv' ? toCsv(report.rows, columns) : renderSvgChart(reportChart(report, r.lang));
@@ -266,7 +362,11 @@ export class ReportsController {
     }
     const body = Buffer.from(text, 'utf8');
     const type = format === 'csv' ? 'text/csv; charset=utf-8' : 'image/svg+xml; charset=utf-8';
-    return new StreamableFile(body, { type, length: body.length, disposition: `inline; filename="${report.report}.${format}"` });
+    return new StreamableFile(body, {
+      type,
+      length: body.length,
+      disposition: `inline; filename="${report.report}.${format}"`,
+    });
   }
 }
 
@@ -280,6 +380,10 @@ function negotiate(req: Request, res: Response): Format {
   res.vary('Accept');
   if (!req.headers.accept) return 'json';
   const chosen = req.accepts(['application/json', CSV, SVG]);
-  if (chosen === false) throw new AppError('not_acceptable', { media_type: req.headers.accept, available: `application/json, ${CSV}, ${SVG}` });
+  if (chosen === false)
+    throw new AppError('not_acceptable', {
+      media_type: req.headers.accept,
+      available: `application/json, ${CSV}, ${SVG}`,
+    });
   return chosen === CSV ? 'csv' : chosen === SVG ? 'svg' : 'json';
 }

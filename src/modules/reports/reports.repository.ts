@@ -16,7 +16,8 @@ const within = (column: string, from: string, to: string, tz: string) =>
  */
 const TRUNC = (unit: 'month' | 'week', column: string, tz: string) => `date_trunc('${unit}', ${column}, ${tz}::text)`;
 const FORMAT = { month: 'YYYY-MM', week: 'IYYY-"W"IW' } as const;
-const LABEL = (unit: 'month' | 'week', column: string, tz: string) => `to_char(${column} AT TIME ZONE ${tz}::text, '${FORMAT[unit]}')`;
+const LABEL = (unit: 'month' | 'week', column: string, tz: string) =>
+  `to_char(${column} AT TIME ZONE ${tz}::text, '${FORMAT[unit]}')`;
 
 export interface GivingSqlRow {
   key: string | null;
@@ -122,7 +123,10 @@ export class ReportsRepository {
    */
   async foldGivingDays(timezone: string): Promise<void> {
     const { manager, tenantId } = this.scope();
-    const [zone] = await manager.query<{ timezone: string }[]>('SELECT timezone FROM giving_day_zones WHERE tenant_id = $1', [tenantId]);
+    const [zone] = await manager.query<{ timezone: string }[]>(
+      'SELECT timezone FROM giving_day_zones WHERE tenant_id = $1',
+      [tenantId],
+    );
     if (zone?.timezone !== timezone) await manager.query('SELECT giving_days_rebuild($1, $2)', [tenantId, timezone]);
     await manager.query('SELECT giving_days_fold($1)', [tenantId]);
   }
@@ -130,10 +134,23 @@ export class ReportsRepository {
   /** Giving per group and currency, summed from the daily rollup and the changes not yet folded (foldGivingDays first). */
   async giving(range: DateRange, groupBy: GivingGroup, currency: string | null): Promise<GivingSqlRow[]> {
     const { manager, tenantId } = this.scope();
-    const key = { month: `date_trunc('month', r.day::timestamp)`, week: `date_trunc('week', r.day::timestamp)`, fund: 'r.fund_id', campus: 'r.campus_id' }[groupBy];
+    const key = {
+      month: `date_trunc('month', r.day::timestamp)`,
+      week: `date_trunc('week', r.day::timestamp)`,
+      fund: 'r.fund_id',
+      campus: 'r.campus_id',
+    }[groupBy];
     const label = groupBy === 'month' || groupBy === 'week' ? `to_char(g.key, '${FORMAT[groupBy]}')` : 'g.key::text';
-    const names = groupBy === 'fund' ? 'LEFT JOIN funds n ON n.tenant_id = $1 AND n.id = g.key' : groupBy === 'campus' ? 'LEFT JOIN campuses n ON n.tenant_id = $1 AND n.id = g.key' : '';
-    const order = groupBy === 'fund' || groupBy === 'campus' ? 'n.name NULLS LAST, g.key NULLS LAST, g.currency' : 'g.key, g.currency';
+    const names =
+      groupBy === 'fund'
+        ? 'LEFT JOIN funds n ON n.tenant_id = $1 AND n.id = g.key'
+        : groupBy === 'campus'
+          ? 'LEFT JOIN campuses n ON n.tenant_id = $1 AND n.id = g.key'
+          : '';
+    const order =
+      groupBy === 'fund' || groupBy === 'campus'
+        ? 'n.name NULLS LAST, g.key NULLS LAST, g.currency'
+        : 'g.key, g.currency';
     const days = (table: string) =>
       `SELECT day, fund_id, campus_id, currency, count, amount, refunded FROM ${table}
         WHERE tenant_id = $1 AND day BETWEEN $2::date AND $3::date AND ($4::text IS NULL OR currency = $4::text)`;
@@ -187,9 +204,17 @@ export class ReportsRepository {
     const join = groupBy === 'campus' ? 'JOIN events e ON e.tenant_id = a.tenant_id AND e.id = a.event_id' : '';
     const names =
       groupBy === 'event'
-        ? { select: 'n.name, n.starts_at', join: 'LEFT JOIN events n ON n.tenant_id = $1 AND n.id = g.key', order: 'n.starts_at, n.name, g.key' }
+        ? {
+            select: 'n.name, n.starts_at',
+            join: 'LEFT JOIN events n ON n.tenant_id = $1 AND n.id = g.key',
+            order: 'n.starts_at, n.name, g.key',
+          }
         : groupBy === 'campus'
-          ? { select: 'n.name, NULL::timestamptz AS starts_at', join: 'LEFT JOIN campuses n ON n.tenant_id = $1 AND n.id = g.key', order: 'n.name NULLS LAST, g.key NULLS LAST' }
+          ? {
+              select: 'n.name, NULL::timestamptz AS starts_at',
+              join: 'LEFT JOIN campuses n ON n.tenant_id = $1 AND n.id = g.key',
+              order: 'n.name NULLS LAST, g.key NULLS LAST',
+            }
           : { select: 'NULL::text AS name, NULL::timestamptz AS starts_at', join: '', order: 'g.key' };
     return manager.query<AttendanceSqlRow[]>(
       // The range's unique people by a hash aggregate per person (a second count(DISTINCT) over the

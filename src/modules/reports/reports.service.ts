@@ -1,6 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { ID_PREFIX, IdPrefix, toPublicId } from '../../common/ids/id';
-import { ATTENDANCE_GROUPS, DateRange, GIVING_GROUPS, GROWTH_GROUPS, previousRange, readCurrency, readGroupBy, readQuery, readRange, ReportTimezone } from './report-params';
+import {
+  ATTENDANCE_GROUPS,
+  DateRange,
+  GIVING_GROUPS,
+  GROWTH_GROUPS,
+  previousRange,
+  readCurrency,
+  readGroupBy,
+  readQuery,
+  readRange,
+  ReportTimezone,
+} from './report-params';
 import { ReportsRepository } from './reports.repository';
 
 type Ref = { id: string; name: string } | null;
@@ -62,12 +73,18 @@ export interface GroupRow {
   attendance_rate: number | null;
 }
 
-const ref = (prefix: IdPrefix, id: string | null, name: string | null): Ref => (id === null ? null : { id: toPublicId(prefix, id), name: name ?? '' });
+const ref = (prefix: IdPrefix, id: string | null, name: string | null): Ref =>
+  id === null ? null : { id: toPublicId(prefix, id), name: name ?? '' };
 
 /** Today's date (YYYY-MM-DD) in the time zone; UTC's if the runtime does not know the zone. */
 export function todayIn(timezone: string, now = new Date()): string {
   try {
-    return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+    return new Intl.DateTimeFormat('en-CA', {
+      timeZone: timezone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }).format(now);
   } catch {
     return now.toISOString().slice(0, 10);
   }
@@ -83,7 +100,12 @@ export class ReportsService {
     return { tz, range: readRange(query, todayIn(tz.timezone)) };
   }
 
-  private envelope<Row, Totals>(report: string, params: Record<string, string | number | null>, rows: Row[], totals: Totals): Report<Row, Totals> {
+  private envelope<Row, Totals>(
+    report: string,
+    params: Record<string, string | number | null>,
+    rows: Row[],
+    totals: Totals,
+  ): Report<Row, Totals> {
     return { report, params, generated_at: new Date().toISOString(), rows, totals };
   }
 
@@ -110,7 +132,12 @@ export class ReportsService {
       return { period: r.key!, ...money };
     });
     const sortedTotals = [...totals.values()].sort((a, b) => a.currency.localeCompare(b.currency));
-    return this.envelope('giving', { ...range, group_by: groupBy, currency, timezone: tz.timezone, timezone_source: tz.source }, rows, sortedTotals);
+    return this.envelope(
+      'giving',
+      { ...range, group_by: groupBy, currency, timezone: tz.timezone, timezone_source: tz.source },
+      rows,
+      sortedTotals,
+    );
   }
 
   async donors(raw: Record<string, unknown>): Promise<Report<DonorRow, Record<DonorCategory, number>>> {
@@ -130,10 +157,23 @@ export class ReportsService {
         last_gift_at: r.last_gift_at.toISOString(),
       };
     });
-    return this.envelope('giving_donors', { ...range, previous_from: previous.from, previous_to: previous.to, timezone: tz.timezone, timezone_source: tz.source }, rows, totals);
+    return this.envelope(
+      'giving_donors',
+      {
+        ...range,
+        previous_from: previous.from,
+        previous_to: previous.to,
+        timezone: tz.timezone,
+        timezone_source: tz.source,
+      },
+      rows,
+      totals,
+    );
   }
 
-  async attendance(raw: Record<string, unknown>): Promise<Report<AttendanceRow, { records: number; unique_people: number }>> {
+  async attendance(
+    raw: Record<string, unknown>,
+  ): Promise<Report<AttendanceRow, { records: number; unique_people: number }>> {
     const query = readQuery(raw, ['from', 'to', 'group_by']);
     const groupBy = readGroupBy(query.group_by, ATTENDANCE_GROUPS, 'week');
     const { tz, range } = await this.dates(query);
@@ -143,14 +183,27 @@ export class ReportsService {
       .filter((r) => !r.is_total)
       .map((r): AttendanceRow => {
         const counts = { records: r.records, unique_people: r.unique_people };
-        if (groupBy === 'event') return { event: { id: toPublicId(ID_PREFIX.event, r.key!), name: r.name, starts_at: r.starts_at?.toISOString() ?? null }, ...counts };
+        if (groupBy === 'event')
+          return {
+            event: {
+              id: toPublicId(ID_PREFIX.event, r.key!),
+              name: r.name,
+              starts_at: r.starts_at?.toISOString() ?? null,
+            },
+            ...counts,
+          };
         if (groupBy === 'campus') return { campus: ref(ID_PREFIX.campus, r.key, r.name), ...counts };
         return { period: r.key!, ...counts };
       });
-    return this.envelope('attendance', { ...range, group_by: groupBy, timezone: tz.timezone, timezone_source: tz.source }, rows, {
-      records: total?.records ?? 0,
-      unique_people: total?.unique_people ?? 0,
-    });
+    return this.envelope(
+      'attendance',
+      { ...range, group_by: groupBy, timezone: tz.timezone, timezone_source: tz.source },
+      rows,
+      {
+        records: total?.records ?? 0,
+        unique_people: total?.unique_people ?? 0,
+      },
+    );
   }
 
   async growth(raw: Record<string, unknown>): Promise<Report<GrowthRow, Omit<GrowthRow, 'period'>>> {
@@ -160,17 +213,30 @@ export class ReportsService {
     const found = await this.repo.growth(range, tz.timezone);
     const totals = { new_members: 0, new_prospects: 0, conversions: 0, net_active: 0 };
     const rows = found.map((r): GrowthRow => {
-      const row = { period: r.period, new_members: r.new_members, new_prospects: r.new_prospects, conversions: r.conversions, net_active: r.new_members - r.left_members };
+      const row = {
+        period: r.period,
+        new_members: r.new_members,
+        new_prospects: r.new_prospects,
+        conversions: r.conversions,
+        net_active: r.new_members - r.left_members,
+      };
       totals.new_members += row.new_members;
       totals.new_prospects += row.new_prospects;
       totals.conversions += row.conversions;
       totals.net_active += row.net_active;
       return row;
     });
-    return this.envelope('growth', { ...range, group_by: groupBy, timezone: tz.timezone, timezone_source: tz.source }, rows, totals);
+    return this.envelope(
+      'growth',
+      { ...range, group_by: groupBy, timezone: tz.timezone, timezone_source: tz.source },
+      rows,
+      totals,
+    );
   }
 
-  async groups(raw: Record<string, unknown>): Promise<Report<GroupRow, { groups: number; members: number; leaders: number }>> {
+  async groups(
+    raw: Record<string, unknown>,
+  ): Promise<Report<GroupRow, { groups: number; members: number; leaders: number }>> {
     readQuery(raw, []);
     const found = await this.repo.groups();
     const totals = { groups: found.length, members: 0, leaders: 0 };

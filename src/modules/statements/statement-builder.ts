@@ -29,13 +29,16 @@ export function buildStatement(
     .sort((a, b) => a.last_name.localeCompare(b.last_name) || a.first_name.localeCompare(b.first_name));
   const household = unit.householdId ? households.get(unit.householdId) : undefined;
   const recipientName = household?.name ?? (givers[0] ? fullName(givers[0]) : '');
-  const address = household ? (household.address ?? household.contact_address ?? givers.find((g) => g.address)?.address ?? null) : (givers[0]?.address ?? null);
+  const address = household
+    ? (household.address ?? household.contact_address ?? givers.find((g) => g.address)?.address ?? null)
+    : (givers[0]?.address ?? null);
 
   const lines: StatementGiftLine[] = [];
   const sums = new Map<CurrencyCode, StatementTotal>();
   for (const gift of gifts) {
     // The API accepts only the table's currencies; one outside it would print with a wrong exponent: the run fails instead.
-    if (!isCurrency(gift.currency)) throw new Error(`statement of ${unit.recipientId}: currency ${gift.currency} is not in the money table`);
+    if (!isCurrency(gift.currency))
+      throw new Error(`statement of ${unit.recipientId}: currency ${gift.currency} is not in the money table`);
     const donor = donors.get(gift.donor_id);
     lines.push({
       receivedOn: gift.received_on,
@@ -60,7 +63,13 @@ export function buildStatement(
     document: {
       lang: settings.language,
       year: context.year,
-      church: { name: context.churchName, address: settings.address, taxId: settings.taxId, signerName: settings.signerName, signerTitle: settings.signerTitle },
+      church: {
+        name: context.churchName,
+        address: settings.address,
+        taxId: settings.taxId,
+        signerName: settings.signerName,
+        signerTitle: settings.signerTitle,
+      },
       recipient: { name: recipientName, address, donors: household ? givers.map(fullName) : [] },
       gifts: lines,
       totals,

@@ -6,7 +6,13 @@ import { todayIn } from './pdf/statement-format';
 import { renderStatementPdf } from './pdf/statement-pdf';
 import { buildStatement } from './statement-builder';
 import type { StatementRunEntity } from './statement-run.entity';
-import { GiftRow, IssuedStatement, StatementSettings, StatementsRepository, StatementUnit } from './statements.repository';
+import {
+  GiftRow,
+  IssuedStatement,
+  StatementSettings,
+  StatementsRepository,
+  StatementUnit,
+} from './statements.repository';
 
 export const RUN_MAX_ATTEMPTS = 5;
 /** Statements issued per transaction: a restart redoes at most one batch's rendering. */
@@ -61,14 +67,24 @@ export class StatementRunJob implements JobHandler<StatementRunData> {
         done = issued; // committed
         await context.progress(done, total);
       }
-      await context.inTenant(() => this.statements.updateRun(runId, { status: 'done', done, total, lastError: null, finishedAt: new Date() }));
-      this.logger.log(`statement run ${toPublicId(ID_PREFIX.statementRun, runId)}: ${total} statements (${pending.length} issued by this attempt)`);
+      await context.inTenant(() =>
+        this.statements.updateRun(runId, { status: 'done', done, total, lastError: null, finishedAt: new Date() }),
+      );
+      this.logger.log(
+        `statement run ${toPublicId(ID_PREFIX.statementRun, runId)}: ${total} statements (${pending.length} issued by this attempt)`,
+      );
       return { issued: pending.length, total };
     } catch (error) {
       const last = context.attempt >= RUN_MAX_ATTEMPTS;
       const message = error instanceof Error ? error.message : String(error);
       await context
-        .inTenant(() => this.statements.updateRun(runId, { status: last ? 'failed' : 'queued', lastError: message.slice(0, 2000), finishedAt: last ? new Date() : null }))
+        .inTenant(() =>
+          this.statements.updateRun(runId, {
+            status: last ? 'failed' : 'queued',
+            lastError: message.slice(0, 2000),
+            finishedAt: last ? new Date() : null,
+          }),
+        )
         .catch((e: unknown) => this.logger.warn(`statement run ${runId}: could not record the failure: ${String(e)}`));
       throw error;
     }
@@ -110,8 +126,18 @@ export class StatementRunJob implements JobHandler<StatementRunData> {
     for (const unit of units) {
       const id = ids.get(unit.recipientId) ?? newUuid();
       const unitGifts = giftsOf.get(unit.recipientId)!;
-      const parts = buildStatement(unit, { year: run.year, churchName: plan.churchName, settings }, donors, households, unitGifts);
-      const pdf = await renderStatementPdf({ ...parts.document, number: toPublicId(ID_PREFIX.statement, id), issuedOn });
+      const parts = buildStatement(
+        unit,
+        { year: run.year, churchName: plan.churchName, settings },
+        donors,
+        households,
+        unitGifts,
+      );
+      const pdf = await renderStatementPdf({
+        ...parts.document,
+        number: toPublicId(ID_PREFIX.statement, id),
+        issuedOn,
+      });
       issued.push({
         id,
         runId: run.id,

@@ -12,7 +12,10 @@ export class StatementSettingsController {
 
   @Get()
   @Auth({ scopes: ['admin:*'] })
-  @ApiOperation({ summary: 'Statement settings', description: 'Defaults until set: language `es`, time zone `UTC`, no address, tax id or signer.' })
+  @ApiOperation({
+    summary: 'Statement settings',
+    description: 'Defaults until set: language `es`, time zone `UTC`, no address, tax id or signer.',
+  })
   @ApiOkResponse({ type: StatementSettingsResponse })
   get(): Promise<StatementSettingsResponse> {
     return this.statements.settings();

@@ -45,9 +45,17 @@ export class StatementsController {
   @ApiAcceptedResponse({
     description: 'The run, queued for the worker.',
     type: StatementRunResponse,
-    headers: { Location: { description: 'URL of the run', schema: { type: 'string', example: '/v1/statement-runs/stmrun_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' } } },
+    headers: {
+      Location: {
+        description: 'URL of the run',
+        schema: { type: 'string', example: '/v1/statement-runs/stmrun_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' },
+      },
+    },
   })
-  async start(@Body() dto: CreateStatementRunDto, @Res({ passthrough: true }) res: Response): Promise<StatementRunResponse> {
+  async start(
+    @Body() dto: CreateStatementRunDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<StatementRunResponse> {
     const run = await this.statements.startRun(dto);
     res.location(`/v1/statement-runs/${run.id}`);
     return run;
@@ -55,7 +63,10 @@ export class StatementsController {
 
   @Get('statement-runs/:id')
   @Auth({ scopes: ['read:donations'] })
-  @ApiOperation({ summary: 'Get a statements run', description: 'Poll it: `status` queued → running → done (or failed), `done` of `total` statements issued.' })
+  @ApiOperation({
+    summary: 'Get a statements run',
+    description: 'Poll it: `status` queued → running → done (or failed), `done` of `total` statements issued.',
+  })
   @ApiParam({ name: 'id', description: 'The run (stmrun_ id).', example: 'stmrun_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' })
   @ApiOkResponse({ type: StatementRunResponse })
   getRun(@Param('id', RunId) id: string): Promise<StatementRunResponse> {
@@ -66,7 +77,9 @@ export class StatementsController {
   @Auth({ scopes: ['read:donations'] })
   @ApiOperation({
     summary: 'List statements',
-    description: 'Keyset-paginated; `year=2025&donor_id=mem_…` finds a donor’s statement of a year (their own, or their household’s joint one). ' + WHAT_IS_COUNTED,
+    description:
+      'Keyset-paginated; `year=2025&donor_id=mem_…` finds a donor’s statement of a year (their own, or their household’s joint one). ' +
+      WHAT_IS_COUNTED,
   })
   @ApiList(StatementResponse, STATEMENT_LIST)
   list(@Query() query: Record<string, unknown>) {
@@ -82,10 +95,21 @@ export class StatementsController {
       'gifts (date, fund, amount, refunded, deductible), totals per currency, the sentence that no goods or services were provided in return, and a ' +
       'signature line, in the language of the statement settings. Carries an ETag; `If-None-Match` answers 304 while unchanged.',
   })
-  @ApiParam({ name: 'id', description: 'The statement (stm_ id), followed by `.pdf` in the path.', example: 'stm_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' })
+  @ApiParam({
+    name: 'id',
+    description: 'The statement (stm_ id), followed by `.pdf` in the path.',
+    example: 'stm_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
+  })
   @ApiProduces('application/pdf')
-  @ApiOkResponse({ description: 'The statement', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } })
-  async pdf(@Param('id', new ParseIdPipe('stm', 'statement')) id: string, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<StreamableFile | undefined> {
+  @ApiOkResponse({
+    description: 'The statement',
+    content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+  })
+  async pdf(
+    @Param('id', new ParseIdPipe('stm', 'statement')) id: string,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<StreamableFile | undefined> {
     const statement = await this.statements.pdf(id);
     const tag = versionEtag(TenantContext.current().tenantId, id, statement.updatedAt.toISOString());
     res.setHeader('ETag', tag);

@@ -30,8 +30,17 @@ export function toStatementResponse(
     year: statement.year,
     run_id: toPublicId(ID_PREFIX.statementRun, statement.runId),
     recipient_name: statement.recipientName,
-    household: statement.householdId ? { id: toPublicId(ID_PREFIX.household, statement.householdId), name: households.get(statement.householdId) ?? statement.recipientName } : null,
-    donors: (donors.get(statement.id) ?? []).map((d) => ({ id: toPublicId(ID_PREFIX.member, d.id), first_name: d.first_name, last_name: d.last_name })),
+    household: statement.householdId
+      ? {
+          id: toPublicId(ID_PREFIX.household, statement.householdId),
+          name: households.get(statement.householdId) ?? statement.recipientName,
+        }
+      : null,
+    donors: (donors.get(statement.id) ?? []).map((d) => ({
+      id: toPublicId(ID_PREFIX.member, d.id),
+      first_name: d.first_name,
+      last_name: d.last_name,
+    })),
     totals: statement.totals.map((t) => ({ currency: t.currency, amount: t.amount, refunded: t.refunded, net: t.net })),
     gift_count: statement.giftCount,
     pdf_url: `/v1/statements/${id}.pdf`,

@@ -19,7 +19,14 @@ export interface StatementSettings {
   signerTitle: string | null;
 }
 
-export const DEFAULT_SETTINGS: StatementSettings = { language: 'es', timezone: 'UTC', address: null, taxId: null, signerName: null, signerTitle: null };
+export const DEFAULT_SETTINGS: StatementSettings = {
+  language: 'es',
+  timezone: 'UTC',
+  address: null,
+  taxId: null,
+  signerName: null,
+  signerTitle: null,
+};
 
 /** One statement to issue: a donor, or a household whose members gave (the givers in `donorIds`). */
 export interface StatementUnit {
@@ -114,12 +121,28 @@ export class StatementsRepository {
 
   async settings(): Promise<StatementSettings> {
     const { manager, tenantId } = this.scope();
-    const [row] = await manager.query<{ language: Language; timezone: string; address: Address | null; tax_id: string | null; signer_name: string | null; signer_title: string | null }[]>(
+    const [row] = await manager.query<
+      {
+        language: Language;
+        timezone: string;
+        address: Address | null;
+        tax_id: string | null;
+        signer_name: string | null;
+        signer_title: string | null;
+      }[]
+    >(
       'SELECT language, timezone, address, tax_id, signer_name, signer_title FROM statement_settings WHERE tenant_id = $1',
       [tenantId],
     );
     return row
-      ? { language: row.language, timezone: row.timezone, address: row.address, taxId: row.tax_id, signerName: row.signer_name, signerTitle: row.signer_title }
+      ? {
+          language: row.language,
+          timezone: row.timezone,
+          address: row.address,
+          taxId: row.tax_id,
+          signerName: row.signer_name,
+          signerTitle: row.signer_title,
+        }
       : { ...DEFAULT_SETTINGS };
   }
 
@@ -130,7 +153,15 @@ export class StatementsRepository {
        VALUES ($1, $2, $3, $4, $5, $6, $7, now())
        ON CONFLICT (tenant_id) DO UPDATE SET language = excluded.language, timezone = excluded.timezone, address = excluded.address, tax_id = excluded.tax_id,
          signer_name = excluded.signer_name, signer_title = excluded.signer_title, updated_at = now()`,
-      [tenantId, settings.language, settings.timezone, settings.address === null ? null : JSON.stringify(settings.address), settings.taxId, settings.signerName, settings.signerTitle],
+      [
+        tenantId,
+        settings.language,
+        settings.timezone,
+        settings.address === null ? null : JSON.stringify(settings.address),
+        settings.taxId,
+        settings.signerName,
+        settings.signerTitle,
+      ],
     );
   }
 
@@ -165,7 +196,10 @@ export class StatementsRepository {
   /** The members among `ids` (deleted ones too: their gifts stay on record). */
   async existingMembers(ids: string[]): Promise<Set<string>> {
     const { manager, tenantId } = this.scope();
-    const rows = await manager.query<{ id: string }[]>('SELECT id FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])', [tenantId, ids]);
+    const rows = await manager.query<{ id: string }[]>(
+      'SELECT id FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])',
+      [tenantId, ids],
+    );
     return new Set(rows.map((r) => r.id));
   }
 
@@ -173,14 +207,20 @@ export class StatementsRepository {
 
   async units(year: number, timezone: string, donorIds: string[] | null): Promise<StatementUnit[]> {
     const { manager, tenantId } = this.scope();
-    const rows = await manager.query<{ recipient_id: string; household_id: string | null; donor_ids: string[] }[]>(UNITS_SQL, [tenantId, year, timezone, donorIds]);
+    const rows = await manager.query<{ recipient_id: string; household_id: string | null; donor_ids: string[] }[]>(
+      UNITS_SQL,
+      [tenantId, year, timezone, donorIds],
+    );
     return rows.map((r) => ({ recipientId: r.recipient_id, householdId: r.household_id, donorIds: r.donor_ids }));
   }
 
   /** The recipients this run has issued a statement to (what a resumed run skips). */
   async issuedBy(runId: string): Promise<Set<string>> {
     const { manager, tenantId } = this.scope();
-    const rows = await manager.query<{ recipient_id: string }[]>('SELECT recipient_id FROM statements WHERE tenant_id = $1 AND run_id = $2', [tenantId, runId]);
+    const rows = await manager.query<{ recipient_id: string }[]>(
+      'SELECT recipient_id FROM statements WHERE tenant_id = $1 AND run_id = $2',
+      [tenantId, runId],
+    );
     return new Set(rows.map((r) => r.recipient_id));
   }
 
@@ -190,7 +230,10 @@ export class StatementsRepository {
    */
   async lockYear(year: number): Promise<void> {
     const { manager, tenantId } = this.scope();
-    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('statements:' || $1 || ':' || $2, 0))`, [tenantId, year]);
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('statements:' || $1 || ':' || $2, 0))`, [
+      tenantId,
+      year,
+    ]);
   }
 
   /** The ids of the year's statements of these recipients (a re-issue keeps its id). */
@@ -210,7 +253,10 @@ export class StatementsRepository {
 
   async donors(ids: string[]): Promise<DonorRow[]> {
     const { manager, tenantId } = this.scope();
-    return manager.query<DonorRow[]>('SELECT id, first_name, last_name, address FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])', [tenantId, ids]);
+    return manager.query<DonorRow[]>(
+      'SELECT id, first_name, last_name, address FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])',
+      [tenantId, ids],
+    );
   }
 
   async households(ids: string[]): Promise<HouseholdRow[]> {
@@ -234,7 +280,17 @@ export class StatementsRepository {
     const params: unknown[] = [tenantId];
     const values = statements.map((s) => {
       const at = params.length;
-      params.push(s.id, s.runId, s.year, s.memberId, s.householdId, s.recipientName, JSON.stringify(s.totals), s.giftCount, s.pdf);
+      params.push(
+        s.id,
+        s.runId,
+        s.year,
+        s.memberId,
+        s.householdId,
+        s.recipientName,
+        JSON.stringify(s.totals),
+        s.giftCount,
+        s.pdf,
+      );
       const p = (i: number) => `$${at + i}`;
       return `($1, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}::jsonb, ${p(8)}, ${p(9)}, now(), now())`;
     });
@@ -247,25 +303,32 @@ export class StatementsRepository {
       params,
     );
     const ids = statements.map((s) => s.id);
-    await manager.query('DELETE FROM statement_donors WHERE tenant_id = $1 AND statement_id = ANY($2::uuid[])', [tenantId, ids]);
-    const pairs = statements.flatMap((s) => s.donorIds.map((donorId) => [s.id, donorId]));
-    await manager.query('INSERT INTO statement_donors (tenant_id, statement_id, member_id) SELECT $1, s, m FROM unnest($2::uuid[], $3::uuid[]) AS p(s, m)', [
+    await manager.query('DELETE FROM statement_donors WHERE tenant_id = $1 AND statement_id = ANY($2::uuid[])', [
       tenantId,
-      pairs.map((p) => p[0]),
-      pairs.map((p) => p[1]),
+      ids,
     ]);
+    const pairs = statements.flatMap((s) => s.donorIds.map((donorId) => [s.id, donorId]));
+    await manager.query(
+      'INSERT INTO statement_donors (tenant_id, statement_id, member_id) SELECT $1, s, m FROM unnest($2::uuid[], $3::uuid[]) AS p(s, m)',
+      [tenantId, pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+    );
   }
 
   // --- reading statements -----------------------------------------------------------------------
 
   list(query: ListQuery): Promise<Page<StatementEntity>> {
     const { manager, tenantId } = this.scope();
-    const qb = manager.getRepository(StatementEntity).createQueryBuilder('s').where('s.tenant_id = :tenantId', { tenantId });
+    const qb = manager
+      .getRepository(StatementEntity)
+      .createQueryBuilder('s')
+      .where('s.tenant_id = :tenantId', { tenantId });
     return fetchPage(qb, query, STATEMENT_LIST);
   }
 
   /** The donors of each statement, by statement id, names included (one query for a page). */
-  async donorsOf(statementIds: string[]): Promise<Map<string, { id: string; first_name: string; last_name: string }[]>> {
+  async donorsOf(
+    statementIds: string[],
+  ): Promise<Map<string, { id: string; first_name: string; last_name: string }[]>> {
     const byStatement = new Map<string, { id: string; first_name: string; last_name: string }[]>();
     if (statementIds.length === 0) return byStatement;
     const { manager, tenantId } = this.scope();
@@ -287,13 +350,19 @@ export class StatementsRepository {
   async householdNames(ids: string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
     const { manager, tenantId } = this.scope();
-    const rows = await manager.query<{ id: string; name: string }[]>('SELECT id, name FROM households WHERE tenant_id = $1 AND id = ANY($2::uuid[])', [tenantId, ids]);
+    const rows = await manager.query<{ id: string; name: string }[]>(
+      'SELECT id, name FROM households WHERE tenant_id = $1 AND id = ANY($2::uuid[])',
+      [tenantId, ids],
+    );
     return new Map(rows.map((r) => [r.id, r.name]));
   }
 
   async pdf(id: string): Promise<{ pdf: Buffer; year: number; updatedAt: Date } | null> {
     const { manager, tenantId } = this.scope();
-    const [row] = await manager.query<{ pdf: Buffer; year: number; updated_at: Date }[]>('SELECT pdf, year, updated_at FROM statements WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+    const [row] = await manager.query<{ pdf: Buffer; year: number; updated_at: Date }[]>(
+      'SELECT pdf, year, updated_at FROM statements WHERE tenant_id = $1 AND id = $2',
+      [tenantId, id],
+    );
     return row ? { pdf: row.pdf, year: row.year, updatedAt: row.updated_at } : null;
   }
 }

@@ -33,7 +33,8 @@ export class StatementsService {
     const settings = await this.statements.settings();
     const thisYear = Number(todayIn(settings.timezone).slice(0, 4));
     const issues: FieldIssue[] = [];
-    if (dto.year > thisYear) issues.push({ field: 'year', issue: 'out_of_range', params: { min: MIN_YEAR, max: thisYear } });
+    if (dto.year > thisYear)
+      issues.push({ field: 'year', issue: 'out_of_range', params: { min: MIN_YEAR, max: thisYear } });
     const donorIds = dto.donor_ids ? await this.resolveDonors(dto.donor_ids, issues) : null;
     if (issues.length) throw AppError.validation(issues);
     const now = new Date();
@@ -65,7 +66,9 @@ export class StatementsService {
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<StatementResponse>> {
     const page = await this.statements.list(parseListQuery(rawQuery, STATEMENT_LIST));
     const donors = await this.statements.donorsOf(page.rows.map((s) => s.id));
-    const households = await this.statements.householdNames([...new Set(page.rows.map((s) => s.householdId).filter((h): h is string => h !== null))]);
+    const households = await this.statements.householdNames([
+      ...new Set(page.rows.map((s) => s.householdId).filter((h): h is string => h !== null)),
+    ]);
     return toEnvelope(page, (s) => toStatementResponse(s, donors, households));
   }
 

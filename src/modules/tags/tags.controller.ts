@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ParseIdPipe } from '../../common/ids/parse-id.pipe';
 import { ApiList } from '../../common/lists/list-envelope';
@@ -23,8 +30,15 @@ export class TagsController {
   @Post()
   @Idempotent()
   @Auth({ scopes: ['write:members'] })
-  @ApiOperation({ summary: 'Create a tag', description: 'A name already used in the church, ignoring case, is a 409 `conflict`. Put it on members with PUT /v1/members/{id}/tags/{tag}.' })
-  @ApiCreatedResponse({ type: TagResponse, headers: { Location: { description: 'URL of the new tag', schema: { type: 'string' } } } })
+  @ApiOperation({
+    summary: 'Create a tag',
+    description:
+      'A name already used in the church, ignoring case, is a 409 `conflict`. Put it on members with PUT /v1/members/{id}/tags/{tag}.',
+  })
+  @ApiCreatedResponse({
+    type: TagResponse,
+    headers: { Location: { description: 'URL of the new tag', schema: { type: 'string' } } },
+  })
   async create(@Body() dto: CreateTagDto, @Res({ passthrough: true }) res: Response): Promise<TagResponse> {
     const tag = await this.tags.create(dto);
     res.location(`/v1/tags/${tag.id}`);
@@ -49,7 +63,10 @@ export class TagsController {
 
   @Patch(':id')
   @Auth({ scopes: ['write:members'] })
-  @ApiOperation({ summary: 'Update a tag', description: 'Name and color. A rename shows at once in the `tags` of every member carrying it.' })
+  @ApiOperation({
+    summary: 'Update a tag',
+    description: 'Name and color. A rename shows at once in the `tags` of every member carrying it.',
+  })
   @ApiOkResponse({ type: TagResponse })
   update(@Param('id', TagId) id: string, @Body() dto: UpdateTagDto): Promise<TagResponse> {
     return this.tags.update(id, dto);
@@ -60,7 +77,8 @@ export class TagsController {
   @Auth({ scopes: ['write:members'] })
   @ApiOperation({
     summary: 'Delete a tag',
-    description: 'Takes it off every member at once, without a `tag.removed` event per member; those members count as changed (`updated_at`).',
+    description:
+      'Takes it off every member at once, without a `tag.removed` event per member; those members count as changed (`updated_at`).',
   })
   @ApiNoContentResponse()
   async remove(@Param('id', TagId) id: string): Promise<void> {

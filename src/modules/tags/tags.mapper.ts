@@ -16,6 +16,12 @@ export function toTagRef(tag: { id: string; name: string }): TagRef {
   return { id: toPublicId(ID_PREFIX.tag, tag.id), name: tag.name };
 }
 
-export function toMemberTagEvent(tag: TagEntity, member: { id: string; firstName: string; lastName: string }): MemberTagEvent {
-  return { tag: toTagRef(tag), member: { id: toPublicId(ID_PREFIX.member, member.id), first_name: member.firstName, last_name: member.lastName } };
+export function toMemberTagEvent(
+  tag: TagEntity,
+  member: { id: string; firstName: string; lastName: string },
+): MemberTagEvent {
+  return {
+    tag: toTagRef(tag),
+    member: { id: toPublicId(ID_PREFIX.member, member.id), first_name: member.firstName, last_name: member.lastName },
+  };
 }

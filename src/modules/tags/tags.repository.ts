@@ -44,7 +44,9 @@ export class TagsRepository {
   /** By name, ignoring case (the unique index on lower(name) answers it). */
   findByName(name: string, lock?: RowLock): Promise<TagEntity | null> {
     const { repo, tenantId } = this.scope();
-    const qb = repo.createQueryBuilder('t').where('t.tenant_id = :tenantId AND lower(t.name) = lower(:name)', { tenantId, name });
+    const qb = repo
+      .createQueryBuilder('t')
+      .where('t.tenant_id = :tenantId AND lower(t.name) = lower(:name)', { tenantId, name });
     if (lock) qb.setLock(lock);
     return qb.getOne();
   }
@@ -78,7 +80,10 @@ export class TagsRepository {
   async detach(tagId: string, memberId: string): Promise<boolean> {
     const { manager, tenantId } = this.scope();
     // TypeORM answers a DELETE with [rows, affected].
-    const [, affected]: [unknown[], number] = await manager.query(`DELETE FROM member_tags WHERE tenant_id = $1 AND tag_id = $2 AND member_id = $3`, [tenantId, tagId, memberId]);
+    const [, affected]: [unknown[], number] = await manager.query(
+      `DELETE FROM member_tags WHERE tenant_id = $1 AND tag_id = $2 AND member_id = $3`,
+      [tenantId, tagId, memberId],
+    );
     return affected === 1;
   }
 
@@ -104,18 +109,20 @@ export class TagsRepository {
   async refsInOrder(ids?: string[]): Promise<{ id: string; name: string }[]> {
     const { manager, tenantId } = this.scope();
     return ids
-      ? manager.query(`SELECT id, name FROM tags WHERE tenant_id = $1 AND id = ANY($2::uuid[]) ORDER BY lower(name), id`, [tenantId, ids])
+      ? manager.query(
+          `SELECT id, name FROM tags WHERE tenant_id = $1 AND id = ANY($2::uuid[]) ORDER BY lower(name), id`,
+          [tenantId, ids],
+        )
       : manager.query(`SELECT id, name FROM tags WHERE tenant_id = $1 ORDER BY lower(name), id`, [tenantId]);
   }
 
   /** The ids of the tags named by these ids or names (ignoring case), in one query. */
   async idsOf(ids: string[], names: string[]): Promise<string[]> {
     const { manager, tenantId } = this.scope();
-    const rows: { id: string }[] = await manager.query(`SELECT id FROM tags WHERE tenant_id = $1 AND (id = ANY($2::uuid[]) OR lower(name) = ANY($3::text[])) ORDER BY id`, [
-      tenantId,
-      ids,
-      names,
-    ]);
+    const rows: { id: string }[] = await manager.query(
+      `SELECT id FROM tags WHERE tenant_id = $1 AND (id = ANY($2::uuid[]) OR lower(name) = ANY($3::text[])) ORDER BY id`,
+      [tenantId, ids, names],
+    );
     return rows.map((r) => r.id);
   }
 

@@ -29,7 +29,8 @@ export interface TaggedMember {
   lastName: string;
 }
 
-const duplicateName = (name: string) => new AppError('conflict', { reason: `a tag named ${name} exists` }, [{ field: 'name', issue: 'duplicate' }]);
+const duplicateName = (name: string) =>
+  new AppError('conflict', { reason: `a tag named ${name} exists` }, [{ field: 'name', issue: 'duplicate' }]);
 
 @Injectable()
 export class TagsService {
@@ -78,7 +79,8 @@ export class TagsService {
       await this.tags.update(id, changes);
     } catch (error) {
       // A concurrent create or rename took the name after the check above.
-      if ((error as { driverError?: { code?: string } }).driverError?.code === '23505') throw duplicateName(changes.name ?? tag.name);
+      if ((error as { driverError?: { code?: string } }).driverError?.code === '23505')
+        throw duplicateName(changes.name ?? tag.name);
       throw error;
     }
     if (changes.name !== undefined && changes.name !== tag.name) this.totals.invalidate('members');

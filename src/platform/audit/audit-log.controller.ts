@@ -16,7 +16,10 @@ export class AuditLogController {
 
   @Get()
   @Auth({ scopes: ['admin:*'] })
-  @ApiOperation({ summary: 'The audit log', description: 'Every change made with a token, newest first by default, under the token name.' })
+  @ApiOperation({
+    summary: 'The audit log',
+    description: 'Every change made with a token, newest first by default, under the token name.',
+  })
   @ApiList(AuditEntryResponse, AUDIT_LIST)
   async list(@Query() query: Record<string, unknown>) {
     return toEnvelope(await this.audit.list(parseListQuery(query, AUDIT_LIST)), toAuditResponse);

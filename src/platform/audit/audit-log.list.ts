@@ -13,9 +13,15 @@ export const AUDIT_LIST: ListSpec<AuditEntryEntity> = {
     token_id: {
       type: 'string',
       ops: [],
-      sql: (a, _o, v, p) => `${a}.token_id = ${p(parsePublicId(ID_PREFIX.token, v) ?? '00000000-0000-0000-0000-000000000000')}`,
+      sql: (a, _o, v, p) =>
+        `${a}.token_id = ${p(parsePublicId(ID_PREFIX.token, v) ?? '00000000-0000-0000-0000-000000000000')}`,
       description: 'tok_ id of the token used.',
     },
-    created_at: { type: 'timestamp', ops: ['gt', 'gte', 'lt', 'lte'], column: 'created_at', description: 'Time of the action.' },
+    created_at: {
+      type: 'timestamp',
+      ops: ['gt', 'gte', 'lt', 'lte'],
+      column: 'created_at',
+      description: 'Time of the action.',
+    },
   },
 };

@@ -44,7 +44,9 @@ export class AuditLog {
   }
 
   list(query: ListQuery): Promise<Page<AuditEntryEntity>> {
-    const qb = this.repo.createQueryBuilder('a').where('a.tenant_id = :tenantId', { tenantId: TenantContext.current().tenantId });
+    const qb = this.repo
+      .createQueryBuilder('a')
+      .where('a.tenant_id = :tenantId', { tenantId: TenantContext.current().tenantId });
     return fetchPage(qb, query, AUDIT_LIST);
   }
 }

@@ -26,7 +26,8 @@ export class AuditInterceptor implements NestInterceptor {
     return from(
       (async () => {
         const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
-        const status = this.reflector.get<number>(HTTP_CODE_METADATA, context.getHandler()) ?? (req.method === 'POST' ? 201 : 200);
+        const status =
+          this.reflector.get<number>(HTTP_CODE_METADATA, context.getHandler()) ?? (req.method === 'POST' ? 201 : 200);
         const resourceId = (body as { id?: unknown } | undefined)?.id ?? req.params.id;
         await this.audit.record({
           action,

@@ -25,7 +25,10 @@ export class AccessGuard extends AuthGuard('bearer') {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(AUTH_METADATA, [context.getHandler(), context.getClass()]);
+    const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(AUTH_METADATA, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     if (access === 'public') return true;
     if (!access) throw new AppError('internal_error');
     const req = context.switchToHttp().getRequest<AuthRequest>();

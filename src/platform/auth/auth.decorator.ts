@@ -21,20 +21,45 @@ export function Auth(options: AuthOptions) {
     SetMetadata(AUTH_METADATA, options),
     // Both at once: one requirement object naming the two schemes.
     ApiSecurity({ bearer: [], tenant: [] }),
-    ApiHeader({ name: 'X-Tenant', required: true, description: 'The church key (slug).', schema: { type: 'string', example: 'grace-church' } }),
-    ApiHeader({ name: 'Accept-Language', required: false, description: 'es (default), en or pt: error messages and *_label fields.', schema: { type: 'string', example: 'en' } }),
+    ApiHeader({
+      name: 'X-Tenant',
+      required: true,
+      description: 'The church key (slug).',
+      schema: { type: 'string', example: 'grace-church' },
+    }),
+    ApiHeader({
+      name: 'Accept-Language',
+      required: false,
+      description: 'es (default), en or pt: error messages and *_label fields.',
+      schema: { type: 'string', example: 'en' },
+    }),
     ApiExtension('x-required-scopes', options.scopes),
     ApiResponse({ status: 400, description: 'missing_tenant, invalid_parameter or invalid_json', ...problem }),
     ApiResponse({ status: 401, description: 'unauthorized, token_expired or token_revoked', ...problem }),
-    ApiResponse({ status: 403, description: `tenant_forbidden, tenant_inactive, origin_not_allowed or scope_insufficient (needs ${options.scopes.join(', ') || 'any scope'})`, ...problem }),
-    ApiResponse({ status: 404, description: "resource_not_found (unknown, deleted or another church's id)", ...problem }),
+    ApiResponse({
+      status: 403,
+      description: `tenant_forbidden, tenant_inactive, origin_not_allowed or scope_insufficient (needs ${options.scopes.join(', ') || 'any scope'})`,
+      ...problem,
+    }),
+    ApiResponse({
+      status: 404,
+      description: "resource_not_found (unknown, deleted or another church's id)",
+      ...problem,
+    }),
     ApiResponse({ status: 409, description: 'conflict or idempotency_in_progress', ...problem }),
-    ApiResponse({ status: 422, description: 'validation_failed (errors[] lists every field) or idempotency_key_reused', ...problem }),
+    ApiResponse({
+      status: 422,
+      description: 'validation_failed (errors[] lists every field) or idempotency_key_reused',
+      ...problem,
+    }),
     ApiResponse({ status: 429, description: 'rate_limited; Retry-After says when to retry', ...problem }),
     ApiResponse({
       status: 503,
-      description: 'service_unavailable: the database is restarting or unreachable; nothing was written unless the same Idempotency-Key replays it. Retry after Retry-After seconds.',
-      headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', example: 5 } } },
+      description:
+        'service_unavailable: the database is restarting or unreachable; nothing was written unless the same Idempotency-Key replays it. Retry after Retry-After seconds.',
+      headers: {
+        'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', example: 5 } },
+      },
       ...problem,
     }),
   );

@@ -18,12 +18,17 @@ export class PermissionGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(AUTH_METADATA, [context.getHandler(), context.getClass()]);
+    const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(AUTH_METADATA, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     const req = context.switchToHttp().getRequest<AuthRequest>();
     if (!access || access === 'public' || !req.principal) return true;
     await applyCors(this.cors, req.principal.tenantId, req, context.switchToHttp().getResponse<Response>());
     // A kiosk key reaches its allow-list only (kiosk-routes.ts); the detail names the route's scopes and the list.
-    const kioskDenied = req.principal.tokenType === 'kiosk' && !isKioskRoute(req.method, (req as { route?: { path?: string } }).route?.path);
+    const kioskDenied =
+      req.principal.tokenType === 'kiosk' &&
+      !isKioskRoute(req.method, (req as { route?: { path?: string } }).route?.path);
     const missing = kioskDenied
       ? `${access.scopes.join(' ') || 'a token other than a kiosk key'} (a kiosk key reaches only ${KIOSK_ROUTES.join(', ')})`
       : access.scopes.find((scope) => !hasScope(req.principal!.scopes, scope));

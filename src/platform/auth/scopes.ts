@@ -29,7 +29,16 @@ const rw = (resource: string) => [`read:${resource}`, `write:${resource}`];
 /** The scopes each role may hold; a token never exceeds its creator's role. */
 export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   org_admin: SCOPES,
-  staff: [...rw('members'), ...rw('attendance'), ...rw('events'), ...rw('groups'), ...rw('campuses'), ...rw('prayer_requests'), 'read:reports', 'read:donations'] as Scope[],
+  staff: [
+    ...rw('members'),
+    ...rw('attendance'),
+    ...rw('events'),
+    ...rw('groups'),
+    ...rw('campuses'),
+    ...rw('prayer_requests'),
+    'read:reports',
+    'read:donations',
+  ] as Scope[],
   finance: [...rw('donations'), 'read:members', 'read:campuses', 'read:reports'] as Scope[],
   group_leader: ['read:members', ...rw('attendance'), ...rw('groups'), 'read:events'] as Scope[],
   volunteer: ['read:members', 'read:events', 'write:attendance'],
@@ -53,7 +62,10 @@ export function withinRole(role: Role, scopes: readonly string[]): string[] {
   return scopes.filter((s) => allowed.includes(s));
 }
 
-export function scopesAllowedFor(role: Role, requested: readonly string[]): { ok: true } | { ok: false; scope: string } {
+export function scopesAllowedFor(
+  role: Role,
+  requested: readonly string[],
+): { ok: true } | { ok: false; scope: string } {
   const allowed = ROLE_SCOPES[role] as readonly string[];
   const denied = requested.find((s) => !allowed.includes(s));
   return denied ? { ok: false, scope: denied } : { ok: true };

@@ -24,7 +24,13 @@ export class TokensApiService {
       throw new AppError('scope_not_allowed', { scope: 'token creation (staff tokens only)' });
     }
     const creator = await this.users.requireById(caller.actingUserId);
-    const { entity, value } = await this.tokens.issue({ type: dto.type ?? 'pat', name: dto.name, scopes: dto.scopes, creator, callerScopes: caller.scopes });
+    const { entity, value } = await this.tokens.issue({
+      type: dto.type ?? 'pat',
+      name: dto.name,
+      scopes: dto.scopes,
+      creator,
+      callerScopes: caller.scopes,
+    });
     return { ...toTokenResponse(entity), token: value };
   }
 

@@ -27,7 +27,11 @@ export class TokensController {
       'The value is returned once. The scopes must be held by your role and by the token you call with (403 `scope_not_allowed`). `type: service` is for org_admin only. 10 per hour.',
   })
   @ApiCreatedResponse({ type: CreatedTokenResponse })
-  async create(@Body() dto: CreateTokenDto, @Req() req: AuthRequest, @Res({ passthrough: true }) res: Response): Promise<CreatedTokenResponse> {
+  async create(
+    @Body() dto: CreateTokenDto,
+    @Req() req: AuthRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<CreatedTokenResponse> {
     const created = await this.tokens.create(dto, req.principal!);
     res.location(`/v1/auth/tokens/${created.id}`);
     res.setHeader('Cache-Control', 'no-store');
@@ -36,7 +40,10 @@ export class TokensController {
 
   @Get()
   @Auth({ scopes: [] })
-  @ApiOperation({ summary: 'List API tokens', description: 'Metadata only, never values. Your own tokens; every token of the church with admin:*.' })
+  @ApiOperation({
+    summary: 'List API tokens',
+    description: 'Metadata only, never values. Your own tokens; every token of the church with admin:*.',
+  })
   @ApiList(TokenResponse, TOKEN_LIST)
   list(@Query() query: Record<string, unknown>, @Req() req: AuthRequest) {
     return this.tokens.list(query, req.principal!);
@@ -53,7 +60,10 @@ export class TokensController {
   @Delete(':id')
   @HttpCode(204)
   @Auth({ scopes: [] })
-  @ApiOperation({ summary: 'Revoke an API token', description: 'Immediate: the next call with it gets 401 `token_revoked`. Your own tokens; any with admin:*.' })
+  @ApiOperation({
+    summary: 'Revoke an API token',
+    description: 'Immediate: the next call with it gets 401 `token_revoked`. Your own tokens; any with admin:*.',
+  })
   @ApiNoContentResponse()
   async revoke(@Param('id', TokenId) id: string, @Req() req: AuthRequest): Promise<void> {
     await this.tokens.revoke(id, req.principal!);

@@ -6,7 +6,13 @@ export const TOKEN_LIST: ListSpec<ApiTokenEntity> = {
   defaultSort: 'created_at',
   sorts: { created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() } },
   filters: {
-    type: { type: 'enum', values: ['pat', 'service', 'kiosk', 'oauth'], ops: ['in'], column: 'type', description: 'Token type.' },
+    type: {
+      type: 'enum',
+      values: ['pat', 'service', 'kiosk', 'oauth'],
+      ops: ['in'],
+      column: 'type',
+      description: 'Token type.',
+    },
     revoked: {
       type: 'boolean',
       ops: [],

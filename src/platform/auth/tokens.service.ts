@@ -63,7 +63,9 @@ export class TokensService {
 
   /** Tokens of the church; with `userId`, only the tokens that user owns or created. */
   list(query: ListQuery, userId: string | null): Promise<Page<ApiTokenEntity>> {
-    const qb = this.repo.createQueryBuilder('t').where('t.tenant_id = :tenantId', { tenantId: TenantContext.current().tenantId });
+    const qb = this.repo
+      .createQueryBuilder('t')
+      .where('t.tenant_id = :tenantId', { tenantId: TenantContext.current().tenantId });
     if (userId) qb.andWhere('(t.user_id = :userId OR t.created_by = :userId)', { userId });
     return fetchPage(qb, query, TOKEN_LIST);
   }
@@ -93,7 +95,8 @@ export class TokensService {
       if (!isScope(s)) issues.push({ field: `scopes[${i}]`, issue: 'invalid', params: {} });
     });
     if (issues.length) throw AppError.validation(issues);
-    if (input.type === 'service' && input.creator.role !== 'org_admin') throw new AppError('scope_not_allowed', { scope: 'service token (org_admin only)' });
+    if (input.type === 'service' && input.creator.role !== 'org_admin')
+      throw new AppError('scope_not_allowed', { scope: 'service token (org_admin only)' });
     if (input.type === 'kiosk') {
       const extra = scopes.find((s) => !KIOSK_SCOPES.includes(s as never));
       if (extra) throw new AppError('scope_not_allowed', { scope: extra });

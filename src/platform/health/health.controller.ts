@@ -11,7 +11,12 @@ export class HealthController {
   @Get('healthz')
   @Public()
   @ApiOperation({ summary: 'Liveness and database reachability' })
-  @ApiOkResponse({ schema: { type: 'object', properties: { status: { type: 'string', example: 'ok' }, database: { type: 'string', example: 'ok' } } } })
+  @ApiOkResponse({
+    schema: {
+      type: 'object',
+      properties: { status: { type: 'string', example: 'ok' }, database: { type: 'string', example: 'ok' } },
+    },
+  })
   async health(): Promise<{ status: string; database: string }> {
     await this.db.platform.query('SELECT 1');
     return { status: 'ok', database: this.db.isEmbedded ? 'embedded' : 'ok' };

@@ -24,15 +24,30 @@ export class IdempotencyInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = context.switchToHttp().getRequest<AuthRequest>();
     const raw = req.headers['idempotency-key'];
-    if (raw === undefined || !req.principal || !this.reflector.get<boolean>(IDEMPOTENT_METADATA, context.getHandler())) return next.handle();
+    if (raw === undefined || !req.principal || !this.reflector.get<boolean>(IDEMPOTENT_METADATA, context.getHandler()))
+      return next.handle();
     if (typeof raw !== 'string' || !UUID_V4.test(raw)) throw new AppError('invalid_idempotency_key');
     const res = context.switchToHttp().getResponse<Response>();
     const status = this.reflector.get<number>(HTTP_CODE_METADATA, context.getHandler()) ?? HttpStatus.CREATED;
-    return from(this.run(req, res, raw.toLowerCase(), status, () => lastValueFrom(next.handle(), { defaultValue: undefined })));
+    return from(
+      this.run(req, res, raw.toLowerCase(), status, () => lastValueFrom(next.handle(), { defaultValue: undefined })),
+    );
   }
 
-  private async run(req: AuthRequest, res: Response, key: string, status: number, handle: () => Promise<unknown>): Promise<unknown> {
-    const request: IdempotentRequest = { tokenId: req.principal!.tokenId, key, method: req.method, path: req.path, body: req.body };
+  private async run(
+    req: AuthRequest,
+    res: Response,
+    key: string,
+    status: number,
+    handle: () => Promise<unknown>,
+  ): Promise<unknown> {
+    const request: IdempotentRequest = {
+      tokenId: req.principal!.tokenId,
+      key,
+      method: req.method,
+      path: req.path,
+      body: req.body,
+    };
     const prior = await this.store.begin(request);
     if (prior) {
       res.setHeader('Idempotent-Replayed', 'true');

@@ -41,9 +41,10 @@ export class IdempotencyStore {
    */
   async begin(request: IdempotentRequest): Promise<StoredResponse | null> {
     const { manager, tenantId } = TenantContext.current();
-    const [{ locked }]: { locked: boolean }[] = await manager.query(`SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked`, [
-      `idem:${tenantId}:${request.tokenId}:${request.key}`,
-    ]);
+    const [{ locked }]: { locked: boolean }[] = await manager.query(
+      `SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked`,
+      [`idem:${tenantId}:${request.tokenId}:${request.key}`],
+    );
     if (!locked) throw new AppError('idempotency_in_progress', {}, [], { 'Retry-After': '1' });
     const rows: StoredRow[] = await manager.query(
       `SELECT method, path, fingerprint, status, body_sealed, location FROM idempotency_keys
@@ -52,10 +53,18 @@ export class IdempotencyStore {
     );
     const prior = rows[0];
     if (!prior) return null;
-    if (prior.method !== request.method || prior.path !== request.path || !prior.fingerprint.equals(fingerprint(request.body))) {
+    if (
+      prior.method !== request.method ||
+      prior.path !== request.path ||
+      !prior.fingerprint.equals(fingerprint(request.body))
+    ) {
       throw new AppError('idempotency_key_reused');
     }
-    return { status: prior.status, body: prior.body_sealed ? JSON.parse(this.box.open(prior.body_sealed)) : undefined, location: prior.location };
+    return {
+      status: prior.status,
+      body: prior.body_sealed ? JSON.parse(this.box.open(prior.body_sealed)) : undefined,
+      location: prior.location,
+    };
   }
 
   async complete(request: IdempotentRequest, status: number, body: unknown, location: string | null): Promise<void> {
@@ -66,7 +75,17 @@ export class IdempotencyStore {
        ON CONFLICT (tenant_id, token_id, key) DO UPDATE
          SET method = excluded.method, path = excluded.path, fingerprint = excluded.fingerprint, status = excluded.status,
              body_sealed = excluded.body_sealed, location = excluded.location, created_at = now()`,
-      [tenantId, request.tokenId, request.key, request.method, request.path, fingerprint(request.body), status, body === undefined ? null : this.box.seal(JSON.stringify(body)), location],
+      [
+        tenantId,
+        request.tokenId,
+        request.key,
+        request.method,
+        request.path,
+        fingerprint(request.body),
+        status,
+        body === undefined ? null : this.box.seal(JSON.stringify(body)),
+        location,
+      ],
     );
   }
 }

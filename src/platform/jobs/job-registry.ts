@@ -21,7 +21,10 @@ export class JobRegistry implements OnModuleInit {
       const options = this.discovery.getMetadataByDecorator(BackgroundJob, wrapper);
       if (!options || !wrapper.instance) continue;
       if (this.jobs.has(options.kind)) throw new Error(`Two handlers for background job '${options.kind}'`);
-      this.jobs.set(options.kind, { handler: wrapper.instance as JobHandler<never>, options: { ...DEFAULTS, ...options } });
+      this.jobs.set(options.kind, {
+        handler: wrapper.instance as JobHandler<never>,
+        options: { ...DEFAULTS, ...options },
+      });
     }
   }
 

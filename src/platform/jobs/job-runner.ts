@@ -57,9 +57,14 @@ export class JobRunner {
       return 'done';
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const retry = job.attempts < job.max_attempts ? new Date(Date.now() + jobBackoffMs(this.config.JOB_RETRY_BASE_MS, job.attempts)) : null;
+      const retry =
+        job.attempts < job.max_attempts
+          ? new Date(Date.now() + jobBackoffMs(this.config.JOB_RETRY_BASE_MS, job.attempts))
+          : null;
       await this.repository.fail(key, message, retry);
-      this.logger.warn(`job ${job.kind} ${job.id} run ${job.attempts}/${job.max_attempts} failed${retry ? `, retried at ${retry.toISOString()}` : ', giving up'}: ${message}`);
+      this.logger.warn(
+        `job ${job.kind} ${job.id} run ${job.attempts}/${job.max_attempts} failed${retry ? `, retried at ${retry.toISOString()}` : ', giving up'}: ${message}`,
+      );
       throw error;
     }
   }

@@ -17,6 +17,8 @@ export abstract class JobProcessor extends WorkerHost {
   }
 
   process(job: Job<JobRef>): Promise<string> {
-    return this.runner.run({ id: job.data.jobId, tenantId: job.data.tenantId }, (progress) => job.updateProgress(progress));
+    return this.runner.run({ id: job.data.jobId, tenantId: job.data.tenantId }, (progress) =>
+      job.updateProgress(progress),
+    );
   }
 }

@@ -42,7 +42,16 @@ export class JobsModule {
       module: JobsModule,
       global: true,
       imports: [DiscoveryModule, ...bull],
-      providers: [JobsRepository, JobRegistry, JobRunner, JobsService, InProcessJobs, JobSweeper, QueueWorkers, QueueConnections],
+      providers: [
+        JobsRepository,
+        JobRegistry,
+        JobRunner,
+        JobsService,
+        InProcessJobs,
+        JobSweeper,
+        QueueWorkers,
+        QueueConnections,
+      ],
       exports: [JobsService, JobRunner, InProcessJobs, JobSweeper, QueueWorkers, ...bull],
     };
   }

@@ -93,7 +93,10 @@ export class JobsRepository {
   async progress(key: JobKey, done: number, total: number | null): Promise<void> {
     const { table, where, params } = locate(key);
     const n = params.length;
-    await this.db.platform.query(`UPDATE ${table} SET done = $${n + 1}, total = coalesce($${n + 2}, total), updated_at = now() WHERE ${where}`, [...params, done, total]);
+    await this.db.platform.query(
+      `UPDATE ${table} SET done = $${n + 1}, total = coalesce($${n + 2}, total), updated_at = now() WHERE ${where}`,
+      [...params, done, total],
+    );
   }
 
   async complete(key: JobKey, result: unknown): Promise<void> {
@@ -123,6 +126,9 @@ export class JobsRepository {
    * lapsed lease), oldest first; only of `kinds` when given (a process polls for the work it can do).
    */
   due(overdueMs: number, limit: number, kinds?: string[]): Promise<DueJob[]> {
-    return this.db.platform.query(`${DUE('platform_jobs', 'NULL::uuid')} UNION ALL ${DUE('background_jobs', 'tenant_id')} ORDER BY run_at LIMIT $2`, [overdueMs, limit, kinds ?? null]);
+    return this.db.platform.query(
+      `${DUE('platform_jobs', 'NULL::uuid')} UNION ALL ${DUE('background_jobs', 'tenant_id')} ORDER BY run_at LIMIT $2`,
+      [overdueMs, limit, kinds ?? null],
+    );
   }
 }

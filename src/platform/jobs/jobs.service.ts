@@ -54,10 +54,26 @@ export class JobsService {
    * Writes the job row in `manager`'s transaction (the church's one inside TenantContext) without
    * handing it over: the caller dispatches it once that transaction has committed.
    */
-  create(kind: JobKind, data: Record<string, unknown>, options: EnqueueOptions = {}, manager?: EntityManager): Promise<JobRow | null> {
+  create(
+    kind: JobKind,
+    data: Record<string, unknown>,
+    options: EnqueueOptions = {},
+    manager?: EntityManager,
+  ): Promise<JobRow | null> {
     const tenantId = options.tenantId !== undefined ? options.tenantId : (TenantContext.peek()?.tenantId ?? null);
     const { maxAttempts } = this.registry.options(kind);
-    return this.repository.insert({ id: newUuid(), tenantId, kind, data, dedupeKey: options.dedupeKey ?? null, maxAttempts, runAt: options.runAt ?? null }, manager);
+    return this.repository.insert(
+      {
+        id: newUuid(),
+        tenantId,
+        kind,
+        data,
+        dedupeKey: options.dedupeKey ?? null,
+        maxAttempts,
+        runAt: options.runAt ?? null,
+      },
+      manager,
+    );
   }
 
   /** Hands jobs to their BullMQ queues (jobId = the row's id, so a repeat is a no-op), or wakes the in-process poller. */

@@ -25,7 +25,8 @@ export class QueueConnections implements OnModuleInit, BeforeApplicationShutdown
   ) {}
 
   onModuleInit(): void {
-    for (const queue of this.queues()) queue.on('error', (error) => this.logger.warn(`queue '${queue.name}' connection: ${error.message}`));
+    for (const queue of this.queues())
+      queue.on('error', (error) => this.logger.warn(`queue '${queue.name}' connection: ${error.message}`));
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -33,11 +34,16 @@ export class QueueConnections implements OnModuleInit, BeforeApplicationShutdown
   }
 
   private queues(): Queue[] {
-    return this.config.REDIS_URL ? Object.values(QUEUES).map((name) => this.moduleRef.get<Queue>(getQueueToken(name), { strict: false })) : [];
+    return this.config.REDIS_URL
+      ? Object.values(QUEUES).map((name) => this.moduleRef.get<Queue>(getQueueToken(name), { strict: false }))
+      : [];
   }
 
   private async dropIfDisconnected(queue: Queue): Promise<void> {
-    const client = await Promise.race([queue.getBackend().client, new Promise<null>((resolve) => setTimeout(() => resolve(null), CLIENT_WAIT_MS).unref())]).catch(() => null);
+    const client = await Promise.race([
+      queue.getBackend().client,
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), CLIENT_WAIT_MS).unref()),
+    ]).catch(() => null);
     if (client && client.status !== 'ready' && client.status !== 'end') client.disconnect();
   }
 }

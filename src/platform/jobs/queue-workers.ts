@@ -21,7 +21,9 @@ export class QueueWorkers implements OnModuleDestroy {
       .filter((instance): instance is WorkerHost => instance instanceof WorkerHost);
     for (const host of this.started) {
       host.worker.on('error', (error) => this.logger.warn(`queue '${host.worker.name}': ${error.message}`));
-      host.worker.run().catch((error: unknown) => this.logger.error(`queue '${host.worker.name}' stopped: ${String(error)}`));
+      host.worker
+        .run()
+        .catch((error: unknown) => this.logger.error(`queue '${host.worker.name}' stopped: ${String(error)}`));
     }
     this.logger.log(`processing queues: ${this.started.map((host) => host.worker.name).join(', ')}`);
   }

@@ -45,7 +45,9 @@ export class ListTotals {
     const signature = `${new Date().toISOString().slice(0, 10)}|${JSON.stringify(query.filters)}`;
     const hashPrefix = `totals:{${tenantId}}:${resource}:`;
     try {
-      const [version, cached] = await (redis as unknown as { listTotal(...a: string[]): Promise<[string, string | null]> }).listTotal(`${hashPrefix}v`, hashPrefix, signature);
+      const [version, cached] = await (
+        redis as unknown as { listTotal(...a: string[]): Promise<[string, string | null]> }
+      ).listTotal(`${hashPrefix}v`, hashPrefix, signature);
       return {
         version,
         total: cached === null ? null : Number(cached),

@@ -29,18 +29,36 @@ export class MailDeliveryJob implements JobHandler<{ mailId: string }>, OnApplic
   ) {}
 
   async run({ data }: JobContext<{ mailId: string }>): Promise<{ transport: string } | { skipped: string }> {
-    const [mail] = await this.db.platform.query<OutboxMail[]>('SELECT recipient, subject, body, sent_at FROM mail_outbox WHERE id = $1', [data.mailId]);
+    const [mail] = await this.db.platform.query<OutboxMail[]>(
+      'SELECT recipient, subject, body, sent_at FROM mail_outbox WHERE id = $1',
+      [data.mailId],
+    );
     if (!mail) return { skipped: 'no such mail' };
     if (mail.sent_at) return { skipped: 'sent already' };
     let transport = 'log';
     if (this.config.SMTP_URL) {
-      this.transport ??= createTransport({ url: this.config.SMTP_URL, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
-      await this.transport.sendMail({ from: this.config.MAIL_FROM, to: mail.recipient, subject: mail.subject, text: mail.body });
+      this.transport ??= createTransport({
+        url: this.config.SMTP_URL,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+      });
+      await this.transport.sendMail({
+        from: this.config.MAIL_FROM,
+        to: mail.recipient,
+        subject: mail.subject,
+        text: mail.body,
+      });
       transport = 'smtp';
     } else {
-      this.logger.log(`SMTP_URL unset, mail kept in mail_outbox: to=${mail.recipient} subject=${JSON.stringify(mail.subject)}`);
+      this.logger.log(
+        `SMTP_URL unset, mail kept in mail_outbox: to=${mail.recipient} subject=${JSON.stringify(mail.subject)}`,
+      );
     }
-    await this.db.platform.query('UPDATE mail_outbox SET sent_at = now(), transport = $2 WHERE id = $1', [data.mailId, transport]);
+    await this.db.platform.query('UPDATE mail_outbox SET sent_at = now(), transport = $2 WHERE id = $1', [
+      data.mailId,
+      transport,
+    ]);
     return { transport };
   }
 

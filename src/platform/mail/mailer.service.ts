@@ -29,7 +29,12 @@ export class MailerService {
   async enqueue(message: MailMessage): Promise<string> {
     const id = newUuid();
     const job = await this.db.platform.transaction(async (manager) => {
-      await manager.query('INSERT INTO mail_outbox (id, recipient, subject, body) VALUES ($1, $2, $3, $4)', [id, message.to, message.subject, message.text]);
+      await manager.query('INSERT INTO mail_outbox (id, recipient, subject, body) VALUES ($1, $2, $3, $4)', [
+        id,
+        message.to,
+        message.subject,
+        message.text,
+      ]);
       return this.jobs.create(QUEUES.mail, { mailId: id }, { tenantId: null }, manager); // the outbox is the platform's
     });
     if (job) await this.jobs.dispatch([job]);
@@ -44,7 +49,10 @@ export class MailerService {
    */
   async enqueueInTransaction(message: MailMessage): Promise<string> {
     const id = newUuid();
-    await TenantContext.current().manager.query('INSERT INTO mail_outbox (id, recipient, subject, body) VALUES ($1, $2, $3, $4)', [id, message.to, message.subject, message.text]);
+    await TenantContext.current().manager.query(
+      'INSERT INTO mail_outbox (id, recipient, subject, body) VALUES ($1, $2, $3, $4)',
+      [id, message.to, message.subject, message.text],
+    );
     await this.jobs.enqueue(QUEUES.mail, { mailId: id });
     return id;
   }

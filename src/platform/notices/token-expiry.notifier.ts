@@ -103,9 +103,14 @@ export class TokenExpiryNotifier implements JobHandler<Record<string, never>> {
         await this.release(failures.map((f) => f.token));
         const detail = failures
           .slice(0, 5)
-          .map((f) => `${toPublicId(ID_PREFIX.token, f.token.id)}: ${f.error instanceof Error ? f.error.message : String(f.error)}`)
+          .map(
+            (f) =>
+              `${toPublicId(ID_PREFIX.token, f.token.id)}: ${f.error instanceof Error ? f.error.message : String(f.error)}`,
+          )
           .join('; ');
-        throw new Error(`${failures.length} token expiry notice(s) failed and will be retried on the next run (${notified} sent): ${detail}`);
+        throw new Error(
+          `${failures.length} token expiry notice(s) failed and will be retried on the next run (${notified} sent): ${detail}`,
+        );
       }
       if (claimed.length < BATCH_SIZE) break;
     }

@@ -28,7 +28,9 @@ export class TokenExpirySchedule implements OnModuleDestroy {
     this.planning = this.jobs
       .enqueue(QUEUES.tokenExpiry, {}, { dedupeKey: day })
       .then((id) => id && this.logger.log(`token-expiry job for ${day} queued`))
-      .catch((error: unknown) => this.logger.error(`token-expiry job for ${day} not queued (next start or day will): ${String(error)}`));
+      .catch((error: unknown) =>
+        this.logger.error(`token-expiry job for ${day} not queued (next start or day will): ${String(error)}`),
+      );
     const next = nextDailyRun(now);
     this.timer = setTimeout(() => this.plan(new Date()), next.getTime() - Date.now());
     this.timer.unref();

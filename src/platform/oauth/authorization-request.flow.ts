@@ -69,14 +69,24 @@ export class AuthorizeFlow {
     const iss = issuerOf(req, this.config);
     if (check.kind === 'redirect') {
       const { error, description } = check.failure;
-      return this.redirect(res, 302, redirectWith(check.redirectUri, { error, error_description: description, state: check.state, iss }));
+      return this.redirect(
+        res,
+        302,
+        redirectWith(check.redirectUri, { error, error_description: description, state: check.state, iss }),
+      );
     }
     const { found, request } = check;
     const browser = browserBinding(req, res, BROWSER_COOKIE, BROWSER_COOKIE_PATH);
-    const keys = await this.db.runInTenant({ tenantId: found.tenant.id, actor: { kind: 'staff' }, lang: req.lang, requestId: req.id }, () =>
-      this.requests.create({ clientId: found.client.id, browser, request }),
+    const keys = await this.db.runInTenant(
+      { tenantId: found.tenant.id, actor: { kind: 'staff' }, lang: req.lang, requestId: req.id },
+      () => this.requests.create({ clientId: found.client.id, browser, request }),
     );
-    await this.pages.signIn(res, { lang: req.lang, ...this.partiesOf(found), keys, formTargets: [originOf(request.redirectUri)] });
+    await this.pages.signIn(res, {
+      lang: req.lang,
+      ...this.partiesOf(found),
+      keys,
+      formTargets: [originOf(request.redirectUri)],
+    });
   }
 
   async signIn(req: ApiRequest, res: Response): Promise<void> {
@@ -100,10 +110,20 @@ export class AuthorizeFlow {
     await this.throttle.clearAccount(found.tenant.id, email);
 
     const granted = grantableScopes(pending.scopes, found.client.scopes, staff.role);
-    await this.db.runInTenant({ tenantId: found.tenant.id, actor: { kind: 'staff', userId: staff.id }, lang: req.lang, requestId: req.id }, () =>
-      this.requests.signedIn(pending.id, staff.id, granted),
+    await this.db.runInTenant(
+      { tenantId: found.tenant.id, actor: { kind: 'staff', userId: staff.id }, lang: req.lang, requestId: req.id },
+      () => this.requests.signedIn(pending.id, staff.id, granted),
     );
-    await this.pages.consent(res, { lang: req.lang, ...parties, keys, formTargets, email: staff.email, role: staff.role, scopes: granted, redirectUri: pending.redirectUri });
+    await this.pages.consent(res, {
+      lang: req.lang,
+      ...parties,
+      keys,
+      formTargets,
+      email: staff.email,
+      role: staff.role,
+      scopes: granted,
+      redirectUri: pending.redirectUri,
+    });
   }
 
   async decide(req: ApiRequest, res: Response): Promise<void> {
@@ -112,15 +132,25 @@ export class AuthorizeFlow {
     const { pending, found, parties, formTargets } = checked;
     const decision = field(req.form!.fields, 'decision');
     const userId = pending.userId;
-    if (!userId) return this.pages.error(res, { lang: req.lang, kind: 'request_invalid', requestId: req.id, parties, formTargets });
-    if (decision !== 'allow' && decision !== 'deny') return this.pages.error(res, { lang: req.lang, kind: 'form_invalid', requestId: req.id, parties, formTargets });
+    if (!userId)
+      return this.pages.error(res, {
+        lang: req.lang,
+        kind: 'request_invalid',
+        requestId: req.id,
+        parties,
+        formTargets,
+      });
+    if (decision !== 'allow' && decision !== 'deny')
+      return this.pages.error(res, { lang: req.lang, kind: 'form_invalid', requestId: req.id, parties, formTargets });
 
-    const outcome = await this.db.runInTenant({ tenantId: found.tenant.id, actor: { kind: 'staff', userId }, lang: req.lang, requestId: req.id }, () =>
-      this.conclude(pending, found, userId, decision),
+    const outcome = await this.db.runInTenant(
+      { tenantId: found.tenant.id, actor: { kind: 'staff', userId }, lang: req.lang, requestId: req.id },
+      () => this.conclude(pending, found, userId, decision),
     );
     if (!outcome) return this.pages.error(res, { lang: req.lang, kind: 'request_invalid', requestId: req.id, parties });
     const iss = issuerOf(req, this.config);
-    const params = 'code' in outcome ? { code: outcome.code } : { error: outcome.error, error_description: outcome.description };
+    const params =
+      'code' in outcome ? { code: outcome.code } : { error: outcome.error, error_description: outcome.description };
     this.redirect(res, 303, redirectWith(pending.redirectUri, { ...params, state: pending.state, iss }));
   }
 
@@ -128,16 +158,34 @@ export class AuthorizeFlow {
    * Inside the church's transaction: ends the request (once) and, on Allow, issues the code for
    * the scopes the consent page showed that the staff member's role and the client still allow.
    */
-  private async conclude(pending: PendingAuthorization, found: AuthorizeClient, userId: string, decision: 'allow' | 'deny'): Promise<{ code: string } | RedirectError | null> {
+  private async conclude(
+    pending: PendingAuthorization,
+    found: AuthorizeClient,
+    userId: string,
+    decision: 'allow' | 'deny',
+  ): Promise<{ code: string } | RedirectError | null> {
     if (!(await this.requests.finish(pending.id))) return null;
     if (decision === 'deny') return { error: 'access_denied', description: 'the staff member denied the request' };
     const { manager, tenantId } = TenantContext.current();
-    const users: { role: Role }[] = await manager.query('SELECT role FROM users WHERE tenant_id = $1 AND id = $2', [tenantId, userId]);
+    const users: { role: Role }[] = await manager.query('SELECT role FROM users WHERE tenant_id = $1 AND id = $2', [
+      tenantId,
+      userId,
+    ]);
     if (!users[0]) return { error: 'access_denied', description: 'the staff member who signed in no longer exists' };
     const allowed = grantableScopes(pending.scopes, found.client.scopes, users[0].role);
     const scopes = (pending.grantedScopes ?? []).filter((s) => allowed.includes(s));
-    if (scopes.length === 0) return { error: 'invalid_scope', description: "the staff member's role holds none of the requested scopes that the client may have" };
-    const code = await this.codes.issue({ clientId: found.client.id, userId, scopes, redirectUri: pending.redirectUri, codeChallenge: pending.codeChallenge });
+    if (scopes.length === 0)
+      return {
+        error: 'invalid_scope',
+        description: "the staff member's role holds none of the requested scopes that the client may have",
+      };
+    const code = await this.codes.issue({
+      clientId: found.client.id,
+      userId,
+      scopes,
+      redirectUri: pending.redirectUri,
+      codeChallenge: pending.codeChallenge,
+    });
     return { code };
   }
 
@@ -147,12 +195,22 @@ export class AuthorizeFlow {
    * church and redirect_uri still stand. Answers the error page itself and returns null on failure.
    */
   private async check(req: ApiRequest, res: Response): Promise<Checked | null> {
-    const fail = async (kind: PageErrorKind, more: { parties?: PageParties; back?: string; formTargets?: string[] } = {}) => {
+    const fail = async (
+      kind: PageErrorKind,
+      more: { parties?: PageParties; back?: string; formTargets?: string[] } = {},
+    ) => {
       await this.pages.error(res, { lang: req.lang, kind, requestId: req.id, ...more });
       return null;
     };
     const form = req.form ?? { fields: typeof req.body === 'object' && req.body ? (req.body as Fields) : {} };
-    if (form.error) return fail(form.error === 'media_type' ? 'form_media_type' : form.error === 'too_large' ? 'form_too_large' : 'form_invalid');
+    if (form.error)
+      return fail(
+        form.error === 'media_type'
+          ? 'form_media_type'
+          : form.error === 'too_large'
+            ? 'form_too_large'
+            : 'form_invalid',
+      );
     req.form = form;
     const csrf = field(form.fields, 'csrf');
     if (!csrf) return fail('csrf');
@@ -163,15 +221,27 @@ export class AuthorizeFlow {
     const trusted = found?.client.redirectUris.includes(pending.redirectUri) ?? false;
     const formTargets = trusted ? [originOf(pending.redirectUri)] : [];
     const back = trusted
-      ? redirectWith(pending.redirectUri, { error: 'access_denied', error_description: 'the authorization request was not completed', state: pending.state, iss: issuerOf(req, this.config) })
+      ? redirectWith(pending.redirectUri, {
+          error: 'access_denied',
+          error_description: 'the authorization request was not completed',
+          state: pending.state,
+          iss: issuerOf(req, this.config),
+        })
       : undefined;
-    if (!matchesHash(csrf, pending.csrfHash) || !matchesHash(readCookie(req, BROWSER_COOKIE), pending.browserHash)) return fail('csrf', { parties, back, formTargets });
+    if (!matchesHash(csrf, pending.csrfHash) || !matchesHash(readCookie(req, BROWSER_COOKIE), pending.browserHash))
+      return fail('csrf', { parties, back, formTargets });
     if (pending.finished) return fail('request_invalid', { parties, formTargets });
     if (pending.expired) return fail('request_invalid', { parties, back, formTargets });
     if (!found) return fail('unknown_client');
     if (!trusted) return fail('invalid_redirect', { parties });
     if (found.tenant.status !== 'active') return fail('church_inactive', { parties });
-    return { pending, found, keys: { request: field(form.fields, 'request')!, csrf }, parties: this.partiesOf(found), formTargets };
+    return {
+      pending,
+      found,
+      keys: { request: field(form.fields, 'request')!, csrf },
+      parties: this.partiesOf(found),
+      formTargets,
+    };
   }
 
   private partiesOf(found: AuthorizeClient): PageParties {

@@ -45,38 +45,54 @@ const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
  * redirect_uri first (a failure there is a page, never a redirect), then the church, then what the
  * client hears about at its redirect_uri. `find` looks the client up (outside any tenant).
  */
-export async function checkAuthorizeQuery(query: Query, find: (clientId: string) => Promise<AuthorizeClient | null>): Promise<AuthorizeCheck> {
+export async function checkAuthorizeQuery(
+  query: Query,
+  find: (clientId: string) => Promise<AuthorizeClient | null>,
+): Promise<AuthorizeCheck> {
   const clientId = param(query, 'client_id');
   const found = clientId.value ? await find(clientId.value) : null;
   if (!found) return { kind: 'page', error: 'unknown_client', found: null };
   const redirect = param(query, 'redirect_uri');
   // Exact string match with a registered URI (CONTRACT §14; RFC 9700 §4.1.3), never a prefix or a pattern.
-  if (!redirect.value || !found.client.redirectUris.includes(redirect.value)) return { kind: 'page', error: 'invalid_redirect', found };
+  if (!redirect.value || !found.client.redirectUris.includes(redirect.value))
+    return { kind: 'page', error: 'invalid_redirect', found };
   if (found.tenant.status !== 'active') return { kind: 'page', error: 'church_inactive', found };
 
   const redirectUri = redirect.value;
   const state = param(query, 'state');
   const echoed = state.value ?? null;
-  const fail = (error: RedirectError['error'], description: string): AuthorizeCheck => ({ kind: 'redirect', found, redirectUri, state: echoed, failure: { error, description } });
+  const fail = (error: RedirectError['error'], description: string): AuthorizeCheck => ({
+    kind: 'redirect',
+    found,
+    redirectUri,
+    state: echoed,
+    failure: { error, description },
+  });
 
   if (state.repeated) return fail('invalid_request', 'state was sent more than once');
-  if (echoed !== null && (echoed.length > MAX_STATE_LENGTH || !isStorableText(echoed))) return fail('invalid_request', `state must be text of at most ${MAX_STATE_LENGTH} characters`);
+  if (echoed !== null && (echoed.length > MAX_STATE_LENGTH || !isStorableText(echoed)))
+    return fail('invalid_request', `state must be text of at most ${MAX_STATE_LENGTH} characters`);
 
   const responseType = param(query, 'response_type');
   if (responseType.repeated) return fail('invalid_request', 'response_type was sent more than once');
   if (responseType.value === undefined) return fail('invalid_request', 'response_type is required and must be code');
-  if (responseType.value !== 'code') return fail('unsupported_response_type', 'response_type must be code (the authorization code flow with PKCE)');
+  if (responseType.value !== 'code')
+    return fail('unsupported_response_type', 'response_type must be code (the authorization code flow with PKCE)');
 
   const method = param(query, 'code_challenge_method');
   if (method.repeated) return fail('invalid_request', 'code_challenge_method was sent more than once');
-  if (method.value === undefined) return fail('invalid_request', 'code_challenge_method is required and must be S256 (PKCE)');
-  if (method.value === 'plain') return fail('invalid_request', 'code_challenge_method plain is not supported; use S256');
+  if (method.value === undefined)
+    return fail('invalid_request', 'code_challenge_method is required and must be S256 (PKCE)');
+  if (method.value === 'plain')
+    return fail('invalid_request', 'code_challenge_method plain is not supported; use S256');
   if (method.value !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
 
   const challenge = param(query, 'code_challenge');
   if (challenge.repeated) return fail('invalid_request', 'code_challenge was sent more than once');
-  if (challenge.value === undefined || challenge.value === '') return fail('invalid_request', 'code_challenge is required (PKCE with S256)');
-  if (!CHALLENGE.test(challenge.value)) return fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the code_verifier (43 characters)');
+  if (challenge.value === undefined || challenge.value === '')
+    return fail('invalid_request', 'code_challenge is required (PKCE with S256)');
+  if (!CHALLENGE.test(challenge.value))
+    return fail('invalid_request', 'code_challenge must be the base64url SHA-256 of the code_verifier (43 characters)');
 
   const scope = param(query, 'scope');
   if (scope.repeated) return fail('invalid_request', 'scope was sent more than once');
@@ -103,6 +119,7 @@ function ascii(value: string): string {
  */
 export function redirectWith(redirectUri: string, params: Record<string, string | null | undefined>): string {
   const url = new URL(redirectUri);
-  for (const [name, value] of Object.entries(params)) if (value !== null && value !== undefined) url.searchParams.append(name, value);
+  for (const [name, value] of Object.entries(params))
+    if (value !== null && value !== undefined) url.searchParams.append(name, value);
   return url.toString();
 }

@@ -18,7 +18,8 @@ export class OAuthAuthorizationsController {
   @Auth({ scopes: [] })
   @ApiOperation({
     summary: 'List the apps you authorized',
-    description: 'One entry per app (client) you have authorized and not revoked, oldest first, in one page. Any token of yours works (a PAT, or an OAuth token).',
+    description:
+      'One entry per app (client) you have authorized and not revoked, oldest first, in one page. Any token of yours works (a PAT, or an OAuth token).',
   })
   @ApiOkResponse({ type: OAuthAuthorizationListResponse })
   async list(@Req() req: AuthRequest): Promise<OAuthAuthorizationListResponse> {
@@ -26,7 +27,14 @@ export class OAuthAuthorizationsController {
     const rows = userId ? await this.grants.listForUser(userId) : [];
     const data = rows.map((r) => {
       const id = toPublicId(ID_PREFIX.oauthClient, r.client_id);
-      return { id, client_id: id, client_name: r.client_name, scopes: r.scopes, authorized_at: r.authorized_at.toISOString(), last_used_at: r.last_used_at?.toISOString() ?? null };
+      return {
+        id,
+        client_id: id,
+        client_name: r.client_name,
+        scopes: r.scopes,
+        authorized_at: r.authorized_at.toISOString(),
+        last_used_at: r.last_used_at?.toISOString() ?? null,
+      };
     });
     return { data, next_cursor: null, total: data.length };
   }
@@ -41,7 +49,10 @@ export class OAuthAuthorizationsController {
   })
   @ApiParam({ name: 'client_id', example: 'app_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' })
   @ApiNoContentResponse()
-  async revoke(@Param('client_id', new ParseIdPipe(ID_PREFIX.oauthClient, 'authorization')) clientId: string, @Req() req: AuthRequest): Promise<void> {
+  async revoke(
+    @Param('client_id', new ParseIdPipe(ID_PREFIX.oauthClient, 'authorization')) clientId: string,
+    @Req() req: AuthRequest,
+  ): Promise<void> {
     const userId = req.principal!.actingUserId;
     if (!userId || !(await this.grants.revokeForUser(userId, clientId))) throw AppError.notFound('authorization');
   }

@@ -8,8 +8,11 @@ import { AuthorizeFlow } from './authorization-request.flow';
 import { MAX_STATE_LENGTH } from './authorization-request.params';
 
 const FORM = 'application/x-www-form-urlencoded';
-const html = (status: number, description: string, headers?: Record<string, { description: string; schema: { type: string } }>) =>
-  ApiResponse({ status, description, headers, content: { 'text/html': { schema: { type: 'string' } } } });
+const html = (
+  status: number,
+  description: string,
+  headers?: Record<string, { description: string; schema: { type: string } }>,
+) => ApiResponse({ status, description, headers, content: { 'text/html': { schema: { type: 'string' } } } });
 const problem = { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
 
 const PAGE_HEADERS =
@@ -25,7 +28,10 @@ const formErrors = () =>
       400,
       'Error page: the request is unknown, expired (10 minutes), already used or not signed in; the form is unreadable; on the sign-in form also a missing or wrong e-mail or password (the sign-in page again, with a generic “wrong e-mail or password”).',
     ),
-    html(403, 'Error page: the CSRF token is missing or wrong, or the browser is not the one that started the request (its cookie), or the church is suspended.'),
+    html(
+      403,
+      'Error page: the CSRF token is missing or wrong, or the browser is not the one that started the request (its cookie), or the church is suspended.',
+    ),
     html(413, 'Error page: the form is larger than 64 KB.'),
     html(415, `Error page: the body is not ${FORM}.`),
     ApiResponse({ status: 503, description: 'service_unavailable: the database is unreachable.', ...problem }),
@@ -58,7 +64,11 @@ export class OAuthAuthorizeController {
       PAGE_HEADERS,
   })
   @ApiQuery({ name: 'response_type', required: true, schema: { type: 'string', enum: ['code'] } })
-  @ApiQuery({ name: 'client_id', required: true, schema: { type: 'string', example: 'app_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' } })
+  @ApiQuery({
+    name: 'client_id',
+    required: true,
+    schema: { type: 'string', example: 'app_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' },
+  })
   @ApiQuery({
     name: 'redirect_uri',
     required: true,
@@ -71,17 +81,34 @@ export class OAuthAuthorizeController {
     description: `Space-separated (\`+\` in the query). Each must be on the client’s list; the staff member’s role then caps them. Omitted: the client’s whole list. Scopes: ${SCOPES.join(', ')}.`,
     schema: { type: 'string', example: 'read:members read:events' },
   })
-  @ApiQuery({ name: 'state', required: false, description: `Echoed in the redirect (at most ${MAX_STATE_LENGTH} characters).`, schema: { type: 'string' } })
-  @ApiQuery({ name: 'code_challenge', required: true, description: 'base64url(SHA-256(code_verifier)), 43 characters.', schema: { type: 'string' } })
+  @ApiQuery({
+    name: 'state',
+    required: false,
+    description: `Echoed in the redirect (at most ${MAX_STATE_LENGTH} characters).`,
+    schema: { type: 'string' },
+  })
+  @ApiQuery({
+    name: 'code_challenge',
+    required: true,
+    description: 'base64url(SHA-256(code_verifier)), 43 characters.',
+    schema: { type: 'string' },
+  })
   @ApiQuery({ name: 'code_challenge_method', required: true, schema: { type: 'string', enum: ['S256'] } })
   @ApiProduces('text/html')
   @html(200, 'The sign-in page (e-mail and password of a staff member of the client’s church).', {
-    'Set-Cookie': { description: '`oauth_browser`: binds the request to this browser (HttpOnly, SameSite=Lax, Path=/v1/oauth/authorize).', schema: { type: 'string' } },
+    'Set-Cookie': {
+      description:
+        '`oauth_browser`: binds the request to this browser (HttpOnly, SameSite=Lax, Path=/v1/oauth/authorize).',
+      schema: { type: 'string' },
+    },
   })
   @ApiResponse({
     status: 302,
-    description: 'An error sent back to the client: `Location` is the redirect_uri with `error`, `error_description`, `state` and `iss`.',
-    headers: { Location: { description: 'The client’s redirect_uri with the error parameters.', schema: { type: 'string' } } },
+    description:
+      'An error sent back to the client: `Location` is the redirect_uri with `error`, `error_description`, `state` and `iss`.',
+    headers: {
+      Location: { description: 'The client’s redirect_uri with the error parameters.', schema: { type: 'string' } },
+    },
   })
   @html(400, 'Error page, no redirect: unknown client_id, or a redirect_uri the client has not registered.')
   @html(403, 'Error page: the client’s church is suspended.')
@@ -106,7 +133,11 @@ export class OAuthAuthorizeController {
     schema: {
       type: 'object',
       required: ['request', 'csrf', 'email', 'password'],
-      properties: { ...keyFields, email: { type: 'string', format: 'email' }, password: { type: 'string', format: 'password' } },
+      properties: {
+        ...keyFields,
+        email: { type: 'string', format: 'email' },
+        password: { type: 'string', format: 'password' },
+      },
     },
   })
   @html(200, 'The consent page.')
@@ -130,12 +161,19 @@ export class OAuthAuthorizeController {
   })
   @ApiBody({
     required: true,
-    schema: { type: 'object', required: ['request', 'csrf', 'decision'], properties: { ...keyFields, decision: { type: 'string', enum: ['allow', 'deny'] } } },
+    schema: {
+      type: 'object',
+      required: ['request', 'csrf', 'decision'],
+      properties: { ...keyFields, decision: { type: 'string', enum: ['allow', 'deny'] } },
+    },
   })
   @ApiResponse({
     status: 303,
-    description: 'Back to the client: `Location` is the redirect_uri with `code`, `state` and `iss` (Allow) or `error=access_denied` (Deny).',
-    headers: { Location: { description: 'The client’s redirect_uri with the response parameters.', schema: { type: 'string' } } },
+    description:
+      'Back to the client: `Location` is the redirect_uri with `code`, `state` and `iss` (Allow) or `error=access_denied` (Deny).',
+    headers: {
+      Location: { description: 'The client’s redirect_uri with the response parameters.', schema: { type: 'string' } },
+    },
   })
   @formErrors()
   async decide(@Req() req: ApiRequest, @Res() res: Response): Promise<void> {

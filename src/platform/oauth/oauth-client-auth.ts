@@ -18,7 +18,11 @@ type Fields = FormBody['fields'];
  */
 export function formParam(fields: Fields, name: string): string | undefined {
   const value = Object.prototype.hasOwnProperty.call(fields, name) ? fields[name] : undefined;
-  if (Array.isArray(value)) throw new OAuthError('invalid_request', `${name} is sent more than once (each parameter at most once, RFC 6749 §3.2)`);
+  if (Array.isArray(value))
+    throw new OAuthError(
+      'invalid_request',
+      `${name} is sent more than once (each parameter at most once, RFC 6749 §3.2)`,
+    );
   return value === undefined || value === '' ? undefined : value;
 }
 
@@ -31,11 +35,20 @@ function basicCredentials(header: string): { id: string; secret: string } {
   const encoded = /^Basic[ ]+([A-Za-z0-9+/]+={0,2})[ ]*$/i.exec(header)?.[1];
   const decoded = encoded ? Buffer.from(encoded, 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');
-  if (colon < 1) throw new OAuthError('invalid_client', 'the Authorization header is not Basic credentials of the form base64(client_id:client_secret)', true);
+  if (colon < 1)
+    throw new OAuthError(
+      'invalid_client',
+      'the Authorization header is not Basic credentials of the form base64(client_id:client_secret)',
+      true,
+    );
   try {
     return { id: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
   } catch {
-    throw new OAuthError('invalid_client', 'the Basic credentials are not valid form-urlencoded text (RFC 6749 §2.3.1)', true);
+    throw new OAuthError(
+      'invalid_client',
+      'the Basic credentials are not valid form-urlencoded text (RFC 6749 §2.3.1)',
+      true,
+    );
   }
 }
 
@@ -51,12 +64,24 @@ export function readClientCredentials(req: Request, fields: Fields): ClientCrede
   const bodySecret = formParam(fields, 'client_secret');
   if (header && /^Basic(\s|$)/i.test(header)) {
     const basic = basicCredentials(header);
-    if (bodySecret !== undefined) throw new OAuthError('invalid_request', 'the client authenticates twice (Authorization: Basic and client_secret in the body); use one method');
-    if (bodyId !== undefined && bodyId !== basic.id) throw new OAuthError('invalid_request', 'client_id in the body differs from the one in the Authorization header');
+    if (bodySecret !== undefined)
+      throw new OAuthError(
+        'invalid_request',
+        'the client authenticates twice (Authorization: Basic and client_secret in the body); use one method',
+      );
+    if (bodyId !== undefined && bodyId !== basic.id)
+      throw new OAuthError('invalid_request', 'client_id in the body differs from the one in the Authorization header');
     return { clientId: basic.id, secret: basic.secret === '' ? null : basic.secret, method: 'client_secret_basic' };
   }
   if (bodyId === undefined) {
-    throw new OAuthError('invalid_client', 'client_id is missing: a public client sends client_id; a confidential client authenticates with client_secret_basic or client_secret_post');
+    throw new OAuthError(
+      'invalid_client',
+      'client_id is missing: a public client sends client_id; a confidential client authenticates with client_secret_basic or client_secret_post',
+    );
   }
-  return { clientId: bodyId, secret: bodySecret ?? null, method: bodySecret !== undefined ? 'client_secret_post' : 'none' };
+  return {
+    clientId: bodyId,
+    secret: bodySecret ?? null,
+    method: bodySecret !== undefined ? 'client_secret_post' : 'none',
+  };
 }

@@ -21,11 +21,19 @@ export class OAuthClientsController {
   @Auth({ scopes: ['admin:*'] })
   @ApiOperation({
     summary: 'Register an OAuth client',
-    description: 'Returns `client_id` (app_…) and, for a confidential client, `client_secret`, shown this once (stored as a SHA-256 hash).',
+    description:
+      'Returns `client_id` (app_…) and, for a confidential client, `client_secret`, shown this once (stored as a SHA-256 hash).',
   })
   @ApiCreatedResponse({ type: CreatedOAuthClientResponse })
-  async create(@Body() dto: CreateOAuthClientDto, @Req() req: AuthRequest, @Res({ passthrough: true }) res: Response): Promise<CreatedOAuthClientResponse> {
-    const created = await this.clients.create({ name: dto.name, redirectUris: dto.redirect_uris, type: dto.type, scopes: dto.scopes }, req.principal!.actingUserId);
+  async create(
+    @Body() dto: CreateOAuthClientDto,
+    @Req() req: AuthRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<CreatedOAuthClientResponse> {
+    const created = await this.clients.create(
+      { name: dto.name, redirectUris: dto.redirect_uris, type: dto.type, scopes: dto.scopes },
+      req.principal!.actingUserId,
+    );
     res.location(`/v1/oauth/clients/${created.id}`);
     res.setHeader('Cache-Control', 'no-store');
     return created;
@@ -51,7 +59,8 @@ export class OAuthClientsController {
   @Auth({ scopes: ['admin:*'] })
   @ApiOperation({
     summary: 'Update an OAuth client',
-    description: 'Name, redirect URIs (matched exactly from now on) and scope ceiling (tokens refreshed from now on are capped by it). The type cannot change.',
+    description:
+      'Name, redirect URIs (matched exactly from now on) and scope ceiling (tokens refreshed from now on are capped by it). The type cannot change.',
   })
   @ApiOkResponse({ type: OAuthClientResponse })
   update(@Param('id') id: string, @Body() dto: UpdateOAuthClientDto): Promise<OAuthClientResponse> {
@@ -61,7 +70,10 @@ export class OAuthClientsController {
   @Delete(':id')
   @HttpCode(204)
   @Auth({ scopes: ['admin:*'] })
-  @ApiOperation({ summary: 'Delete an OAuth client', description: 'Every authorization, code and token of the client is revoked at once.' })
+  @ApiOperation({
+    summary: 'Delete an OAuth client',
+    description: 'Every authorization, code and token of the client is revoked at once.',
+  })
   @ApiNoContentResponse()
   async remove(@Param('id') id: string): Promise<void> {
     await this.clients.remove(id);

@@ -9,6 +9,12 @@ export const OAUTH_CLIENT_LIST: ListSpec<OAuthClientEntity> = {
     name: { column: 'name', type: 'text', value: (row) => row.name },
   },
   filters: {
-    type: { type: 'enum', ops: [], values: ['public', 'confidential'], description: 'public or confidential', column: 'type' },
+    type: {
+      type: 'enum',
+      ops: [],
+      values: ['public', 'confidential'],
+      description: 'public or confidential',
+      column: 'type',
+    },
   },
 };

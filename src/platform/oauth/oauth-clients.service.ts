@@ -21,7 +21,14 @@ import { redirectUriIssues } from './redirect-uris';
 /** What the authorize endpoint needs to know about a client and its church. */
 export interface AuthorizeClient {
   tenant: { id: string; slug: string; name: string; status: 'active' | 'suspended' };
-  client: { id: string; publicId: string; name: string; type: OAuthClientType; redirectUris: string[]; scopes: string[] };
+  client: {
+    id: string;
+    publicId: string;
+    name: string;
+    type: OAuthClientType;
+    redirectUris: string[];
+    scopes: string[];
+  };
 }
 
 /** What the token and revocation endpoints need: the client, its church, and the hash of its secret. */
@@ -87,7 +94,14 @@ export class OAuthClientsService {
     if (!row) return null;
     return {
       tenant: { id: row.tenant_id, slug: row.slug, name: row.tenant_name, status: row.status },
-      client: { id: row.id, publicId: toPublicId(ID_PREFIX.oauthClient, row.id), name: row.name, type: row.type, redirectUris: row.redirect_uris, scopes: row.scopes },
+      client: {
+        id: row.id,
+        publicId: toPublicId(ID_PREFIX.oauthClient, row.id),
+        name: row.name,
+        type: row.type,
+        redirectUris: row.redirect_uris,
+        scopes: row.scopes,
+      },
       secretHash: row.secret_hash,
     };
   }
@@ -108,7 +122,12 @@ export class OAuthClientsService {
   async create(input: ClientInput, createdBy: string | null): Promise<CreatedOAuthClientResponse> {
     const type = input.type ?? 'public';
     const scopes = input.scopes === undefined ? [...DEFAULT_CLIENT_SCOPES] : [...new Set(input.scopes)];
-    const issues = [...this.nameIssues(input.name, true), ...redirectUriIssues(input.redirectUris ?? []), ...this.typeIssues(type), ...this.scopeIssues(scopes)];
+    const issues = [
+      ...this.nameIssues(input.name, true),
+      ...redirectUriIssues(input.redirectUris ?? []),
+      ...this.typeIssues(type),
+      ...this.scopeIssues(scopes),
+    ];
     if (issues.length) throw AppError.validation(issues);
     const secret = type === 'confidential' ? randomBytes(32).toString('base64url') : null;
     const now = new Date();
@@ -135,7 +154,9 @@ export class OAuthClientsService {
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<OAuthClientResponse>> {
     const query = parseListQuery(rawQuery, OAUTH_CLIENT_LIST);
     const { tenantId } = TenantContext.current();
-    const qb = this.repo.createQueryBuilder('c').where('c.tenant_id = :tenantId AND c.deleted_at IS NULL', { tenantId });
+    const qb = this.repo
+      .createQueryBuilder('c')
+      .where('c.tenant_id = :tenantId AND c.deleted_at IS NULL', { tenantId });
     return toEnvelope(await fetchPage(qb, query, OAUTH_CLIENT_LIST), toOAuthClientResponse);
   }
 
@@ -169,7 +190,10 @@ export class OAuthClientsService {
 
   private async require(publicId: string, lock = false): Promise<OAuthClientEntity> {
     const id = requirePublicId(ID_PREFIX.oauthClient, publicId, 'OAuth client');
-    const client = await this.repo.findOne({ where: { tenantId: TenantContext.current().tenantId, id }, ...withLock(lock ? 'for_no_key_update' : undefined) });
+    const client = await this.repo.findOne({
+      where: { tenantId: TenantContext.current().tenantId, id },
+      ...withLock(lock ? 'for_no_key_update' : undefined),
+    });
     if (!client || client.deletedAt) throw AppError.notFound('OAuth client');
     return client;
   }
@@ -179,16 +203,27 @@ export class OAuthClientsService {
     if (typeof name !== 'string') return [{ field: 'name', issue: 'invalid_type', params: { type: 'string' } }];
     if (!name.trim()) return [{ field: 'name', issue: 'required' }];
     if (name.length > 100) return [{ field: 'name', issue: 'too_long', params: { max: 100 } }];
-    if (!isStorableText(name)) return [{ field: 'name', issue: 'invalid_format', params: { format: 'Unicode text without NUL (U+0000) or unpaired surrogate characters' } }];
+    if (!isStorableText(name))
+      return [
+        {
+          field: 'name',
+          issue: 'invalid_format',
+          params: { format: 'Unicode text without NUL (U+0000) or unpaired surrogate characters' },
+        },
+      ];
     return [];
   }
 
   private typeIssues(type: string): FieldIssue[] {
-    return type === 'public' || type === 'confidential' ? [] : [{ field: 'type', issue: 'one_of', params: { values: 'public, confidential' } }];
+    return type === 'public' || type === 'confidential'
+      ? []
+      : [{ field: 'type', issue: 'one_of', params: { values: 'public, confidential' } }];
   }
 
   private scopeIssues(scopes: string[]): FieldIssue[] {
     if (scopes.length === 0) return [{ field: 'scopes', issue: 'required' }];
-    return scopes.flatMap((s, i) => (isScope(s) ? [] : [{ field: `scopes[${i}]`, issue: 'one_of', params: { values: SCOPES.join(', ') } }]));
+    return scopes.flatMap((s, i) =>
+      isScope(s) ? [] : [{ field: `scopes[${i}]`, issue: 'one_of', params: { values: SCOPES.join(', ') } }],
+    );
   }
 }

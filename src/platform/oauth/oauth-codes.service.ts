@@ -32,7 +32,18 @@ export class OAuthCodesService {
     await scope.manager.query(
       `INSERT INTO oauth_codes (tenant_id, id, code_hash, client_id, user_id, scopes, redirect_uri, code_challenge, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [scope.tenantId, newUuid(), hashCode(value), input.clientId, input.userId, input.scopes, input.redirectUri, input.codeChallenge, now, new Date(now.getTime() + CODE_LIFETIME_MS)],
+      [
+        scope.tenantId,
+        newUuid(),
+        hashCode(value),
+        input.clientId,
+        input.userId,
+        input.scopes,
+        input.redirectUri,
+        input.codeChallenge,
+        now,
+        new Date(now.getTime() + CODE_LIFETIME_MS),
+      ],
     );
     return value;
   }

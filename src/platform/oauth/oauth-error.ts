@@ -1,5 +1,12 @@
 /** RFC 6749 §5.2 and RFC 7009 §2.2.1 error codes. */
-export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope' | 'unsupported_token_type';
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'unsupported_token_type';
 
 /**
  * An error of the token or revocation endpoint, answered as RFC 6749 §5.2 JSON

@@ -48,7 +48,12 @@ export function oauthFormBody(req: Request, res: Response, next: NextFunction): 
     const body = (req.body ?? {}) as Record<string, string | string[]>;
     const hasBody = Object.keys(body).length > 0;
     if (hasBody && !req.is('application/x-www-form-urlencoded')) form.error = 'media_type';
-    else if (Object.entries(body).some(([key, value]) => !isStorableText(key) || [value].flat().some((v) => !isStorableText(v)))) form.error = 'malformed';
+    else if (
+      Object.entries(body).some(
+        ([key, value]) => !isStorableText(key) || [value].flat().some((v) => !isStorableText(v)),
+      )
+    )
+      form.error = 'malformed';
     else form.fields = body;
     req.body = form.fields;
     next();

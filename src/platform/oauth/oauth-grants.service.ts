@@ -32,13 +32,10 @@ export class OAuthGrantsService {
 
   async create(input: { clientId: string; userId: string; scopes: string[] }): Promise<string> {
     const id = newUuid();
-    await this.scope.manager.query(`INSERT INTO oauth_grants (tenant_id, id, client_id, user_id, scopes, created_at) VALUES ($1, $2, $3, $4, $5, now())`, [
-      this.scope.tenantId,
-      id,
-      input.clientId,
-      input.userId,
-      input.scopes,
-    ]);
+    await this.scope.manager.query(
+      `INSERT INTO oauth_grants (tenant_id, id, client_id, user_id, scopes, created_at) VALUES ($1, $2, $3, $4, $5, now())`,
+      [this.scope.tenantId, id, input.clientId, input.userId, input.scopes],
+    );
     return id;
   }
 
@@ -72,8 +69,14 @@ export class OAuthGrantsService {
     );
     if (grants.length === 0) return 0;
     const ids = grants.map((g) => g.id);
-    await manager.query(`UPDATE api_tokens SET revoked_at = now() WHERE tenant_id = $1 AND grant_id = ANY($2::uuid[]) AND revoked_at IS NULL`, [tenantId, ids]);
-    await manager.query(`UPDATE oauth_refresh_tokens SET revoked_at = now() WHERE tenant_id = $1 AND grant_id = ANY($2::uuid[]) AND revoked_at IS NULL`, [tenantId, ids]);
+    await manager.query(
+      `UPDATE api_tokens SET revoked_at = now() WHERE tenant_id = $1 AND grant_id = ANY($2::uuid[]) AND revoked_at IS NULL`,
+      [tenantId, ids],
+    );
+    await manager.query(
+      `UPDATE oauth_refresh_tokens SET revoked_at = now() WHERE tenant_id = $1 AND grant_id = ANY($2::uuid[]) AND revoked_at IS NULL`,
+      [tenantId, ids],
+    );
     return grants.length;
   }
 

@@ -18,7 +18,8 @@ export class OAuthMetadataController {
   @Public()
   @ApiOperation({
     summary: 'Authorization server metadata (RFC 8414)',
-    description: 'The issuer is PUBLIC_URL when set, else the origin the request came to; the authorization redirect carries it as `iss` (RFC 9207).',
+    description:
+      'The issuer is PUBLIC_URL when set, else the origin the request came to; the authorization redirect carries it as `iss` (RFC 9207).',
   })
   @ApiOkResponse({ type: OAuthServerMetadataResponse })
   metadata(@Req() req: Request, @Res({ passthrough: true }) res: Response): OAuthServerMetadataResponse {

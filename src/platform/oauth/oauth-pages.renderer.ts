@@ -44,7 +44,13 @@ export const ERROR_STATUS: Record<PageErrorKind, number> = {
 export class OAuthPages {
   async signIn(
     res: Response,
-    page: PageBase & PageParties & { keys: RequestKeys; status?: number; email?: string; error?: 'missing' | 'wrong' | { throttledSeconds: number } },
+    page: PageBase &
+      PageParties & {
+        keys: RequestKeys;
+        status?: number;
+        email?: string;
+        error?: 'missing' | 'wrong' | { throttledSeconds: number };
+      },
   ): Promise<void> {
     const t = OAUTH_PAGE_TEXTS[page.lang];
     const parties = { app: page.app, church: page.church };
@@ -52,7 +58,12 @@ export class OAuthPages {
       page.error === undefined
         ? undefined
         : typeof page.error === 'object'
-          ? { text: interpolate(t.signIn.throttled, { minutes: Math.max(1, Math.ceil(page.error.throttledSeconds / 60)) }), warn: true }
+          ? {
+              text: interpolate(t.signIn.throttled, {
+                minutes: Math.max(1, Math.ceil(page.error.throttledSeconds / 60)),
+              }),
+              warn: true,
+            }
           : { text: t.signIn[page.error] };
     if (page.error && typeof page.error === 'object') res.setHeader('Retry-After', String(page.error.throttledSeconds));
     await this.send(res, page, page.status ?? 200, 'oauth/sign-in', {
@@ -69,13 +80,23 @@ export class OAuthPages {
     });
   }
 
-  async consent(res: Response, page: PageBase & PageParties & { keys: RequestKeys; email: string; role: Role; scopes: string[]; redirectUri: string }): Promise<void> {
+  async consent(
+    res: Response,
+    page: PageBase &
+      PageParties & { keys: RequestKeys; email: string; role: Role; scopes: string[]; redirectUri: string },
+  ): Promise<void> {
     const t = OAUTH_PAGE_TEXTS[page.lang];
     const parties = { app: page.app, church: page.church };
     const scopes = page.scopes.map((scope) => {
       const text = t.scopes[scope as Scope];
       const kind = scope === 'admin:*' ? 'admin' : scope.startsWith('write:') ? 'write' : 'read';
-      return { title: text?.title ?? scope, detail: text?.detail ?? '', kind, write: kind === 'write', admin: kind === 'admin' };
+      return {
+        title: text?.title ?? scope,
+        detail: text?.detail ?? '',
+        kind,
+        write: kind === 'write',
+        admin: kind === 'admin',
+      };
     });
     await this.send(res, page, 200, 'oauth/consent', {
       title: interpolate(t.consent.title, { app: page.app }),
@@ -96,7 +117,10 @@ export class OAuthPages {
   }
 
   /** An error page (never a redirect); `back` offers the way back to the app when its redirect_uri can be trusted. */
-  async error(res: Response, page: PageBase & { kind: PageErrorKind; requestId: string; parties?: Partial<PageParties>; back?: string }): Promise<void> {
+  async error(
+    res: Response,
+    page: PageBase & { kind: PageErrorKind; requestId: string; parties?: Partial<PageParties>; back?: string },
+  ): Promise<void> {
     const t = OAUTH_PAGE_TEXTS[page.lang];
     const text = t.error[page.kind];
     const app = page.parties?.app ?? t.error.theApp;
@@ -112,10 +136,20 @@ export class OAuthPages {
     });
   }
 
-  private async send(res: Response, page: PageBase, status: number, view: string, locals: Record<string, unknown>): Promise<void> {
+  private async send(
+    res: Response,
+    page: PageBase,
+    status: number,
+    view: string,
+    locals: Record<string, unknown>,
+  ): Promise<void> {
     const t = OAUTH_PAGE_TEXTS[page.lang];
     const html = await new Promise<string>((resolve, reject) =>
-      res.render(view, { ...locals, lang: page.lang, style: PAGE_STYLE, footer: t.footer }, (err: Error | null, out?: string) => (err ? reject(err) : resolve(out ?? ''))),
+      res.render(
+        view,
+        { ...locals, lang: page.lang, style: PAGE_STYLE, footer: t.footer },
+        (err: Error | null, out?: string) => (err ? reject(err) : resolve(out ?? '')),
+      ),
     );
     setPageHeaders(res, { formTargets: page.formTargets, lang: page.lang });
     res.status(status).type('html').send(html);

@@ -1,5 +1,14 @@
 import { applyDecorators, Controller, HttpCode, Optional, Post, Req, Res, UseFilters } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { ApiRequest, FormBody } from '../../common/http/request';
 import { Public } from '../auth/auth.decorator';
@@ -32,7 +41,12 @@ function noStore(res: Response): void {
   res.setHeader('Pragma', 'no-cache');
 }
 
-const oauthError = (status: number, description: string) => ApiResponse({ status, description, content: { 'application/json': { schema: { $ref: getSchemaPath(OAuthErrorResponse) } } } });
+const oauthError = (status: number, description: string) =>
+  ApiResponse({
+    status,
+    description,
+    content: { 'application/json': { schema: { $ref: getSchemaPath(OAuthErrorResponse) } } },
+  });
 
 const clientAuthentication = (what: string) =>
   applyDecorators(
@@ -42,12 +56,22 @@ const clientAuthentication = (what: string) =>
       400,
       `RFC 6749 §5.2 error (application/json, not problem+json): invalid_request, invalid_client (client_secret_post or a public client: unknown client_id, wrong or missing secret, a secret sent by a public client), ${what}; \`error_description\` names the check that failed.`,
     ),
-    oauthError(401, '`invalid_client` for a client that authenticated with `Authorization: Basic` (unknown client_id or wrong secret), with `WWW-Authenticate: Basic`.'),
+    oauthError(
+      401,
+      '`invalid_client` for a client that authenticated with `Authorization: Basic` (unknown client_id or wrong secret), with `WWW-Authenticate: Basic`.',
+    ),
   );
 
 const CLIENT_FIELDS = {
-  client_id: { type: 'string', example: 'app_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', description: 'Public clients; or confidential ones with client_secret_post.' },
-  client_secret: { type: 'string', description: 'Confidential clients with client_secret_post (or send both in `Authorization: Basic`).' },
+  client_id: {
+    type: 'string',
+    example: 'app_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
+    description: 'Public clients; or confidential ones with client_secret_post.',
+  },
+  client_secret: {
+    type: 'string',
+    description: 'Confidential clients with client_secret_post (or send both in `Authorization: Basic`).',
+  },
 };
 
 @ApiTags('OAuth')
@@ -92,8 +116,15 @@ export class OAuthTokenController {
       properties: {
         grant_type: { type: 'string', enum: ['authorization_code', 'refresh_token'] },
         code: { type: 'string', description: 'authorization_code: the code of the redirect.' },
-        redirect_uri: { type: 'string', description: 'authorization_code: exactly the redirect_uri of the authorization request.' },
-        code_verifier: { type: 'string', description: 'authorization_code: the PKCE verifier (43-128 characters) whose S256 hash was the code_challenge.' },
+        redirect_uri: {
+          type: 'string',
+          description: 'authorization_code: exactly the redirect_uri of the authorization request.',
+        },
+        code_verifier: {
+          type: 'string',
+          description:
+            'authorization_code: the PKCE verifier (43-128 characters) whose S256 hash was the code_challenge.',
+        },
         refresh_token: { type: 'string', description: 'refresh_token: the chr_… token.' },
         scope: { type: 'string', description: 'refresh_token: optionally fewer scopes than granted, space-separated.' },
         ...CLIENT_FIELDS,
@@ -124,7 +155,11 @@ export class OAuthTokenController {
       required: ['token'],
       properties: {
         token: { type: 'string', description: 'The cho_ or chr_ token.' },
-        token_type_hint: { type: 'string', enum: ['access_token', 'refresh_token'], description: 'Optional; the prefix already tells.' },
+        token_type_hint: {
+          type: 'string',
+          enum: ['access_token', 'refresh_token'],
+          description: 'Optional; the prefix already tells.',
+        },
         ...CLIENT_FIELDS,
       },
     },

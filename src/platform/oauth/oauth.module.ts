@@ -20,7 +20,13 @@ import { SignInThrottle } from './sign-in-throttle';
  * Platform layer: it imports common, database and platform/*, never modules/.
  */
 @Module({
-  controllers: [OAuthClientsController, OAuthTokenController, OAuthMetadataController, OAuthAuthorizationsController, OAuthAuthorizeController],
+  controllers: [
+    OAuthClientsController,
+    OAuthTokenController,
+    OAuthMetadataController,
+    OAuthAuthorizationsController,
+    OAuthAuthorizeController,
+  ],
   providers: [
     OAuthClientsService,
     OAuthCodesService,

@@ -15,7 +15,8 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
  */
 export function isValidRedirectUri(value: string): boolean {
   // eslint-disable-next-line no-control-regex -- control characters and spaces are what this refuses.
-  if (value.length > MAX_REDIRECT_URI_LENGTH || value.includes('#') || /[\s\u0000-\u001f\u007f]/.test(value)) return false;
+  if (value.length > MAX_REDIRECT_URI_LENGTH || value.includes('#') || /[\s\u0000-\u001f\u007f]/.test(value))
+    return false;
   let url: URL;
   try {
     url = new URL(value);
@@ -33,7 +34,8 @@ export function redirectUriIssues(uris: readonly string[], field = 'redirect_uri
   if (uris.length === 0) issues.push({ field, issue: 'required' });
   if (uris.length > MAX_REDIRECT_URIS) issues.push({ field, issue: 'too_many', params: { max: MAX_REDIRECT_URIS } });
   uris.forEach((uri, i) => {
-    if (!isValidRedirectUri(uri)) issues.push({ field: `${field}[${i}]`, issue: 'invalid_format', params: { format: REDIRECT_URI_FORMAT } });
+    if (!isValidRedirectUri(uri))
+      issues.push({ field: `${field}[${i}]`, issue: 'invalid_format', params: { format: REDIRECT_URI_FORMAT } });
     else if (uris.indexOf(uri) !== i) issues.push({ field: `${field}[${i}]`, issue: 'duplicate' });
   });
   return issues;

@@ -28,10 +28,11 @@ export class SignInCredentials {
 
   async verify(tenantId: string, email: string, password: string): Promise<SignedInStaff | null> {
     if (email.length > MAX_EMAIL || password.length > MAX_PASSWORD || password.length === 0) return null;
-    const rows: { id: string; email: string; role: Role; password_hash: string | null }[] = await this.db.platform.query(
-      `SELECT id, email, role, password_hash FROM users WHERE tenant_id = $1 AND lower(email) = lower($2)`,
-      [tenantId, email.trim()],
-    );
+    const rows: { id: string; email: string; role: Role; password_hash: string | null }[] =
+      await this.db.platform.query(
+        `SELECT id, email, role, password_hash FROM users WHERE tenant_id = $1 AND lower(email) = lower($2)`,
+        [tenantId, email.trim()],
+      );
     const user = rows[0];
     const stored = user?.password_hash ?? (await this.decoyHash());
     const ok = await verify(stored, password).catch(() => false);

@@ -49,7 +49,10 @@ export class SignInThrottle {
   }
 
   async recordFailure(tenantId: string, email: string, address: string): Promise<void> {
-    await this.db.platform.query(`INSERT INTO oauth_sign_in_failures (tenant_id, account, address) VALUES ($1, $2, $3)`, [tenantId, accountKey(email), addressKey(address)]);
+    await this.db.platform.query(
+      `INSERT INTO oauth_sign_in_failures (tenant_id, account, address) VALUES ($1, $2, $3)`,
+      [tenantId, accountKey(email), addressKey(address)],
+    );
     // Failures older than a day count for nothing: removed a few at a time.
     await this.db.platform.query(
       `DELETE FROM oauth_sign_in_failures WHERE id IN (SELECT id FROM oauth_sign_in_failures WHERE failed_at < now() - interval '1 day' ORDER BY failed_at LIMIT 50)`,
@@ -57,6 +60,9 @@ export class SignInThrottle {
   }
 
   async clearAccount(tenantId: string, email: string): Promise<void> {
-    await this.db.platform.query(`DELETE FROM oauth_sign_in_failures WHERE tenant_id = $1 AND account = $2`, [tenantId, accountKey(email)]);
+    await this.db.platform.query(`DELETE FROM oauth_sign_in_failures WHERE tenant_id = $1 AND account = $2`, [
+      tenantId,
+      accountKey(email),
+    ]);
   }
 }

@@ -32,7 +32,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Tenant', description: 'The church key (slug).' }, 'tenant')
     .build();
-  const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
+  const document = SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
+  });
   document.components ??= {};
   document.components.schemas ??= {};
   document.components.schemas.Problem = {
@@ -51,14 +53,20 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         items: {
           type: 'object',
           required: ['field', 'issue', 'message'],
-          properties: { field: { type: 'string', example: 'email' }, issue: { type: 'string', example: 'invalid_format' }, message: { type: 'string' } },
+          properties: {
+            field: { type: 'string', example: 'email' },
+            issue: { type: 'string', example: 'invalid_format' },
+            message: { type: 'string' },
+          },
         },
       },
     },
   };
   markPublicOperations(document);
   addWebhooks(document);
-  (document as unknown as Record<string, unknown>)['x-error-codes'] = Object.fromEntries(ERROR_CODES.map((code) => [code, statusOf(code)]));
+  (document as unknown as Record<string, unknown>)['x-error-codes'] = Object.fromEntries(
+    ERROR_CODES.map((code) => [code, statusOf(code)]),
+  );
   return document;
 }
 

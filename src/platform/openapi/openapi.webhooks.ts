@@ -22,13 +22,20 @@ export function addWebhooks(document: OpenAPIObject): void {
 
 function eventSchema(type: EventType, schemas: Record<string, unknown>): SchemaObject {
   const { schema, description } = EVENT_OBJECTS[type];
-  const object: SchemaObject = schema && schemas[schema] ? { description, allOf: [{ $ref: `#/components/schemas/${schema}` }] } : { type: 'object', description, additionalProperties: true };
+  const object: SchemaObject =
+    schema && schemas[schema]
+      ? { description, allOf: [{ $ref: `#/components/schemas/${schema}` }] }
+      : { type: 'object', description, additionalProperties: true };
   return {
     type: 'object',
     description: `The \`${type}\` event.`,
     required: ['id', 'type', 'created', 'tenant', 'api_version', 'data'],
     properties: {
-      id: { type: 'string', example: 'evt_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', description: 'Unique per event: de-duplicate on it.' },
+      id: {
+        type: 'string',
+        example: 'evt_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
+        description: 'Unique per event: de-duplicate on it.',
+      },
       type: { type: 'string', enum: [type] },
       created: { type: 'integer', example: 1767225600, description: 'Unix time in seconds.' },
       tenant: { type: 'string', example: 'grace', description: 'The church key.' },
@@ -53,17 +60,25 @@ function deliveryOperation(type: EventType, schemaName: string): OperationObject
         required: true,
         description:
           '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` with the endpoint\'s secret; while a rolled secret is still live, one `v1=` per secret. Check it on the raw bytes and reject old timestamps.',
-        schema: { type: 'string', pattern: '^t=\\d+(,v1=[0-9a-f]{64})+$', example: 't=1767225600,v1=6ffbb59b2300aae63f272406069a9788598b792a944a07aba816edb039989a39' },
+        schema: {
+          type: 'string',
+          pattern: '^t=\\d+(,v1=[0-9a-f]{64})+$',
+          example: 't=1767225600,v1=6ffbb59b2300aae63f272406069a9788598b792a944a07aba816edb039989a39',
+        },
       },
       {
         name: 'Service-Webhook-Id',
         in: 'header',
         required: true,
-        description: 'The event id, the same on every retry and resend: drop a delivery whose id was already processed.',
+        description:
+          'The event id, the same on every retry and resend: drop a delivery whose id was already processed.',
         schema: { type: 'string', pattern: '^evt_[0-9a-f]{32}$', example: 'evt_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' },
       },
     ],
-    requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaName}` } } } },
+    requestBody: {
+      required: true,
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaName}` } } },
+    },
     responses: {
       '2XX': { description: 'Delivered. Any 2xx within the timeout (3 s by default) counts; the body is ignored.' },
       '410': { description: 'Gone: the endpoint is disabled at once, without retries.' },

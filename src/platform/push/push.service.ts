@@ -30,7 +30,9 @@ export class PushService {
   async send(push: PushMessage): Promise<void> {
     const url = this.config.PUSH_GATEWAY_URL;
     if (!url) {
-      this.logger.log(`PUSH_GATEWAY_URL unset, push not sent: ${JSON.stringify(push.target)} title=${JSON.stringify(push.title)}`);
+      this.logger.log(
+        `PUSH_GATEWAY_URL unset, push not sent: ${JSON.stringify(push.target)} title=${JSON.stringify(push.title)}`,
+      );
       return;
     }
     const message = { ...push.target, notification: { title: push.title, body: push.body }, data: push.data ?? {} };

@@ -53,7 +53,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
         const endsAt = this.windows.get(b.key)?.endsAt ?? windowEnd(now, b.windowMs);
         if (allowed) this.windows.set(b.key, { count, endsAt: endsAt > now ? endsAt : windowEnd(now, b.windowMs) });
         const resetMs = Math.max(0, (endsAt > now ? endsAt : windowEnd(now, b.windowMs)) - now);
-        return { name: b.name, limit: b.limit, remaining: Math.max(0, b.limit - count), resetMs, retryMs: count >= b.limit ? resetMs : 0 };
+        return {
+          name: b.name,
+          limit: b.limit,
+          remaining: Math.max(0, b.limit - count),
+          resetMs,
+          retryMs: count >= b.limit ? resetMs : 0,
+        };
       }
       const tokens = current[i] - (allowed ? 1 : 0);
       if (allowed) this.tokenBuckets.set(b.key, { tokens, at: now });

@@ -1,6 +1,12 @@
 import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  ThrottlerGuard,
+  ThrottlerModuleOptions,
+  ThrottlerStorage,
+} from '@nestjs/throttler';
 import type { Response } from 'express';
 import { AppError } from '../../common/errors/app-error';
 import { AUTH_METADATA, RouteAccess } from '../auth/auth.decorator';
@@ -26,7 +32,10 @@ export class RateLimitGuard extends ThrottlerGuard {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(AUTH_METADATA, [context.getHandler(), context.getClass()]);
+    const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(AUTH_METADATA, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     const req = context.switchToHttp().getRequest<AuthRequest>();
     if (!access || access === 'public' || !req.principal) return true;
     const now = Date.now();
@@ -38,7 +47,13 @@ export class RateLimitGuard extends ThrottlerGuard {
       const tracker = plan.per === 'token' ? `tok:${req.principal.tokenId}` : `church:${req.principal.tenantId}`;
       const suffix = plan.kind === 'window' ? `:${windowIndex(now, plan.windowMs)}` : '';
       // {tenant} is a Redis Cluster hash tag: a request's keys live in one slot, so one script runs on them.
-      buckets.push({ name: plan.name, key: `rl:{${req.principal.tenantId}}:${plan.name}:${tracker}${suffix}`, kind: plan.kind, limit: plan.limit, windowMs: plan.windowMs });
+      buckets.push({
+        name: plan.name,
+        key: `rl:{${req.principal.tenantId}}:${plan.name}:${tracker}${suffix}`,
+        kind: plan.kind,
+        limit: plan.limit,
+        windowMs: plan.windowMs,
+      });
       policies.push(plan.policy);
     }
     const result = await this.store.take(buckets, now);

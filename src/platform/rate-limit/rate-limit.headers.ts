@@ -13,5 +13,8 @@ export function setRateLimitHeaders(res: Response, states: BucketState[], now: n
   res.setHeader('X-RateLimit-Reset', String(Math.ceil((now + nearest.resetMs) / 1000)));
   res.setHeader('X-RateLimit-Bucket', nearest.name);
   res.setHeader('RateLimit-Policy', policies.join(', '));
-  res.setHeader('RateLimit', states.map((s) => `"${s.name}";r=${s.remaining};t=${Math.ceil(s.resetMs / 1000)}`).join(', '));
+  res.setHeader(
+    'RateLimit',
+    states.map((s) => `"${s.name}";r=${s.remaining};t=${Math.ceil(s.resetMs / 1000)}`).join(', '),
+  );
 }

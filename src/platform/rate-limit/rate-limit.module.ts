@@ -19,7 +19,8 @@ import { REDIS } from '../redis/redis.module';
     {
       provide: RATE_LIMIT_STORE,
       inject: [REDIS],
-      useFactory: (redis: Redis | null): RateLimitStore => (redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore()),
+      useFactory: (redis: Redis | null): RateLimitStore =>
+        redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore(),
     },
   ],
   exports: [RATE_LIMIT_STORE, ThrottlerModule, UsageMeter, AnonymousLimiter],

@@ -69,15 +69,20 @@ export class RedisRateLimitStore implements RateLimitStore {
   async take(buckets: BucketSpec[], now: number): Promise<TakeResult> {
     try {
       const args: (string | number)[] = [now];
-      for (const b of buckets) args.push(b.kind === 'window' ? 'w' : 'b', b.limit, b.windowMs, windowEnd(now, b.windowMs));
-      const raw = await (this.redis as unknown as { takeBuckets(n: number, ...a: (string | number)[]): Promise<number[]> }).takeBuckets(
-        buckets.length,
-        ...buckets.map((b) => b.key),
-        ...args,
-      );
+      for (const b of buckets)
+        args.push(b.kind === 'window' ? 'w' : 'b', b.limit, b.windowMs, windowEnd(now, b.windowMs));
+      const raw = await (
+        this.redis as unknown as { takeBuckets(n: number, ...a: (string | number)[]): Promise<number[]> }
+      ).takeBuckets(buckets.length, ...buckets.map((b) => b.key), ...args);
       return {
         allowed: raw[0] === 1,
-        states: buckets.map((b, i) => ({ name: b.name, limit: b.limit, remaining: raw[1 + i * 3], resetMs: raw[2 + i * 3], retryMs: raw[3 + i * 3] })),
+        states: buckets.map((b, i) => ({
+          name: b.name,
+          limit: b.limit,
+          remaining: raw[1 + i * 3],
+          resetMs: raw[2 + i * 3],
+          retryMs: raw[3 + i * 3],
+        })),
       };
     } catch (error) {
       if (now - this.lastWarning > LOG_EVERY_MS) {

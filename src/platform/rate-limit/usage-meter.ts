@@ -52,7 +52,9 @@ export class UsageMeter {
       let requests: number;
       let bytes: number;
       if (this.redis) {
-        const hash = await this.redis.hgetall(`usage:{${tenantId}}:${name}:${index}`).catch((): Record<string, string> => ({}));
+        const hash = await this.redis
+          .hgetall(`usage:{${tenantId}}:${name}:${index}`)
+          .catch((): Record<string, string> => ({}));
         requests = Number(hash.requests ?? 0);
         bytes = Number(hash.bytes ?? 0);
       } else {
@@ -60,7 +62,12 @@ export class UsageMeter {
         requests = entry?.requests ?? 0;
         bytes = entry?.bytes ?? 0;
       }
-      out[name] = { requests, response_bytes: bytes, window_start: new Date(index * ms).toISOString(), window_end: new Date((index + 1) * ms).toISOString() };
+      out[name] = {
+        requests,
+        response_bytes: bytes,
+        window_start: new Date(index * ms).toISOString(),
+        window_end: new Date((index + 1) * ms).toISOString(),
+      };
     }
     return out;
   }

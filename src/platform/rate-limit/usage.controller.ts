@@ -32,7 +32,14 @@ export class UsageController {
       type: 'object',
       properties: {
         plan: { type: 'string', example: 'starter' },
-        quota: { type: 'object', properties: { requests_per_minute: { type: 'integer' }, requests_per_day: { type: 'integer' }, burst: { type: 'integer' } } },
+        quota: {
+          type: 'object',
+          properties: {
+            requests_per_minute: { type: 'integer' },
+            requests_per_day: { type: 'integer' },
+            burst: { type: 'integer' },
+          },
+        },
         day: windowSchema,
         minute: windowSchema,
       },
@@ -42,6 +49,11 @@ export class UsageController {
     const principal = req.principal!;
     const quota = effectiveQuota(principal.tenantPlan, principal.quotaOverride);
     const { day, minute } = await this.usage.read(principal.tenantId);
-    return { plan: principal.tenantPlan, quota: { requests_per_minute: quota.rpm, requests_per_day: quota.perDay, burst: quota.burst }, day, minute };
+    return {
+      plan: principal.tenantPlan,
+      quota: { requests_per_minute: quota.rpm, requests_per_day: quota.perDay, burst: quota.burst },
+      day,
+      minute,
+    };
   }
 }

@@ -17,7 +17,12 @@ export const REDIS = 'REDIS';
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig): Redis | null => {
         if (!config.REDIS_URL) return null;
-        const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 500, connectionName: 'church-api' });
+        const redis = new Redis(config.REDIS_URL, {
+          maxRetriesPerRequest: 1,
+          enableOfflineQueue: false,
+          commandTimeout: 500,
+          connectionName: 'church-api',
+        });
         redis.on('error', () => undefined); // each caller reports its own (throttled) failure
         return redis;
       },

@@ -29,7 +29,10 @@ export class CorsPolicy {
     const hit = this.anywhere.get(origin);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.allowed;
     const generation = this.generation;
-    const rows: unknown[] = await this.db.platform.query('SELECT 1 FROM tenant_settings WHERE cors_allowed_origins @> ARRAY[$1]::text[] LIMIT 1', [origin]);
+    const rows: unknown[] = await this.db.platform.query(
+      'SELECT 1 FROM tenant_settings WHERE cors_allowed_origins @> ARRAY[$1]::text[] LIMIT 1',
+      [origin],
+    );
     if (generation === this.generation) this.anywhere.set(origin, { allowed: rows.length > 0, at: Date.now() });
     return rows.length > 0;
   }
@@ -42,7 +45,10 @@ export class CorsPolicy {
     const hit = this.perTenant.get(tenantId);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.origins;
     const generation = this.generation;
-    const rows: { cors_allowed_origins: string[] }[] = await this.db.platform.query('SELECT cors_allowed_origins FROM tenant_settings WHERE tenant_id = $1', [tenantId]);
+    const rows: { cors_allowed_origins: string[] }[] = await this.db.platform.query(
+      'SELECT cors_allowed_origins FROM tenant_settings WHERE tenant_id = $1',
+      [tenantId],
+    );
     const origins = rows[0]?.cors_allowed_origins ?? [];
     if (generation === this.generation) this.perTenant.set(tenantId, { origins, at: Date.now() });
     return origins;

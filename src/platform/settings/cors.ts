@@ -2,7 +2,15 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppError } from '../../common/errors/app-error';
 import type { CorsPolicy } from './cors-policy.service';
 
-export const CORS_ALLOWED_HEADERS = ['Authorization', 'X-Tenant', 'Content-Type', 'Idempotency-Key', 'If-None-Match', 'Accept-Language', 'Accept'];
+export const CORS_ALLOWED_HEADERS = [
+  'Authorization',
+  'X-Tenant',
+  'Content-Type',
+  'Idempotency-Key',
+  'If-None-Match',
+  'Accept-Language',
+  'Accept',
+];
 export const CORS_EXPOSED_HEADERS = [
   'ETag',
   'Location',

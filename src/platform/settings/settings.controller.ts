@@ -24,7 +24,10 @@ export class SettingsController {
 
   @Put('cors')
   @Auth({ scopes: ['admin:*'] })
-  @ApiOperation({ summary: 'Replace the CORS allowlist', description: 'Unknown origins are refused (403 `origin_not_allowed`); an empty list refuses every browser.' })
+  @ApiOperation({
+    summary: 'Replace the CORS allowlist',
+    description: 'Unknown origins are refused (403 `origin_not_allowed`); an empty list refuses every browser.',
+  })
   @ApiOkResponse({ type: CorsSettingsDto })
   async putCors(@Body() dto: CorsSettingsDto): Promise<CorsSettingsDto> {
     const origins = [...new Set(dto.allowed_origins)];

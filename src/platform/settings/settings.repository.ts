@@ -6,7 +6,10 @@ import { TenantContext } from '../../common/context/tenant-context';
 export class SettingsRepository {
   async corsOrigins(): Promise<string[]> {
     const { manager, tenantId } = TenantContext.current();
-    const rows: { cors_allowed_origins: string[] }[] = await manager.query('SELECT cors_allowed_origins FROM tenant_settings WHERE tenant_id = $1', [tenantId]);
+    const rows: { cors_allowed_origins: string[] }[] = await manager.query(
+      'SELECT cors_allowed_origins FROM tenant_settings WHERE tenant_id = $1',
+      [tenantId],
+    );
     return rows[0]?.cors_allowed_origins ?? [];
   }
 

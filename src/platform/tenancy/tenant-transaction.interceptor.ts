@@ -19,7 +19,12 @@ export class TenantTransactionInterceptor implements NestInterceptor {
       this.db.runInTenant(
         {
           tenantId: principal.tenantId,
-          actor: { kind: 'token', tokenId: principal.tokenId, tokenName: principal.tokenName, userId: principal.actingUserId },
+          actor: {
+            kind: 'token',
+            tokenId: principal.tokenId,
+            tokenName: principal.tokenName,
+            userId: principal.actingUserId,
+          },
           lang: req.lang,
           requestId: req.id,
         },

@@ -12,12 +12,19 @@ export class TenantsService {
 
   async create(input: { slug: string; name: string; plan?: Plan }): Promise<TenantEntity> {
     const issues = [];
-    if (!SLUG.test(input.slug)) issues.push({ field: 'slug', issue: 'invalid_format', params: { format: 'lowercase letters, digits and dashes' } });
+    if (!SLUG.test(input.slug))
+      issues.push({
+        field: 'slug',
+        issue: 'invalid_format',
+        params: { format: 'lowercase letters, digits and dashes' },
+      });
     if (!input.name?.trim()) issues.push({ field: 'name', issue: 'required' });
-    if (input.plan && !PLANS.includes(input.plan)) issues.push({ field: 'plan', issue: 'one_of', params: { values: PLANS.join(', ') } });
+    if (input.plan && !PLANS.includes(input.plan))
+      issues.push({ field: 'plan', issue: 'one_of', params: { values: PLANS.join(', ') } });
     if (issues.length) throw AppError.validation(issues);
     const repo = this.db.platform.getRepository(TenantEntity);
-    if (await repo.findOneBy({ slug: input.slug })) throw new AppError('conflict', { reason: `a church with slug ${input.slug} exists` });
+    if (await repo.findOneBy({ slug: input.slug }))
+      throw new AppError('conflict', { reason: `a church with slug ${input.slug} exists` });
     const now = new Date();
     const tenant = repo.create({
       id: newUuid(),
@@ -42,7 +49,12 @@ export class TenantsService {
     return tenant;
   }
 
-  async update(slug: string, changes: Partial<Pick<TenantEntity, 'plan' | 'status' | 'name' | 'quotaRpm' | 'quotaPerDay' | 'quotaBurst' | 'quotaUntil'>>): Promise<TenantEntity> {
+  async update(
+    slug: string,
+    changes: Partial<
+      Pick<TenantEntity, 'plan' | 'status' | 'name' | 'quotaRpm' | 'quotaPerDay' | 'quotaBurst' | 'quotaUntil'>
+    >,
+  ): Promise<TenantEntity> {
     const tenant = await this.requireBySlug(slug);
     Object.assign(tenant, changes, { updatedAt: new Date() });
     await this.db.platform.getRepository(TenantEntity).save(tenant);

@@ -17,12 +17,16 @@ export class UsersService {
 
   async create(input: { email: string; role: Role; name?: string; password?: string }): Promise<UserEntity> {
     const issues = [];
-    if (!EMAIL.test(input.email ?? '')) issues.push({ field: 'email', issue: 'invalid_format', params: { format: 'email' } });
-    if (!ROLES.includes(input.role)) issues.push({ field: 'role', issue: 'one_of', params: { values: ROLES.join(', ') } });
-    if (input.password !== undefined && input.password.length < 12) issues.push({ field: 'password', issue: 'too_short', params: { min: 12 } });
+    if (!EMAIL.test(input.email ?? ''))
+      issues.push({ field: 'email', issue: 'invalid_format', params: { format: 'email' } });
+    if (!ROLES.includes(input.role))
+      issues.push({ field: 'role', issue: 'one_of', params: { values: ROLES.join(', ') } });
+    if (input.password !== undefined && input.password.length < 12)
+      issues.push({ field: 'password', issue: 'too_short', params: { min: 12 } });
     if (issues.length) throw AppError.validation(issues);
     const { tenantId } = TenantContext.current();
-    if (await this.findByEmail(input.email)) throw new AppError('conflict', { reason: `a user with email ${input.email} exists` });
+    if (await this.findByEmail(input.email))
+      throw new AppError('conflict', { reason: `a user with email ${input.email} exists` });
     const now = new Date();
     const user = this.repo.create({
       tenantId,
@@ -40,7 +44,10 @@ export class UsersService {
 
   async findByEmail(email: string): Promise<UserEntity | null> {
     const { tenantId } = TenantContext.current();
-    return this.repo.createQueryBuilder('u').where('u.tenant_id = :tenantId AND lower(u.email) = lower(:email)', { tenantId, email }).getOne();
+    return this.repo
+      .createQueryBuilder('u')
+      .where('u.tenant_id = :tenantId AND lower(u.email) = lower(:email)', { tenantId, email })
+      .getOne();
   }
 
   async requireByEmail(email: string): Promise<UserEntity> {

@@ -14,7 +14,14 @@ export const PAGE_STYLE_HASH = `sha256-${createHash('sha256').update(PAGE_STYLE)
  */
 export function contentSecurityPolicy(formTargets: string[] = []): string {
   const targets = ["'self'", ...formTargets.filter((t) => /^https?:\/\/[A-Za-z0-9.:[\]-]+$/.test(t))];
-  return ["default-src 'none'", `style-src '${PAGE_STYLE_HASH}'`, "img-src 'self' data:", `form-action ${targets.join(' ')}`, "frame-ancestors 'none'", "base-uri 'none'"].join('; ');
+  return [
+    "default-src 'none'",
+    `style-src '${PAGE_STYLE_HASH}'`,
+    "img-src 'self' data:",
+    `form-action ${targets.join(' ')}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
 }
 
 /** Headers of every page and of every redirect the pages answer with. */

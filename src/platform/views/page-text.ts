@@ -1,4 +1,12 @@
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;', '`': '&#x60;', '=': '&#x3D;' };
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#x27;',
+  '`': '&#x60;',
+  '=': '&#x3D;',
+};
 
 /** Escapes text for HTML exactly as Handlebars does for `{{value}}`. */
 export function escapeHtml(value: string): string {
@@ -10,7 +18,9 @@ export function escapeHtml(value: string): string {
  * escaped and wrapped in <strong> (the church's and the app's names stand out in a sentence).
  */
 export function richText(template: string, params: Record<string, string>): string {
-  return escapeHtml(template).replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? `<strong>${escapeHtml(params[key])}</strong>` : whole));
+  return escapeHtml(template).replace(/\{(\w+)\}/g, (whole, key: string) =>
+    key in params ? `<strong>${escapeHtml(params[key])}</strong>` : whole,
+  );
 }
 
 /** Up to two initials of a name, for the round badge that stands for a church or an app. */
@@ -19,6 +29,8 @@ export function initialsOf(name: string): string {
     .replace(/[^\p{L}\p{N}\s]/gu, ' ')
     .split(/\s+/)
     .filter((w) => w && !/^(de|del|la|las|los|el|da|do|dos|das|of|the|and|y|e)$/i.test(w));
-  const letters = (words.length > 1 ? [words[0], words[words.length - 1]] : words).map((w) => [...w][0]?.toUpperCase() ?? '');
+  const letters = (words.length > 1 ? [words[0], words[words.length - 1]] : words).map(
+    (w) => [...w][0]?.toUpperCase() ?? '',
+  );
   return letters.join('') || '?';
 }

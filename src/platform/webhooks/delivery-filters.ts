@@ -16,11 +16,19 @@ export function filterProblems(filters: unknown): { field: string; issue: string
   const problems: { field: string; issue: string; params?: Record<string, string> }[] = [];
   if (filters.length > 20) problems.push({ field: 'filters', issue: 'too_many', params: { max: '20' } });
   filters.forEach((f: Partial<DeliveryFilter>, i) => {
-    if (typeof f !== 'object' || f === null) return problems.push({ field: `filters[${i}]`, issue: 'invalid_type', params: { type: 'object' } });
-    if (typeof f.path !== 'string' || !PATH.test(f.path)) problems.push({ field: `filters[${i}].path`, issue: 'invalid_format', params: { format: 'dotted path, e.g. data.object.amount' } });
-    if (!FILTER_OPS.includes(f.op as FilterOp)) problems.push({ field: `filters[${i}].op`, issue: 'one_of', params: { values: FILTER_OPS.join(', ') } });
+    if (typeof f !== 'object' || f === null)
+      return problems.push({ field: `filters[${i}]`, issue: 'invalid_type', params: { type: 'object' } });
+    if (typeof f.path !== 'string' || !PATH.test(f.path))
+      problems.push({
+        field: `filters[${i}].path`,
+        issue: 'invalid_format',
+        params: { format: 'dotted path, e.g. data.object.amount' },
+      });
+    if (!FILTER_OPS.includes(f.op as FilterOp))
+      problems.push({ field: `filters[${i}].op`, issue: 'one_of', params: { values: FILTER_OPS.join(', ') } });
     const scalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
-    const ok = f.op === 'in' ? Array.isArray(f.value) && f.value.length <= 100 && f.value.every(scalar) : scalar(f.value);
+    const ok =
+      f.op === 'in' ? Array.isArray(f.value) && f.value.length <= 100 && f.value.every(scalar) : scalar(f.value);
     if (!ok) problems.push({ field: `filters[${i}].value`, issue: 'invalid' });
     const extra = Object.keys(f).find((k) => !['path', 'op', 'value'].includes(k));
     if (extra) problems.push({ field: `filters[${i}].${extra}`, issue: 'unknown_field' });
@@ -29,7 +37,12 @@ export function filterProblems(filters: unknown): { field: string; issue: string
 }
 
 function valueAt(payload: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), payload);
+  return path
+    .split('.')
+    .reduce<unknown>(
+      (node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined),
+      payload,
+    );
 }
 
 /** Does the event payload pass every filter? A missing field fails every operator but `ne`. */

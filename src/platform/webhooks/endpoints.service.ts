@@ -11,7 +11,14 @@ import { filterProblems, type DeliveryFilter } from './delivery-filters';
 import { DeliveryDispatcher } from './delivery/delivery-dispatcher';
 import { postWebhook } from './delivery/http-post';
 import type { CreateEndpointDto } from './dto/create-endpoint.dto';
-import type { AttemptResponse, BackfillDto, EndpointResponse, EndpointWithSecretResponse, RolledSecretResponse, ValidationResultResponse } from './dto/endpoint.response';
+import type {
+  AttemptResponse,
+  BackfillDto,
+  EndpointResponse,
+  EndpointWithSecretResponse,
+  RolledSecretResponse,
+  ValidationResultResponse,
+} from './dto/endpoint.response';
 import type { UpdateEndpointDto } from './dto/update-endpoint.dto';
 import { ATTEMPT_LIST, ENDPOINT_LIST } from './lists';
 import { assertWebhookUrl } from './url-guard';
@@ -100,7 +107,12 @@ export class EndpointsService {
     const current = await this.webhooks.sealedSecret(endpoint.id);
     const secret = newSigningSecret();
     const expires = new Date(Date.now() + ROLL_OVERLAP_MS);
-    await this.webhooks.updateEndpoint(id, { secretSealed: this.secrets.seal(secret), previousSecretSealed: current, previousSecretExpiresAt: expires, updatedAt: new Date() });
+    await this.webhooks.updateEndpoint(id, {
+      secretSealed: this.secrets.seal(secret),
+      previousSecretSealed: current,
+      previousSecretExpiresAt: expires,
+      updatedAt: new Date(),
+    });
     return { secret, previous_secret_expires_at: expires.toISOString() };
   }
 
@@ -108,9 +120,23 @@ export class EndpointsService {
   async validate(id: string): Promise<ValidationResultResponse> {
     const endpoint = await this.require(id);
     const url = new URL('/webhooks/ping', endpoint.url).toString();
-    const result = await postWebhook(url, '', { 'User-Agent': 'ChurchAPI-Webhooks/1.0' }, this.config.WEBHOOK_TIMEOUT_MS, this.config.WEBHOOK_ALLOW_LOOPBACK, 'GET');
-    const ok = result.error === null && result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-    return { ok, url, status_code: result.statusCode, duration_ms: result.durationMs, error: ok ? null : (result.error ?? `HTTP ${result.statusCode}`) };
+    const result = await postWebhook(
+      url,
+      '',
+      { 'User-Agent': 'ChurchAPI-Webhooks/1.0' },
+      this.config.WEBHOOK_TIMEOUT_MS,
+      this.config.WEBHOOK_ALLOW_LOOPBACK,
+      'GET',
+    );
+    const ok =
+      result.error === null && result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    return {
+      ok,
+      url,
+      status_code: result.statusCode,
+      duration_ms: result.durationMs,
+      error: ok ? null : (result.error ?? `HTTP ${result.statusCode}`),
+    };
   }
 
   /** Re-delivers every event of one type in [from, to) to this endpoint. */
@@ -133,7 +159,11 @@ export class EndpointsService {
     const ids = eventIds.map(() => newUuid());
     await this.webhooks.insertDeliveries(endpointId, eventIds, ids);
     const scope = TenantContext.current();
-    scope.afterCommit.push(() => this.dispatcher.dispatch(ids.map((deliveryId) => ({ tenantId: scope.tenantId, deliveryId, endpointId, attempt: 0 }))));
+    scope.afterCommit.push(() =>
+      this.dispatcher.dispatch(
+        ids.map((deliveryId) => ({ tenantId: scope.tenantId, deliveryId, endpointId, attempt: 0 })),
+      ),
+    );
     return ids;
   }
 

@@ -31,7 +31,14 @@ export class EventsService {
     const tenant = await this.slugOf(tenantId);
     const events = objects.map((object) => {
       const id = newUuid();
-      const payload: EventPayload = { id: toPublicId(ID_PREFIX.event, id), type, created: Math.floor(now.getTime() / 1000), tenant, api_version: API_VERSION, data: { object } };
+      const payload: EventPayload = {
+        id: toPublicId(ID_PREFIX.event, id),
+        type,
+        created: Math.floor(now.getTime() / 1000),
+        tenant,
+        api_version: API_VERSION,
+        data: { object },
+      };
       return { id, payload };
     });
     // The payloads as one JSON array, split by PostgreSQL and zipped with the ids (ROWS FROM): each
@@ -51,22 +58,36 @@ export class EventsService {
     const deliveries: { id: string; endpointId: string; eventId: string }[] = [];
     for (const endpoint of endpoints) {
       for (const event of events) {
-        if (matchesFilters(event.payload, endpoint.filters)) deliveries.push({ id: newUuid(), endpointId: endpoint.id, eventId: event.id });
+        if (matchesFilters(event.payload, endpoint.filters))
+          deliveries.push({ id: newUuid(), endpointId: endpoint.id, eventId: event.id });
       }
     }
     if (deliveries.length === 0) return;
     await manager.query(
       `INSERT INTO webhook_deliveries (tenant_id, id, endpoint_id, event_id, next_attempt_at, created_at, updated_at)
        SELECT $1, d.id, d.endpoint_id, d.event_id, $5, $5, $5 FROM unnest($2::uuid[], $3::uuid[], $4::uuid[]) AS d(id, endpoint_id, event_id)`,
-      [tenantId, deliveries.map((d) => d.id), deliveries.map((d) => d.endpointId), deliveries.map((d) => d.eventId), now],
+      [
+        tenantId,
+        deliveries.map((d) => d.id),
+        deliveries.map((d) => d.endpointId),
+        deliveries.map((d) => d.eventId),
+        now,
+      ],
     );
-    scope.afterCommit.push(() => this.dispatcher.dispatch(deliveries.map((d) => ({ tenantId, deliveryId: d.id, endpointId: d.endpointId, attempt: 0 }))));
+    scope.afterCommit.push(() =>
+      this.dispatcher.dispatch(
+        deliveries.map((d) => ({ tenantId, deliveryId: d.id, endpointId: d.endpointId, attempt: 0 })),
+      ),
+    );
   }
 
   private async slugOf(tenantId: string): Promise<string> {
     let slug = this.slugs.get(tenantId);
     if (!slug) {
-      const rows: { slug: string }[] = await TenantContext.current().manager.query('SELECT slug FROM tenants WHERE id = $1', [tenantId]);
+      const rows: { slug: string }[] = await TenantContext.current().manager.query(
+        'SELECT slug FROM tenants WHERE id = $1',
+        [tenantId],
+      );
       slug = rows[0].slug;
       this.slugs.set(tenantId, slug);
     }

@@ -8,7 +8,8 @@ const lookupAll = promisify(dnsLookup);
 /** Resolves a host to its addresses; the real one is getaddrinfo, which waits for the resolver's own time-outs. */
 export type HostLookup = (host: string) => Promise<string[]>;
 
-const systemLookup: HostLookup = (host) => lookupAll(host, { all: true }).then((list: LookupAddress[]) => list.map((a) => a.address));
+const systemLookup: HostLookup = (host) =>
+  lookupAll(host, { all: true }).then((list: LookupAddress[]) => list.map((a) => a.address));
 
 /** How long saving an endpoint waits for DNS before refusing the URL. */
 export const LOOKUP_TIMEOUT_MS = 3_000;
@@ -16,7 +17,11 @@ export const LOOKUP_TIMEOUT_MS = 3_000;
 const TIMED_OUT = Symbol('timed out');
 
 /** The host's addresses ([] if it does not resolve), or TIMED_OUT when the resolver does not answer within `timeoutMs`. */
-async function resolveWithin(host: string, lookup: HostLookup, timeoutMs: number): Promise<string[] | typeof TIMED_OUT> {
+async function resolveWithin(
+  host: string,
+  lookup: HostLookup,
+  timeoutMs: number,
+): Promise<string[] | typeof TIMED_OUT> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(resolve, timeoutMs, TIMED_OUT)));
   try {
@@ -57,7 +62,8 @@ function isLoopback(address: string): boolean {
 
 /** Is this address one a webhook may be sent to? Loopback only with WEBHOOK_ALLOW_LOOPBACK (tests). */
 export function isAllowedAddress(address: string, allowLoopback: boolean): boolean {
-  const mapped = address.toLowerCase().startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+  const mapped =
+    address.toLowerCase().startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
   if (allowLoopback && isLoopback(mapped)) return true;
   const family = isIP(mapped) === 6 ? 'ipv6' : 'ipv4';
   return !PRIVATE.check(mapped, family);
@@ -78,17 +84,22 @@ export async function assertWebhookUrl(
   try {
     url = new URL(raw);
   } catch {
-    throw new AppError('invalid_webhook_url', { reason: 'not a URL' }, [{ field: 'url', issue: 'invalid_format', params: { format: 'https URL' } }]);
+    throw new AppError('invalid_webhook_url', { reason: 'not a URL' }, [
+      { field: 'url', issue: 'invalid_format', params: { format: 'https URL' } },
+    ]);
   }
-  const refuse = (reason: string) => new AppError('invalid_webhook_url', { reason }, [{ field: 'url', issue: 'invalid', params: {} }]);
+  const refuse = (reason: string) =>
+    new AppError('invalid_webhook_url', { reason }, [{ field: 'url', issue: 'invalid', params: {} }]);
   if (url.username || url.password) throw refuse('credentials in the URL');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const addresses = isIP(host) ? [host] : await resolveWithin(host, lookup, timeoutMs);
   if (addresses === TIMED_OUT) throw refuse('host did not resolve in time');
   if (addresses.length === 0) throw refuse('host does not resolve');
   const loopbackOnly = addresses.every((a) => isLoopback(a));
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowLoopback && loopbackOnly)) throw refuse('https required');
-  if (!addresses.every((a) => isAllowedAddress(a, allowLoopback))) throw refuse('private, loopback or link-local address');
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowLoopback && loopbackOnly))
+    throw refuse('https required');
+  if (!addresses.every((a) => isAllowedAddress(a, allowLoopback)))
+    throw refuse('private, loopback or link-local address');
   return url;
 }
 
@@ -103,7 +114,11 @@ export function guardedLookup(allowLoopback: boolean) {
     dnsLookup(hostname, { ...options, all: true }, (error, list) => {
       if (error) return callback(error, []);
       const refused = list.find((a) => !isAllowedAddress(a.address, allowLoopback));
-      if (refused) return callback(Object.assign(new Error(`refused address ${refused.address}`), { code: 'EADDRNOTALLOWED' }), []);
+      if (refused)
+        return callback(
+          Object.assign(new Error(`refused address ${refused.address}`), { code: 'EADDRNOTALLOWED' }),
+          [],
+        );
       if ((options as { all?: boolean }).all) return callback(null, list);
       callback(null, list[0].address, list[0].family);
     });

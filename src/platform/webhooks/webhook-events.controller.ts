@@ -16,7 +16,10 @@ export class WebhookEventsController {
 
   @Get()
   @Auth({ scopes: ['admin:*'] })
-  @ApiOperation({ summary: 'The event log', description: 'Every event raised for the church, newest first, as delivered (the webhook payload).' })
+  @ApiOperation({
+    summary: 'The event log',
+    description: 'Every event raised for the church, newest first, as delivered (the webhook payload).',
+  })
   @ApiList(WebhookEventResponse, EVENT_LIST)
   list(@Query() query: Record<string, unknown>) {
     return this.events.list(query);

@@ -31,7 +31,8 @@ export function toAttemptResponse(attempt: WebhookAttemptEntity): AttemptRespons
     status_code: attempt.statusCode,
     duration_ms: attempt.durationMs,
     error: attempt.error,
-    succeeded: attempt.error === null && attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300,
+    succeeded:
+      attempt.error === null && attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300,
     created_at: attempt.createdAt.toISOString(),
   };
 }

@@ -16,7 +16,26 @@ import { WebhooksRepository } from './webhooks.repository';
  */
 @Global()
 @Module({
-  providers: [EventsService, EndpointsService, WebhookEventsService, WebhooksRepository, DeliveryQueue, DeliveryDispatcher, DeliveryRunner, DeliveryBook, DueDeliveries, InProcessDeliveries],
-  exports: [EventsService, EndpointsService, WebhookEventsService, DeliveryQueue, DeliveryRunner, DueDeliveries, InProcessDeliveries],
+  providers: [
+    EventsService,
+    EndpointsService,
+    WebhookEventsService,
+    WebhooksRepository,
+    DeliveryQueue,
+    DeliveryDispatcher,
+    DeliveryRunner,
+    DeliveryBook,
+    DueDeliveries,
+    InProcessDeliveries,
+  ],
+  exports: [
+    EventsService,
+    EndpointsService,
+    WebhookEventsService,
+    DeliveryQueue,
+    DeliveryRunner,
+    DueDeliveries,
+    InProcessDeliveries,
+  ],
 })
 export class WebhooksModule {}

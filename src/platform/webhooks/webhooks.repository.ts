@@ -28,7 +28,10 @@ export class WebhooksRepository {
 
   async sealedSecret(id: string): Promise<Buffer> {
     const { manager, tenantId } = this.scope();
-    const rows: { secret_sealed: Buffer }[] = await manager.query('SELECT secret_sealed FROM webhook_endpoints WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+    const rows: { secret_sealed: Buffer }[] = await manager.query(
+      'SELECT secret_sealed FROM webhook_endpoints WHERE tenant_id = $1 AND id = $2',
+      [tenantId, id],
+    );
     return rows[0].secret_sealed;
   }
 
@@ -44,7 +47,14 @@ export class WebhooksRepository {
 
   listEndpoints(query: ListQuery): Promise<Page<WebhookEndpointEntity>> {
     const { manager, tenantId } = this.scope();
-    return fetchPage(manager.getRepository(WebhookEndpointEntity).createQueryBuilder('w').where('w.tenant_id = :tenantId', { tenantId }), query, ENDPOINT_LIST);
+    return fetchPage(
+      manager
+        .getRepository(WebhookEndpointEntity)
+        .createQueryBuilder('w')
+        .where('w.tenant_id = :tenantId', { tenantId }),
+      query,
+      ENDPOINT_LIST,
+    );
   }
 
   async findEvent(id: string): Promise<WebhookEventEntity | null> {
@@ -54,12 +64,19 @@ export class WebhooksRepository {
 
   listEvents(query: ListQuery): Promise<Page<WebhookEventEntity>> {
     const { manager, tenantId } = this.scope();
-    return fetchPage(manager.getRepository(WebhookEventEntity).createQueryBuilder('e').where('e.tenant_id = :tenantId', { tenantId }), query, EVENT_LIST);
+    return fetchPage(
+      manager.getRepository(WebhookEventEntity).createQueryBuilder('e').where('e.tenant_id = :tenantId', { tenantId }),
+      query,
+      EVENT_LIST,
+    );
   }
 
   listAttempts(endpointId: string, query: ListQuery): Promise<Page<WebhookAttemptEntity>> {
     const { manager, tenantId } = this.scope();
-    const qb = manager.getRepository(WebhookAttemptEntity).createQueryBuilder('a').where('a.tenant_id = :tenantId AND a.endpoint_id = :endpointId', { tenantId, endpointId });
+    const qb = manager
+      .getRepository(WebhookAttemptEntity)
+      .createQueryBuilder('a')
+      .where('a.tenant_id = :tenantId AND a.endpoint_id = :endpointId', { tenantId, endpointId });
     return fetchPage(qb, query, ATTEMPT_LIST);
   }
 

@@ -14,7 +14,10 @@ export class CreateAttendanceDto {
   @MaxLen(64)
   member_id: string;
 
-  @ApiProperty({ example: 'evt_0192f0c1a2b37c4d8e9f0a1b2c3d4e60', description: 'A calendar event of the church (evt_ id).' })
+  @ApiProperty({
+    example: 'evt_0192f0c1a2b37c4d8e9f0a1b2c3d4e60',
+    description: 'A calendar event of the church (evt_ id).',
+  })
   @IsDefined()
   @IsString()
   @MaxLen(64)
@@ -42,7 +45,8 @@ export class BulkCreateAttendanceDto {
   @ApiProperty({
     type: [CreateAttendanceDto],
     maxItems: BULK_LIMIT,
-    description: 'Up to 500 rows, each validated on its own; valid rows are recorded even when others fail (a member already recorded at the event is a `conflict` row).',
+    description:
+      'Up to 500 rows, each validated on its own; valid rows are recorded even when others fail (a member already recorded at the event is a `conflict` row).',
   })
   @IsDefined()
   @IsArray()

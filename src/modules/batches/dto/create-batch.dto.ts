@@ -23,7 +23,8 @@ export class CreateBatchDto {
     minimum: 0,
     maximum: MAX_EXPECTED_TOTAL,
     example: 152000,
-    description: 'What the counted gifts add up to, in minor units of `currency`: a commit whose gifts add up to anything else is 422 `batch_total_mismatch`. Null: no check.',
+    description:
+      'What the counted gifts add up to, in minor units of `currency`: a commit whose gifts add up to anything else is 422 `batch_total_mismatch`. Null: no check.',
   })
   @IsOptional()
   @IsInt({ context: { issue: 'invalid_type', params: { type: 'integer' } } })
@@ -31,7 +32,11 @@ export class CreateBatchDto {
   @Max(MAX_EXPECTED_TOTAL, range)
   expected_total?: number | null;
 
-  @ApiProperty({ enum: CURRENCY_CODES, example: 'USD', description: 'Every gift of the batch is in this currency (another is 422 `currency_mismatch` on the gift).' })
+  @ApiProperty({
+    enum: CURRENCY_CODES,
+    example: 'USD',
+    description: 'Every gift of the batch is in this currency (another is 422 `currency_mismatch` on the gift).',
+  })
   @IsDefined()
   @IsCurrency()
   currency: string;

@@ -15,7 +15,12 @@ export class CreateCampusDto {
   @MaxLen(120)
   name: string;
 
-  @ApiPropertyOptional({ type: String, example: 'America/Mexico_City', nullable: true, description: 'IANA time zone of the campus.' })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'America/Mexico_City',
+    nullable: true,
+    description: 'IANA time zone of the campus.',
+  })
   @IsOptional()
   @IsString()
   @IsTimeZone()

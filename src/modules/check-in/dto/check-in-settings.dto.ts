@@ -9,7 +9,12 @@ export const MAX_BANNED_SEQUENCES = 200;
 export class CheckInSettingsDto {
   @ApiPropertyOptional({
     type: 'array',
-    items: { type: 'string', minLength: 2, maxLength: 4, pattern: '^[BCDFGHJKLMNPRSTXZ2456789bcdfghjklmnprstxz]{2,4}$' },
+    items: {
+      type: 'string',
+      minLength: 2,
+      maxLength: 4,
+      pattern: '^[BCDFGHJKLMNPRSTXZ2456789bcdfghjklmnprstxz]{2,4}$',
+    },
     maxItems: MAX_BANNED_SEQUENCES,
     default: [],
     example: ['GRR', 'pk', 'ZZ', 'PK'],
@@ -26,9 +31,17 @@ export class CheckInSettingsDto {
 }
 
 export class CheckInSettingsResponse {
-  @ApiProperty({ type: [String], example: ['GRR', 'PK', 'ZZ'], description: 'The church’s own banned sequences, upper-cased, in the order set.' })
+  @ApiProperty({
+    type: [String],
+    example: ['GRR', 'PK', 'ZZ'],
+    description: 'The church’s own banned sequences, upper-cased, in the order set.',
+  })
   banned_sequences: string[];
 
-  @ApiProperty({ type: [String], example: BANNED_SEQUENCES.slice(0, 4), description: 'The built-in banned sequences every church’s codes avoid (not editable).' })
+  @ApiProperty({
+    type: [String],
+    example: BANNED_SEQUENCES.slice(0, 4),
+    description: 'The built-in banned sequences every church’s codes avoid (not editable).',
+  })
   built_in: string[];
 }

@@ -18,7 +18,8 @@ export class CreateCheckInDto {
     example: ['mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e60'],
     minItems: 1,
     maxItems: MAX_CHECK_IN_MEMBERS,
-    description: 'The people checked in together (mem_ ids of the church; a repeated id counts once). They share one security code.',
+    description:
+      'The people checked in together (mem_ ids of the church; a repeated id counts once). They share one security code.',
   })
   @IsDefined()
   @IsArray()
@@ -32,7 +33,8 @@ export class CreateCheckInDto {
     type: String,
     nullable: true,
     example: 'dev_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
-    description: 'The kiosk device (dev_ id of the church). Absent: the device of the calling kiosk key, if it has one.',
+    description:
+      'The kiosk device (dev_ id of the church). Absent: the device of the calling kiosk key, if it has one.',
   })
   @IsOptional()
   @IsString()

@@ -6,7 +6,12 @@ import { CUSTOM_FIELD_KEY, CUSTOM_FIELD_TYPES, CustomFieldType } from '../custom
 export const MAX_OPTIONS = 100;
 
 export class CreateCustomFieldDto {
-  @ApiProperty({ example: 'shirt_size', maxLength: 40, description: 'Slug: lowercase letters, digits and underscores, starting with a letter. Unique in the church (409 `conflict`).' })
+  @ApiProperty({
+    example: 'shirt_size',
+    maxLength: 40,
+    description:
+      'Slug: lowercase letters, digits and underscores, starting with a letter. Unique in the church (409 `conflict`).',
+  })
   @IsDefined()
   @Format(CUSTOM_FIELD_KEY, 'slug')
   // Last: for a value that is no string at all, the type is the issue named.
@@ -30,7 +35,8 @@ export class CreateCustomFieldDto {
     nullable: true,
     maxItems: MAX_OPTIONS,
     example: ['S', 'M', 'L'],
-    description: 'Required (at least one, each ≤ 100 characters, no repeats) for a select field; refused for the other types.',
+    description:
+      'Required (at least one, each ≤ 100 characters, no repeats) for a select field; refused for the other types.',
   })
   @IsOptional()
   @MaxLength(100, { each: true, context: { issue: 'too_long', params: { max: 100 } } })
@@ -39,7 +45,10 @@ export class CreateCustomFieldDto {
   @IsArray()
   options?: string[] | null;
 
-  @ApiPropertyOptional({ default: false, description: 'Members must then have a value, on create and PUT (PATCH may leave it out).' })
+  @ApiPropertyOptional({
+    default: false,
+    description: 'Members must then have a value, on create and PUT (PATCH may leave it out).',
+  })
   @IsOptional()
   @IsBoolean()
   required?: boolean;

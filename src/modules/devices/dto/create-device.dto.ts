@@ -10,7 +10,12 @@ export class CreateDeviceDto {
   @MaxLen(100)
   name: string;
 
-  @ApiPropertyOptional({ type: String, example: 'north', nullable: true, description: 'Campus key or cmp_ id where the kiosk stands.' })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'north',
+    nullable: true,
+    description: 'Campus key or cmp_ id where the kiosk stands.',
+  })
   @IsOptional()
   @IsString()
   @MaxLen(64)

@@ -15,13 +15,18 @@ export class CreateDonationDto {
     type: 'integer',
     minimum: 1,
     maximum: MAX_AMOUNT,
-    description: "An integer of the currency's minor unit (2500 = 25.00 USD; CLP and PYG have none: 2500 = 2,500 CLP). A float or a string is 422.",
+    description:
+      "An integer of the currency's minor unit (2500 = 25.00 USD; CLP and PYG have none: 2500 = 2,500 CLP). A float or a string is 422.",
   })
   @IsDefined()
   @IsAmount()
   amount: number;
 
-  @ApiProperty({ enum: CURRENCY_CODES, example: 'USD', description: 'ISO 4217, upper case, from the currency table (see the API description).' })
+  @ApiProperty({
+    enum: CURRENCY_CODES,
+    example: 'USD',
+    description: 'ISO 4217, upper case, from the currency table (see the API description).',
+  })
   @IsDefined()
   @IsCurrency()
   currency: string;
@@ -32,7 +37,12 @@ export class CreateDonationDto {
   @MaxLen(64)
   fund_id: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', description: 'The member who gave; null or absent for an anonymous gift.' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
+    description: 'The member who gave; null or absent for an anonymous gift.',
+  })
   @IsOptional()
   @IsString()
   @MaxLen(64)
@@ -77,7 +87,8 @@ export class CreateDonationDto {
     type: String,
     nullable: true,
     example: 'bat_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
-    description: 'An open batch of the same currency: the gift is `pending` and raises no event until the batch is committed. A committed batch is 409.',
+    description:
+      'An open batch of the same currency: the gift is `pending` and raises no event until the batch is committed. A committed batch is 409.',
   })
   @IsOptional()
   @IsString()

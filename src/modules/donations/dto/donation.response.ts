@@ -16,15 +16,24 @@ export class DonationCampusRef {
 }
 
 export class DisputeInfo {
-  @ApiProperty({ example: 'fraudulent', nullable: true, type: String, description: "The processor's reason." }) reason: string | null;
-  @ApiProperty({ example: 'needs_response', nullable: true, type: String, description: "The processor's dispute status." }) status: string | null;
-  @ApiProperty({ example: 2500, nullable: true, type: 'integer', description: 'Disputed minor units.' }) amount: number | null;
+  @ApiProperty({ example: 'fraudulent', nullable: true, type: String, description: "The processor's reason." }) reason:
+    string | null;
+  @ApiProperty({
+    example: 'needs_response',
+    nullable: true,
+    type: String,
+    description: "The processor's dispute status.",
+  })
+  status: string | null;
+  @ApiProperty({ example: 2500, nullable: true, type: 'integer', description: 'Disputed minor units.' }) amount:
+    number | null;
 }
 
 /** The donation, as GET /v1/donations/{id} returns it and as `donation.created` carries it. */
 export class DonationResponse {
   @ApiProperty({ example: 'don_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' }) id: string;
-  @ApiProperty({ example: 2500, type: 'integer', description: 'Minor units of the currency (cents): never a float.' }) amount: number;
+  @ApiProperty({ example: 2500, type: 'integer', description: 'Minor units of the currency (cents): never a float.' })
+  amount: number;
   @ApiProperty({ enum: CURRENCY_CODES, example: 'USD' }) currency: string;
   @ApiProperty({ type: FundRef }) fund: FundRef;
   @ApiProperty({ type: DonorRef, nullable: true, description: 'null for an anonymous gift.' }) donor: DonorRef | null;
@@ -33,25 +42,54 @@ export class DonationResponse {
   @ApiProperty({
     enum: DONATION_STATUSES,
     example: 'succeeded',
-    description: '`pending` while its batch is open; `partially_refunded` / `refunded` after refunds; `disputed` when the processor reports a dispute.',
+    description:
+      '`pending` while its batch is open; `partially_refunded` / `refunded` after refunds; `disputed` when the processor reports a dispute.',
   })
   status: string;
   @ApiProperty({ example: '2026-03-01T16:30:00.000Z', format: 'date-time' }) received_at: string;
   @ApiProperty({ example: null, nullable: true, type: String }) check_number: string | null;
   @ApiProperty({ example: 'In memory of Rosa Ortiz.', nullable: true, type: String }) note: string | null;
-  @ApiProperty({ example: null, nullable: true, type: String, description: 'The batch (bat_) it was entered in.' }) batch_id: string | null;
-  @ApiProperty({ example: null, nullable: true, type: String, description: 'The recurring gift (rcg_) a processor charge came from.' }) recurring_gift_id: string | null;
-  @ApiProperty({ example: 'pi_3PqR8sLkdIwHu7ix0aBcDeFg', nullable: true, type: String, description: "The processor's payment id, for a gift made through it." })
+  @ApiProperty({ example: null, nullable: true, type: String, description: 'The batch (bat_) it was entered in.' })
+  batch_id: string | null;
+  @ApiProperty({
+    example: null,
+    nullable: true,
+    type: String,
+    description: 'The recurring gift (rcg_) a processor charge came from.',
+  })
+  recurring_gift_id: string | null;
+  @ApiProperty({
+    example: 'pi_3PqR8sLkdIwHu7ix0aBcDeFg',
+    nullable: true,
+    type: String,
+    description: "The processor's payment id, for a gift made through it.",
+  })
   processor_id: string | null;
-  @ApiProperty({ example: 0, type: 'integer', description: 'Minor units refunded so far; net given is amount - refunded_amount while not disputed.' }) refunded_amount: number;
-  @ApiProperty({ type: DisputeInfo, nullable: true, description: 'What the processor said of a dispute; null without one.' }) dispute: DisputeInfo | null;
+  @ApiProperty({
+    example: 0,
+    type: 'integer',
+    description: 'Minor units refunded so far; net given is amount - refunded_amount while not disputed.',
+  })
+  refunded_amount: number;
+  @ApiProperty({
+    type: DisputeInfo,
+    nullable: true,
+    description: 'What the processor said of a dispute; null without one.',
+  })
+  dispute: DisputeInfo | null;
   @ApiProperty({ example: '2026-03-01T16:30:02.000Z', format: 'date-time' }) created_at: string;
   @ApiProperty({ example: '2026-03-01T16:30:02.000Z', format: 'date-time' }) updated_at: string;
 }
 
 export class RefundInfo {
   @ApiProperty({ example: 1000, type: 'integer', description: 'Minor units of this refund.' }) amount: number;
-  @ApiProperty({ example: null, nullable: true, type: String, description: "The processor's refund id (re_…) when the processor made it." }) processor_refund_id: string | null;
+  @ApiProperty({
+    example: null,
+    nullable: true,
+    type: String,
+    description: "The processor's refund id (re_…) when the processor made it.",
+  })
+  processor_refund_id: string | null;
   @ApiProperty({ example: '2026-03-02T09:00:00.000Z', format: 'date-time' }) created_at: string;
 }
 

@@ -9,7 +9,8 @@ export class RefundDonationDto {
     type: 'integer',
     minimum: 1,
     maximum: MAX_AMOUNT,
-    description: 'Minor units to refund; absent: all that is left. More than what is left is 422 `refund_exceeds_remaining`.',
+    description:
+      'Minor units to refund; absent: all that is left. More than what is left is 422 `refund_exceeds_remaining`.',
   })
   @IsOptional()
   @IsAmount()

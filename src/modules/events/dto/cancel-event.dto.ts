@@ -26,7 +26,8 @@ export class CancelEventDto {
  */
 export async function readCancelBody(body: unknown): Promise<CancelEventDto> {
   if (body === undefined) return new CancelEventDto();
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw AppError.validation([{ field: '(body)', issue: 'invalid_type', params: { type: 'object' } }]);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw AppError.validation([{ field: '(body)', issue: 'invalid_type', params: { type: 'object' } }]);
   const dto = plainToInstance(CancelEventDto, body);
   const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true });
   if (errors.length) throw AppError.validation(toFieldIssues(errors));

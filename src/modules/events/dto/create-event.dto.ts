@@ -18,14 +18,18 @@ export class CreateEventDto {
 
   @ApiProperty({
     example: '2026-12-24T19:00:00-06:00',
-    description: 'ISO 8601. With an offset or `Z` it is that instant; without one (`2026-12-24T19:00`) it is the local time in `timezone`. Answered in UTC.',
+    description:
+      'ISO 8601. With an offset or `Z` it is that instant; without one (`2026-12-24T19:00`) it is the local time in `timezone`. Answered in UTC.',
   })
   @IsDefined()
   @IsString()
   @Format(EVENT_TIME, TIME_FORMAT)
   starts_at: string;
 
-  @ApiProperty({ example: '2026-12-24T20:30:00-06:00', description: 'After `starts_at`; read as `starts_at` is. Answered in UTC.' })
+  @ApiProperty({
+    example: '2026-12-24T20:30:00-06:00',
+    description: 'After `starts_at`; read as `starts_at` is. Answered in UTC.',
+  })
   @IsDefined()
   @IsString()
   @Format(EVENT_TIME, TIME_FORMAT)
@@ -54,20 +58,36 @@ export class CreateEventDto {
   @MaxLen(500)
   location?: string | null;
 
-  @ApiPropertyOptional({ type: String, example: 'Carols, candles and the Christmas story. Childcare for under-5s.', nullable: true, maxLength: 4000 })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'Carols, candles and the Christmas story. Childcare for under-5s.',
+    nullable: true,
+    maxLength: 4000,
+  })
   @IsOptional()
   @IsString()
   @MaxLen(4000)
   description?: string | null;
 
-  @ApiPropertyOptional({ type: Number, example: 120, nullable: true, minimum: 0, maximum: MAX_CAPACITY, description: 'Seats for registrations; null (the default) is unlimited.' })
+  @ApiPropertyOptional({
+    type: Number,
+    example: 120,
+    nullable: true,
+    minimum: 0,
+    maximum: MAX_CAPACITY,
+    description: 'Seats for registrations; null (the default) is unlimited.',
+  })
   @IsOptional()
   @IsInt()
   @Min(0)
   @Max(MAX_CAPACITY)
   capacity?: number | null;
 
-  @ApiPropertyOptional({ example: true, default: true, description: 'Whether registrations are taken (false: 409 `conflict`).' })
+  @ApiPropertyOptional({
+    example: true,
+    default: true,
+    description: 'Whether registrations are taken (false: 409 `conflict`).',
+  })
   @IsOptional()
   @IsBoolean()
   registration_open?: boolean;

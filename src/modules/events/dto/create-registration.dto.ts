@@ -28,13 +28,20 @@ export class GuestDto {
 
 /** Exactly one of `member_id` and `guest`. */
 export class CreateRegistrationDto {
-  @ApiPropertyOptional({ type: String, example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', description: 'The member who registers (mem_ id). Exactly one of member_id and guest.' })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
+    description: 'The member who registers (mem_ id). Exactly one of member_id and guest.',
+  })
   @IsOptional()
   @IsString()
   @MaxLen(64)
   member_id?: string;
 
-  @ApiPropertyOptional({ type: GuestDto, description: 'Someone who is not a member. Exactly one of member_id and guest.' })
+  @ApiPropertyOptional({
+    type: GuestDto,
+    description: 'Someone who is not a member. Exactly one of member_id and guest.',
+  })
   @IsOptional()
   @IsObject()
   @ValidateNested()

@@ -18,7 +18,12 @@ export class CreateGroupDto {
   @MaxLen(200)
   name: string;
 
-  @ApiPropertyOptional({ type: String, example: 'Young adults meeting at the Ortiz home.', nullable: true, maxLength: 4000 })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'Young adults meeting at the Ortiz home.',
+    nullable: true,
+    maxLength: 4000,
+  })
   @IsOptional()
   @IsString()
   @MaxLen(4000)
@@ -35,7 +40,13 @@ export class CreateGroupDto {
   @OneOf(MEETING_DAYS)
   meeting_day?: (typeof MEETING_DAYS)[number] | null;
 
-  @ApiPropertyOptional({ type: String, example: '19:30', nullable: true, pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: 'HH:MM, 24-hour, local to the group.' })
+  @ApiPropertyOptional({
+    type: String,
+    example: '19:30',
+    nullable: true,
+    pattern: '^([01]\\d|2[0-3]):[0-5]\\d$',
+    description: 'HH:MM, 24-hour, local to the group.',
+  })
   @IsOptional()
   @IsString()
   @Format(MEETING_TIME, MEETING_TIME_FORMAT)
@@ -61,7 +72,11 @@ export class CreateGroupDto {
   @Max(MAX_GROUP_CAPACITY, capacityRange)
   capacity?: number | null;
 
-  @ApiPropertyOptional({ enum: WRITABLE_GROUP_STATUSES, default: 'open', description: '`open` or `full` (informational). `closed` is set only by POST /v1/groups/{id}/close.' })
+  @ApiPropertyOptional({
+    enum: WRITABLE_GROUP_STATUSES,
+    default: 'open',
+    description: '`open` or `full` (informational). `closed` is set only by POST /v1/groups/{id}/close.',
+  })
   @IsOptional()
   @OneOf(WRITABLE_GROUP_STATUSES)
   status?: (typeof WRITABLE_GROUP_STATUSES)[number];

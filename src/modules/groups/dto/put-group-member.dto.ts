@@ -7,7 +7,11 @@ import { toFieldIssues } from '../../../common/validation/validation-issues';
 import { GROUP_ROLES, type GroupRole } from '../group-member.entity';
 
 export class PutGroupMemberDto {
-  @ApiPropertyOptional({ enum: GROUP_ROLES, example: 'leader', description: 'Omitted: a member joining gets `member`; one already in the group keeps their role.' })
+  @ApiPropertyOptional({
+    enum: GROUP_ROLES,
+    example: 'leader',
+    description: 'Omitted: a member joining gets `member`; one already in the group keeps their role.',
+  })
   @IsOptional()
   @OneOf(GROUP_ROLES)
   group_role?: GroupRole;
@@ -20,7 +24,8 @@ export class PutGroupMemberDto {
  */
 export async function readPutGroupMemberBody(body: unknown): Promise<PutGroupMemberDto> {
   if (body === undefined) return new PutGroupMemberDto();
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw AppError.validation([{ field: '(body)', issue: 'invalid_type', params: { type: 'object' } }]);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw AppError.validation([{ field: '(body)', issue: 'invalid_type', params: { type: 'object' } }]);
   const dto = plainToInstance(PutGroupMemberDto, body);
   const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true });
   if (errors.length) throw AppError.validation(toFieldIssues(errors));

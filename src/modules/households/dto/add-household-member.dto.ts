@@ -5,7 +5,10 @@ import { HOUSEHOLD_ROLES, type HouseholdRole } from '../../members/member.entity
 import { MEMBER_ID_FORMAT } from './create-household.dto';
 
 export class AddHouseholdMemberDto {
-  @ApiProperty({ example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', description: 'A live member of the church (else 422 `not_found`).' })
+  @ApiProperty({
+    example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
+    description: 'A live member of the church (else 422 `not_found`).',
+  })
   @IsDefined()
   @IsString()
   @Format(MEMBER_ID_FORMAT, 'mem_ id')

@@ -26,7 +26,8 @@ export class CreateHouseholdDto {
     type: String,
     example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
     nullable: true,
-    description: 'A live member of the church (else 422 `not_found`); need not be in the household. Shown as null once that member is deleted.',
+    description:
+      'A live member of the church (else 422 `not_found`); need not be in the household. Shown as null once that member is deleted.',
   })
   @IsOptional()
   @IsString()

@@ -85,7 +85,10 @@ export class CreateMemberDto {
 
   @ApiPropertyOptional({
     type: 'object',
-    additionalProperties: { oneOf: [{ type: 'string', maxLength: 500 }, { type: 'number' }, { type: 'boolean' }], nullable: true },
+    additionalProperties: {
+      oneOf: [{ type: 'string', maxLength: 500 }, { type: 'number' }, { type: 'boolean' }],
+      nullable: true,
+    },
     example: { baptized: true, shirt_size: 'M' },
     description:
       'Values of the church’s custom fields (GET /v1/custom-fields), by key: a string (≤ 500) for text, a number, true/false, YYYY-MM-DD for date, one of the options for select; null for no value. An undefined key or a value of the wrong type is a 422 naming `custom_fields.<key>` (unknown_field, invalid_type, not_in_options); a required field left out on create or PUT is `missing`. PATCH merges key by key; PUT replaces them all.',

@@ -18,7 +18,12 @@ export function IsCustomFields() {
           return (
             entries.length <= MAX_KEYS &&
             entries.every(
-              ([key, v]) => KEY.test(key) && (v === null || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && v.length <= MAX_TEXT)),
+              ([key, v]) =>
+                KEY.test(key) &&
+                (v === null ||
+                  typeof v === 'boolean' ||
+                  (typeof v === 'number' && Number.isFinite(v)) ||
+                  (typeof v === 'string' && v.length <= MAX_TEXT)),
             )
           );
         },

@@ -9,9 +9,23 @@ const base = { first_name: 'Ana', last_name: 'Ruiz' };
 /** The compiled schema is the fast path of bulk creation: it may refuse more, never accept more. */
 const rows: Record<string, unknown>[] = [
   base,
-  { ...base, email: 'ana@example.org', phone: '+5213312345678', birthdate: '1988-04-17', gender: 'female', status: 'member', campus: 'north', active: false },
+  {
+    ...base,
+    email: 'ana@example.org',
+    phone: '+5213312345678',
+    birthdate: '1988-04-17',
+    gender: 'female',
+    status: 'member',
+    campus: 'north',
+    active: false,
+  },
   { ...base, email: null, phone: null, birthdate: null, gender: null, campus: null, household_id: null, address: null },
-  { ...base, household_id: 'hh_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', address: { line1: 'Av. 1', city: 'GDL', country: 'MX' }, custom_fields: { baptized: true, size: 'M', n: 3, x: null } },
+  {
+    ...base,
+    household_id: 'hh_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
+    address: { line1: 'Av. 1', city: 'GDL', country: 'MX' },
+    custom_fields: { baptized: true, size: 'M', n: 3, x: null },
+  },
   { ...base, first_name: '' },
   { ...base, first_name: 'x'.repeat(101) },
   { last_name: 'Ruiz' },
@@ -46,10 +60,16 @@ const rows: Record<string, unknown>[] = [
 ];
 
 describe('bulk member row schema', () => {
-  it.each(rows.map((row, i) => [i, row]))('row %i: accepted by the schema only if class-validator accepts it', async (_i, row) => {
-    const errors = await validate(plainToInstance(CreateMemberDto, row), { whitelist: true, forbidNonWhitelisted: true });
-    if (isValidMemberRow(row)) expect(errors).toEqual([]);
-  });
+  it.each(rows.map((row, i) => [i, row]))(
+    'row %i: accepted by the schema only if class-validator accepts it',
+    async (_i, row) => {
+      const errors = await validate(plainToInstance(CreateMemberDto, row), {
+        whitelist: true,
+        forbidNonWhitelisted: true,
+      });
+      if (isValidMemberRow(row)) expect(errors).toEqual([]);
+    },
+  );
 
   it('accepts the ordinary rows (the fast path is used)', () => {
     expect(rows.slice(0, 4).every((row) => isValidMemberRow(row))).toBe(true);

@@ -51,7 +51,8 @@ const ajv = new Ajv({ allErrors: false, strict: false });
 ajv.addFormat('email', { type: 'string', validate: (value: string) => isEmail(value) });
 ajv.addFormat('past-date', {
   type: 'string',
-  validate: (value: string) => isRealDate(value) && value >= '1900-01-01' && value <= new Date().toISOString().slice(0, 10),
+  validate: (value: string) =>
+    isRealDate(value) && value >= '1900-01-01' && value <= new Date().toISOString().slice(0, 10),
 });
 
 export const isValidMemberRow = ajv.compile(MEMBER_ROW);

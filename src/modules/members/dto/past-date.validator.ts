@@ -8,13 +8,18 @@ export function IsPastDate() {
       name: 'isRealDate',
       target: target.constructor,
       propertyName,
-      validator: { validate: (value: unknown) => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && isRealDate(value) && value >= '1900-01-01' },
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && isRealDate(value) && value >= '1900-01-01',
+      },
     });
     registerDecorator({
       name: 'isNotFuture',
       target: target.constructor,
       propertyName,
-      validator: { validate: (value: unknown) => typeof value !== 'string' || value <= new Date().toISOString().slice(0, 10) },
+      validator: {
+        validate: (value: unknown) => typeof value !== 'string' || value <= new Date().toISOString().slice(0, 10),
+      },
     });
   };
 }

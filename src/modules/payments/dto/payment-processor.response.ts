@@ -3,11 +3,27 @@ import { PROVIDERS } from '../payment-webhooks.path';
 
 /** The church's payment processor connection, without its secrets (they are never returned). */
 export class PaymentProcessorResponse {
-  @ApiProperty({ enum: PROVIDERS, nullable: true, example: 'stripe', description: 'null while no processor is connected.' })
+  @ApiProperty({
+    enum: PROVIDERS,
+    nullable: true,
+    example: 'stripe',
+    description: 'null while no processor is connected.',
+  })
   provider: string | null;
-  @ApiProperty({ example: '2026-01-05T15:04:05.000Z', nullable: true, type: String, format: 'date-time', description: 'When the current key was connected; null while none is.' })
+  @ApiProperty({
+    example: '2026-01-05T15:04:05.000Z',
+    nullable: true,
+    type: String,
+    format: 'date-time',
+    description: 'When the current key was connected; null while none is.',
+  })
   connected_at: string | null;
-  @ApiProperty({ example: 'NoP4', nullable: true, type: String, description: 'The last four characters of the connected API key.' })
+  @ApiProperty({
+    example: 'NoP4',
+    nullable: true,
+    type: String,
+    description: 'The last four characters of the connected API key.',
+  })
   account_last4: string | null;
   @ApiProperty({
     example: 'https://api.example.org/v1/webhooks/payments/grace-church',

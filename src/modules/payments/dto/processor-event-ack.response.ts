@@ -6,7 +6,12 @@ export type AckOutcome = (typeof ACK_OUTCOMES)[number];
 /** The answer to the processor (shown in its dashboard): what the event did. */
 export class ProcessorEventAck {
   @ApiProperty({ example: true }) received: boolean;
-  @ApiProperty({ example: 'evt_3PqR8sLkdIwHu7ix1a2b3c4d', nullable: true, type: String, description: "The processor's event id (null for a signed body that is not an event)." })
+  @ApiProperty({
+    example: 'evt_3PqR8sLkdIwHu7ix1a2b3c4d',
+    nullable: true,
+    type: String,
+    description: "The processor's event id (null for a signed body that is not an event).",
+  })
   event_id: string | null;
   @ApiProperty({
     enum: ACK_OUTCOMES,
@@ -17,6 +22,11 @@ export class ProcessorEventAck {
       '`rejected`: a gift that cannot be recorded as sent (unknown fund, currency outside the table), see detail.',
   })
   outcome: AckOutcome;
-  @ApiProperty({ example: 'don_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', nullable: true, type: String, description: 'The donation or recurring gift it touched, or why it did nothing.' })
+  @ApiProperty({
+    example: 'don_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
+    nullable: true,
+    type: String,
+    description: 'The donation or recurring gift it touched, or why it did nothing.',
+  })
   detail: string | null;
 }

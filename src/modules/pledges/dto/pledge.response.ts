@@ -8,14 +8,26 @@ export const GIVEN_DESCRIPTION =
 
 export class PledgeResponse {
   @ApiProperty({ example: 'plg_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' }) id: string;
-  @ApiProperty({ example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', description: 'The donor (mem_ id).' }) donor_id: string;
+  @ApiProperty({ example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', description: 'The donor (mem_ id).' })
+  donor_id: string;
   @ApiProperty({ example: 'fnd_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', description: 'The fund (fnd_ id).' }) fund_id: string;
-  @ApiProperty({ type: 'integer', example: 120000, description: 'The amount promised, in the minor unit of the currency.' }) amount: number;
+  @ApiProperty({
+    type: 'integer',
+    example: 120000,
+    description: 'The amount promised, in the minor unit of the currency.',
+  })
+  amount: number;
   @ApiProperty({ enum: CURRENCY_CODES, example: 'USD' }) currency: string;
   @ApiProperty({ type: String, format: 'date', example: '2026-01-01' }) starts_on: string;
   @ApiProperty({ type: String, format: 'date', example: '2026-12-31' }) ends_on: string;
   @ApiProperty({ type: 'integer', example: 45000, description: GIVEN_DESCRIPTION }) given: number;
-  @ApiProperty({ type: 'integer', example: 75000, minimum: 0, description: '`amount - given`, never below 0 (a pledge given beyond its amount has 0 remaining).' }) remaining: number;
+  @ApiProperty({
+    type: 'integer',
+    example: 75000,
+    minimum: 0,
+    description: '`amount - given`, never below 0 (a pledge given beyond its amount has 0 remaining).',
+  })
+  remaining: number;
   @ApiProperty({ example: '2026-01-05T15:04:05.000Z', format: 'date-time' }) created_at: string;
   @ApiProperty({ example: '2026-01-05T15:04:05.000Z', format: 'date-time' }) updated_at: string;
 }

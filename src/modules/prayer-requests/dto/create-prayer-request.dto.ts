@@ -8,7 +8,11 @@ export const REQUEST_MAX = 4000;
 /** The prayer request write body. `member_id` or `name`: at least one. */
 /** Decorators run bottom-up and the pipe stops at the first failure: the type check is listed last so that it runs first. */
 export class CreatePrayerRequestDto {
-  @ApiProperty({ example: 'Please pray for my mother, who has surgery on Friday.', minLength: 1, maxLength: REQUEST_MAX })
+  @ApiProperty({
+    example: 'Please pray for my mother, who has surgery on Friday.',
+    minLength: 1,
+    maxLength: REQUEST_MAX,
+  })
   @IsDefined()
   @MaxLen(REQUEST_MAX)
   @MinLen(1)
@@ -28,7 +32,13 @@ export class CreatePrayerRequestDto {
   @IsString()
   member_id?: string | null;
 
-  @ApiPropertyOptional({ type: String, example: 'Ana (visitor)', nullable: true, maxLength: 200, description: 'Who asked, when not a member. `member_id` or `name` is required.' })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'Ana (visitor)',
+    nullable: true,
+    maxLength: 200,
+    description: 'Who asked, when not a member. `member_id` or `name` is required.',
+  })
   @IsOptional()
   @MaxLen(200)
   @MinLen(1)

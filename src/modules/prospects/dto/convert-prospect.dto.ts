@@ -18,7 +18,8 @@ export class ConvertProspectDto extends PartialType(CreateMemberDto) {}
  */
 export async function readConvertBody(body: unknown): Promise<ConvertProspectDto> {
   if (body === undefined) return new ConvertProspectDto();
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw AppError.validation([{ field: '(body)', issue: 'invalid_type', params: { type: 'object' } }]);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw AppError.validation([{ field: '(body)', issue: 'invalid_type', params: { type: 'object' } }]);
   const dto = plainToInstance(ConvertProspectDto, body);
   const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true });
   if (errors.length) throw AppError.validation(toFieldIssues(errors));

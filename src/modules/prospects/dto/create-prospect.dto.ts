@@ -46,24 +46,44 @@ export class CreateProspectDto {
   @OneOf(PROSPECT_SOURCES)
   source?: (typeof PROSPECT_SOURCES)[number] | null;
 
-  @ApiPropertyOptional({ enum: WRITABLE_STAGES, default: 'new', description: 'Pipeline stage. `converted` is set only by POST /v1/prospects/{id}/convert.' })
+  @ApiPropertyOptional({
+    enum: WRITABLE_STAGES,
+    default: 'new',
+    description: 'Pipeline stage. `converted` is set only by POST /v1/prospects/{id}/convert.',
+  })
   @IsOptional()
   @OneOf(WRITABLE_STAGES)
   stage?: (typeof WRITABLE_STAGES)[number];
 
-  @ApiPropertyOptional({ type: String, example: 'usr_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', nullable: true, description: 'The staff user (usr_ id) who follows the prospect up.' })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'usr_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
+    nullable: true,
+    description: 'The staff user (usr_ id) who follows the prospect up.',
+  })
   @IsOptional()
   @IsString()
   @MaxLen(64)
   assigned_to?: string | null;
 
-  @ApiPropertyOptional({ type: String, example: '2026-02-01', nullable: true, format: 'date', description: 'When to follow up (YYYY-MM-DD).' })
+  @ApiPropertyOptional({
+    type: String,
+    example: '2026-02-01',
+    nullable: true,
+    format: 'date',
+    description: 'When to follow up (YYYY-MM-DD).',
+  })
   @IsOptional()
   @IsString()
   @IsCalendarDate()
   follow_up_on?: string | null;
 
-  @ApiPropertyOptional({ type: String, example: 'Came with the Ortiz family; interested in the youth group.', nullable: true, maxLength: NOTES_MAX })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'Came with the Ortiz family; interested in the youth group.',
+    nullable: true,
+    maxLength: NOTES_MAX,
+  })
   @IsOptional()
   @IsString()
   @MaxLen(NOTES_MAX)

@@ -8,6 +8,9 @@ export function IsCalendarDate() {
       name: 'isRealDate',
       target: target.constructor,
       propertyName,
-      validator: { validate: (value: unknown) => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && value >= '1900-01-01' && isRealDate(value) },
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && value >= '1900-01-01' && isRealDate(value),
+      },
     });
 }

@@ -11,7 +11,8 @@ export class RegisterPushTokenDto {
     example: 'fMEP0vJqS0:APA91bHqX2k9u8Yk4m3nQ7b1c0d2e3f4g5h6i7j8k9l0',
     minLength: 1,
     maxLength: 4096,
-    description: 'The registration token the device got from FCM. Registering a known token again updates it (and moves it to this member).',
+    description:
+      'The registration token the device got from FCM. Registering a known token again updates it (and moves it to this member).',
   })
   @IsDefined()
   @IsString()

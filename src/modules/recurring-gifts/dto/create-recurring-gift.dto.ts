@@ -14,7 +14,13 @@ export class CreateRecurringGiftDto {
   @MaxLen(64)
   donor_id: string;
 
-  @ApiProperty({ type: 'integer', example: 5000, minimum: 1, maximum: MAX_AMOUNT, description: 'Each charge, in the minor unit of the currency (5000 = 50.00 USD; 5000 CLP = 5000 pesos).' })
+  @ApiProperty({
+    type: 'integer',
+    example: 5000,
+    minimum: 1,
+    maximum: MAX_AMOUNT,
+    description: 'Each charge, in the minor unit of the currency (5000 = 50.00 USD; 5000 CLP = 5000 pesos).',
+  })
   @IsDefined()
   @IsAmount()
   amount: number;
@@ -24,7 +30,10 @@ export class CreateRecurringGiftDto {
   @IsCurrency()
   currency: string;
 
-  @ApiProperty({ example: 'fnd_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', description: 'The fund (fnd_ id); an archived fund (`active: false`) takes no new gifts.' })
+  @ApiProperty({
+    example: 'fnd_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
+    description: 'The fund (fnd_ id); an archived fund (`active: false`) takes no new gifts.',
+  })
   @IsDefined()
   @IsString()
   @MaxLen(64)
@@ -35,7 +44,12 @@ export class CreateRecurringGiftDto {
   @OneOf(INTERVALS)
   interval: Interval;
 
-  @ApiProperty({ type: String, format: 'date', example: '2026-02-01', description: 'First charge date (YYYY-MM-DD); monthly cadences keep its day of the month.' })
+  @ApiProperty({
+    type: String,
+    format: 'date',
+    example: '2026-02-01',
+    description: 'First charge date (YYYY-MM-DD); monthly cadences keep its day of the month.',
+  })
   @IsDefined()
   @IsString()
   @IsCalendarDate()

@@ -12,7 +12,8 @@ export class UpdateRecurringGiftDto extends PartialType(OmitType(CreateRecurring
   @ApiPropertyOptional({
     enum: RECURRING_STATUSES,
     example: 'paused',
-    description: '`paused` stops the charges, `active` resumes them on the next regular date, `canceled` ends the gift for good (a canceled gift cannot change again: 409).',
+    description:
+      '`paused` stops the charges, `active` resumes them on the next regular date, `canceled` ends the gift for good (a canceled gift cannot change again: 409).',
   })
   @IsOptional()
   @OneOf(RECURRING_STATUSES)

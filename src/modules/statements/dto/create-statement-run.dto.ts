@@ -6,7 +6,11 @@ export const MAX_DONORS = 1000;
 
 /** POST /v1/statements: the year, and optionally the donors (default: every donor of the year). */
 export class CreateStatementRunDto {
-  @ApiProperty({ example: 2025, minimum: MIN_YEAR, description: 'The calendar year (in the time zone of the statement settings); not a future year.' })
+  @ApiProperty({
+    example: 2025,
+    minimum: MIN_YEAR,
+    description: 'The calendar year (in the time zone of the statement settings); not a future year.',
+  })
   @IsDefined()
   @IsInt({ context: { issue: 'invalid_type', params: { type: 'integer' } } })
   @Min(MIN_YEAR, { context: { issue: 'out_of_range', params: { min: MIN_YEAR, max: 9999 } } })

@@ -7,7 +7,12 @@ import { AddressDto } from '../../members/dto/address.dto';
 
 /** PUT /v1/settings/statements: replaces the settings; an absent field takes its default. */
 export class StatementSettingsDto {
-  @ApiPropertyOptional({ enum: LANGUAGES, default: 'es', example: 'es', description: 'The language statements are written in (es, en or pt).' })
+  @ApiPropertyOptional({
+    enum: LANGUAGES,
+    default: 'es',
+    example: 'es',
+    description: 'The language statements are written in (es, en or pt).',
+  })
   @IsOptional()
   @OneOf(LANGUAGES)
   language?: (typeof LANGUAGES)[number];
@@ -23,26 +28,45 @@ export class StatementSettingsDto {
   @IsTimeZone()
   timezone?: string;
 
-  @ApiPropertyOptional({ type: AddressDto, nullable: true, description: 'The church’s address, printed in the letterhead.' })
+  @ApiPropertyOptional({
+    type: AddressDto,
+    nullable: true,
+    description: 'The church’s address, printed in the letterhead.',
+  })
   @IsOptional()
   @IsObject()
   @ValidateNested()
   @Type(() => AddressDto)
   address?: AddressDto | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'IBE850101AB1', description: 'The church’s tax identification (EIN, RFC, CNPJ…), printed under the address.' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'IBE850101AB1',
+    description: 'The church’s tax identification (EIN, RFC, CNPJ…), printed under the address.',
+  })
   @IsOptional()
   @IsString()
   @MaxLen(50)
   tax_id?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'María José Ortiz', description: 'Printed under the signature line (default: the church’s name).' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'María José Ortiz',
+    description: 'Printed under the signature line (default: the church’s name).',
+  })
   @IsOptional()
   @IsString()
   @MaxLen(100)
   signer_name?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'Tesorera', description: 'Printed under the signer’s name (default: “Treasurer” in the statement’s language).' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'Tesorera',
+    description: 'Printed under the signer’s name (default: “Treasurer” in the statement’s language).',
+  })
   @IsOptional()
   @IsString()
   @MaxLen(100)

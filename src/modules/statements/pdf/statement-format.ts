@@ -17,7 +17,13 @@ export function formatAmount(amount: number, currency: CurrencyCode, lang: Langu
   let format = moneyFormats.get(key);
   if (!format) {
     const digits = exponentOf(currency);
-    format = new Intl.NumberFormat(LOCALE[lang], { style: 'currency', currency, currencyDisplay: 'code', minimumFractionDigits: digits, maximumFractionDigits: digits });
+    format = new Intl.NumberFormat(LOCALE[lang], {
+      style: 'currency',
+      currency,
+      currencyDisplay: 'code',
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    });
     moneyFormats.set(key, format);
   }
   return format.format(toMajorString(amount, currency) as unknown as number);
@@ -25,7 +31,10 @@ export function formatAmount(amount: number, currency: CurrencyCode, lang: Langu
 
 /** `2025-03-09` -> `09/03/2025` (es, pt) or `03/09/2025` (en): a calendar date, no time zone shift. */
 export function formatDate(day: string, lang: Language, style: 'short' | 'long' = 'short'): string {
-  const options: Intl.DateTimeFormatOptions = style === 'short' ? { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' } : { dateStyle: 'long', timeZone: 'UTC' };
+  const options: Intl.DateTimeFormatOptions =
+    style === 'short'
+      ? { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' }
+      : { dateStyle: 'long', timeZone: 'UTC' };
   return new Intl.DateTimeFormat(LOCALE[lang], options).format(new Date(`${day}T00:00:00Z`));
 }
 
@@ -41,8 +50,12 @@ export function todayIn(timezone: string, now = new Date()): string {
 /** The printed lines of an address: street lines, then city, region and postal code, then country. */
 export function addressLines(address: Address | null | undefined): string[] {
   if (!address) return [];
-  const place = [[address.city, address.region].filter(Boolean).join(', '), address.postal_code].filter(Boolean).join(' ');
-  return [address.line1, address.line2, place, address.country].filter((line): line is string => Boolean(line && line.trim()));
+  const place = [[address.city, address.region].filter(Boolean).join(', '), address.postal_code]
+    .filter(Boolean)
+    .join(' ');
+  return [address.line1, address.line2, place, address.country].filter((line): line is string =>
+    Boolean(line && line.trim()),
+  );
 }
 
 /** The characters the PDF standard fonts (WinAnsiEncoding) can draw beyond Latin-1. */

@@ -33,7 +33,13 @@ export interface StatementDocument {
   year: number;
   /** The day it is issued (YYYY-MM-DD). */
   issuedOn: string;
-  church: { name: string; address: Address | null; taxId: string | null; signerName: string | null; signerTitle: string | null };
+  church: {
+    name: string;
+    address: Address | null;
+    taxId: string | null;
+    signerName: string | null;
+    signerTitle: string | null;
+  };
   /** The donor (`donors` empty), or the household giving jointly (`donors`: its givers; a donor column when several). */
   recipient: { name: string; address: Address | null; donors: string[] };
   gifts: StatementGiftLine[];
@@ -121,7 +127,10 @@ function letterhead(pdf: Pdf, doc: StatementDocument, t: StatementTexts): void {
   pdf.font('Helvetica').fontSize(10);
   write(pdf, interpolate(t.period, { year: doc.year }), rightX, pdf.y + 2, { width: rightWidth, align: 'right' });
   pdf.fillColor(MUTED).fontSize(8.5);
-  write(pdf, `${t.issuedOn}: ${formatDate(doc.issuedOn, doc.lang, 'long')}`, rightX, pdf.y + 4, { width: rightWidth, align: 'right' });
+  write(pdf, `${t.issuedOn}: ${formatDate(doc.issuedOn, doc.lang, 'long')}`, rightX, pdf.y + 4, {
+    width: rightWidth,
+    align: 'right',
+  });
   write(pdf, `${t.statementNo} ${doc.number}`, rightX, pdf.y + 1, { width: rightWidth, align: 'right' });
 
   const ruleY = Math.max(leftBottom, pdf.y) + 12;
@@ -141,13 +150,19 @@ function recipient(pdf: Pdf, doc: StatementDocument, t: StatementTexts): void {
   pdf.fillColor(INK).font('Helvetica-Bold').fontSize(11);
   write(pdf, doc.recipient.name, x, pdf.y + 3, { width: CONTENT_WIDTH * 0.6 });
   pdf.font('Helvetica').fontSize(10);
-  if (doc.recipient.donors.length > 0) write(pdf, doc.recipient.donors.join(', '), x, pdf.y + 1, { width: CONTENT_WIDTH * 0.6 });
-  for (const line of addressLines(doc.recipient.address)) write(pdf, line, x, pdf.y + 1, { width: CONTENT_WIDTH * 0.6 });
+  if (doc.recipient.donors.length > 0)
+    write(pdf, doc.recipient.donors.join(', '), x, pdf.y + 1, { width: CONTENT_WIDTH * 0.6 });
+  for (const line of addressLines(doc.recipient.address))
+    write(pdf, line, x, pdf.y + 1, { width: CONTENT_WIDTH * 0.6 });
   pdf.y += 16;
 }
 
 function intro(pdf: Pdf, doc: StatementDocument, t: StatementTexts): void {
-  const text = interpolate(t.intro, { church: doc.church.name, from: formatDate(`${doc.year}-01-01`, doc.lang, 'long'), to: formatDate(`${doc.year}-12-31`, doc.lang, 'long') });
+  const text = interpolate(t.intro, {
+    church: doc.church.name,
+    from: formatDate(`${doc.year}-01-01`, doc.lang, 'long'),
+    to: formatDate(`${doc.year}-12-31`, doc.lang, 'long'),
+  });
   pdf.fillColor(INK).font('Helvetica').fontSize(10);
   write(pdf, text, PAGE.margin, pdf.y, { width: CONTENT_WIDTH, lineGap: 2 });
   pdf.y += 14;
@@ -181,7 +196,11 @@ function row(pdf: Pdf, columns: TableColumn[], cells: Record<TableColumn['key'],
   let x = PAGE.margin;
   for (const column of columns) {
     const pad = 5;
-    pdf.text(fit(pdf, cells[column.key], column.width - 2 * pad), x + pad, y + 4.5, { width: column.width - 2 * pad, align: column.align, lineBreak: false });
+    pdf.text(fit(pdf, cells[column.key], column.width - 2 * pad), x + pad, y + 4.5, {
+      width: column.width - 2 * pad,
+      align: column.align,
+      lineBreak: false,
+    });
     x += column.width;
   }
 }
@@ -189,7 +208,12 @@ function row(pdf: Pdf, columns: TableColumn[], cells: Record<TableColumn['key'],
 function headingRow(pdf: Pdf, columns: TableColumn[], y: number): number {
   pdf.rect(PAGE.margin, y, CONTENT_WIDTH, ROW_HEIGHT + 1).fill(ACCENT);
   pdf.fillColor('#ffffff').font('Helvetica-Bold').fontSize(8.5);
-  row(pdf, columns, Object.fromEntries(columns.map((c) => [c.key, c.label])) as Record<TableColumn['key'], string>, y + 0.5);
+  row(
+    pdf,
+    columns,
+    Object.fromEntries(columns.map((c) => [c.key, c.label])) as Record<TableColumn['key'], string>,
+    y + 0.5,
+  );
   return y + ROW_HEIGHT + 1;
 }
 
@@ -299,8 +323,15 @@ function footers(pdf: Pdf, doc: StatementDocument, t: StatementTexts): void {
       .strokeColor(RULE)
       .stroke();
     pdf.fillColor(MUTED).font('Helvetica').fontSize(7.5);
-    write(pdf, `${doc.church.name} · ${t.title} ${doc.year} · ${doc.number}`, PAGE.margin, y, { width: CONTENT_WIDTH * 0.75, lineBreak: false });
-    write(pdf, interpolate(t.page, { page: i + 1, pages: range.count }), PAGE.margin + CONTENT_WIDTH * 0.75, y, { width: CONTENT_WIDTH * 0.25, align: 'right', lineBreak: false });
+    write(pdf, `${doc.church.name} · ${t.title} ${doc.year} · ${doc.number}`, PAGE.margin, y, {
+      width: CONTENT_WIDTH * 0.75,
+      lineBreak: false,
+    });
+    write(pdf, interpolate(t.page, { page: i + 1, pages: range.count }), PAGE.margin + CONTENT_WIDTH * 0.75, y, {
+      width: CONTENT_WIDTH * 0.25,
+      align: 'right',
+      lineBreak: false,
+    });
     pdf.page.margins.bottom = bottom;
   }
 }

@@ -37,7 +37,8 @@ export const STATEMENT_TEXTS: Record<Language, StatementTexts> = {
     taxId: 'Identificación fiscal',
     donor: 'Donante',
     donors: 'Donantes',
-    intro: 'Gracias por su generosidad. Esta constancia detalla los donativos deducibles que {church} recibió de usted entre el {from} y el {to}; los reembolsos ya están descontados.',
+    intro:
+      'Gracias por su generosidad. Esta constancia detalla los donativos deducibles que {church} recibió de usted entre el {from} y el {to}; los reembolsos ya están descontados.',
     date: 'Fecha',
     fund: 'Fondo',
     amount: 'Importe',
@@ -58,7 +59,8 @@ export const STATEMENT_TEXTS: Record<Language, StatementTexts> = {
     taxId: 'Tax ID',
     donor: 'Donor',
     donors: 'Donors',
-    intro: 'Thank you for your generosity. This statement lists the tax-deductible contributions {church} received from you between {from} and {to}; refunds have been deducted.',
+    intro:
+      'Thank you for your generosity. This statement lists the tax-deductible contributions {church} received from you between {from} and {to}; refunds have been deducted.',
     date: 'Date',
     fund: 'Fund',
     amount: 'Amount',
@@ -79,7 +81,8 @@ export const STATEMENT_TEXTS: Record<Language, StatementTexts> = {
     taxId: 'Identificação fiscal',
     donor: 'Doador',
     donors: 'Doadores',
-    intro: 'Obrigado pela sua generosidade. Este comprovante relaciona as doações dedutíveis que {church} recebeu de você entre {from} e {to}; os reembolsos já foram descontados.',
+    intro:
+      'Obrigado pela sua generosidade. Este comprovante relaciona as doações dedutíveis que {church} recebeu de você entre {from} e {to}; os reembolsos já foram descontados.',
     date: 'Data',
     fund: 'Fundo',
     amount: 'Valor',

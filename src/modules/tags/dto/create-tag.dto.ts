@@ -7,7 +7,11 @@ import { TAG_COLORS, TAG_NAME_MAX, TagColor } from '../tag.entity';
 const TAG_NAME = /^(?!\s*$)(?!tag_[0-9a-f]{32}$)[\s\S]+$/;
 
 export class CreateTagDto {
-  @ApiProperty({ example: 'Youth', maxLength: TAG_NAME_MAX, description: 'Unique in the church, ignoring case (409 `conflict`); surrounding blanks are trimmed.' })
+  @ApiProperty({
+    example: 'Youth',
+    maxLength: TAG_NAME_MAX,
+    description: 'Unique in the church, ignoring case (409 `conflict`); surrounding blanks are trimmed.',
+  })
   @IsDefined()
   @Matches(TAG_NAME, { context: { issue: 'invalid_format', params: { format: 'text' } } })
   @MaxLen(TAG_NAME_MAX)

@@ -5,7 +5,12 @@ import { SCOPES } from '../../auth/scopes';
 import { MAX_REDIRECT_URIS } from '../redirect-uris';
 
 export class CreateOAuthClientDto {
-  @ApiProperty({ example: 'Check-in App', maxLength: 100, description: 'Shown on the consent page, in the authorized-apps list and in the audit log (as the name of its access tokens).' })
+  @ApiProperty({
+    example: 'Check-in App',
+    maxLength: 100,
+    description:
+      'Shown on the consent page, in the authorized-apps list and in the audit log (as the name of its access tokens).',
+  })
   @IsDefined()
   @IsString()
   @MinLen(1)
@@ -28,7 +33,8 @@ export class CreateOAuthClientDto {
   @ApiPropertyOptional({
     enum: ['public', 'confidential'],
     default: 'public',
-    description: '`public` (a mobile, desktop or browser app: PKCE only, no secret) or `confidential` (a server: also a client secret, shown once).',
+    description:
+      '`public` (a mobile, desktop or browser app: PKCE only, no secret) or `confidential` (a server: also a client secret, shown once).',
   })
   @IsOptional()
   @OneOf(['public', 'confidential'])
@@ -38,7 +44,8 @@ export class CreateOAuthClientDto {
     example: ['read:members', 'read:events', 'write:attendance'],
     enum: SCOPES,
     isArray: true,
-    description: 'The most this client may ever be granted (its ceiling); a grant is also capped by the consenting user’s role. Default: every scope but admin:*.',
+    description:
+      'The most this client may ever be granted (its ceiling); a grant is also capped by the consenting user’s role. Default: every scope but admin:*.',
   })
   @IsOptional()
   @IsArray()

@@ -59,7 +59,10 @@ const LEASE = `interval '2 minutes'`;
  */
 @Injectable()
 export class DeliveryBook {
-  private readonly batches = new KeyedBatcher<string, Entry, Outcome>((tenantId, entries) => this.run(tenantId, entries), { lanes: LANES });
+  private readonly batches = new KeyedBatcher<string, Entry, Outcome>(
+    (tenantId, entries) => this.run(tenantId, entries),
+    { lanes: LANES },
+  );
 
   constructor(private readonly db: Database) {}
 

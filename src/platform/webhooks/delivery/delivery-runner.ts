@@ -60,7 +60,11 @@ export class DeliveryRunner {
 
   private send(claimed: Claimed): Promise<PostResult> {
     const secrets = [this.open(claimed.secret_sealed)];
-    if (claimed.previous_secret_sealed && claimed.previous_secret_expires_at && claimed.previous_secret_expires_at.getTime() > Date.now()) {
+    if (
+      claimed.previous_secret_sealed &&
+      claimed.previous_secret_expires_at &&
+      claimed.previous_secret_expires_at.getTime() > Date.now()
+    ) {
       secrets.push(this.open(claimed.previous_secret_sealed));
     }
     const headers = {
@@ -69,7 +73,13 @@ export class DeliveryRunner {
       'Service-Signature': signatureHeader(claimed.body, secrets, Math.floor(Date.now() / 1000)),
       'Service-Webhook-Id': claimed.webhook_id,
     };
-    return postWebhook(claimed.url, claimed.body, headers, this.config.WEBHOOK_TIMEOUT_MS, this.config.WEBHOOK_ALLOW_LOOPBACK);
+    return postWebhook(
+      claimed.url,
+      claimed.body,
+      headers,
+      this.config.WEBHOOK_TIMEOUT_MS,
+      this.config.WEBHOOK_ALLOW_LOOPBACK,
+    );
   }
 
   /** A sealed secret's plaintext, keyed by the sealed bytes (a rolled secret is a new entry). */
@@ -85,10 +95,17 @@ export class DeliveryRunner {
 
   private async record(ref: DeliveryRef, claimed: Claimed, result: PostResult) {
     const attempt = claimed.attempts + 1;
-    const ok = result.error === null && result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const ok =
+      result.error === null && result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const delay = ok || result.statusCode === 410 ? null : nextDelay(this.schedule, attempt);
     const status = ok ? 'succeeded' : delay === null ? 'failed' : 'pending';
-    const disable = status === 'failed' ? { endpointId: claimed.endpoint_id, reason: result.statusCode === 410 ? 'gone (HTTP 410)' : 'retries exhausted' } : undefined;
+    const disable =
+      status === 'failed'
+        ? {
+            endpointId: claimed.endpoint_id,
+            reason: result.statusCode === 410 ? 'gone (HTTP 410)' : 'retries exhausted',
+          }
+        : undefined;
     const disabled = await this.book.record(ref.tenantId, {
       deliveryId: ref.deliveryId,
       attemptId: newUuid(),
@@ -102,7 +119,11 @@ export class DeliveryRunner {
     });
     for (const endpoint of disabled) await this.tellAdmins(endpoint);
     if (ok) return { outcome: 'delivered' as const };
-    if (delay !== null) return { outcome: 'failed' as const, retry: { ref: { ...ref, endpointId: claimed.endpoint_id, attempt }, delayMs: delay } };
+    if (delay !== null)
+      return {
+        outcome: 'failed' as const,
+        retry: { ref: { ...ref, endpointId: claimed.endpoint_id, attempt }, delayMs: delay },
+      };
     return { outcome: 'failed' as const };
   }
 

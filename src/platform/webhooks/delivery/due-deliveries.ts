@@ -8,12 +8,18 @@ export class DueDeliveries {
   constructor(private readonly db: Database) {}
 
   async find(overdueMs: number, limit: number): Promise<DeliveryRef[]> {
-    const rows: { tenant_id: string; id: string; endpoint_id: string; attempts: number }[] = await this.db.platform.query(
-      `SELECT tenant_id, id, endpoint_id, attempts FROM webhook_deliveries
+    const rows: { tenant_id: string; id: string; endpoint_id: string; attempts: number }[] =
+      await this.db.platform.query(
+        `SELECT tenant_id, id, endpoint_id, attempts FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at <= now() - make_interval(secs => $1::float8 / 1000)
         ORDER BY next_attempt_at LIMIT $2`,
-      [overdueMs, limit],
-    );
-    return rows.map((r) => ({ tenantId: r.tenant_id, deliveryId: r.id, endpointId: r.endpoint_id, attempt: r.attempts }));
+        [overdueMs, limit],
+      );
+    return rows.map((r) => ({
+      tenantId: r.tenant_id,
+      deliveryId: r.id,
+      endpointId: r.endpoint_id,
+      attempt: r.attempts,
+    }));
   }
 }

@@ -26,7 +26,13 @@ function agentFor(target: URL, allowLoopback: boolean): HttpAgent {
   const key = `${target.origin}|${allowLoopback}`;
   let agent = agents.get(key);
   if (!agent) {
-    const options = { keepAlive: true, maxSockets: PER_ORIGIN, maxFreeSockets: PER_ORIGIN, timeout: 30_000, lookup: guardedLookup(allowLoopback) as never };
+    const options = {
+      keepAlive: true,
+      maxSockets: PER_ORIGIN,
+      maxFreeSockets: PER_ORIGIN,
+      timeout: 30_000,
+      lookup: guardedLookup(allowLoopback) as never,
+    };
     agent = target.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
     agents.set(key, agent);
   }
@@ -37,7 +43,14 @@ function agentFor(target: URL, allowLoopback: boolean): HttpAgent {
  * POSTs a webhook. The whole exchange must finish within `timeoutMs`; redirects are not followed
  * (a 3xx is a failure); the address is checked again at connect time (no private targets).
  */
-export function postWebhook(url: string, body: string, headers: Record<string, string>, timeoutMs: number, allowLoopback: boolean, method = 'POST'): Promise<PostResult> {
+export function postWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  allowLoopback: boolean,
+  method = 'POST',
+): Promise<PostResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {

@@ -44,7 +44,9 @@ export class InProcessDeliveries implements OnModuleDestroy {
       if (refs.length === 0) return;
       for (const ref of refs) {
         while (this.active.size >= limit) await Promise.race(this.active);
-        const task: Promise<unknown> = this.runner.attempt(ref).catch((error: unknown) => this.logger.warn(`delivery ${ref.deliveryId}: ${String(error)}`));
+        const task: Promise<unknown> = this.runner
+          .attempt(ref)
+          .catch((error: unknown) => this.logger.warn(`delivery ${ref.deliveryId}: ${String(error)}`));
         this.active.add(task);
         void task.finally(() => this.active.delete(task));
       }

@@ -8,7 +8,12 @@ export class FilterDto {
   @ApiProperty({ enum: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'] }) op: string;
   @ApiProperty({
     nullable: true,
-    oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] } }],
+    oneOf: [
+      { type: 'string' },
+      { type: 'number' },
+      { type: 'boolean' },
+      { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] } },
+    ],
     example: 10000,
     description: 'A string, number, boolean or null; an array of them for `in`.',
   })
@@ -16,13 +21,21 @@ export class FilterDto {
 }
 
 export class CreateEndpointDto {
-  @ApiProperty({ example: 'https://hooks.example.org/church', description: 'https, reaching a public address (checked again at each delivery).' })
+  @ApiProperty({
+    example: 'https://hooks.example.org/church',
+    description: 'https, reaching a public address (checked again at each delivery).',
+  })
   @IsDefined()
   @IsString()
   @MaxLen(2048)
   url: string;
 
-  @ApiProperty({ example: ['donation.created', 'member.created'], enum: [...EVENT_TYPES, '*'], isArray: true, description: '`*` for every type.' })
+  @ApiProperty({
+    example: ['donation.created', 'member.created'],
+    enum: [...EVENT_TYPES, '*'],
+    isArray: true,
+    description: '`*` for every type.',
+  })
   @IsDefined()
   @IsArray()
   @ArrayMinSize(1)
@@ -30,7 +43,11 @@ export class CreateEndpointDto {
   @OneOf([...EVENT_TYPES, '*'], { each: true })
   events: string[];
 
-  @ApiPropertyOptional({ type: [FilterDto], example: [{ path: 'data.object.amount', op: 'gte', value: 10000 }], description: 'Conditions on the payload, all of which must hold.' })
+  @ApiPropertyOptional({
+    type: [FilterDto],
+    example: [{ path: 'data.object.amount', op: 'gte', value: 10000 }],
+    description: 'Conditions on the payload, all of which must hold.',
+  })
   @IsOptional()
   @IsArray()
   filters?: unknown[];

@@ -11,18 +11,28 @@ export class EndpointResponse {
   @ApiProperty({ example: ['donation.created'], type: [String] }) events: string[];
   @ApiProperty({ type: [FilterDto] }) filters: FilterDto[];
   @ApiProperty({ enum: ['enabled', 'disabled'] }) status: string;
-  @ApiProperty({ example: null, nullable: true, type: String, description: 'Why it was deactivated.' }) disabled_reason: string | null;
+  @ApiProperty({ example: null, nullable: true, type: String, description: 'Why it was deactivated.' })
+  disabled_reason: string | null;
   @ApiProperty({ format: 'date-time', example: '2026-01-05T15:04:05.000Z' }) created_at: string;
   @ApiProperty({ format: 'date-time', example: '2026-01-05T15:04:05.000Z' }) updated_at: string;
 }
 
 export class EndpointWithSecretResponse extends EndpointResponse {
-  @ApiProperty({ example: 'whsec_4kQ0hG1c8uV2x9bN7mR3tY6pL5aZ0sD1', description: 'The signing secret. Shown once.' }) secret: string;
+  @ApiProperty({ example: 'whsec_4kQ0hG1c8uV2x9bN7mR3tY6pL5aZ0sD1', description: 'The signing secret. Shown once.' })
+  secret: string;
 }
 
 export class RolledSecretResponse {
-  @ApiProperty({ example: 'whsec_4kQ0hG1c8uV2x9bN7mR3tY6pL5aZ0sD1', description: 'The new signing secret. Shown once.' }) secret: string;
-  @ApiProperty({ format: 'date-time', description: 'Until then the previous secret signs too (one v1= per live secret).' }) previous_secret_expires_at: string;
+  @ApiProperty({
+    example: 'whsec_4kQ0hG1c8uV2x9bN7mR3tY6pL5aZ0sD1',
+    description: 'The new signing secret. Shown once.',
+  })
+  secret: string;
+  @ApiProperty({
+    format: 'date-time',
+    description: 'Until then the previous secret signs too (one v1= per live secret).',
+  })
+  previous_secret_expires_at: string;
 }
 
 export class ValidationResultResponse {
@@ -46,8 +56,16 @@ export class AttemptResponse {
 
 export class BackfillDto {
   @ApiProperty({ example: 'member.created', enum: EVENT_TYPES }) @IsDefined() @OneOf(EVENT_TYPES) type: string;
-  @ApiProperty({ example: '2026-01-01T00:00:00Z', format: 'date-time' }) @IsDefined() @IsString() @IsISO8601({ strict: true }) from: string;
-  @ApiProperty({ example: '2026-02-01T00:00:00Z', format: 'date-time' }) @IsDefined() @IsString() @IsISO8601({ strict: true }) to: string;
+  @ApiProperty({ example: '2026-01-01T00:00:00Z', format: 'date-time' })
+  @IsDefined()
+  @IsString()
+  @IsISO8601({ strict: true })
+  from: string;
+  @ApiProperty({ example: '2026-02-01T00:00:00Z', format: 'date-time' })
+  @IsDefined()
+  @IsString()
+  @IsISO8601({ strict: true })
+  to: string;
 }
 
 export class EnqueuedResponse {
