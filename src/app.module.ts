@@ -2,44 +2,23 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import type { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
-import { DevicesModule } from './modules/devices/devices.module';
-import { PrayerRequestsModule } from './modules/prayer-requests/prayer-requests.module';
 import { AccessGuard } from './platform/auth/access.guard';
 import { PermissionGuard } from './platform/auth/permission.guard';
 import { AuditInterceptor } from './platform/audit/audit.interceptor';
-import { AuditModule } from './platform/audit/audit.module';
 import { HealthModule } from './platform/health/health.module';
 import { IdempotencyInterceptor } from './platform/idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './platform/idempotency/idempotency.module';
 import { OpenApiModule } from './platform/openapi/openapi.module';
 import { RateLimitGuard } from './platform/rate-limit/rate-limit.guard';
-import { RateLimitModule } from './platform/rate-limit/rate-limit.module';
-import { SettingsModule } from './platform/settings/settings.module';
 import { TenantTransactionInterceptor } from './platform/tenancy/tenant-transaction.interceptor';
 import { JobsModule } from './platform/jobs/jobs.module';
-import { NoticesModule } from './platform/notices/notices.module';
-import { OAuthModule } from './platform/oauth/oauth.module';
-import { WebhooksApiModule } from './platform/webhooks/webhooks-api.module';
 
 /**
  * The HTTP API. Guards run in order (tenant + token, rate limits, then CORS + scopes); the
  * interceptors nest in order: the tenant transaction wraps idempotency, which wraps the audit entry.
  */
 @Module({
-  imports: [
-    CoreModule,
-    DevicesModule,
-    PrayerRequestsModule,
-    WebhooksApiModule,
-    NoticesModule,
-    AuditModule,
-    IdempotencyModule,
-    SettingsModule,
-    RateLimitModule,
-    OpenApiModule,
-    HealthModule,
-    OAuthModule,
-  ],
+  imports: [CoreModule, IdempotencyModule, OpenApiModule, HealthModule],
   providers: [
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },

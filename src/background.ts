@@ -3,9 +3,9 @@ import { loadConfig } from './config/app-config';
 import { InProcessJobs } from './platform/jobs/in-process-jobs';
 import { JobSweeper } from './platform/jobs/job-sweeper';
 import { QueueWorkers } from './platform/jobs/queue-workers';
-import { TokenExpirySchedule } from './platform/notices/token-expiry.schedule';
-import { DeliverySweeper } from './platform/webhooks/delivery/delivery-sweeper';
-import { InProcessDeliveries } from './platform/webhooks/delivery/in-process-deliveries';
+import { TokenExpirySchedule } from './modules/api-tokens/token-expiry.schedule';
+import { DeliverySweeper } from './platform/outbox/delivery/delivery-sweeper';
+import { InProcessDeliveries } from './platform/outbox/delivery/in-process-deliveries';
 
 /**
  * Background work, started once the database is connected. With REDIS_URL the worker process runs

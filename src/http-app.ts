@@ -18,9 +18,9 @@ import { PAYMENT_WEBHOOKS_PATH } from './modules/payments/payment-webhooks.path'
 import type { AppConfig } from './config/app-config';
 import { recordUsage } from './platform/rate-limit/record-usage';
 import { UsageMeter } from './platform/rate-limit/usage-meter';
-import { corsPreflight } from './platform/settings/cors';
-import { CorsPolicy } from './platform/settings/cors-policy.service';
-import { oauthFormBody } from './platform/oauth/oauth-form-body';
+import { corsPreflight } from './platform/cors/cors';
+import { CorsPolicy } from './platform/cors/cors-policy.service';
+import { oauthFormBody } from './modules/oauth/oauth-form-body';
 import { configureViews } from './platform/views/views';
 import { buildOpenApiDocument } from './platform/openapi/openapi.document';
 import { OPENAPI_DOCUMENT, OpenApiDocumentHolder } from './platform/openapi/openapi.controller';

@@ -5,14 +5,13 @@ import { NotificationsProcessor } from './modules/notifications/notifications.pr
 import { StatementsProcessor } from './modules/statements/statements.processor';
 import { JobsModule } from './platform/jobs/jobs.module';
 import { MailProcessor } from './platform/mail/mail.processor';
-import { NoticesModule } from './platform/notices/notices.module';
-import { TokenExpiryProcessor } from './platform/notices/token-expiry.processor';
-import { DeliveryProcessor } from './platform/webhooks/delivery/delivery.processor';
-import { DeliverySweeper } from './platform/webhooks/delivery/delivery-sweeper';
+import { TokenExpiryProcessor } from './modules/api-tokens/token-expiry.processor';
+import { DeliveryProcessor } from './platform/outbox/delivery/delivery.processor';
+import { DeliverySweeper } from './platform/outbox/delivery/delivery-sweeper';
 
 /** The worker's module graph: the shared modules plus every queue's processor (registered here only). */
 @Module({
-  imports: [CoreModule, NoticesModule],
+  imports: [CoreModule],
   providers: [
     DeliveryProcessor,
     DeliverySweeper,

@@ -33,6 +33,17 @@ describe('layers', () => {
     ]);
   });
 
+  it('the platform may not import a module (a feature that grows a controller is a module)', async () => {
+    expect(
+      await lint(
+        'src/platform/outbox/layer-probe.ts',
+        "import { WebhookEndpointsService } from '../../modules/webhook-endpoints/webhook-endpoints.service';\nexport const S = WebhookEndpointsService;\n",
+      ),
+    ).toEqual([
+      'boundaries/dependencies: There is no policy allowing dependencies from elements of type "platform" to elements of type "modules"',
+    ]);
+  });
+
   it('a module may import the layers below it, and an entry point every layer', async () => {
     expect(
       await lint(

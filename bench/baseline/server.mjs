@@ -44,7 +44,7 @@ const fromBuild = (path) => require(join(repoRoot, 'bench', '.build', 'dist', pa
 const { newUuid: uuidv7 } = fromBuild('common/ids/id.js');
 const { isCurrency, isValidAmount } = fromBuild('common/money/currencies.js');
 const { SecretBox } = fromBuild('common/crypto/secret-box.js');
-const { matchesFilters } = fromBuild('platform/webhooks/delivery-filters.js');
+const { matchesFilters } = fromBuild('platform/outbox/delivery-filters.js');
 const { API_VERSION } = fromBuild('common/api-version.js');
 const { isAllowedCode } = fromBuild('modules/check-in/security-code.js');
 const { todayIn } = fromBuild('modules/reports/reports.service.js');

@@ -1,4 +1,4 @@
-// The producer side of scenario 5: adds delivery jobs exactly as src/platform/webhooks/delivery/
+// The producer side of scenario 5: adds delivery jobs exactly as src/platform/outbox/delivery/
 // delivery-queue.ts does (name 'deliver', jobId <delivery>-<attempt>, removeOnComplete).
 import { config, requireFromRepo } from '../lib/util.mjs';
 

@@ -1,19 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { CoreModule } from '../core.module';
-import { BatchesModule } from '../modules/batches/batches.module';
-import { CustomFieldsModule } from '../modules/custom-fields/custom-fields.module';
-import { DonationsModule } from '../modules/donations/donations.module';
-import { CalendarEventsModule } from '../modules/events/events.module';
-import { GroupsModule } from '../modules/groups/groups.module';
-import { AttendanceModule } from '../modules/attendance/attendance.module';
-import { PledgesModule } from '../modules/pledges/pledges.module';
-import { PrayerRequestsModule } from '../modules/prayer-requests/prayer-requests.module';
-import { ProspectsModule } from '../modules/prospects/prospects.module';
-import { RecurringGiftsModule } from '../modules/recurring-gifts/recurring-gifts.module';
-import { TagsModule } from '../modules/tags/tags.module';
 import { JobsModule } from '../platform/jobs/jobs.module';
-import { OAuthModule } from '../platform/oauth/oauth.module';
 import { CliSupport } from './cli-support';
 import { MigrationRunCommand } from './commands/migration-run.command';
 import { OAuthClientCreateCommand } from './commands/oauth-client-create.command';
@@ -30,22 +18,7 @@ import { WebhooksBackfillCommand } from './commands/webhooks-backfill.command';
 import { WebhooksResendCommand } from './commands/webhooks-resend.command';
 
 @Module({
-  // The modules seed:demo writes through that CoreModule does not export.
-  imports: [
-    CoreModule,
-    TagsModule,
-    CustomFieldsModule,
-    ProspectsModule,
-    PrayerRequestsModule,
-    DonationsModule,
-    BatchesModule,
-    RecurringGiftsModule,
-    PledgesModule,
-    CalendarEventsModule,
-    AttendanceModule,
-    GroupsModule,
-    OAuthModule,
-  ],
+  imports: [CoreModule],
   providers: [
     CliSupport,
     TenantCreateCommand,

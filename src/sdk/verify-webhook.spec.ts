@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { signatureHeader } from '../platform/webhooks/signature';
+import { signatureHeader } from '../platform/outbox/signature';
 import { verifyWebhook } from './verify-webhook';
 
 /** The specification's signature, computed here independently of the service's code. */

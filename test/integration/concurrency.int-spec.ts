@@ -6,7 +6,7 @@ import { Queue } from 'bullmq';
 import { Client } from 'pg';
 import { SECRET_BOX } from '../../src/common/crypto/crypto.module';
 import type { SecretBox } from '../../src/common/crypto/secret-box';
-import { DELIVERY_QUEUE } from '../../src/platform/webhooks/delivery/delivery-queue';
+import { DELIVERY_QUEUE } from '../../src/platform/outbox/delivery/delivery-queue';
 import { TestApi } from '../support/api';
 import { cancelPendingDeliveries, newTenant, TestTenant } from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';

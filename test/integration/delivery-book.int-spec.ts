@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { APP_ROLE } from '../../src/database/app-role';
 import { jsonLiteral, uuidArrayLiteral } from '../../src/database/sql-literal';
-import { PREPARED } from '../../src/platform/webhooks/delivery/delivery-book';
+import { PREPARED } from '../../src/platform/outbox/delivery/delivery-book';
 import { TestApi } from '../support/api';
 import { newTenant, TestTenant } from '../support/factories';
 

@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import { FORMAT_CATALOG } from '../../src/common/errors/catalog';
 import { ID_PREFIX, parsePublicId } from '../../src/common/ids/id';
 import { SCOPES } from '../../src/platform/auth/scopes';
-import { OAuthCodesService } from '../../src/platform/oauth/oauth-codes.service';
+import { OAuthCodesService } from '../../src/modules/oauth/oauth-codes.service';
 import type { UserEntity } from '../../src/platform/users/user.entity';
 import { TestApi } from '../support/api';
 import { cancelPendingDeliveries, inTenant, newTenant, newToken, TestTenant, uniqueSlug } from '../support/factories';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ID_PREFIX, parsePublicId } from '../../src/common/ids/id';
 import { TenantContext } from '../../src/common/context/tenant-context';
 import { SCOPES } from '../../src/platform/auth/scopes';
-import { OAuthCodesService } from '../../src/platform/oauth/oauth-codes.service';
+import { OAuthCodesService } from '../../src/modules/oauth/oauth-codes.service';
 import { JsonObject, TestApi } from '../support/api';
 import { inTenant, newTenant, newToken, TestTenant } from '../support/factories';
 import { runCli, runCliOk } from '../support/processes';

@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import { TenantContext } from '../../src/common/context/tenant-context';
 import { ID_PREFIX, parsePublicId } from '../../src/common/ids/id';
 import type { Role, Scope } from '../../src/platform/auth/scopes';
-import { OAuthCodesService } from '../../src/platform/oauth/oauth-codes.service';
+import { OAuthCodesService } from '../../src/modules/oauth/oauth-codes.service';
 import { UsersService } from '../../src/platform/users/users.service';
 import type { UserEntity } from '../../src/platform/users/user.entity';
 import { TestApi, TypedResponse } from '../support/api';

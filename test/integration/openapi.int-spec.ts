@@ -2,7 +2,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { load } from 'js-yaml';
 import request from 'supertest';
-import { EVENT_TYPES } from '../../src/platform/webhooks/event-types';
+import { EVENT_TYPES } from '../../src/platform/outbox/event-types';
 import { TestApi, TypedResponse } from '../support/api';
 
 /** The published description: GET /v1/openapi.json, /v1/openapi.yaml and the /docs UI. */

@@ -5,7 +5,7 @@ import { ID_PREFIX, toPublicId } from '../../src/common/ids/id';
 import { JobSweeper } from '../../src/platform/jobs/job-sweeper';
 import { JobsService } from '../../src/platform/jobs/jobs.service';
 import { QUEUES } from '../../src/platform/jobs/queues';
-import { TokenExpiryNotifier } from '../../src/platform/notices/token-expiry.notifier';
+import { TokenExpiryNotifier } from '../../src/modules/api-tokens/token-expiry.notifier';
 import { TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
 import { FakePushGateway, FCM_SEND_PATH } from '../support/push-gateway';

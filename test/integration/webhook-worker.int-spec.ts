@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { QUEUES } from '../../src/platform/jobs/queues';
-import { DELIVERY_QUEUE } from '../../src/platform/webhooks/delivery/delivery-queue';
+import { DELIVERY_QUEUE } from '../../src/platform/outbox/delivery/delivery-queue';
 import { verifyWebhook } from '../../src/sdk/verify-webhook';
 import { TestApi } from '../support/api';
 import { cancelPendingDeliveries, newTenant, TestTenant } from '../support/factories';

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import supertest from 'supertest';
 import { AppError } from '../../src/common/errors/app-error';
-import { assertWebhookUrl, guardedLookup } from '../../src/platform/webhooks/url-guard';
+import { assertWebhookUrl, guardedLookup } from '../../src/platform/outbox/url-guard';
 import { verifyWebhook } from '../../src/sdk/verify-webhook';
 import { JsonObject, TestApi } from '../support/api';
 import { cancelPendingDeliveries, newMembers, newTenant, newToken, TestTenant } from '../support/factories';

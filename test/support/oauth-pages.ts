@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Role, Scope } from '../../src/platform/auth/scopes';
-import { OAuthClientsService } from '../../src/platform/oauth/oauth-clients.service';
+import { OAuthClientsService } from '../../src/modules/oauth/oauth-clients.service';
 import { UsersService } from '../../src/platform/users/users.service';
 import type { TestApi } from './api';
 import { inTenant, TestTenant } from './factories';

@@ -1,6 +1,6 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
-import type { OAuthClientType } from '../../platform/oauth/oauth-client.entity';
-import { OAuthClientsService } from '../../platform/oauth/oauth-clients.service';
+import type { OAuthClientType } from '../../modules/oauth/oauth-client.entity';
+import { OAuthClientsService } from '../../modules/oauth/oauth-clients.service';
 import { CliError, CliSupport, requireOption } from '../cli-support';
 
 interface Options {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ID_PREFIX, parsePublicId, toPublicId } from '../../common/ids/id';
 import { AttendanceService } from '../../modules/attendance/attendance.service';
-import { CalendarEventsService } from '../../modules/events/events.service';
+import { EventsService } from '../../modules/events/events.service';
 import { GroupMembersService } from '../../modules/groups/group-members.service';
 import { GroupsService } from '../../modules/groups/groups.service';
 import { CliError, CliSupport } from '../cli-support';
@@ -39,7 +39,7 @@ export interface MinistrySummary {
 export class MinistrySeeder {
   constructor(
     private readonly cli: CliSupport,
-    private readonly calendar: CalendarEventsService,
+    private readonly calendar: EventsService,
     private readonly attendance: AttendanceService,
     private readonly groups: GroupsService,
     private readonly groupMembers: GroupMembersService,

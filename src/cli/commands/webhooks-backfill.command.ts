@@ -1,7 +1,7 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { requirePublicId } from '../../common/ids/id';
-import { isEventType } from '../../platform/webhooks/event-types';
-import { EndpointsService } from '../../platform/webhooks/endpoints.service';
+import { isEventType } from '../../platform/outbox/event-types';
+import { WebhookEndpointsService } from '../../modules/webhook-endpoints/webhook-endpoints.service';
 import { CliError, CliSupport, requireOption } from '../cli-support';
 
 interface Options {
@@ -20,7 +20,7 @@ interface Options {
 export class WebhooksBackfillCommand extends CommandRunner {
   constructor(
     private readonly cli: CliSupport,
-    private readonly endpoints: EndpointsService,
+    private readonly endpoints: WebhookEndpointsService,
   ) {
     super();
   }

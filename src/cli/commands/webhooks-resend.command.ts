@@ -1,6 +1,6 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { requirePublicId } from '../../common/ids/id';
-import { WebhookEventsService } from '../../platform/webhooks/webhook-events.service';
+import { WebhookEventsService } from '../../modules/webhook-endpoints/webhook-events.service';
 import { CliSupport, requireOption } from '../cli-support';
 
 @Command({

@@ -5,7 +5,7 @@ import { ID_PREFIX, newUuid, toPublicId } from '../../common/ids/id';
 import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { ListQuery, parseListQuery } from '../../common/lists/list-query';
 import { ListTotals } from '../../platform/list-totals/list-totals.service';
-import { EventsService } from '../../platform/webhooks/events.service';
+import { OutboxService } from '../../platform/outbox/outbox.service';
 import { AttendanceEntity, AttendanceKind } from './attendance.entity';
 import { ATTENDANCE_LIST, EVENT_ATTENDANCE_LIST, MEMBER_ATTENDANCE_LIST } from './attendance.list';
 import { toAttendanceResponse } from './attendance.mapper';
@@ -28,7 +28,7 @@ export interface AttendanceInput {
 export class AttendanceService {
   constructor(
     private readonly attendance: AttendanceRepository,
-    private readonly events: EventsService,
+    private readonly outbox: OutboxService,
     private readonly totals: ListTotals,
   ) {}
 
@@ -50,7 +50,7 @@ export class AttendanceService {
       ]);
     }
     const response = toAttendanceResponse(entity);
-    await this.events.record('attendance.recorded', response);
+    await this.outbox.record('attendance.recorded', response);
     this.totals.invalidate('attendance');
     return response;
   }
@@ -73,7 +73,7 @@ export class AttendanceService {
       );
     }
     const responses = entities.map(toAttendanceResponse);
-    await this.events.recordMany('attendance.recorded', responses);
+    await this.outbox.recordMany('attendance.recorded', responses);
     this.totals.invalidate('attendance');
     return responses;
   }
@@ -112,7 +112,7 @@ export class AttendanceService {
     }
     const created = valid.filter((v) => inserted.has(v.entity.id));
     if (created.length) this.totals.invalidate('attendance');
-    await this.events.recordMany(
+    await this.outbox.recordMany(
       'attendance.recorded',
       created.map((v) => toAttendanceResponse(v.entity)),
     );

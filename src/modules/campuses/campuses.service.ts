@@ -8,7 +8,7 @@ import { CampusEntity } from './campus.entity';
 import { CAMPUS_LIST } from './campuses.list';
 import { toCampusResponse } from './campuses.mapper';
 import { CampusesRepository } from './campuses.repository';
-import { EventsService } from '../../platform/webhooks/events.service';
+import { OutboxService } from '../../platform/outbox/outbox.service';
 import { ListTotals } from '../../platform/list-totals/list-totals.service';
 import type { CreateCampusDto } from './dto/create-campus.dto';
 import type { CampusResponse } from './dto/campus.response';
@@ -18,7 +18,7 @@ import type { UpdateCampusDto } from './dto/update-campus.dto';
 export class CampusesService {
   constructor(
     private readonly campuses: CampusesRepository,
-    private readonly events: EventsService,
+    private readonly outbox: OutboxService,
     private readonly totals: ListTotals,
   ) {}
 
@@ -36,7 +36,7 @@ export class CampusesService {
     });
     await this.campuses.insert(campus);
     const response = toCampusResponse(campus);
-    await this.events.record('campus.created', response);
+    await this.outbox.record('campus.created', response);
     return response;
   }
 

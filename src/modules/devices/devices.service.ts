@@ -16,7 +16,7 @@ import { CampusesService } from '../campuses/campuses.service';
 import { DeviceEntity } from './device.entity';
 import { DEVICE_LIST } from './devices.list';
 import { DevicesRepository } from './devices.repository';
-import { EventsService } from '../../platform/webhooks/events.service';
+import { OutboxService } from '../../platform/outbox/outbox.service';
 import type { CreateDeviceDto } from './dto/create-device.dto';
 import type { DeviceResponse, DeviceWithKeyResponse } from './dto/device.response';
 
@@ -28,7 +28,7 @@ export class DevicesService {
     private readonly campuses: CampusesService,
     private readonly tokens: TokensService,
     private readonly users: UsersService,
-    private readonly events: EventsService,
+    private readonly outbox: OutboxService,
   ) {}
 
   async register(dto: CreateDeviceDto, caller: Principal): Promise<DeviceWithKeyResponse> {
@@ -50,7 +50,7 @@ export class DevicesService {
     device.tokenId = entity.id;
     await this.devices.update(device.id, { tokenId: entity.id });
     const response = this.respond(device, campus ?? null, entity);
-    await this.events.record('device.registered', response);
+    await this.outbox.record('device.registered', response);
     return { ...response, key: value };
   }
 

@@ -8,7 +8,7 @@ import { isCurrency, isValidAmount } from '../../common/money/currencies';
 import { clearedRequiredFields } from '../../common/validation/validation-issues';
 import type { RowLock } from '../../database/row-lock';
 import { ListTotals } from '../../platform/list-totals/list-totals.service';
-import { EventsService } from '../../platform/webhooks/events.service';
+import { OutboxService } from '../../platform/outbox/outbox.service';
 import { CampusesService } from '../campuses/campuses.service';
 import { FundsService } from '../funds/funds.service';
 import { DonationRefundEntity } from './donation-refund.entity';
@@ -38,7 +38,7 @@ export class DonationsService {
     private readonly refs: DonationRefsLoader,
     private readonly funds: FundsService,
     private readonly campuses: CampusesService,
-    private readonly events: EventsService,
+    private readonly outbox: OutboxService,
     private readonly totals: ListTotals,
   ) {}
 
@@ -88,7 +88,7 @@ export class DonationsService {
       donors: new Map(donor ? [[donor.id, donor]] : []),
       campuses: new Map(campus ? [[campus.id, campus]] : []),
     });
-    if (donation.status === 'succeeded') await this.events.record('donation.created', response);
+    if (donation.status === 'succeeded') await this.outbox.record('donation.created', response);
     this.totals.invalidate('donations');
     return response;
   }
@@ -139,7 +139,7 @@ export class DonationsService {
       return this.refs.respond((await this.donations.findByProcessorId(payment.processorId))!);
     }
     const response = await this.refs.respond(donation);
-    await this.events.record('donation.created', response);
+    await this.outbox.record('donation.created', response);
     this.totals.invalidate('donations');
     return response;
   }
@@ -250,7 +250,7 @@ export class DonationsService {
     };
     await this.donations.update(donation.id, changes);
     const response = await this.refs.respond(Object.assign(donation, changes));
-    await this.events.record('donation.disputed', response);
+    await this.outbox.record('donation.disputed', response);
     this.totals.invalidate('donations');
     return response;
   }
@@ -265,7 +265,7 @@ export class DonationsService {
     const rows = await this.donations.findManyByIds(ids);
     const refs = await this.refs.of(rows);
     const objects = rows.map((d) => toDonationResponse(d, refs));
-    await this.events.recordMany('donation.created', objects);
+    await this.outbox.recordMany('donation.created', objects);
     this.totals.invalidate('donations');
     return ids.length;
   }
@@ -300,7 +300,7 @@ export class DonationsService {
     const changes: Partial<DonationEntity> = { refundedAmount, status, updatedAt: now };
     await this.donations.update(donation.id, changes);
     const response = await this.refs.respond(Object.assign(donation, changes));
-    await this.events.record('donation.refunded', toDonationRefundedEvent(response, refund));
+    await this.outbox.record('donation.refunded', toDonationRefundedEvent(response, refund));
     this.totals.invalidate('donations');
     return { donation: response };
   }

@@ -6,7 +6,7 @@ export type EventStatus = (typeof EVENT_STATUSES)[number];
 
 /** A calendar event (table `events`); `registrationCount` is kept under the event's row lock. */
 @Entity('events')
-export class CalendarEventEntity extends TenantScopedEntity {
+export class EventEntity extends TenantScopedEntity {
   @Column('text') name: string;
   @Column('text', { nullable: true }) description: string | null;
   @Column('text', { nullable: true }) location: string | null;

@@ -10,6 +10,7 @@ import {
 import type { Response } from 'express';
 import { ParseIdPipe } from '../../common/ids/parse-id.pipe';
 import { ApiList } from '../../common/lists/list-envelope';
+import { AuditResource } from '../../platform/audit/audit-resource.decorator';
 import { Auth } from '../../platform/auth/auth.decorator';
 import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
 import { CancelEventDto, readCancelBody } from './dto/cancel-event.dto';
@@ -19,14 +20,15 @@ import { CalendarEventResponse } from './dto/event.response';
 import { RegistrationResponse } from './dto/registration.response';
 import { UpdateEventDto } from './dto/update-event.dto';
 import { EVENT_LIST, REGISTRATION_LIST } from './events.list';
-import { CalendarEventsService } from './events.service';
+import { EventsService } from './events.service';
 
 const EventId = new ParseIdPipe('evt', 'event');
 
 @ApiTags('Events')
+@AuditResource('calendar_events')
 @Controller('v1/events')
-export class CalendarEventsController {
-  constructor(private readonly events: CalendarEventsService) {}
+export class EventsController {
+  constructor(private readonly events: EventsService) {}
 
   @Post()
   @Idempotent()

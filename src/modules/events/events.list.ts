@@ -1,7 +1,7 @@
 import { ID_PREFIX } from '../../common/ids/id';
 import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
 import { asStrings, uuidsOf } from '../../common/lists/ref-filters';
-import { CalendarEventEntity, EVENT_STATUSES } from './event.entity';
+import { EventEntity, EVENT_STATUSES } from './event.entity';
 import type { RegistrationEntity } from './registration.entity';
 
 /** campus=<key or cmp_ id>, or campus[in]=a,b (as members filter it). */
@@ -15,7 +15,7 @@ function campusCondition(
   return `${alias}.campus_id IN (SELECT c.id FROM campuses c WHERE c.tenant_id = ${alias}.tenant_id AND (c.key IN ${param(refs)} OR c.id IN ${param(uuidsOf(ID_PREFIX.campus, refs))}))`;
 }
 
-export const EVENT_LIST: ListSpec<CalendarEventEntity> = {
+export const EVENT_LIST: ListSpec<EventEntity> = {
   resource: 'event',
   defaultSort: 'created_at',
   sorts: {

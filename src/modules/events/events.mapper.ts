@@ -3,12 +3,12 @@ import type { CampusEntity } from '../campuses/campus.entity';
 import { toCampusRef } from '../campuses/campuses.mapper';
 import type { CalendarEventResponse } from './dto/event.response';
 import type { RegisteredMember, RegistrationResponse } from './dto/registration.response';
-import type { CalendarEventEntity } from './event.entity';
+import type { EventEntity } from './event.entity';
 import type { RegistrationEntity } from './registration.entity';
 
 /** `campuses` holds (at least) the event's campus, by id; `attendance` the attendance count by event id (none: 0). */
 export function toEventResponse(
-  event: CalendarEventEntity,
+  event: EventEntity,
   campuses: Map<string, CampusEntity>,
   attendance: Map<string, number>,
 ): CalendarEventResponse {

@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
 import { AttendanceModule } from '../attendance/attendance.module';
 import { CampusesModule } from '../campuses/campuses.module';
-import { CalendarEventsController } from './events.controller';
-import { CalendarEventsRepository } from './events.repository';
-import { CalendarEventsService } from './events.service';
+import { EventsController } from './events.controller';
+import { EventsRepository } from './events.repository';
+import { EventsService } from './events.service';
 
 @Module({
   imports: [CampusesModule, AttendanceModule],
-  controllers: [CalendarEventsController],
-  providers: [CalendarEventsService, CalendarEventsRepository],
-  exports: [CalendarEventsService],
+  controllers: [EventsController],
+  providers: [EventsService, EventsRepository],
+  exports: [EventsService],
 })
-export class CalendarEventsModule {}
+export class EventsModule {}

@@ -4,41 +4,41 @@ import { TenantContext } from '../../common/context/tenant-context';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
-import { CalendarEventEntity } from './event.entity';
+import { EventEntity } from './event.entity';
 import { EVENT_LIST, REGISTRATION_LIST } from './events.list';
 import type { MemberName } from './events.mapper';
 import { RegistrationEntity } from './registration.entity';
 
 /** The module's only TypeORM surface. Every query names the tenant (RLS enforces it too). */
 @Injectable()
-export class CalendarEventsRepository {
+export class EventsRepository {
   private scope() {
     const { manager, tenantId } = TenantContext.current();
     return {
       manager,
       tenantId,
-      events: manager.getRepository(CalendarEventEntity),
+      events: manager.getRepository(EventEntity),
       registrations: manager.getRepository(RegistrationEntity),
     };
   }
 
-  async insert(event: CalendarEventEntity): Promise<void> {
+  async insert(event: EventEntity): Promise<void> {
     await this.scope().events.insert(event);
   }
 
   /** A live (not deleted) event; with `lock`, locked until the transaction ends. */
-  async findLive(id: string, lock?: RowLock): Promise<CalendarEventEntity | null> {
+  async findLive(id: string, lock?: RowLock): Promise<EventEntity | null> {
     const { events, tenantId } = this.scope();
     return events.findOne({ where: { tenantId, id, deletedAt: IsNull() }, ...withLock(lock) });
   }
 
-  async update(id: string, changes: Partial<CalendarEventEntity>): Promise<boolean> {
+  async update(id: string, changes: Partial<EventEntity>): Promise<boolean> {
     const { events, tenantId } = this.scope();
     const result = await events.update({ tenantId, id, deletedAt: IsNull() }, changes);
     return (result.affected ?? 0) > 0;
   }
 
-  list(query: ListQuery): Promise<Page<CalendarEventEntity>> {
+  list(query: ListQuery): Promise<Page<EventEntity>> {
     const { events, tenantId } = this.scope();
     const qb = events.createQueryBuilder('e').where('e.tenant_id = :tenantId AND e.deleted_at IS NULL', { tenantId });
     return fetchPage(qb, query, EVENT_LIST);

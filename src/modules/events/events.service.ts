@@ -7,7 +7,7 @@ import { parseListQuery } from '../../common/lists/list-query';
 import { clearedRequiredFields } from '../../common/validation/validation-issues';
 import type { RowLock } from '../../database/row-lock';
 import { MailerService } from '../../platform/mail/mailer.service';
-import { EventsService } from '../../platform/webhooks/events.service';
+import { OutboxService } from '../../platform/outbox/outbox.service';
 import { AttendanceService } from '../attendance/attendance.service';
 import type { CampusEntity } from '../campuses/campus.entity';
 import { CampusesService } from '../campuses/campuses.service';
@@ -17,10 +17,10 @@ import type { CalendarEventResponse } from './dto/event.response';
 import type { CreateRegistrationDto } from './dto/create-registration.dto';
 import type { RegistrationResponse } from './dto/registration.response';
 import type { UpdateEventDto } from './dto/update-event.dto';
-import { CalendarEventEntity } from './event.entity';
+import { EventEntity } from './event.entity';
 import { EVENT_LIST, REGISTRATION_LIST } from './events.list';
 import { MemberName, toEventResponse, toRegistrationResponse } from './events.mapper';
-import { CalendarEventsRepository } from './events.repository';
+import { EventsRepository } from './events.repository';
 import { RegistrationEntity } from './registration.entity';
 import { isIanaTimeZone, toInstant } from './zoned-time';
 
@@ -28,11 +28,11 @@ const REQUIRED_ON_PATCH = ['name', 'starts_at', 'ends_at', 'registration_open'] 
 const TIMEZONE_FORMAT = 'IANA time zone'; // translated in FORMAT_CATALOG
 
 @Injectable()
-export class CalendarEventsService {
+export class EventsService {
   constructor(
-    private readonly repository: CalendarEventsRepository,
+    private readonly repository: EventsRepository,
     private readonly campuses: CampusesService,
-    private readonly events: EventsService,
+    private readonly outbox: OutboxService,
     private readonly mailer: MailerService,
     private readonly attendance: AttendanceService,
   ) {}
@@ -44,7 +44,7 @@ export class CalendarEventsService {
     const times = timezone ? this.readTimes(dto.starts_at, dto.ends_at, timezone, issues) : null;
     if (issues.length || !times || !timezone) throw AppError.validation(issues);
     const now = new Date();
-    const event = Object.assign(new CalendarEventEntity(), {
+    const event = Object.assign(new EventEntity(), {
       tenantId: TenantContext.current().tenantId,
       id: newUuid(),
       name: dto.name.trim(),
@@ -66,7 +66,7 @@ export class CalendarEventsService {
     });
     await this.repository.insert(event);
     const response = toEventResponse(event, campusMap(campus), new Map());
-    await this.events.record('event.created', response);
+    await this.outbox.record('event.created', response);
     return response;
   }
 
@@ -91,7 +91,7 @@ export class CalendarEventsService {
     if (issues.length) throw AppError.validation(issues);
     const event = await this.require(id, 'for_no_key_update');
     const campus = dto.campus !== undefined ? await this.resolveCampus(dto.campus, issues) : null;
-    const changes: Partial<CalendarEventEntity> = {};
+    const changes: Partial<EventEntity> = {};
     if (dto.campus !== undefined) changes.campusId = campus?.id ?? null;
     if (dto.timezone !== undefined) {
       const zoneCampus =
@@ -171,7 +171,7 @@ export class CalendarEventsService {
     await this.repository.insertRegistration(registration);
     await this.save(event.id, { registrationCount: event.registrationCount + 1, updatedAt: now });
     const response = toRegistrationResponse(registration, new Map(member ? [[member.id, member]] : []));
-    await this.events.record('event.registration', response);
+    await this.outbox.record('event.registration', response);
     return response;
   }
 
@@ -202,7 +202,7 @@ export class CalendarEventsService {
     const event = await this.require(id, 'for_no_key_update');
     if (event.status === 'canceled') throw new AppError('event_canceled');
     const now = new Date();
-    const changes: Partial<CalendarEventEntity> = {
+    const changes: Partial<EventEntity> = {
       status: 'canceled',
       canceledAt: now,
       cancelReason: reason?.trim() || null,
@@ -211,12 +211,12 @@ export class CalendarEventsService {
     await this.save(id, changes);
     const canceled = Object.assign(event, changes);
     const [response] = await this.respond([canceled]);
-    await this.events.record('event.canceled', response);
+    await this.outbox.record('event.canceled', response);
     await this.mailRegistrants(canceled);
     return response;
   }
 
-  private async mailRegistrants(event: CalendarEventEntity): Promise<void> {
+  private async mailRegistrants(event: EventEntity): Promise<void> {
     const registrations = await this.repository.allRegistrations(event.id);
     const members = await this.repository.memberNames(registrations.flatMap((r) => (r.memberId ? [r.memberId] : [])));
     const recipients = new Map<string, { to: string; firstName: string }>();
@@ -245,7 +245,7 @@ export class CalendarEventsService {
   }
 
   /** The events as GET answers them: their campuses in one query, their attendance counts in one grouped query. */
-  private async respond(events: CalendarEventEntity[]): Promise<CalendarEventResponse[]> {
+  private async respond(events: EventEntity[]): Promise<CalendarEventResponse[]> {
     const campuses = await this.campuses.byIdOf(events);
     const attendance = await this.attendance.countByEvent(events.map((e) => e.id));
     return events.map((e) => toEventResponse(e, campuses, attendance));
@@ -301,11 +301,11 @@ export class CalendarEventsService {
     return instant;
   }
 
-  private async save(id: string, changes: Partial<CalendarEventEntity>): Promise<void> {
+  private async save(id: string, changes: Partial<EventEntity>): Promise<void> {
     if (!(await this.repository.update(id, changes))) throw AppError.notFound('event');
   }
 
-  private async require(id: string, lock?: RowLock): Promise<CalendarEventEntity> {
+  private async require(id: string, lock?: RowLock): Promise<EventEntity> {
     const event = await this.repository.findLive(id, lock);
     if (!event) throw AppError.notFound('event');
     return event;

@@ -7,7 +7,7 @@ import { NotModified } from '../../common/http/not-modified';
 import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { parseListQuery } from '../../common/lists/list-query';
 import { ListTotals } from '../../platform/list-totals/list-totals.service';
-import { EventsService } from '../../platform/webhooks/events.service';
+import { OutboxService } from '../../platform/outbox/outbox.service';
 import { CampusesService } from '../campuses/campuses.service';
 import { CampusDirectory } from '../members/campus-directory';
 import type { MemberEntity } from '../members/member.entity';
@@ -35,7 +35,7 @@ export class GroupMembersService {
     private readonly repository: GroupsRepository,
     private readonly campuses: CampusesService,
     private readonly tags: TagsService,
-    private readonly events: EventsService,
+    private readonly outbox: OutboxService,
     private readonly totals: ListTotals,
     private readonly campusDirectory: CampusDirectory,
     private readonly memberTags: MemberTagRefs,
@@ -151,8 +151,8 @@ export class GroupMembersService {
 
     const newGroup = await this.groups.respond(created, moving.length);
     const event: GroupMultipliedEvent = { group: await this.groups.respond(source), new_group: newGroup };
-    await this.events.record('group.created', newGroup);
-    await this.events.record('group.multiplied', event);
+    await this.outbox.record('group.created', newGroup);
+    await this.outbox.record('group.multiplied', event);
     return newGroup;
   }
 

@@ -6,7 +6,7 @@ import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { parseListQuery } from '../../common/lists/list-query';
 import { clearedRequiredFields } from '../../common/validation/validation-issues';
 import type { RowLock } from '../../database/row-lock';
-import { EventsService } from '../../platform/webhooks/events.service';
+import { OutboxService } from '../../platform/outbox/outbox.service';
 import type { CampusEntity } from '../campuses/campus.entity';
 import { CampusesService } from '../campuses/campuses.service';
 import type { CreateGroupDto } from './dto/create-group.dto';
@@ -29,7 +29,7 @@ export class GroupsService {
   constructor(
     private readonly groups: GroupsRepository,
     private readonly campuses: CampusesService,
-    private readonly events: EventsService,
+    private readonly outbox: OutboxService,
   ) {}
 
   async create(dto: CreateGroupDto): Promise<GroupResponse> {
@@ -47,7 +47,7 @@ export class GroupsService {
     });
     await this.groups.insert(group);
     const response = await this.respond(group, 0);
-    await this.events.record('group.created', response);
+    await this.outbox.record('group.created', response);
     return response;
   }
 
@@ -100,7 +100,7 @@ export class GroupsService {
     const changes: Partial<GroupEntity> = { status: 'closed', closedAt: now, updatedAt: now };
     await this.groups.update(id, changes);
     const response = await this.respond(Object.assign(group, changes));
-    await this.events.record('group.closed', response);
+    await this.outbox.record('group.closed', response);
     return response;
   }
 

@@ -14,7 +14,7 @@ import { MemberTagRefs } from './member-tag-refs';
 import { customFieldIssues, CustomFieldsWrite, setsCustomFields } from '../custom-fields/custom-field-values';
 import { CustomFieldsService } from '../custom-fields/custom-fields.service';
 import type { TagRef } from '../tags/dto/tag.response';
-import { EventsService } from '../../platform/webhooks/events.service';
+import { OutboxService } from '../../platform/outbox/outbox.service';
 import type { CreateMemberDto } from './dto/create-member.dto';
 import type { MemberResponse } from './dto/member.response';
 import type { UpdateMemberDto } from './dto/update-member.dto';
@@ -36,7 +36,7 @@ export class MembersService {
     private readonly campusDirectory: CampusDirectory,
     private readonly memberTags: MemberTagRefs,
     private readonly customFields: CustomFieldsService,
-    private readonly events: EventsService,
+    private readonly outbox: OutboxService,
     private readonly totals: ListTotals,
   ) {}
 
@@ -53,7 +53,7 @@ export class MembersService {
     if (issues.length) throw AppError.validation(issues);
     const member = this.newMember(dto, campusByRef);
     await this.members.insert([member]);
-    await this.events.record('member.created', toMemberResponse(member, byCampusId(campusByRef), DEFAULT_LANGUAGE, []));
+    await this.outbox.record('member.created', toMemberResponse(member, byCampusId(campusByRef), DEFAULT_LANGUAGE, []));
     return this.respond(member, campusByRef, []);
   }
 
@@ -82,7 +82,7 @@ export class MembersService {
     await this.members.insert(entities);
     // Events carry the member as GET shows it, labels in the default language.
     const campuses = byCampusId(campusByRef);
-    await this.events.recordMany(
+    await this.outbox.recordMany(
       'member.created',
       entities.map((m) => toMemberResponse(m, campuses, DEFAULT_LANGUAGE, [])),
     );
@@ -153,7 +153,7 @@ export class MembersService {
     const updated = Object.assign(member, changes);
     const campuses = await this.campusesOf([updated]);
     const tags = await this.memberTags.ofOne(id);
-    await this.events.record('member.updated', toMemberResponse(updated, campuses, DEFAULT_LANGUAGE, tags));
+    await this.outbox.record('member.updated', toMemberResponse(updated, campuses, DEFAULT_LANGUAGE, tags));
     return toMemberResponse(updated, campuses, TenantContext.current().lang, tags);
   }
 
@@ -181,7 +181,7 @@ export class MembersService {
     const member = await this.require(id, 'for_no_key_update');
     const now = new Date();
     if (!(await this.members.update(id, { deletedAt: now, updatedAt: now }))) throw AppError.notFound('member');
-    await this.events.record(
+    await this.outbox.record(
       'member.deleted',
       toMemberResponse(
         Object.assign(member, { updatedAt: now }),
@@ -238,7 +238,7 @@ export class MembersService {
   async recordUpdated(members: MemberEntity[]): Promise<void> {
     const campuses = await this.campusesOf(members);
     const tags = await this.memberTags.of(members.map((m) => m.id));
-    await this.events.recordMany(
+    await this.outbox.recordMany(
       'member.updated',
       members.map((m) => toMemberResponse(m, campuses, DEFAULT_LANGUAGE, tags.get(m.id) ?? [])),
     );

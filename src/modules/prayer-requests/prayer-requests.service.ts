@@ -6,7 +6,7 @@ import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { ListQuery, parseListQuery } from '../../common/lists/list-query';
 import { clearedRequiredFields } from '../../common/validation/validation-issues';
 import type { Principal } from '../../platform/auth/principal';
-import { EventsService } from '../../platform/webhooks/events.service';
+import { OutboxService } from '../../platform/outbox/outbox.service';
 import type { CampusEntity } from '../campuses/campus.entity';
 import { CampusesService } from '../campuses/campuses.service';
 import type { AnswerPrayerRequestDto } from './dto/answer-prayer-request.dto';
@@ -30,7 +30,7 @@ export class PrayerRequestsService {
   constructor(
     private readonly prayerRequests: PrayerRequestsRepository,
     private readonly campuses: CampusesService,
-    private readonly events: EventsService,
+    private readonly outbox: OutboxService,
   ) {}
 
   async create(dto: CreatePrayerRequestDto, principal: Principal): Promise<PrayerRequestResponse> {
@@ -58,7 +58,7 @@ export class PrayerRequestsService {
     });
     await this.prayerRequests.insert(row);
     const response = toPrayerRequestResponse(row, await this.relatedTo([row]));
-    await this.events.record('prayer_request.created', response);
+    await this.outbox.record('prayer_request.created', response);
     return response;
   }
 
@@ -118,7 +118,7 @@ export class PrayerRequestsService {
     const changes = { answeredAt: now, answer, updatedAt: now };
     await this.prayerRequests.update(id, changes);
     const response = toPrayerRequestResponse(Object.assign(row, changes), await this.relatedTo([row]));
-    await this.events.record('prayer_request.answered', response);
+    await this.outbox.record('prayer_request.answered', response);
     return response;
   }
 

@@ -7,7 +7,7 @@ import { parseListQuery } from '../../common/lists/list-query';
 import { clearedRequiredFields } from '../../common/validation/validation-issues';
 import type { RowLock } from '../../database/row-lock';
 import { UsersService } from '../../platform/users/users.service';
-import { EventsService } from '../../platform/webhooks/events.service';
+import { OutboxService } from '../../platform/outbox/outbox.service';
 import type { CampusEntity } from '../campuses/campus.entity';
 import { CampusesService } from '../campuses/campuses.service';
 import type { CreateMemberDto } from '../members/dto/create-member.dto';
@@ -39,7 +39,7 @@ export class ProspectsService {
     private readonly campuses: CampusesService,
     private readonly users: UsersService,
     private readonly members: MembersService,
-    private readonly events: EventsService,
+    private readonly outbox: OutboxService,
   ) {}
 
   async create(dto: CreateProspectDto): Promise<ProspectResponse> {
@@ -67,7 +67,7 @@ export class ProspectsService {
     });
     await this.prospects.insert(prospect);
     const response = toProspectResponse(prospect, byCampusId(refs.campusByRef));
-    await this.events.record('prospect.created', response);
+    await this.outbox.record('prospect.created', response);
     return response;
   }
 
@@ -152,7 +152,7 @@ export class ProspectsService {
     };
     await this.save(id, changes);
     const response = toProspectResponse(Object.assign(prospect, changes), await this.campusesOf([prospect]));
-    await this.events.record('prospect.converted', response);
+    await this.outbox.record('prospect.converted', response);
     return response;
   }
 

@@ -5,7 +5,7 @@ import { ID_PREFIX, isUuid, newUuid, parsePublicId } from '../../common/ids/id';
 import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { parseListQuery } from '../../common/lists/list-query';
 import { clearedRequiredFields } from '../../common/validation/validation-issues';
-import { EventsService } from '../../platform/webhooks/events.service';
+import { OutboxService } from '../../platform/outbox/outbox.service';
 import { FundsService } from '../funds/funds.service';
 import { MemberHouseholdsService } from '../members/member-households.service';
 import type { CreateRecurringGiftDto } from './dto/create-recurring-gift.dto';
@@ -40,7 +40,7 @@ export class RecurringGiftsService {
     private readonly gifts: RecurringGiftsRepository,
     private readonly funds: FundsService,
     private readonly members: MemberHouseholdsService,
-    private readonly events: EventsService,
+    private readonly outbox: OutboxService,
   ) {}
 
   async create(dto: CreateRecurringGiftDto): Promise<RecurringGiftResponse> {
@@ -69,7 +69,7 @@ export class RecurringGiftsService {
     } satisfies Partial<RecurringGiftEntity>);
     await this.gifts.insert(gift);
     const response = toRecurringGiftResponse(gift, utcDate(now));
-    await this.events.record('recurring.created', response);
+    await this.outbox.record('recurring.created', response);
     return response;
   }
 
@@ -120,7 +120,7 @@ export class RecurringGiftsService {
     if (changes.status === 'canceled') changes.canceledAt = now;
     if (!(await this.gifts.update(gift.id, changes))) throw AppError.notFound('recurring gift');
     const response = toRecurringGiftResponse(Object.assign(gift, changes), utcDate(now));
-    await this.events.record(changes.status === 'canceled' ? 'recurring.canceled' : 'recurring.updated', response);
+    await this.outbox.record(changes.status === 'canceled' ? 'recurring.canceled' : 'recurring.updated', response);
     return response;
   }
 
@@ -135,7 +135,7 @@ export class RecurringGiftsService {
     if (!gift) return null;
     const at = new Date();
     const event = toChargeFailedEvent(toRecurringGiftResponse(gift, utcDate(at)), { ...failure, at });
-    await this.events.record('recurring.charge_failed', event);
+    await this.outbox.record('recurring.charge_failed', event);
     return event;
   }
 

@@ -7,7 +7,7 @@ import { parseListQuery } from '../../common/lists/list-query';
 import { isStorableText } from '../../common/validation/text';
 import type { RowLock } from '../../database/row-lock';
 import { ListTotals } from '../../platform/list-totals/list-totals.service';
-import { EventsService } from '../../platform/webhooks/events.service';
+import { OutboxService } from '../../platform/outbox/outbox.service';
 import type { CreateTagDto } from './dto/create-tag.dto';
 import type { TagRef, TagResponse } from './dto/tag.response';
 import type { UpdateTagDto } from './dto/update-tag.dto';
@@ -36,7 +36,7 @@ const duplicateName = (name: string) =>
 export class TagsService {
   constructor(
     private readonly tags: TagsRepository,
-    private readonly events: EventsService,
+    private readonly outbox: OutboxService,
     private readonly totals: ListTotals,
   ) {}
 
@@ -121,7 +121,7 @@ export class TagsService {
   /** Puts the tag on the member and raises `tag.added`; nothing (false) when it was there already. */
   async attach(tag: TagEntity, member: TaggedMember): Promise<boolean> {
     if (!(await this.tags.attach(tag.id, member.id))) return false;
-    await this.events.record('tag.added', toMemberTagEvent(tag, member));
+    await this.outbox.record('tag.added', toMemberTagEvent(tag, member));
     this.totals.invalidate('members');
     return true;
   }
@@ -129,7 +129,7 @@ export class TagsService {
   /** Takes the tag off the member and raises `tag.removed`; nothing (false) when it was not there. */
   async detach(tag: TagEntity, member: TaggedMember): Promise<boolean> {
     if (!(await this.tags.detach(tag.id, member.id))) return false;
-    await this.events.record('tag.removed', toMemberTagEvent(tag, member));
+    await this.outbox.record('tag.removed', toMemberTagEvent(tag, member));
     this.totals.invalidate('members');
     return true;
   }

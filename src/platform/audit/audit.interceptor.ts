@@ -3,7 +3,8 @@ import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import type { AuthRequest } from '../auth/principal';
-import { AuditLog } from './audit-log.service';
+import { AUDIT_RESOURCE } from './audit-resource.decorator';
+import { AuditRecorder } from './audit-recorder';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -14,15 +15,17 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 @Injectable()
 export class AuditInterceptor implements NestInterceptor {
   constructor(
-    private readonly audit: AuditLog,
+    private readonly audit: AuditRecorder,
     private readonly reflector: Reflector,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler<unknown>): Observable<unknown> {
     const req = context.switchToHttp().getRequest<AuthRequest>();
     if (!req.principal || !WRITES.has(req.method)) return next.handle();
-    const controller = context.getClass().name.replace(/Controller$/, '');
-    const action = `${snake(controller)}.${snake(context.getHandler().name)}`;
+    const resource =
+      this.reflector.get<string>(AUDIT_RESOURCE, context.getClass()) ??
+      snake(context.getClass().name.replace(/Controller$/, ''));
+    const action = `${resource}.${snake(context.getHandler().name)}`;
     return from(
       (async () => {
         const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
@@ -31,7 +34,7 @@ export class AuditInterceptor implements NestInterceptor {
         const resourceId = (body as { id?: unknown } | undefined)?.id ?? req.params.id;
         await this.audit.record({
           action,
-          resourceType: snake(controller),
+          resourceType: resource,
           resourceId: typeof resourceId === 'string' ? resourceId : null,
           status,
           ip: req.ip ?? null,

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
-import { AuditLogController } from './audit-log.controller';
-import { AuditLog } from './audit-log.service';
+import { AuditRecorder } from './audit-recorder';
 
+/** Writes the audit entry of every change made with a token (the interceptor's store). */
 @Global()
-@Module({ controllers: [AuditLogController], providers: [AuditLog], exports: [AuditLog] })
+@Module({ providers: [AuditRecorder], exports: [AuditRecorder] })
 export class AuditModule {}

@@ -2,9 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { TenantContext } from '../../common/context/tenant-context';
 import { AppError } from '../../common/errors/app-error';
 import { newUuid } from '../../common/ids/id';
-import { fetchPage, Page } from '../../common/lists/keyset-page';
-import type { ListQuery } from '../../common/lists/list-query';
-import { TOKEN_LIST } from './tokens.list';
 import type { UserEntity } from '../users/user.entity';
 import { ApiTokenEntity, ApiTokenType } from './api-token.entity';
 import { isScope, KIOSK_SCOPES, scopesAllowedFor } from './scopes';
@@ -59,15 +56,6 @@ export class TokensService {
     });
     await this.repo.insert(entity);
     return { entity, value };
-  }
-
-  /** Tokens of the church; with `userId`, only the tokens that user owns or created. */
-  list(query: ListQuery, userId: string | null): Promise<Page<ApiTokenEntity>> {
-    const qb = this.repo
-      .createQueryBuilder('t')
-      .where('t.tenant_id = :tenantId', { tenantId: TenantContext.current().tenantId });
-    if (userId) qb.andWhere('(t.user_id = :userId OR t.created_by = :userId)', { userId });
-    return fetchPage(qb, query, TOKEN_LIST);
   }
 
   async get(id: string, userId: string | null): Promise<ApiTokenEntity> {

@@ -1,6 +1,6 @@
 import type { OpenAPIObject, OperationObject, SchemaObject } from '@nestjs/swagger';
 import { API_VERSION } from '../../common/api-version';
-import { EVENT_OBJECTS, EVENT_TYPES, EventType } from '../webhooks/event-types';
+import { EVENT_OBJECTS, EVENT_TYPES, EventType } from '../outbox/event-types';
 
 /** `member.created` -> `WebhookEvent_member_created` */
 const webhookEventSchemaName = (type: EventType) => `WebhookEvent_${type.replace('.', '_')}`;

@@ -4,7 +4,6 @@ import Redis from 'ioredis';
 import { AnonymousLimiter } from './anonymous-limiter';
 import { MemoryRateLimitStore, RateLimitStore } from './buckets';
 import { UsageMeter } from './usage-meter';
-import { UsageController } from './usage.controller';
 import { RATE_LIMIT_STORE, THROTTLERS } from './rate-limit.options';
 import { RedisRateLimitStore } from './redis-rate-limit.store';
 import { REDIS } from '../redis/redis.module';
@@ -12,7 +11,6 @@ import { REDIS } from '../redis/redis.module';
 @Global()
 @Module({
   imports: [ThrottlerModule.forRoot({ throttlers: THROTTLERS, setHeaders: false })],
-  controllers: [UsageController],
   providers: [
     UsageMeter,
     AnonymousLimiter,

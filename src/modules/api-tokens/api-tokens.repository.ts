@@ -1,0 +1,20 @@
+import { Injectable } from '@nestjs/common';
+import { TenantContext } from '../../common/context/tenant-context';
+import { fetchPage, Page } from '../../common/lists/keyset-page';
+import type { ListQuery } from '../../common/lists/list-query';
+import { ApiTokenEntity } from '../../platform/auth/api-token.entity';
+import { TOKEN_LIST } from './api-tokens.list';
+
+@Injectable()
+export class ApiTokensRepository {
+  /** Tokens of the church; with `userId`, only the tokens that user owns or created. */
+  list(query: ListQuery, userId: string | null): Promise<Page<ApiTokenEntity>> {
+    const { manager, tenantId } = TenantContext.current();
+    const qb = manager
+      .getRepository(ApiTokenEntity)
+      .createQueryBuilder('t')
+      .where('t.tenant_id = :tenantId', { tenantId });
+    if (userId) qb.andWhere('(t.user_id = :userId OR t.created_by = :userId)', { userId });
+    return fetchPage(qb, query, TOKEN_LIST);
+  }
+}

@@ -1,0 +1,73 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsDefined, IsISO8601, IsString } from 'class-validator';
+import { OneOf } from '../../../common/validation/rules';
+import { EVENT_TYPES } from '../../../platform/outbox/event-types';
+import { FilterDto } from './create-endpoint.dto';
+
+export class EndpointResponse {
+  @ApiProperty({ example: 'whe_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' }) id: string;
+  @ApiProperty({ example: 'https://hooks.example.org/church' }) url: string;
+  @ApiProperty({ example: 'Giving dashboard', nullable: true, type: String }) description: string | null;
+  @ApiProperty({ example: ['donation.created'], type: [String] }) events: string[];
+  @ApiProperty({ type: [FilterDto] }) filters: FilterDto[];
+  @ApiProperty({ enum: ['enabled', 'disabled'] }) status: string;
+  @ApiProperty({ example: null, nullable: true, type: String, description: 'Why it was deactivated.' })
+  disabled_reason: string | null;
+  @ApiProperty({ format: 'date-time', example: '2026-01-05T15:04:05.000Z' }) created_at: string;
+  @ApiProperty({ format: 'date-time', example: '2026-01-05T15:04:05.000Z' }) updated_at: string;
+}
+
+export class EndpointWithSecretResponse extends EndpointResponse {
+  @ApiProperty({ example: 'whsec_4kQ0hG1c8uV2x9bN7mR3tY6pL5aZ0sD1', description: 'The signing secret. Shown once.' })
+  secret: string;
+}
+
+export class RolledSecretResponse {
+  @ApiProperty({
+    example: 'whsec_4kQ0hG1c8uV2x9bN7mR3tY6pL5aZ0sD1',
+    description: 'The new signing secret. Shown once.',
+  })
+  secret: string;
+  @ApiProperty({
+    format: 'date-time',
+    description: 'Until then the previous secret signs too (one v1= per live secret).',
+  })
+  previous_secret_expires_at: string;
+}
+
+export class ValidationResultResponse {
+  @ApiProperty({ example: true }) ok: boolean;
+  @ApiProperty({ example: 'https://hooks.example.org/webhooks/ping' }) url: string;
+  @ApiProperty({ example: 200, nullable: true, type: Number }) status_code: number | null;
+  @ApiProperty({ example: 42 }) duration_ms: number;
+  @ApiProperty({ example: null, nullable: true, type: String }) error: string | null;
+}
+
+export class AttemptResponse {
+  @ApiProperty({ example: 'whd_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' }) delivery_id: string;
+  @ApiProperty({ example: 'evt_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' }) event_id: string;
+  @ApiProperty({ example: 1, description: '1 for the first try, then one per retry.' }) attempt: number;
+  @ApiProperty({ example: 500, nullable: true, type: Number }) status_code: number | null;
+  @ApiProperty({ example: 120 }) duration_ms: number;
+  @ApiProperty({ example: 'HTTP 500', nullable: true, type: String }) error: string | null;
+  @ApiProperty({ example: false }) succeeded: boolean;
+  @ApiProperty({ format: 'date-time', example: '2026-01-05T15:04:05.000Z' }) created_at: string;
+}
+
+export class BackfillDto {
+  @ApiProperty({ example: 'member.created', enum: EVENT_TYPES }) @IsDefined() @OneOf(EVENT_TYPES) type: string;
+  @ApiProperty({ example: '2026-01-01T00:00:00Z', format: 'date-time' })
+  @IsDefined()
+  @IsString()
+  @IsISO8601({ strict: true })
+  from: string;
+  @ApiProperty({ example: '2026-02-01T00:00:00Z', format: 'date-time' })
+  @IsDefined()
+  @IsString()
+  @IsISO8601({ strict: true })
+  to: string;
+}
+
+export class EnqueuedResponse {
+  @ApiProperty({ example: 12 }) enqueued: number;
+}

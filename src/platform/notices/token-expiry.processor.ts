@@ -1,7 +1,0 @@
-import { Processor } from '@nestjs/bullmq';
-import { JobProcessor } from '../jobs/job.processor';
-import { QUEUES } from '../jobs/queues';
-
-/** The token-expiry queue's BullMQ consumer (worker process only). */
-@Processor(QUEUES.tokenExpiry, { autorun: false })
-export class TokenExpiryProcessor extends JobProcessor {}
