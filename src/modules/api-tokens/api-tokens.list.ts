@@ -1,10 +1,11 @@
 import type { ListSpec } from '../../common/lists/list-spec';
 import type { ApiTokenEntity } from '../../platform/auth/api-token.entity';
+import { timestampSort } from '../../common/lists/list-spec-parts';
 
 export const TOKEN_LIST: ListSpec<ApiTokenEntity> = {
   resource: 'token',
   defaultSort: 'created_at',
-  sorts: { created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() } },
+  sorts: { created_at: timestampSort('created_at', (row) => row.createdAt) },
   filters: {
     type: {
       type: 'enum',

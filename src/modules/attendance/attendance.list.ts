@@ -2,6 +2,7 @@ import { ID_PREFIX } from '../../common/ids/id';
 import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
 import { asStrings, idCondition, uuidsOf } from '../../common/lists/ref-filters';
 import { ATTENDANCE_KINDS, AttendanceEntity } from './attendance.entity';
+import { timestampFilter, timestampSort } from '../../common/lists/list-spec-parts';
 
 /** campus=<key or cmp_ id> (or campus[in]=a,b): attendance at the events of those campuses. */
 function campusCondition(
@@ -18,8 +19,8 @@ function campusCondition(
 }
 
 const SORTS: ListSpec<AttendanceEntity>['sorts'] = {
-  created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() },
-  checked_in_at: { column: 'checked_in_at', type: 'timestamp', value: (row) => row.checkedInAt.toISOString() },
+  created_at: timestampSort('created_at', (row) => row.createdAt),
+  checked_in_at: timestampSort('checked_in_at', (row) => row.checkedInAt),
 };
 
 const FILTERS: ListSpec<AttendanceEntity>['filters'] = {
@@ -48,24 +49,9 @@ const FILTERS: ListSpec<AttendanceEntity>['filters'] = {
     sql: campusCondition,
     description: "The event's campus (key or cmp_ id); `campus[in]=a,b` for several.",
   },
-  checked_in_at: {
-    type: 'timestamp',
-    ops: ['gt', 'gte', 'lt', 'lte'],
-    column: 'checked_in_at',
-    description: 'When the person arrived (ISO 8601; an offset is honoured).',
-  },
-  created_at: {
-    type: 'timestamp',
-    ops: ['gt', 'gte', 'lt', 'lte'],
-    column: 'created_at',
-    description: 'When it was recorded (ISO 8601; an offset is honoured).',
-  },
-  updated_at: {
-    type: 'timestamp',
-    ops: ['gt', 'gte', 'lt', 'lte'],
-    column: 'updated_at',
-    description: 'Last change (ISO 8601): for incremental sync.',
-  },
+  checked_in_at: timestampFilter('checked_in_at', 'When the person arrived (ISO 8601; an offset is honoured).'),
+  created_at: timestampFilter('created_at', 'When it was recorded (ISO 8601; an offset is honoured).'),
+  updated_at: timestampFilter('updated_at', 'Last change (ISO 8601): for incremental sync.'),
 };
 
 export const ATTENDANCE_LIST: ListSpec<AttendanceEntity> = {

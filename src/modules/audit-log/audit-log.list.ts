@@ -1,11 +1,12 @@
 import { ID_PREFIX, parsePublicId } from '../../common/ids/id';
 import type { ListSpec } from '../../common/lists/list-spec';
 import type { AuditEntryEntity } from '../../platform/audit/audit-entry.entity';
+import { timestampFilter, timestampSort } from '../../common/lists/list-spec-parts';
 
 export const AUDIT_LIST: ListSpec<AuditEntryEntity> = {
   resource: 'audit entry',
   defaultSort: '-created_at',
-  sorts: { created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() } },
+  sorts: { created_at: timestampSort('created_at', (row) => row.createdAt) },
   filters: {
     action: { type: 'string', ops: ['in'], column: 'action', description: 'e.g. members.create' },
     resource_type: { type: 'string', ops: ['in'], column: 'resource_type', description: 'e.g. members' },
@@ -17,11 +18,6 @@ export const AUDIT_LIST: ListSpec<AuditEntryEntity> = {
         `${a}.token_id = ${p(parsePublicId(ID_PREFIX.token, v) ?? '00000000-0000-0000-0000-000000000000')}`,
       description: 'tok_ id of the token used.',
     },
-    created_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'created_at',
-      description: 'Time of the action.',
-    },
+    created_at: timestampFilter('created_at', 'Time of the action.'),
   },
 };

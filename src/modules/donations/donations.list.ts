@@ -1,23 +1,14 @@
 import { ID_PREFIX } from '../../common/ids/id';
-import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
-import { asStrings, idCondition, uuidsOf } from '../../common/lists/ref-filters';
+import type { ListSpec } from '../../common/lists/list-spec';
+import { idCondition } from '../../common/lists/ref-filters';
 import { CURRENCY_CODES } from '../../common/money/currencies';
 import { DONATION_METHODS, DONATION_STATUSES, DonationEntity } from './donation.entity';
-
-/** campus=<key or cmp_ id>, or campus[in]=a,b (as members filter it). */
-function campusCondition(
-  alias: string,
-  _op: Operator,
-  value: FilterValue | FilterValue[],
-  param: (v: unknown) => string,
-): string {
-  const refs = asStrings(value);
-  return `${alias}.campus_id IN (SELECT c.id FROM campuses c WHERE c.tenant_id = ${alias}.tenant_id AND (c.key IN ${param(refs)} OR c.id IN ${param(uuidsOf(ID_PREFIX.campus, refs))}))`;
-}
+import { timestampFilter, timestampSort } from '../../common/lists/list-spec-parts';
+import { CAMPUS_FILTER } from '../campuses/campus-filter';
 
 const SORTS: ListSpec<DonationEntity>['sorts'] = {
-  created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() },
-  received_at: { column: 'received_at', type: 'timestamp', value: (row) => row.receivedAt.toISOString() },
+  created_at: timestampSort('created_at', (row) => row.createdAt),
+  received_at: timestampSort('received_at', (row) => row.receivedAt),
   amount: { column: 'amount', type: 'integer', value: (row) => row.amount },
 };
 
@@ -34,12 +25,7 @@ const FILTERS: ListSpec<DonationEntity>['filters'] = {
     sql: idCondition('donor_id', ID_PREFIX.member),
     description: 'The donor (mem_ id); `donor_id[in]=a,b` for several.',
   },
-  campus: {
-    type: 'string',
-    ops: ['in'],
-    sql: campusCondition,
-    description: 'Campus key or cmp_ id; `campus[in]=a,b` for several.',
-  },
+  campus: CAMPUS_FILTER,
   method: {
     type: 'enum',
     values: DONATION_METHODS,
@@ -73,24 +59,12 @@ const FILTERS: ListSpec<DonationEntity>['filters'] = {
     column: 'amount',
     description: 'Minor units, e.g. `amount[gte]=10000` for gifts of 100.00 and more (compare within one currency).',
   },
-  received_at: {
-    type: 'timestamp',
-    ops: ['gt', 'gte', 'lt', 'lte'],
-    column: 'received_at',
-    description: 'When the gift was received (ISO 8601; an offset is honoured).',
-  },
-  created_at: {
-    type: 'timestamp',
-    ops: ['gt', 'gte', 'lt', 'lte'],
-    column: 'created_at',
-    description: 'When it was entered (ISO 8601; an offset is honoured).',
-  },
-  updated_at: {
-    type: 'timestamp',
-    ops: ['gt', 'gte', 'lt', 'lte'],
-    column: 'updated_at',
-    description: 'Last change (a refund, a dispute, a PATCH, a batch commit): for incremental sync.',
-  },
+  received_at: timestampFilter('received_at', 'When the gift was received (ISO 8601; an offset is honoured).'),
+  created_at: timestampFilter('created_at', 'When it was entered (ISO 8601; an offset is honoured).'),
+  updated_at: timestampFilter(
+    'updated_at',
+    'Last change (a refund, a dispute, a PATCH, a batch commit): for incremental sync.',
+  ),
 };
 
 export const DONATION_LIST: ListSpec<DonationEntity> = {

@@ -1,34 +1,18 @@
-import { ID_PREFIX } from '../../common/ids/id';
-import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
-import { asStrings, uuidsOf } from '../../common/lists/ref-filters';
+import type { ListSpec } from '../../common/lists/list-spec';
 import { EventEntity, EVENT_STATUSES } from './event.entity';
 import type { RegistrationEntity } from './registration.entity';
-
-/** campus=<key or cmp_ id>, or campus[in]=a,b (as members filter it). */
-function campusCondition(
-  alias: string,
-  _op: Operator,
-  value: FilterValue | FilterValue[],
-  param: (v: unknown) => string,
-): string {
-  const refs = asStrings(value);
-  return `${alias}.campus_id IN (SELECT c.id FROM campuses c WHERE c.tenant_id = ${alias}.tenant_id AND (c.key IN ${param(refs)} OR c.id IN ${param(uuidsOf(ID_PREFIX.campus, refs))}))`;
-}
+import { timestampFilter, timestampSort } from '../../common/lists/list-spec-parts';
+import { CAMPUS_FILTER } from '../campuses/campus-filter';
 
 export const EVENT_LIST: ListSpec<EventEntity> = {
   resource: 'event',
   defaultSort: 'created_at',
   sorts: {
-    created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() },
-    starts_at: { column: 'starts_at', type: 'timestamp', value: (row) => row.startsAt.toISOString() },
+    created_at: timestampSort('created_at', (row) => row.createdAt),
+    starts_at: timestampSort('starts_at', (row) => row.startsAt),
   },
   filters: {
-    campus: {
-      type: 'string',
-      ops: ['in'],
-      sql: campusCondition,
-      description: 'Campus key or cmp_ id; `campus[in]=a,b` for several.',
-    },
+    campus: CAMPUS_FILTER,
     status: {
       type: 'enum',
       values: EVENT_STATUSES,
@@ -36,25 +20,12 @@ export const EVENT_LIST: ListSpec<EventEntity> = {
       column: 'status',
       description: '`scheduled` or `canceled`.',
     },
-    starts_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'starts_at',
-      description:
-        'Start (ISO 8601; an offset is honoured), e.g. `starts_at[gte]=<now>&sort=starts_at` for the upcoming events.',
-    },
-    created_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'created_at',
-      description: 'Creation time (ISO 8601; an offset is honoured).',
-    },
-    updated_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'updated_at',
-      description: 'Last change (ISO 8601): for incremental sync.',
-    },
+    starts_at: timestampFilter(
+      'starts_at',
+      'Start (ISO 8601; an offset is honoured), e.g. `starts_at[gte]=<now>&sort=starts_at` for the upcoming events.',
+    ),
+    created_at: timestampFilter('created_at', 'Creation time (ISO 8601; an offset is honoured).'),
+    updated_at: timestampFilter('updated_at', 'Last change (ISO 8601): for incremental sync.'),
   },
 };
 
@@ -62,20 +33,10 @@ export const REGISTRATION_LIST: ListSpec<RegistrationEntity> = {
   resource: 'registration',
   defaultSort: 'created_at',
   sorts: {
-    created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() },
+    created_at: timestampSort('created_at', (row) => row.createdAt),
   },
   filters: {
-    created_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'created_at',
-      description: 'Registration time (ISO 8601; an offset is honoured).',
-    },
-    updated_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'updated_at',
-      description: 'Last change (ISO 8601).',
-    },
+    created_at: timestampFilter('created_at', 'Registration time (ISO 8601; an offset is honoured).'),
+    updated_at: timestampFilter('updated_at', 'Last change (ISO 8601).'),
   },
 };

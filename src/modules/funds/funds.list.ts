@@ -1,5 +1,6 @@
 import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
 import type { FundEntity } from './fund.entity';
+import { timestampFilter, timestampSort } from '../../common/lists/list-spec-parts';
 
 function searchCondition(
   alias: string,
@@ -15,7 +16,7 @@ export const FUND_LIST: ListSpec<FundEntity> = {
   resource: 'fund',
   defaultSort: 'created_at',
   sorts: {
-    created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() },
+    created_at: timestampSort('created_at', (row) => row.createdAt),
     name: { column: 'name', type: 'text', value: (row) => row.name },
   },
   filters: {
@@ -37,17 +38,7 @@ export const FUND_LIST: ListSpec<FundEntity> = {
       sql: searchCondition,
       description: 'Search in the name (substring, case-insensitive).',
     },
-    created_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'created_at',
-      description: 'Creation time (ISO 8601; an offset is honoured).',
-    },
-    updated_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'updated_at',
-      description: 'Last change (ISO 8601): for incremental sync.',
-    },
+    created_at: timestampFilter('created_at', 'Creation time (ISO 8601; an offset is honoured).'),
+    updated_at: timestampFilter('updated_at', 'Last change (ISO 8601): for incremental sync.'),
   },
 };

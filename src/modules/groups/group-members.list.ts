@@ -1,5 +1,6 @@
 import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
 import { GROUP_ROLES, GroupMemberEntity } from './group-member.entity';
+import { timestampFilter, timestampSort } from '../../common/lists/list-spec-parts';
 
 const SQL_OP: Partial<Record<Operator, string>> = { eq: '=', ne: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' };
 
@@ -17,7 +18,7 @@ export const GROUP_MEMBER_LIST: ListSpec<GroupMemberEntity> = {
   resource: 'group member',
   defaultSort: 'joined_at',
   sorts: {
-    joined_at: { column: 'joined_at', type: 'timestamp', value: (row) => row.joinedAt.toISOString() },
+    joined_at: timestampSort('joined_at', (row) => row.joinedAt),
   },
   filters: {
     group_role: {
@@ -27,12 +28,7 @@ export const GROUP_MEMBER_LIST: ListSpec<GroupMemberEntity> = {
       column: 'group_role',
       description: '`leader` for the group’s leaders.',
     },
-    joined_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'joined_at',
-      description: 'When the member joined the group (ISO 8601).',
-    },
+    joined_at: timestampFilter('joined_at', 'When the member joined the group (ISO 8601).'),
     created_at: {
       type: 'timestamp',
       ops: ['gt', 'gte', 'lt', 'lte'],

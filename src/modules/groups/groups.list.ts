@@ -2,21 +2,10 @@ import { AppError } from '../../common/errors/app-error';
 import { ID_PREFIX, parsePublicId } from '../../common/ids/id';
 import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
 import { GROUP_STATUSES, GroupEntity, MEETING_DAYS } from './group.entity';
+import { timestampFilter, timestampSort } from '../../common/lists/list-spec-parts';
+import { CAMPUS_FILTER } from '../campuses/campus-filter';
 
-const NO_ID = '00000000-0000-0000-0000-000000000000';
 const asStrings = (value: FilterValue | FilterValue[]) => (Array.isArray(value) ? value : [value]).map(String);
-
-/** campus=<key or cmp_ id>, or campus[in]=a,b (as members filter it). */
-function campusCondition(
-  alias: string,
-  _op: Operator,
-  value: FilterValue | FilterValue[],
-  param: (v: unknown) => string,
-): string {
-  const refs = asStrings(value);
-  const ids = refs.map((r) => parsePublicId(ID_PREFIX.campus, r)).filter((id): id is string => id !== null);
-  return `${alias}.campus_id IN (SELECT c.id FROM campuses c WHERE c.tenant_id = ${alias}.tenant_id AND (c.key IN ${param(refs)} OR c.id IN ${param(ids.length ? ids : [NO_ID])}))`;
-}
 
 /** parent_group_id=<grp_ id>: the groups a group multiplied into; a value that is no grp_ id is a 400. */
 function parentCondition(
@@ -47,16 +36,11 @@ export const GROUP_LIST: ListSpec<GroupEntity> = {
   resource: 'group',
   defaultSort: 'created_at',
   sorts: {
-    created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() },
+    created_at: timestampSort('created_at', (row) => row.createdAt),
     name: { column: 'name', type: 'text', value: (row) => row.name },
   },
   filters: {
-    campus: {
-      type: 'string',
-      ops: ['in'],
-      sql: campusCondition,
-      description: 'Campus key or cmp_ id; `campus[in]=a,b` for several.',
-    },
+    campus: CAMPUS_FILTER,
     status: {
       type: 'enum',
       values: GROUP_STATUSES,
@@ -77,18 +61,8 @@ export const GROUP_LIST: ListSpec<GroupEntity> = {
       sql: parentCondition,
       description: 'The group they multiplied from (grp_ id). A value that is not a grp_ id is a 400.',
     },
-    created_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'created_at',
-      description: 'Creation time (ISO 8601; an offset is honoured).',
-    },
-    updated_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'updated_at',
-      description: 'Last change (ISO 8601): for incremental sync.',
-    },
+    created_at: timestampFilter('created_at', 'Creation time (ISO 8601; an offset is honoured).'),
+    updated_at: timestampFilter('updated_at', 'Last change (ISO 8601): for incremental sync.'),
     q: {
       type: 'string',
       ops: [],

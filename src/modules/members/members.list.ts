@@ -2,6 +2,8 @@ import { AppError } from '../../common/errors/app-error';
 import { ID_PREFIX, parsePublicId } from '../../common/ids/id';
 import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
 import { GENDERS, MEMBER_STATUSES, MemberEntity } from './member.entity';
+import { timestampFilter, timestampSort } from '../../common/lists/list-spec-parts';
+import { CAMPUS_FILTER } from '../campuses/campus-filter';
 
 const TODAY = `(now() AT TIME ZONE 'UTC')::date`;
 
@@ -30,18 +32,6 @@ function ageCondition(
     default:
       return `(${atLeast(n)} AND ${atMost(n)})`;
   }
-}
-
-/** campus=<key or cmp_ id>, or campus[in]=a,b. */
-function campusCondition(
-  alias: string,
-  _op: Operator,
-  value: FilterValue | FilterValue[],
-  param: (v: unknown) => string,
-): string {
-  const refs = (Array.isArray(value) ? value : [value]).map(String);
-  const ids = refs.map((r) => parsePublicId(ID_PREFIX.campus, r)).filter((id): id is string => id !== null);
-  return `${alias}.campus_id IN (SELECT c.id FROM campuses c WHERE c.tenant_id = ${alias}.tenant_id AND (c.key IN ${param(refs)} OR c.id IN ${param(ids.length ? ids : ['00000000-0000-0000-0000-000000000000'])}))`;
 }
 
 /** household_id=<hh_ id>, or household_id[in]=a,b (the (tenant_id, household_id, created_at, id) index answers it); a value that is no hh_ id is a 400. */
@@ -99,18 +89,13 @@ export const MEMBER_LIST: ListSpec<MemberEntity> = {
   resource: 'member',
   defaultSort: 'created_at',
   sorts: {
-    created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() },
+    created_at: timestampSort('created_at', (row) => row.createdAt),
     last_name: { column: 'last_name', type: 'text', value: (row) => row.lastName },
     first_name: { column: 'first_name', type: 'text', value: (row) => row.firstName },
     age: { column: 'birthdate', type: 'date', nullable: true, inverted: true, value: (row) => row.birthdate },
   },
   filters: {
-    campus: {
-      type: 'string',
-      ops: ['in'],
-      sql: campusCondition,
-      description: 'Campus key or cmp_ id; `campus[in]=a,b` for several.',
-    },
+    campus: CAMPUS_FILTER,
     household_id: {
       type: 'string',
       ops: ['in'],
@@ -138,18 +123,8 @@ export const MEMBER_LIST: ListSpec<MemberEntity> = {
       sql: ageCondition,
       description: 'Age in whole years; members without birthdate never match.',
     },
-    created_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'created_at',
-      description: 'Creation time (ISO 8601; an offset is honoured).',
-    },
-    updated_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'updated_at',
-      description: 'Last change (ISO 8601): for incremental sync.',
-    },
+    created_at: timestampFilter('created_at', 'Creation time (ISO 8601; an offset is honoured).'),
+    updated_at: timestampFilter('updated_at', 'Last change (ISO 8601): for incremental sync.'),
     created_after: {
       type: 'date',
       ops: [],

@@ -1,11 +1,12 @@
 import type { ListSpec } from '../../common/lists/list-spec';
 import { NOTIFICATION_STATUSES, NotificationEntity } from './notification.entity';
+import { timestampFilter, timestampSort } from '../../common/lists/list-spec-parts';
 
 export const NOTIFICATION_LIST: ListSpec<NotificationEntity> = {
   resource: 'notification',
   defaultSort: 'created_at',
   sorts: {
-    created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() },
+    created_at: timestampSort('created_at', (row) => row.createdAt),
   },
   filters: {
     status: {
@@ -15,11 +16,6 @@ export const NOTIFICATION_LIST: ListSpec<NotificationEntity> = {
       column: 'status',
       description: 'queued, sending, sent or canceled; `status[in]=queued,sending` for several.',
     },
-    created_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'created_at',
-      description: 'When it was posted (ISO 8601; an offset is honoured).',
-    },
+    created_at: timestampFilter('created_at', 'When it was posted (ISO 8601; an offset is honoured).'),
   },
 };

@@ -2,12 +2,13 @@ import { ID_PREFIX } from '../../common/ids/id';
 import type { ListSpec } from '../../common/lists/list-spec';
 import { idCondition } from '../../common/lists/ref-filters';
 import { PledgeEntity } from './pledge.entity';
+import { timestampFilter, timestampSort } from '../../common/lists/list-spec-parts';
 
 export const PLEDGE_LIST: ListSpec<PledgeEntity> = {
   resource: 'pledge',
   defaultSort: 'created_at',
   sorts: {
-    created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() },
+    created_at: timestampSort('created_at', (row) => row.createdAt),
     ends_on: { column: 'ends_on', type: 'date', value: (row) => row.endsOn },
   },
   filters: {
@@ -41,17 +42,7 @@ export const PLEDGE_LIST: ListSpec<PledgeEntity> = {
       column: 'ends_on',
       description: 'Last day of the pledge window (YYYY-MM-DD); `ends_on[gte]=<today>` for the pledges still open.',
     },
-    created_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'created_at',
-      description: 'Creation time (ISO 8601; an offset is honoured).',
-    },
-    updated_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'updated_at',
-      description: 'Last change (ISO 8601): for incremental sync.',
-    },
+    created_at: timestampFilter('created_at', 'Creation time (ISO 8601; an offset is honoured).'),
+    updated_at: timestampFilter('updated_at', 'Last change (ISO 8601): for incremental sync.'),
   },
 };

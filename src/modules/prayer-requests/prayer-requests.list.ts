@@ -1,40 +1,15 @@
-import { ID_PREFIX, parsePublicId } from '../../common/ids/id';
-import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
+import { ID_PREFIX } from '../../common/ids/id';
+import type { ListSpec } from '../../common/lists/list-spec';
+import { idCondition } from '../../common/lists/ref-filters';
 import { PrayerRequestEntity, VISIBILITIES } from './prayer-request.entity';
-
-/** Matches nothing: the uuid no row has, for references that name no record. */
-const NO_ID = '00000000-0000-0000-0000-000000000000';
-
-const valuesOf = (value: FilterValue | FilterValue[]) => (Array.isArray(value) ? value : [value]).map(String);
-
-/** member_id=mem_… or member_id[in]=a,b (ids checked by the service before the query). */
-function memberCondition(
-  alias: string,
-  _op: Operator,
-  value: FilterValue | FilterValue[],
-  param: (v: unknown) => string,
-): string {
-  const ids = valuesOf(value).map((v) => parsePublicId(ID_PREFIX.member, v) ?? NO_ID);
-  return `${alias}.member_id IN ${param(ids)}`;
-}
-
-/** campus=<key or cmp_ id>, or campus[in]=a,b. */
-function campusCondition(
-  alias: string,
-  _op: Operator,
-  value: FilterValue | FilterValue[],
-  param: (v: unknown) => string,
-): string {
-  const refs = valuesOf(value);
-  const ids = refs.map((r) => parsePublicId(ID_PREFIX.campus, r)).filter((id): id is string => id !== null);
-  return `${alias}.campus_id IN (SELECT c.id FROM campuses c WHERE c.tenant_id = ${alias}.tenant_id AND (c.key IN ${param(refs)} OR c.id IN ${param(ids.length ? ids : [NO_ID])}))`;
-}
+import { timestampFilter, timestampSort } from '../../common/lists/list-spec-parts';
+import { CAMPUS_FILTER } from '../campuses/campus-filter';
 
 export const PRAYER_REQUEST_LIST: ListSpec<PrayerRequestEntity> = {
   resource: 'prayer request',
   defaultSort: 'created_at',
   sorts: {
-    created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() },
+    created_at: timestampSort('created_at', (row) => row.createdAt),
   },
   filters: {
     answered: {
@@ -54,26 +29,11 @@ export const PRAYER_REQUEST_LIST: ListSpec<PrayerRequestEntity> = {
     member_id: {
       type: 'string',
       ops: ['in'],
-      sql: memberCondition,
+      sql: idCondition('member_id', ID_PREFIX.member),
       description: 'The member (mem_ id); `member_id[in]=a,b` for several.',
     },
-    campus: {
-      type: 'string',
-      ops: ['in'],
-      sql: campusCondition,
-      description: 'Campus key or cmp_ id; `campus[in]=a,b` for several.',
-    },
-    created_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'created_at',
-      description: 'Creation time (ISO 8601; an offset is honoured).',
-    },
-    updated_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'updated_at',
-      description: 'Last change (ISO 8601): for incremental sync.',
-    },
+    campus: CAMPUS_FILTER,
+    created_at: timestampFilter('created_at', 'Creation time (ISO 8601; an offset is honoured).'),
+    updated_at: timestampFilter('updated_at', 'Last change (ISO 8601): for incremental sync.'),
   },
 };

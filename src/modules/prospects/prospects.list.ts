@@ -2,17 +2,8 @@ import { ID_PREFIX } from '../../common/ids/id';
 import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
 import { asStrings, uuidsOf } from '../../common/lists/ref-filters';
 import { PROSPECT_SOURCES, PROSPECT_STAGES, ProspectEntity } from './prospect.entity';
-
-/** campus=<key or cmp_ id>, or campus[in]=a,b (as members filter it). */
-function campusCondition(
-  alias: string,
-  _op: Operator,
-  value: FilterValue | FilterValue[],
-  param: (v: unknown) => string,
-): string {
-  const refs = asStrings(value);
-  return `${alias}.campus_id IN (SELECT c.id FROM campuses c WHERE c.tenant_id = ${alias}.tenant_id AND (c.key IN ${param(refs)} OR c.id IN ${param(uuidsOf(ID_PREFIX.campus, refs))}))`;
-}
+import { timestampFilter, timestampSort } from '../../common/lists/list-spec-parts';
+import { CAMPUS_FILTER } from '../campuses/campus-filter';
 
 /** assigned_to=<usr_ id>, or assigned_to[in]=a,b. */
 function assignedToCondition(
@@ -39,7 +30,7 @@ export const PROSPECT_LIST: ListSpec<ProspectEntity> = {
   resource: 'prospect',
   defaultSort: 'created_at',
   sorts: {
-    created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() },
+    created_at: timestampSort('created_at', (row) => row.createdAt),
     follow_up_on: { column: 'follow_up_on', type: 'date', nullable: true, value: (row) => row.followUpOn },
     last_name: { column: 'last_name', type: 'text', value: (row) => row.lastName },
   },
@@ -51,12 +42,7 @@ export const PROSPECT_LIST: ListSpec<ProspectEntity> = {
       column: 'stage',
       description: 'Pipeline stage; `stage[in]=new,contacted` for several.',
     },
-    campus: {
-      type: 'string',
-      ops: ['in'],
-      sql: campusCondition,
-      description: 'Campus key or cmp_ id; `campus[in]=a,b` for several.',
-    },
+    campus: CAMPUS_FILTER,
     assigned_to: {
       type: 'string',
       ops: ['in'],
@@ -77,18 +63,8 @@ export const PROSPECT_LIST: ListSpec<ProspectEntity> = {
       description:
         'Follow-up date (YYYY-MM-DD), e.g. `follow_up_on[lte]=<today>` for the ones due; prospects without one never match.',
     },
-    created_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'created_at',
-      description: 'Creation time (ISO 8601; an offset is honoured).',
-    },
-    updated_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'updated_at',
-      description: 'Last change (ISO 8601): for incremental sync.',
-    },
+    created_at: timestampFilter('created_at', 'Creation time (ISO 8601; an offset is honoured).'),
+    updated_at: timestampFilter('updated_at', 'Last change (ISO 8601): for incremental sync.'),
     q: {
       type: 'string',
       ops: [],

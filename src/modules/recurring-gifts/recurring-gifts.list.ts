@@ -3,12 +3,13 @@ import type { ListSpec } from '../../common/lists/list-spec';
 import { idCondition } from '../../common/lists/ref-filters';
 import { RECURRING_STATUSES, RecurringGiftEntity } from './recurring-gift.entity';
 import { INTERVALS } from './schedule';
+import { timestampFilter, timestampSort } from '../../common/lists/list-spec-parts';
 
 export const RECURRING_GIFT_LIST: ListSpec<RecurringGiftEntity> = {
   resource: 'recurring gift',
   defaultSort: 'created_at',
   sorts: {
-    created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() },
+    created_at: timestampSort('created_at', (row) => row.createdAt),
     start_on: { column: 'start_on', type: 'date', value: (row) => row.startOn },
   },
   filters: {
@@ -44,17 +45,7 @@ export const RECURRING_GIFT_LIST: ListSpec<RecurringGiftEntity> = {
       column: 'start_on',
       description: 'First charge date (YYYY-MM-DD).',
     },
-    created_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'created_at',
-      description: 'Creation time (ISO 8601; an offset is honoured).',
-    },
-    updated_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'updated_at',
-      description: 'Last change (ISO 8601): for incremental sync.',
-    },
+    created_at: timestampFilter('created_at', 'Creation time (ISO 8601; an offset is honoured).'),
+    updated_at: timestampFilter('updated_at', 'Last change (ISO 8601): for incremental sync.'),
   },
 };

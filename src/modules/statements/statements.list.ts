@@ -1,6 +1,7 @@
 import { ID_PREFIX, IdPrefix, parsePublicId } from '../../common/ids/id';
 import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
 import { StatementEntity } from './statement.entity';
+import { timestampFilter, timestampSort } from '../../common/lists/list-spec-parts';
 
 const NO_ID = '00000000-0000-0000-0000-000000000000';
 
@@ -35,8 +36,8 @@ export const STATEMENT_LIST: ListSpec<StatementEntity> = {
   resource: 'statement',
   defaultSort: 'created_at',
   sorts: {
-    created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() },
-    updated_at: { column: 'updated_at', type: 'timestamp', value: (row) => row.updatedAt.toISOString() },
+    created_at: timestampSort('created_at', (row) => row.createdAt),
+    updated_at: timestampSort('updated_at', (row) => row.updatedAt),
   },
   filters: {
     year: { type: 'integer', ops: ['in'], column: 'year', description: 'The statement year, e.g. `year=2025`.' },
@@ -52,17 +53,7 @@ export const STATEMENT_LIST: ListSpec<StatementEntity> = {
       sql: runCondition,
       description: 'The run (stmrun_ id) that issued them last.',
     },
-    created_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'created_at',
-      description: 'First issued (ISO 8601; an offset is honoured).',
-    },
-    updated_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'updated_at',
-      description: 'Last issued (ISO 8601): for incremental sync.',
-    },
+    created_at: timestampFilter('created_at', 'First issued (ISO 8601; an offset is honoured).'),
+    updated_at: timestampFilter('updated_at', 'Last issued (ISO 8601): for incremental sync.'),
   },
 };

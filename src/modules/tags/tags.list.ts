@@ -1,11 +1,12 @@
 import type { ListSpec } from '../../common/lists/list-spec';
 import type { TagEntity } from './tag.entity';
+import { timestampFilter, timestampSort } from '../../common/lists/list-spec-parts';
 
 export const TAG_LIST: ListSpec<TagEntity> = {
   resource: 'tag',
   defaultSort: 'created_at',
   sorts: {
-    created_at: { column: 'created_at', type: 'timestamp', value: (row) => row.createdAt.toISOString() },
+    created_at: timestampSort('created_at', (row) => row.createdAt),
     name: { column: 'name', type: 'text', value: (row) => row.name },
   },
   filters: {
@@ -16,17 +17,7 @@ export const TAG_LIST: ListSpec<TagEntity> = {
         `lower(${a}.name) IN ${p((Array.isArray(v) ? v : [v]).map((n) => String(n).trim().toLowerCase()))}`,
       description: 'Exact name, ignoring case; `name[in]=a,b` for several.',
     },
-    created_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'created_at',
-      description: 'Creation time (ISO 8601).',
-    },
-    updated_at: {
-      type: 'timestamp',
-      ops: ['gt', 'gte', 'lt', 'lte'],
-      column: 'updated_at',
-      description: 'Last change (ISO 8601).',
-    },
+    created_at: timestampFilter('created_at', 'Creation time (ISO 8601).'),
+    updated_at: timestampFilter('updated_at', 'Last change (ISO 8601).'),
   },
 };
