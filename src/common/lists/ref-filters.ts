@@ -1,3 +1,4 @@
+import { AppError } from '../errors/app-error';
 import { IdPrefix, parsePublicId } from '../ids/id';
 import type { FilterValue, Operator, SqlCondition } from './list-spec';
 
@@ -21,3 +22,33 @@ export function idCondition(column: string, prefix: IdPrefix): SqlCondition {
     return ids.length === 1 ? `${alias}.${column} = ${param(ids[0])}` : `${alias}.${column} IN ${param(ids)}`;
   };
 }
+
+/** Like idCondition, but an id of the wrong shape is a 400 naming the field instead of matching nothing. */
+export function strictIdCondition(field: string, column: string, prefix: IdPrefix): SqlCondition {
+  return (alias: string, op: Operator, value: FilterValue | FilterValue[], param: (v: unknown) => string): string => {
+    const ids = asStrings(value).map((v) => parsePublicId(prefix, v));
+    if (ids.some((id) => id === null))
+      throw AppError.invalidParameter(op === 'in' ? `${field}[in]` : field, 'invalid_format', {
+        format: `${prefix}_ id`,
+      });
+    return `${alias}.${column} IN ${param(ids)}`;
+  };
+}
+
+/** `q=<text>`: a case-insensitive substring of any of the expressions (`%`, `_` and `\` are literal). */
+export function textSearch(...expressions: ((alias: string) => string)[]): SqlCondition {
+  return (alias: string, _op: Operator, value: FilterValue | FilterValue[], param: (v: unknown) => string): string => {
+    const p = param(`%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const each = expressions.map((expression) => `${expression(alias)} ILIKE ${p}`);
+    return each.length === 1 ? each[0] : `(${each.join(' OR ')})`;
+  };
+}
+
+/** The `q` search of people (members, prospects): full name or e-mail. */
+export const PERSON_SEARCH = textSearch(
+  (a) => `(${a}.first_name || ' ' || ${a}.last_name)`,
+  (a) => `${a}.email`,
+);
+
+/** The `q` search of named records (funds, groups, households). */
+export const NAME_SEARCH = textSearch((a) => `${a}.name`);

@@ -1,16 +1,7 @@
-import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
+import type { ListSpec } from '../../common/lists/list-spec';
 import type { FundEntity } from './fund.entity';
 import { timestampFilter, timestampSort } from '../../common/lists/list-spec-parts';
-
-function searchCondition(
-  alias: string,
-  _op: Operator,
-  value: FilterValue | FilterValue[],
-  param: (v: unknown) => string,
-): string {
-  const pattern = `%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return `${alias}.name ILIKE ${param(pattern)}`;
-}
+import { NAME_SEARCH } from '../../common/lists/ref-filters';
 
 export const FUND_LIST: ListSpec<FundEntity> = {
   resource: 'fund',
@@ -35,7 +26,7 @@ export const FUND_LIST: ListSpec<FundEntity> = {
     q: {
       type: 'string',
       ops: [],
-      sql: searchCondition,
+      sql: NAME_SEARCH,
       description: 'Search in the name (substring, case-insensitive).',
     },
     created_at: timestampFilter('created_at', 'Creation time (ISO 8601; an offset is honoured).'),

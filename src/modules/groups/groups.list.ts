@@ -1,36 +1,9 @@
-import { AppError } from '../../common/errors/app-error';
-import { ID_PREFIX, parsePublicId } from '../../common/ids/id';
-import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
+import { ID_PREFIX } from '../../common/ids/id';
+import type { ListSpec } from '../../common/lists/list-spec';
 import { GROUP_STATUSES, GroupEntity, MEETING_DAYS } from './group.entity';
 import { timestampFilter, timestampSort } from '../../common/lists/list-spec-parts';
 import { CAMPUS_FILTER } from '../campuses/campus-filter';
-
-const asStrings = (value: FilterValue | FilterValue[]) => (Array.isArray(value) ? value : [value]).map(String);
-
-/** parent_group_id=<grp_ id>: the groups a group multiplied into; a value that is no grp_ id is a 400. */
-function parentCondition(
-  alias: string,
-  op: Operator,
-  value: FilterValue | FilterValue[],
-  param: (v: unknown) => string,
-): string {
-  const ids = asStrings(value).map((v) => parsePublicId(ID_PREFIX.group, v));
-  if (ids.some((id) => id === null))
-    throw AppError.invalidParameter(op === 'in' ? 'parent_group_id[in]' : 'parent_group_id', 'invalid_format', {
-      format: 'grp_ id',
-    });
-  return `${alias}.parent_group_id IN ${param(ids)}`;
-}
-
-function searchCondition(
-  alias: string,
-  _op: Operator,
-  value: FilterValue | FilterValue[],
-  param: (v: unknown) => string,
-): string {
-  const pattern = `%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return `${alias}.name ILIKE ${param(pattern)}`;
-}
+import { NAME_SEARCH, strictIdCondition } from '../../common/lists/ref-filters';
 
 export const GROUP_LIST: ListSpec<GroupEntity> = {
   resource: 'group',
@@ -58,7 +31,7 @@ export const GROUP_LIST: ListSpec<GroupEntity> = {
     parent_group_id: {
       type: 'string',
       ops: ['in'],
-      sql: parentCondition,
+      sql: strictIdCondition('parent_group_id', 'parent_group_id', ID_PREFIX.group),
       description: 'The group they multiplied from (grp_ id). A value that is not a grp_ id is a 400.',
     },
     created_at: timestampFilter('created_at', 'Creation time (ISO 8601; an offset is honoured).'),
@@ -66,7 +39,7 @@ export const GROUP_LIST: ListSpec<GroupEntity> = {
     q: {
       type: 'string',
       ops: [],
-      sql: searchCondition,
+      sql: NAME_SEARCH,
       description: 'Search in the name (substring, case-insensitive).',
     },
   },

@@ -1,15 +1,7 @@
-import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
+import type { ListSpec } from '../../common/lists/list-spec';
 import type { HouseholdEntity } from './household.entity';
 import { timestampFilter, timestampSort } from '../../common/lists/list-spec-parts';
-
-function nameSearch(
-  alias: string,
-  _op: Operator,
-  value: FilterValue | FilterValue[],
-  param: (v: unknown) => string,
-): string {
-  return `${alias}.name ILIKE ${param(`%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`;
-}
+import { NAME_SEARCH } from '../../common/lists/ref-filters';
 
 export const HOUSEHOLD_LIST: ListSpec<HouseholdEntity> = {
   resource: 'household',
@@ -19,7 +11,7 @@ export const HOUSEHOLD_LIST: ListSpec<HouseholdEntity> = {
     name: { column: 'name', type: 'text', value: (row) => row.name },
   },
   filters: {
-    q: { type: 'string', ops: [], sql: nameSearch, description: 'Search in the name (substring, case-insensitive).' },
+    q: { type: 'string', ops: [], sql: NAME_SEARCH, description: 'Search in the name (substring, case-insensitive).' },
     created_at: timestampFilter('created_at', 'Creation time (ISO 8601; an offset is honoured).'),
     updated_at: timestampFilter('updated_at', 'Last change (ISO 8601): for incremental sync.'),
   },

@@ -1,9 +1,9 @@
-import { AppError } from '../../common/errors/app-error';
 import { ID_PREFIX, parsePublicId } from '../../common/ids/id';
 import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
 import { GENDERS, MEMBER_STATUSES, MemberEntity } from './member.entity';
 import { timestampFilter, timestampSort } from '../../common/lists/list-spec-parts';
 import { CAMPUS_FILTER } from '../campuses/campus-filter';
+import { PERSON_SEARCH, strictIdCondition } from '../../common/lists/ref-filters';
 
 const TODAY = `(now() AT TIME ZONE 'UTC')::date`;
 
@@ -34,21 +34,6 @@ function ageCondition(
   }
 }
 
-/** household_id=<hh_ id>, or household_id[in]=a,b (the (tenant_id, household_id, created_at, id) index answers it); a value that is no hh_ id is a 400. */
-function householdCondition(
-  alias: string,
-  op: Operator,
-  value: FilterValue | FilterValue[],
-  param: (v: unknown) => string,
-): string {
-  const ids = (Array.isArray(value) ? value : [value]).map((v) => parsePublicId(ID_PREFIX.household, v));
-  if (ids.some((id) => id === null))
-    throw AppError.invalidParameter(op === 'in' ? 'household_id[in]' : 'household_id', 'invalid_format', {
-      format: 'hh_ id',
-    });
-  return `${alias}.household_id IN ${param(ids)}`;
-}
-
 /**
  * tag=<tag_ id or name, ignoring case>, or tag[in]=a,b: members carrying any of them. A semi-join
  * on member_tags: from a few tagged members through (tenant_id, tag_id, member_id), or along the
@@ -74,17 +59,6 @@ function tagCondition(
       AND (lower(t.name) IN ${param(names.length ? names : [''])} OR t.id IN ${param(ids.length ? ids : ['00000000-0000-0000-0000-000000000000'])}))`;
 }
 
-function searchCondition(
-  alias: string,
-  _op: Operator,
-  value: FilterValue | FilterValue[],
-  param: (v: unknown) => string,
-): string {
-  const pattern = `%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const p = param(pattern);
-  return `((${alias}.first_name || ' ' || ${alias}.last_name) ILIKE ${p} OR ${alias}.email ILIKE ${p})`;
-}
-
 export const MEMBER_LIST: ListSpec<MemberEntity> = {
   resource: 'member',
   defaultSort: 'created_at',
@@ -99,7 +73,7 @@ export const MEMBER_LIST: ListSpec<MemberEntity> = {
     household_id: {
       type: 'string',
       ops: ['in'],
-      sql: householdCondition,
+      sql: strictIdCondition('household_id', 'household_id', ID_PREFIX.household),
       description: 'Household (hh_ id); `household_id[in]=a,b` for several. A value that is not an hh_ id is a 400.',
     },
     tag: {
@@ -146,7 +120,7 @@ export const MEMBER_LIST: ListSpec<MemberEntity> = {
     q: {
       type: 'string',
       ops: [],
-      sql: searchCondition,
+      sql: PERSON_SEARCH,
       description: 'Search in name and e-mail (substring, case-insensitive).',
     },
   },

@@ -1,30 +1,9 @@
 import { ID_PREFIX } from '../../common/ids/id';
-import type { FilterValue, ListSpec, Operator } from '../../common/lists/list-spec';
-import { asStrings, uuidsOf } from '../../common/lists/ref-filters';
+import type { ListSpec } from '../../common/lists/list-spec';
 import { PROSPECT_SOURCES, PROSPECT_STAGES, ProspectEntity } from './prospect.entity';
 import { timestampFilter, timestampSort } from '../../common/lists/list-spec-parts';
 import { CAMPUS_FILTER } from '../campuses/campus-filter';
-
-/** assigned_to=<usr_ id>, or assigned_to[in]=a,b. */
-function assignedToCondition(
-  alias: string,
-  _op: Operator,
-  value: FilterValue | FilterValue[],
-  param: (v: unknown) => string,
-): string {
-  return `${alias}.assigned_to IN ${param(uuidsOf(ID_PREFIX.user, asStrings(value)))}`;
-}
-
-function searchCondition(
-  alias: string,
-  _op: Operator,
-  value: FilterValue | FilterValue[],
-  param: (v: unknown) => string,
-): string {
-  const pattern = `%${String(value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const p = param(pattern);
-  return `((${alias}.first_name || ' ' || ${alias}.last_name) ILIKE ${p} OR ${alias}.email ILIKE ${p})`;
-}
+import { PERSON_SEARCH, idCondition } from '../../common/lists/ref-filters';
 
 export const PROSPECT_LIST: ListSpec<ProspectEntity> = {
   resource: 'prospect',
@@ -46,7 +25,7 @@ export const PROSPECT_LIST: ListSpec<ProspectEntity> = {
     assigned_to: {
       type: 'string',
       ops: ['in'],
-      sql: assignedToCondition,
+      sql: idCondition('assigned_to', ID_PREFIX.user),
       description: 'The staff user (usr_ id) following the prospect up; `assigned_to[in]=a,b` for several.',
     },
     source: {
@@ -68,7 +47,7 @@ export const PROSPECT_LIST: ListSpec<ProspectEntity> = {
     q: {
       type: 'string',
       ops: [],
-      sql: searchCondition,
+      sql: PERSON_SEARCH,
       description: 'Search in name and e-mail (substring, case-insensitive).',
     },
   },
