@@ -1,16 +1,18 @@
 import { stringify } from 'csv-stringify/sync';
+import { escapeFormula } from '../../common/csv/formula-escape';
 
 type Cell = string | number | boolean | null | undefined;
 
 /**
  * The rows of a report as CSV (RFC 4180 quoting by csv-stringify, a header row of `columns`, CRLF
  * line ends). A nested object is flattened into one column per field named `<key>_<field>`
- * (`fund: {id, name}` → `fund_id,fund_name`); null (a gift without campus) is an empty cell.
+ * (`fund: {id, name}` → `fund_id,fund_name`); null (a gift without campus) is an empty cell. Text
+ * that a spreadsheet would run as a formula is written as text (escapeFormula).
  */
 export function toCsv(rows: object[], columns: readonly string[]): string {
   return stringify(
     rows.map((row) => columns.map((column) => cell(row as Record<string, unknown>, column))),
-    { header: true, columns: [...columns], record_delimiter: 'windows' },
+    { header: true, columns: [...columns], record_delimiter: 'windows', cast: { string: escapeFormula } },
   );
 }
 
