@@ -28,7 +28,7 @@ export async function newOAuthClient(
       tenant.admin.id,
     ),
   );
-  return { clientId: created.client_id, clientSecret: created.client_secret };
+  return { clientId: created.client_id, clientSecret: created.client_secret ?? undefined };
 }
 
 /** A staff member with a password (what `user:create` makes), to sign in on the pages. */

@@ -19,7 +19,7 @@ export class TokensController {
   constructor(private readonly tokens: ApiTokensService) {}
 
   @Post()
-  @Idempotent()
+  @Idempotent({ secret: 'token' })
   @Auth({ scopes: [], quota: 'tokens' })
   @ApiOperation({
     summary: 'Create an API token',

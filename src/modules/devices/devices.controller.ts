@@ -19,7 +19,7 @@ export class DevicesController {
   constructor(private readonly devices: DevicesService) {}
 
   @Post()
-  @Idempotent()
+  @Idempotent({ secret: 'key' })
   @Auth({ scopes: ['admin:*'] })
   @ApiOperation({
     summary: 'Register a kiosk device',

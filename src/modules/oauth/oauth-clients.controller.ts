@@ -17,7 +17,7 @@ export class OAuthClientsController {
   constructor(private readonly clients: OAuthClientsService) {}
 
   @Post()
-  @Idempotent()
+  @Idempotent({ secret: 'client_secret' })
   @Auth({ scopes: ['admin:*'] })
   @ApiOperation({
     summary: 'Register an OAuth client',

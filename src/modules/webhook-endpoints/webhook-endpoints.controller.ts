@@ -36,7 +36,7 @@ export class WebhookEndpointsController {
   constructor(private readonly endpoints: WebhookEndpointsService) {}
 
   @Post()
-  @Idempotent()
+  @Idempotent({ secret: 'secret' })
   @Auth({ scopes: ['admin:*'] })
   @ApiOperation({
     summary: 'Subscribe an endpoint to events',

@@ -6,7 +6,7 @@ import { from, lastValueFrom, Observable } from 'rxjs';
 import { AppError } from '../../common/errors/app-error';
 import type { AuthRequest } from '../auth/principal';
 import { IdempotencyStore, type IdempotentRequest } from './idempotency.store';
-import { IDEMPOTENT_METADATA } from './idempotent.decorator';
+import { IDEMPOTENT_METADATA, type IdempotentOptions } from './idempotent.decorator';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
@@ -24,13 +24,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = context.switchToHttp().getRequest<AuthRequest>();
     const raw = req.headers['idempotency-key'];
-    if (raw === undefined || !req.principal || !this.reflector.get<boolean>(IDEMPOTENT_METADATA, context.getHandler()))
-      return next.handle();
+    const options = this.reflector.get<IdempotentOptions | undefined>(IDEMPOTENT_METADATA, context.getHandler());
+    if (raw === undefined || !req.principal || !options) return next.handle();
     if (typeof raw !== 'string' || !UUID_V4.test(raw)) throw new AppError('invalid_idempotency_key');
     const res = context.switchToHttp().getResponse<Response>();
     const status = this.reflector.get<number>(HTTP_CODE_METADATA, context.getHandler()) ?? HttpStatus.CREATED;
     return from(
-      this.run(req, res, raw.toLowerCase(), status, () => lastValueFrom(next.handle(), { defaultValue: undefined })),
+      this.run(req, res, raw.toLowerCase(), status, options, () =>
+        lastValueFrom(next.handle(), { defaultValue: undefined }),
+      ),
     );
   }
 
@@ -39,6 +41,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     res: Response,
     key: string,
     status: number,
+    options: IdempotentOptions,
     handle: () => Promise<unknown>,
   ): Promise<unknown> {
     const request: IdempotentRequest = {
@@ -57,7 +60,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     const body = await handle();
     const location = res.getHeader('Location');
-    await this.store.complete(request, status, body, typeof location === 'string' ? location : null);
+    const stored = options.secret ? withoutSecret(body, options.secret) : body;
+    await this.store.complete(request, status, stored, typeof location === 'string' ? location : null);
     return body;
   }
+}
+
+/** The response as it is kept for replays: the secret shown once is null (it is never stored). */
+function withoutSecret(body: unknown, field: string): unknown {
+  if (!body || typeof body !== 'object' || !(field in body)) return body;
+  return { ...body, [field]: null };
 }

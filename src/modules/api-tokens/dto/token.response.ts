@@ -24,7 +24,10 @@ export class TokenResponse {
 export class CreatedTokenResponse extends TokenResponse {
   @ApiProperty({
     example: 'chp_Q2x9f0aB7c1D3e5F7g9H1j3K5m7N9p1R4sT6',
-    description: 'The secret value. Shown once: store it now.',
+    type: String,
+    nullable: true,
+    description:
+      'The secret value. Shown once: store it now; `null` on an idempotent replay (`Idempotent-Replayed: true`): a secret is never kept for replays.',
   })
-  token: string;
+  token: string | null;
 }

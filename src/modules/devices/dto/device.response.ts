@@ -19,7 +19,10 @@ export class DeviceResponse {
 export class DeviceWithKeyResponse extends DeviceResponse {
   @ApiProperty({
     example: 'chk_Q2x9f0aB7c1D3e5F7g9H1j3K5m7N9p1R4sT6',
-    description: 'The kiosk API key (scopes read:events, read:members, write:attendance; no expiry). Shown once.',
+    type: String,
+    nullable: true,
+    description:
+      'The kiosk API key (scopes read:events, read:members, write:attendance; no expiry). Shown once; `null` on an idempotent replay (`Idempotent-Replayed: true`): a secret is never kept for replays.',
   })
-  key: string;
+  key: string | null;
 }

@@ -26,7 +26,10 @@ export class OAuthClientResponse {
 export class CreatedOAuthClientResponse extends OAuthClientResponse {
   @ApiPropertyOptional({
     example: 'Hq3t0mX6c3f2b1QyA9z8Lw5Jd4Ke7Ru2Vs1Tp0Nn9Mo',
-    description: 'Confidential clients only: the client secret, shown this once and stored only as a SHA-256 hash.',
+    type: String,
+    nullable: true,
+    description:
+      'Confidential clients only: the client secret, shown this once and stored only as a SHA-256 hash; `null` on an idempotent replay (`Idempotent-Replayed: true`): a secret is never kept for replays.',
   })
-  client_secret?: string;
+  client_secret?: string | null;
 }

@@ -18,8 +18,14 @@ export class EndpointResponse {
 }
 
 export class EndpointWithSecretResponse extends EndpointResponse {
-  @ApiProperty({ example: 'whsec_4kQ0hG1c8uV2x9bN7mR3tY6pL5aZ0sD1', description: 'The signing secret. Shown once.' })
-  secret: string;
+  @ApiProperty({
+    example: 'whsec_4kQ0hG1c8uV2x9bN7mR3tY6pL5aZ0sD1',
+    type: String,
+    nullable: true,
+    description:
+      'The signing secret. Shown once; `null` on an idempotent replay (`Idempotent-Replayed: true`): a secret is never kept for replays.',
+  })
+  secret: string | null;
 }
 
 export class RolledSecretResponse {
