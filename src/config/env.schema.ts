@@ -40,6 +40,18 @@ export class EnvironmentVariables {
   @IsBoolean()
   DB_MIGRATE_ON_START = true;
 
+  /** A statement of the app's sessions running longer is canceled (0: no limit). Migrations have none. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  DB_STATEMENT_TIMEOUT_MS = 30_000;
+
+  /** A session idle inside a transaction this long is ended by PostgreSQL, releasing its locks (0: no limit). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
+
   /**
    * Reports computed at once per API process (about the database's cores); more wait their turn
    * for up to a minute without holding a database connection, so reports never starve other routes.

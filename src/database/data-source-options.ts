@@ -10,8 +10,23 @@ import { QueryLogger } from './query-logger';
  */
 export const ENTITY_FILES = [join(__dirname, '..', '**', '*.entity.{js,ts}')];
 
-/** The single description of the database connection, shared by the app, the CLI and the TypeORM CLI. */
-export function dataSourceOptions(url: string, poolSize: number): DataSourceOptions {
+/** Limits on the app's sessions (milliseconds; 0 is none): see DB_STATEMENT_TIMEOUT_MS in the README. */
+export interface SessionTimeouts {
+  statementMs: number;
+  idleInTransactionMs: number;
+}
+
+/**
+ * The single description of the database connection, shared by the app, the CLI and the TypeORM
+ * CLI. Without `timeouts` (migrations, scripts) statements may run as long as they need.
+ */
+export function dataSourceOptions(url: string, poolSize: number, timeouts?: SessionTimeouts): DataSourceOptions {
+  const settings = ['-c TimeZone=UTC'];
+  if (timeouts)
+    settings.push(
+      `-c statement_timeout=${timeouts.statementMs}`,
+      `-c idle_in_transaction_session_timeout=${timeouts.idleInTransactionMs}`,
+    );
   return {
     type: 'postgres',
     url,
@@ -22,11 +37,12 @@ export function dataSourceOptions(url: string, poolSize: number): DataSourceOpti
     migrationsRun: false,
     namingStrategy: new SnakeNamingStrategy(),
     // Sessions in UTC: date arithmetic in SQL never depends on the server's time zone. A server that
-    // does not answer a connect within 10 s is a 503 (connection loss), not a request left hanging.
+    // does not answer a connect within 10 s is a 503 (connection loss), not a request left hanging;
+    // with `timeouts`, neither a runaway statement nor a transaction left idle keeps a connection.
     extra: {
       max: poolSize,
       application_name: 'church-api',
-      options: '-c TimeZone=UTC',
+      options: settings.join(' '),
       connectionTimeoutMillis: 10_000,
     },
     logging: ['error', 'warn'],

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import {
@@ -50,6 +51,9 @@ function release(runner: QueryRunner, broken?: Error): Promise<void> {
   );
 }
 
+/** The tenant of a request or job that runs outside a transaction, for the short ones it opens (Database.transaction). */
+const pendingRun = new AsyncLocalStorage<TenantRun>();
+
 export interface TenantRun {
   tenantId: string;
   actor: Actor;
@@ -65,6 +69,7 @@ export interface TenantRun {
 export class Database implements OnApplicationShutdown {
   private readonly logger = new Logger('Database');
   private source?: DataSource;
+  private url?: string;
   private embedded?: EmbeddedPostgres;
   private readonly preparedOn = new WeakMap<PoolClient, Set<string>>();
 
@@ -89,18 +94,29 @@ export class Database implements OnApplicationShutdown {
       poolSize = 1;
       this.logger.log(`DATABASE_URL unset: embedded PostgreSQL (PGlite) at ${this.config.PGLITE_DATA_DIR}`);
     }
-    this.source = new DataSource(dataSourceOptions(url, poolSize));
+    this.url = url;
+    if (!this.embedded && (options.migrate ?? this.config.DB_MIGRATE_ON_START)) await this.migrate();
+    this.source = new DataSource(
+      dataSourceOptions(url, poolSize, {
+        statementMs: this.config.DB_STATEMENT_TIMEOUT_MS,
+        idleInTransactionMs: this.config.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      }),
+    );
     await this.source.initialize();
-    if (options.migrate ?? this.config.DB_MIGRATE_ON_START) await this.migrate();
+    if (this.embedded && (options.migrate ?? this.config.DB_MIGRATE_ON_START)) await this.migrate();
   }
 
-  /** Applies pending migrations; under an advisory lock on a server so that replicas can boot together. */
+  /**
+   * Applies pending migrations; under an advisory lock on a server so that replicas can boot
+   * together, on connections of their own without the app's statement time-out.
+   */
   async migrate(): Promise<string[]> {
-    const source = this.source!;
-    if (this.embedded) return (await source.runMigrations({ transaction: 'each' })).map((m) => m.name);
+    if (this.embedded) return (await this.dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name);
+    const source = new DataSource(dataSourceOptions(this.url!, 2));
+    await source.initialize();
     const runner = source.createQueryRunner();
-    await runner.connect();
     try {
+      await runner.connect();
       await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
       const applied = await source.runMigrations({ transaction: 'each' });
       if (applied.length) this.logger.log(`Applied migrations: ${applied.map((m) => m.name).join(', ')}`);
@@ -108,7 +124,24 @@ export class Database implements OnApplicationShutdown {
     } finally {
       await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
       await runner.release();
+      await source.destroy();
     }
+  }
+
+  /**
+   * Runs `fn` for the tenant without a transaction: work that calls the network (a webhook
+   * receiver, the payment processor) runs there, holding no connection, and opens short
+   * transactions of the same tenant and actor with `transaction()` for its database work.
+   */
+  runOutsideTransaction<T>(run: TenantRun, fn: () => Promise<T>): Promise<T> {
+    return pendingRun.run(run, fn);
+  }
+
+  /** A transaction of the tenant that `runOutsideTransaction` names (a programming error elsewhere). */
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    const run = pendingRun.getStore();
+    if (!run) throw new Error('Database.transaction: only inside runOutsideTransaction');
+    return this.runInTenant(run, fn);
   }
 
   /**

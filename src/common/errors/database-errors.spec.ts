@@ -46,6 +46,10 @@ const CONNECTION_LOSSES: [string, unknown][] = [
     'several addresses refused (AggregateError)',
     new AggregateError([withCode('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED')], ''),
   ],
+  [
+    'a session left idle in a transaction (25P03)',
+    serverError('terminating connection due to idle-in-transaction timeout', '25P03'),
+  ],
   ['wrapped as a cause', new Error('could not start', { cause: withCode('read ECONNRESET', 'ECONNRESET') })],
 ];
 
@@ -90,5 +94,13 @@ describe('translateDatabaseError', () => {
       code: 'invalid_parameter',
     });
     expect(translateDatabaseError(new TypeError('x'))).toBeNull();
+  });
+
+  it('a statement canceled by DB_STATEMENT_TIMEOUT_MS is a 503 with Retry-After (its transaction rolled back)', () => {
+    expect(translateDatabaseError(NOT_CONNECTION_LOSSES[2][1])).toMatchObject({
+      code: 'service_unavailable',
+      status: 503,
+      headers: { 'Retry-After': '5' },
+    });
   });
 });

@@ -12,9 +12,11 @@ interface PgError {
 
 /**
  * The connection to PostgreSQL is gone or cannot be made: the server shuts down or restarts
- * (57P01-57P03, any SQLSTATE of class 08), refuses more clients (53300), or the socket fails.
+ * (57P01-57P03, any SQLSTATE of class 08), refuses more clients (53300), ends a session left idle
+ * in a transaction (25P03, DB_IDLE_IN_TRANSACTION_TIMEOUT_MS), or the socket fails.
  */
 const CONNECTION_CODES = new Set([
+  '25P03',
   '57P01',
   '57P02',
   '57P03',
@@ -87,6 +89,9 @@ export function translateDatabaseError(exception: unknown): AppError | null {
     case '40001':
     case '40P01':
       return new AppError('conflict', { reason: 'concurrent update; retry' });
+    // DB_STATEMENT_TIMEOUT_MS: the statement was canceled and its transaction rolled back; retry later.
+    case '57014':
+      return new AppError('service_unavailable', {}, [], { 'Retry-After': '5' });
     default:
       return null;
   }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res, UseGuards } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiCreatedResponse,
@@ -13,6 +13,7 @@ import { ApiList } from '../../common/lists/list-envelope';
 import { AuditResource } from '../../platform/audit/audit-resource.decorator';
 import { Auth } from '../../platform/auth/auth.decorator';
 import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
+import { OutsideTransaction } from '../../platform/tenancy/outside-transaction.decorator';
 import { CreateEndpointDto } from './dto/create-endpoint.dto';
 import {
   AttemptResponse,
@@ -25,6 +26,7 @@ import {
 } from './dto/endpoint.response';
 import { UpdateEndpointDto } from './dto/update-endpoint.dto';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { WebhookUrlGuard } from './webhook-url.guard';
 import { ATTEMPT_LIST, ENDPOINT_LIST } from './webhook-endpoints.list';
 
 const EndpointId = new ParseIdPipe('whe', 'webhook endpoint');
@@ -37,6 +39,7 @@ export class WebhookEndpointsController {
 
   @Post()
   @Idempotent({ secret: 'secret' })
+  @UseGuards(WebhookUrlGuard)
   @Auth({ scopes: ['admin:*'] })
   @ApiOperation({
     summary: 'Subscribe an endpoint to events',
@@ -71,6 +74,7 @@ export class WebhookEndpointsController {
   }
 
   @Patch(':id')
+  @UseGuards(WebhookUrlGuard)
   @Auth({ scopes: ['admin:*'] })
   @ApiOperation({
     summary: 'Update a webhook endpoint',
@@ -107,6 +111,7 @@ export class WebhookEndpointsController {
   }
 
   @Post(':id/validate')
+  @OutsideTransaction()
   @HttpCode(200)
   @Auth({ scopes: ['admin:*'] })
   @ApiOperation({

