@@ -198,8 +198,10 @@ async function main() {
   console.log(table(rows));
   console.log(`\n${seriesTable(result.series)}\n`);
   log(`results written to ${file}`);
-  if (all && config.updateReadme && failures.length === 0 && updateReadme(result))
-    log('table written into bench/README.md');
+  if (all && config.updateReadme && failures.length === 0) {
+    const written = updateReadme(result);
+    if (written.length) log(`table written into ${written.join(' and ')}`);
+  }
   const failed = rows.filter((r) => r.pass === false).length;
   log(`${rows.filter((r) => r.pass === true).length} targets met, ${failed} missed`);
   if (process.env.BENCH_STRICT === '1' && failed) process.exitCode = 1;

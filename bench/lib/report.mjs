@@ -1,7 +1,7 @@
-// The result table (Markdown, printed and put in bench/README.md) and bench/results/latest.json.
+// The result table (Markdown, printed and put in README.md and bench/README.md) and bench/results/latest.json.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BENCH_DIR, RESULTS_DIR } from './util.mjs';
+import { BENCH_DIR, REPO_ROOT, RESULTS_DIR } from './util.mjs';
 
 const num = (v, digits = 0) =>
   v === null || v === undefined || !Number.isFinite(v)
@@ -98,28 +98,50 @@ export function writeLatest(result) {
 const START = '<!-- bench:results:start -->';
 const END = '<!-- bench:results:end -->';
 
-/** Replaces the block between the markers of bench/README.md with the table of this run. */
-export function updateReadme(result) {
-  const file = join(BENCH_DIR, 'README.md');
+/** When the run began and ended, in UTC: `2026-11-26 07:02–07:13`. */
+function period(result) {
+  const [startDay, startTime] = [result.started_at.slice(0, 10), result.started_at.slice(11, 16)];
+  const [endDay, endTime] = [result.finished_at.slice(0, 10), result.finished_at.slice(11, 16)];
+  return startDay === endDay
+    ? `${startDay} ${startTime}–${endTime}`
+    : `${startDay} ${startTime} – ${endDay} ${endTime}`;
+}
+
+/** Where `marker` stands alone on a line of `text` (a mention of it in prose does not count), or -1. */
+function markerAt(text, marker, from = 0) {
+  for (let i = text.indexOf(marker, from); i >= 0; i = text.indexOf(marker, i + 1)) {
+    const end = i + marker.length;
+    if ((i === 0 || text[i - 1] === '\n') && (end === text.length || text[end] === '\n')) return i;
+  }
+  return -1;
+}
+
+/** Replaces the block between the markers of `file` with `lines`; false when the file has no markers. */
+function replaceBlock(file, lines) {
   const text = readFileSync(file, 'utf8');
-  const a = text.indexOf(START);
-  const b = text.indexOf(END);
-  if (a < 0 || b < a) return false;
-  const block = [
-    START,
-    '',
-    `Measured ${result.finished_at.slice(0, 16).replace('T', ' ')} UTC on ${machineLine(result.machine, result.settings)}.`,
-    '',
-    table(result.rows),
-    '',
+  const a = markerAt(text, START);
+  const b = markerAt(text, END, a + 1);
+  if (a < 0 || b < 0) return false;
+  writeFileSync(file, text.slice(0, a) + [START, '', ...lines, '', END].join('\n') + text.slice(b + END.length));
+  return true;
+}
+
+/**
+ * After a complete run: its table between the markers of the repository's README.md, and the
+ * table with every measured series between those of bench/README.md. Returns the files written.
+ */
+export function updateReadme(result) {
+  const heading = `\`npm run bench\`, ${period(result)} UTC on ${machineLine(result.machine, result.settings)}.`;
+  const rows = table(result.rows);
+  const written = [];
+  if (replaceBlock(join(REPO_ROOT, 'README.md'), [heading, '', rows])) written.push('README.md');
+  const series = [
     '<details><summary>Every measured series (medians)</summary>',
     '',
     seriesTable(result.series),
     '',
     '</details>',
-    '',
-    END,
-  ].join('\n');
-  writeFileSync(file, text.slice(0, a) + block + text.slice(b + END.length));
-  return true;
+  ];
+  if (replaceBlock(join(BENCH_DIR, 'README.md'), [heading, '', rows, '', ...series])) written.push('bench/README.md');
+  return written;
 }
