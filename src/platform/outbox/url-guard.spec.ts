@@ -1,6 +1,6 @@
 import { AppError } from '../../common/errors/app-error';
 import { toProblem } from '../../common/errors/problem';
-import { assertWebhookUrl, HostLookup } from './url-guard';
+import { assertWebhookUrl, HostLookup, isAllowedAddress } from './url-guard';
 
 const never: HostLookup = () => new Promise<string[]>(() => undefined);
 const answers =
@@ -59,6 +59,12 @@ describe('assertWebhookUrl: the DNS lookup is bounded', () => {
     await jest.advanceTimersByTimeAsync(100);
     await expect(result).resolves.toEqual(new URL('https://hooks.example.org/in'));
     expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('an IPv4-compatible IPv6 address (::/96) is refused, whatever IPv4 address it carries', () => {
+    for (const address of ['::a00:1', '::7f00:1', '::5db8:d822', '::', '::1'])
+      expect({ address, allowed: isAllowedAddress(address, false) }).toEqual({ address, allowed: false });
+    expect(isAllowedAddress('2606:2800:220:1::248', false)).toBe(true);
   });
 
   it('a resolver that answers in time with a private or loopback address is still refused', async () => {

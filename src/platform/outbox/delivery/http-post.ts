@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
+import { BoundedMap } from '../../../common/caching/bounded-map';
 import { guardedLookup, isAllowedAddress } from '../url-guard';
 
 export interface PostResult {
@@ -9,7 +10,15 @@ export interface PostResult {
   error: string | null;
 }
 
-const agents = new Map<string, HttpAgent>();
+/**
+ * Origins with an agent at most. Past it the oldest agent is dropped: requests in flight on it
+ * finish, and its idle sockets close after the agent's time-out.
+ */
+export const MAX_AGENTS = 1_000;
+const agents = new BoundedMap<string, HttpAgent>(MAX_AGENTS);
+
+/** How many origins have an agent now (at most MAX_AGENTS). */
+export const agentCount = (): number => agents.size;
 /**
  * Connections to one origin. Many churches' endpoints can share an origin (an integration
  * platform), so this is wider than the per-endpoint limit of the runner, which is what keeps one
