@@ -1,10 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import request from 'supertest';
 import { SECRET_BOX } from '../../src/common/crypto/crypto.module';
 import type { SecretBox } from '../../src/common/crypto/secret-box';
+import { ID_PREFIX, parsePublicId } from '../../src/common/ids/id';
+import { OAuthCodesService } from '../../src/modules/oauth/oauth-codes.service';
 import { JsonObject, TestApi } from '../support/api';
-import { newTenant, TestTenant } from '../support/factories';
+import { inTenant, newTenant, newToken, TestTenant } from '../support/factories';
 
 /** What an outside security review found (CONTRACT §21), each with the test that failed before the fix. */
 describe('hardening', () => {
@@ -81,5 +83,144 @@ describe('hardening', () => {
         expect(JSON.parse(kept)).toMatchObject({ id: first.body.id, [field]: null });
       },
     );
+  });
+
+  describe('credential routes', () => {
+    interface Problem {
+      code: string;
+    }
+    const call = (token: string) => ({ token, tenant: church.slug });
+
+    /** An OAuth access token of the org_admin, who granted an app admin:* (code, then the token endpoint). */
+    async function oauthToken(): Promise<string> {
+      const redirect = 'http://127.0.0.1:8765/callback';
+      const client = await api.post<{ client_id: string }>('/v1/oauth/clients', {
+        ...as(),
+        body: { name: 'Some App', redirect_uris: [redirect], type: 'public', scopes: ['admin:*'] },
+      });
+      const verifier = randomBytes(32).toString('base64url');
+      const code = await inTenant(api, church.id, () =>
+        api.app.get(OAuthCodesService).issue({
+          clientId: parsePublicId(ID_PREFIX.oauthClient, client.body.client_id)!,
+          userId: church.admin.id,
+          scopes: ['admin:*'],
+          redirectUri: redirect,
+          codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
+        }),
+      );
+      const form = new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirect,
+        client_id: client.body.client_id,
+        code_verifier: verifier,
+      });
+      const res = await api.post<{ access_token: string }>('/v1/oauth/token', {
+        body: form.toString(),
+        raw: { contentType: 'application/x-www-form-urlencoded' },
+      });
+      expect(res.status).toBe(200);
+      return res.body.access_token;
+    }
+
+    it('refuse OAuth access tokens and kiosk keys, whatever their scopes (403 token_type_not_allowed)', async () => {
+      const oauth = await oauthToken();
+      const kiosk = (await newToken(api, church, [], 'org_admin', 'kiosk')).token;
+      expect((await api.get('/v1/members', call(oauth))).status).toBe(200);
+      const mine = await newToken(api, church, ['read:members'], 'staff');
+      const routes: [string, string, JsonObject | undefined][] = [
+        ['GET', '/v1/auth/tokens', undefined],
+        ['GET', `/v1/auth/tokens/${mine.id}`, undefined],
+        ['DELETE', `/v1/auth/tokens/${mine.id}`, undefined],
+        ['POST', '/v1/auth/tokens', { name: 'survivor', scopes: ['read:members'] }],
+        ['GET', '/v1/oauth/authorizations', undefined],
+        ['GET', '/v1/devices', undefined],
+        ['POST', '/v1/devices', { name: 'Rogue kiosk' }],
+      ];
+      for (const token of [oauth, kiosk])
+        for (const [method, path, body] of routes) {
+          const res = await api.send<Problem>(method, path, { ...call(token), body });
+          expect({ method, path, status: res.status, code: res.body.code }).toEqual({
+            method,
+            path,
+            status: 403,
+            code: 'token_type_not_allowed',
+          });
+        }
+      expect(
+        (await api.get<{ revoked_at: string | null }>(`/v1/auth/tokens/${mine.id}`, as())).body.revoked_at,
+      ).toBeNull();
+    });
+
+    it("a PAT manages its own user's PATs only; a service token without admin:* manages none", async () => {
+      const ana = await newToken(api, church, ['read:members'], 'org_admin');
+      const luis = await newToken(api, church, ['read:members'], 'staff');
+      const list = await api.get<{ data: { id: string }[] }>('/v1/auth/tokens?limit=250', call(ana.token));
+      expect(list.status).toBe(200);
+      expect(list.body.data.map((t) => t.id)).toEqual([ana.id]);
+      expect((await api.get(`/v1/auth/tokens/${luis.id}`, call(ana.token))).status).toBe(404);
+      expect((await api.delete(`/v1/auth/tokens/${luis.id}`, call(ana.token))).status).toBe(404);
+      const service = await api.post<Problem>('/v1/auth/tokens', {
+        ...call(ana.token),
+        body: { name: 'backend', type: 'service', scopes: ['read:members'] },
+      });
+      expect({ status: service.status, code: service.body.code }).toEqual({ status: 403, code: 'scope_insufficient' });
+
+      const backend = await newToken(api, church, ['read:members'], 'org_admin', 'service');
+      for (const [method, path] of [
+        ['GET', '/v1/auth/tokens'],
+        ['DELETE', `/v1/auth/tokens/${luis.id}`],
+        ['GET', '/v1/oauth/authorizations'],
+      ]) {
+        const res = await api.send<Problem>(method, path, call(backend.token));
+        expect({ path, status: res.status, code: res.body.code }).toEqual({
+          path,
+          status: 403,
+          code: 'scope_insufficient',
+        });
+      }
+      expect((await api.get(`/v1/auth/tokens/${luis.id}`, as())).status).toBe(200);
+    });
+
+    it('revoking a token revokes the tokens it created, and theirs in turn', async () => {
+      const root = await newToken(api, church, ['read:members', 'write:members'], 'org_admin');
+      const child = await api.post<{ id: string; token: string }>('/v1/auth/tokens', {
+        ...call(root.token),
+        body: { name: 'child', scopes: ['read:members'] },
+      });
+      const grandchild = await api.post<{ id: string; token: string }>('/v1/auth/tokens', {
+        ...call(child.body.token),
+        body: { name: 'grandchild', scopes: ['read:members'] },
+      });
+      const sibling = await newToken(api, church, ['read:members'], 'org_admin');
+      expect((await api.get('/v1/members', call(grandchild.body.token))).status).toBe(200);
+
+      expect((await api.delete(`/v1/auth/tokens/${root.id}`, as())).status).toBe(204);
+      for (const token of [root.token, child.body.token, grandchild.body.token])
+        expect((await api.get<Problem>('/v1/members', call(token))).body.code).toBe('token_revoked');
+      expect((await api.get('/v1/members', call(sibling.token))).status).toBe(200);
+    });
+
+    it('tokens created while their creator is being revoked are revoked with it, or not created', async () => {
+      const root = await newToken(api, church, ['read:members'], 'org_admin');
+      const creations = Array.from({ length: 8 }, (_, i) =>
+        api.post<{ token?: string; code?: string }>('/v1/auth/tokens', {
+          ...call(root.token),
+          body: { name: `race ${i}`, scopes: ['read:members'] },
+        }),
+      );
+      const [revoked, ...created] = await Promise.all([api.delete(`/v1/auth/tokens/${root.id}`, as()), ...creations]);
+      expect(revoked.status).toBe(204);
+      for (const res of created) {
+        expect([201, 401]).toContain(res.status);
+        if (res.status === 201)
+          expect((await api.get<Problem>('/v1/members', call(res.body.token!))).body.code).toBe('token_revoked');
+      }
+      const [{ live }] = await api.db.platform.query<{ live: number }[]>(
+        `SELECT count(*)::int AS live FROM api_tokens WHERE tenant_id = $1 AND created_by_token_id = $2 AND revoked_at IS NULL`,
+        [church.id, root.uuid],
+      );
+      expect(live).toBe(0);
+    });
   });
 });

@@ -794,7 +794,7 @@ describe('OAuth token endpoint, revocation, metadata and authorized apps', () =>
   });
 
   describe('the authorized apps of a staff member', () => {
-    it('GET /v1/oauth/authorizations lists the apps the caller authorized, with any token of theirs; DELETE revokes every token of that app', async () => {
+    it('GET /v1/oauth/authorizations lists the apps the caller authorized, through a PAT of theirs (never an OAuth token); DELETE revokes every token of that app', async () => {
       const pat = await newToken(api, church, ['read:members'], 'staff');
       const user = pat.user;
       const one = await authorize(['read:members'], user);
@@ -815,12 +815,15 @@ describe('OAuth token endpoint, revocation, metadata and authorized apps', () =>
           scopes: ['read:events', 'read:members'],
         }),
       ]);
-      // The OAuth token itself is "a token of theirs".
-      const viaOAuth = await api.get<{ data: { client_id: string }[] }>('/v1/oauth/authorizations', {
+      // An OAuth access token manages no credentials, not even its own user's apps (CONTRACT §21).
+      const viaOAuth = await api.get<Problem>('/v1/oauth/authorizations', {
         token: one.access_token,
         tenant: church.slug,
       });
-      expect(viaOAuth.body.data.map((d) => d.client_id)).toEqual([app.client_id]);
+      expect({ status: viaOAuth.status, code: viaOAuth.body.code }).toEqual({
+        status: 403,
+        code: 'token_type_not_allowed',
+      });
       // Another staff member sees nothing of it, and cannot revoke it.
       const stranger = await newToken(api, church, ['read:members'], 'staff');
       expect(

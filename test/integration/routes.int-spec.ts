@@ -70,7 +70,8 @@ function walkRoutes(modules: ModulesContainer): Route[] {
 
 function describeAccess(access: RouteAccess): string {
   if (access === 'public') return 'public';
-  return access.scopes.length ? access.scopes.join(',') : '(any token)';
+  const scopes = access.scopes.length ? access.scopes.join(',') : '(any token)';
+  return access.credentials ? `${scopes} [credentials: no oauth or kiosk token]` : scopes;
 }
 
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');

@@ -152,7 +152,7 @@ describe('tokens API', () => {
         as(kiosk.token, { body: { name: 'From kiosk', scopes: ['read:members'] } }),
       );
       expect(res.status).toBe(403);
-      expect(res.body.code).toBe('scope_insufficient'); // a kiosk key reaches the check-in routes and GET /v1/events only
+      expect(res.body.code).toBe('token_type_not_allowed'); // a kiosk key manages no credentials (CONTRACT §21)
     });
 
     it('validates the body: 422 validation_failed', async () => {

@@ -28,6 +28,10 @@ const en: Catalog = {
   scope_insufficient: { title: 'Insufficient scope', detail: 'This operation needs the scope {scope}.' },
   tenant_inactive: { title: 'Church suspended', detail: 'This church is suspended.' },
   scope_not_allowed: { title: 'Scope not allowed', detail: 'Your role may not hold the scope {scope}.' },
+  token_type_not_allowed: {
+    title: 'Token type not allowed',
+    detail: 'A {token_type} cannot manage credentials: use a personal access token, or a token with admin:*.',
+  },
   origin_not_allowed: {
     title: 'Origin not allowed',
     detail: 'The origin {origin} is not on the church CORS allowlist.',
@@ -82,6 +86,10 @@ const en: Catalog = {
     title: 'Wrong security code',
     detail: 'The security code does not match this check-in; nothing was changed.',
   },
+  checkout_locked: {
+    title: 'Check-out locked',
+    detail: 'Too many wrong security codes for this check-in; check-out is locked for {retry_after} seconds.',
+  },
   rate_limited: { title: 'Too many requests', detail: 'Rate limit exceeded; retry after {retry_after} seconds.' },
   internal_error: {
     title: 'Internal error',
@@ -117,6 +125,10 @@ const es: Catalog = {
   scope_insufficient: { title: 'Alcance insuficiente', detail: 'Esta operación necesita el alcance {scope}.' },
   tenant_inactive: { title: 'Iglesia suspendida', detail: 'Esta iglesia está suspendida.' },
   scope_not_allowed: { title: 'Alcance no permitido', detail: 'Su rol no puede tener el alcance {scope}.' },
+  token_type_not_allowed: {
+    title: 'Tipo de token no permitido',
+    detail: 'Un {token_type} no puede gestionar credenciales: use un token personal, o un token con admin:*.',
+  },
   origin_not_allowed: {
     title: 'Origen no permitido',
     detail: 'El origen {origin} no está en la lista CORS de la iglesia.',
@@ -171,6 +183,11 @@ const es: Catalog = {
     title: 'Código de seguridad incorrecto',
     detail: 'El código de seguridad no corresponde a este registro de entrada; no se cambió nada.',
   },
+  checkout_locked: {
+    title: 'Salida bloqueada',
+    detail:
+      'Demasiados códigos de seguridad incorrectos para este registro; la salida queda bloqueada {retry_after} segundos.',
+  },
   rate_limited: { title: 'Demasiadas solicitudes', detail: 'Límite superado; reintente en {retry_after} segundos.' },
   internal_error: {
     title: 'Error interno',
@@ -207,6 +224,10 @@ const pt: Catalog = {
   scope_insufficient: { title: 'Escopo insuficiente', detail: 'Esta operação precisa do escopo {scope}.' },
   tenant_inactive: { title: 'Igreja suspensa', detail: 'Esta igreja está suspensa.' },
   scope_not_allowed: { title: 'Escopo não permitido', detail: 'Seu papel não pode ter o escopo {scope}.' },
+  token_type_not_allowed: {
+    title: 'Tipo de token não permitido',
+    detail: 'Um {token_type} não pode gerenciar credenciais: use um token pessoal, ou um token com admin:*.',
+  },
   origin_not_allowed: { title: 'Origem não permitida', detail: 'A origem {origin} não está na lista CORS da igreja.' },
   resource_not_found: { title: 'Não encontrado', detail: 'Não existe {resource} com esse identificador.' },
   route_not_found: { title: 'Não encontrado', detail: 'Nenhuma rota corresponde a {method} {path}.' },
@@ -257,6 +278,11 @@ const pt: Catalog = {
   security_code_mismatch: {
     title: 'Código de segurança incorreto',
     detail: 'O código de segurança não corresponde a este check-in; nada foi alterado.',
+  },
+  checkout_locked: {
+    title: 'Check-out bloqueado',
+    detail:
+      'Códigos de segurança incorretos demais para este check-in; o check-out fica bloqueado por {retry_after} segundos.',
   },
   rate_limited: { title: 'Requisições demais', detail: 'Limite excedido; tente novamente em {retry_after} segundos.' },
   internal_error: {

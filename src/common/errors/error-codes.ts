@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   'scope_insufficient',
   'tenant_inactive',
   'scope_not_allowed',
+  'token_type_not_allowed',
   'origin_not_allowed',
   'resource_not_found',
   'route_not_found',
@@ -31,6 +32,7 @@ export const ERROR_CODES = [
   'event_canceled',
   'already_checked_in',
   'security_code_mismatch',
+  'checkout_locked',
   'rate_limited',
   'internal_error',
   'processor_unavailable',
@@ -55,6 +57,7 @@ export function statusOf(code: ErrorCode): number {
     case 'scope_insufficient':
     case 'tenant_inactive':
     case 'scope_not_allowed':
+    case 'token_type_not_allowed':
     case 'origin_not_allowed':
       return 403;
     case 'resource_not_found':
@@ -82,6 +85,8 @@ export function statusOf(code: ErrorCode): number {
     case 'refund_exceeds_remaining':
     case 'security_code_mismatch':
       return 422;
+    case 'checkout_locked':
+      return 423;
     case 'rate_limited':
       return 429;
     case 'internal_error':

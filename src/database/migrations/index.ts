@@ -25,6 +25,7 @@ import { CreateCheckInSettings1764970000000 } from './1764970000000-CreateCheckI
 import { CreateNotifications1764980000000 } from './1764980000000-CreateNotifications';
 import { AddReportIndexes1764990000000 } from './1764990000000-AddReportIndexes';
 import { CreateGivingDays1765000000000 } from './1765000000000-CreateGivingDays';
+import { AddTokenCreatorToken1765100000000 } from './1765100000000-AddTokenCreatorToken';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   CreateNotifications1764980000000,
   AddReportIndexes1764990000000,
   CreateGivingDays1765000000000,
+  AddTokenCreatorToken1765100000000,
 ];

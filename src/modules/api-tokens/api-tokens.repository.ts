@@ -7,14 +7,14 @@ import { TOKEN_LIST } from './api-tokens.list';
 
 @Injectable()
 export class ApiTokensRepository {
-  /** Tokens of the church; with `userId`, only the tokens that user owns or created. */
+  /** Tokens of the church; with `userId`, only the tokens that user owns (their PATs). */
   list(query: ListQuery, userId: string | null): Promise<Page<ApiTokenEntity>> {
     const { manager, tenantId } = TenantContext.current();
     const qb = manager
       .getRepository(ApiTokenEntity)
       .createQueryBuilder('t')
       .where('t.tenant_id = :tenantId', { tenantId });
-    if (userId) qb.andWhere('(t.user_id = :userId OR t.created_by = :userId)', { userId });
+    if (userId) qb.andWhere('t.user_id = :userId', { userId });
     return fetchPage(qb, query, TOKEN_LIST);
   }
 }

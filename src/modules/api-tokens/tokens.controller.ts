@@ -20,11 +20,14 @@ export class TokensController {
 
   @Post()
   @Idempotent({ secret: 'token' })
-  @Auth({ scopes: [], quota: 'tokens' })
+  @Auth({ scopes: [], quota: 'tokens', credentials: true })
   @ApiOperation({
     summary: 'Create an API token',
     description:
-      'The value is returned once. The scopes must be held by your role and by the token you call with (403 `scope_not_allowed`). `type: service` is for org_admin only. 10 per hour.',
+      'The value is returned once. The scopes must be held by your role and by the token you call with (403 `scope_not_allowed`). ' +
+      'Through a personal access token without admin:*, only a PAT of your own; `type: service` needs admin:* and the org_admin role. ' +
+      'OAuth access tokens and kiosk keys cannot manage credentials (403 `token_type_not_allowed`). ' +
+      'The new token remembers the token that created it: revoking that one revokes this one too. 10 per hour.',
   })
   @ApiCreatedResponse({ type: CreatedTokenResponse })
   async create(
@@ -39,10 +42,11 @@ export class TokensController {
   }
 
   @Get()
-  @Auth({ scopes: [] })
+  @Auth({ scopes: [], credentials: true })
   @ApiOperation({
     summary: 'List API tokens',
-    description: 'Metadata only, never values. Your own tokens; every token of the church with admin:*.',
+    description:
+      'Metadata only, never values. Through a personal access token, your own PATs; every token of the church with admin:*.',
   })
   @ApiList(TokenResponse, TOKEN_LIST)
   list(@Query() query: Record<string, unknown>, @Req() req: AuthRequest) {
@@ -50,7 +54,7 @@ export class TokensController {
   }
 
   @Get(':id')
-  @Auth({ scopes: [] })
+  @Auth({ scopes: [], credentials: true })
   @ApiOperation({ summary: 'Get an API token (metadata)' })
   @ApiOkResponse({ type: TokenResponse })
   get(@Param('id', TokenId) id: string, @Req() req: AuthRequest): Promise<TokenResponse> {
@@ -59,10 +63,11 @@ export class TokensController {
 
   @Delete(':id')
   @HttpCode(204)
-  @Auth({ scopes: [] })
+  @Auth({ scopes: [], credentials: true })
   @ApiOperation({
     summary: 'Revoke an API token',
-    description: 'Immediate: the next call with it gets 401 `token_revoked`. Your own tokens; any with admin:*.',
+    description:
+      'Immediate: the next call with it gets 401 `token_revoked`, and so do the tokens it created, and theirs in turn. Your own PATs; any token with admin:*.',
   })
   @ApiNoContentResponse()
   async revoke(@Param('id', TokenId) id: string, @Req() req: AuthRequest): Promise<void> {

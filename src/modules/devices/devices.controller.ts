@@ -20,7 +20,7 @@ export class DevicesController {
 
   @Post()
   @Idempotent({ secret: 'key' })
-  @Auth({ scopes: ['admin:*'] })
+  @Auth({ scopes: ['admin:*'], credentials: true })
   @ApiOperation({
     summary: 'Register a kiosk device',
     description:
@@ -39,7 +39,7 @@ export class DevicesController {
   }
 
   @Get()
-  @Auth({ scopes: ['admin:*'] })
+  @Auth({ scopes: ['admin:*'], credentials: true })
   @ApiOperation({ summary: 'List kiosk devices' })
   @ApiList(DeviceResponse, DEVICE_LIST)
   list(@Query() query: Record<string, unknown>) {
@@ -47,7 +47,7 @@ export class DevicesController {
   }
 
   @Get(':id')
-  @Auth({ scopes: ['admin:*'] })
+  @Auth({ scopes: ['admin:*'], credentials: true })
   @ApiOperation({ summary: 'Get a kiosk device' })
   @ApiOkResponse({ type: DeviceResponse })
   get(@Param('id', DeviceId) id: string): Promise<DeviceResponse> {
@@ -56,7 +56,7 @@ export class DevicesController {
 
   @Post(':id/rotate-key')
   @HttpCode(200)
-  @Auth({ scopes: ['admin:*'] })
+  @Auth({ scopes: ['admin:*'], credentials: true })
   @ApiOperation({
     summary: "Rotate a kiosk's API key",
     description: 'Returns the new key once; the old key stops working at once.',
@@ -73,7 +73,7 @@ export class DevicesController {
 
   @Delete(':id')
   @HttpCode(204)
-  @Auth({ scopes: ['admin:*'] })
+  @Auth({ scopes: ['admin:*'], credentials: true })
   @ApiOperation({ summary: 'Remove a kiosk device', description: 'Its key is revoked at once.' })
   @ApiNoContentResponse()
   async remove(@Param('id', DeviceId) id: string): Promise<void> {

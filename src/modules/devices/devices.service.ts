@@ -102,6 +102,7 @@ export class DevicesService {
       name: `kiosk: ${device.name}`,
       scopes: [...KIOSK_SCOPES],
       creator,
+      creatorTokenId: caller.tokenId,
       deviceId: device.id,
     });
   }

@@ -4,26 +4,30 @@ import { AppError } from '../../common/errors/app-error';
 import { ID_PREFIX, toPublicId } from '../../common/ids/id';
 import { ParseIdPipe } from '../../common/ids/parse-id.pipe';
 import { Auth } from '../../platform/auth/auth.decorator';
+import { credentialOwner } from '../../platform/auth/credential-access';
 import type { AuthRequest } from '../../platform/auth/principal';
 import { OAuthAuthorizationListResponse } from './dto/oauth-token.response';
 import { OAuthGrantsService } from './oauth-grants.service';
 
-/** The apps the calling staff member has authorized (through any token of theirs), and revoking one. */
+/**
+ * The apps the calling staff member has authorized, and revoking one: through a personal access
+ * token of theirs, or a token with admin:* (its staff member's); never an OAuth access token.
+ */
 @ApiTags('OAuth')
 @Controller('v1/oauth/authorizations')
 export class OAuthAuthorizationsController {
   constructor(private readonly grants: OAuthGrantsService) {}
 
   @Get()
-  @Auth({ scopes: [] })
+  @Auth({ scopes: [], credentials: true })
   @ApiOperation({
     summary: 'List the apps you authorized',
     description:
-      'One entry per app (client) you have authorized and not revoked, oldest first, in one page. Any token of yours works (a PAT, or an OAuth token).',
+      "One entry per app (client) you have authorized and not revoked, oldest first, in one page. Call it with a personal access token of yours (or a token with admin:*: its staff member's apps); an OAuth access token is refused (403 `token_type_not_allowed`).",
   })
   @ApiOkResponse({ type: OAuthAuthorizationListResponse })
   async list(@Req() req: AuthRequest): Promise<OAuthAuthorizationListResponse> {
-    const userId = req.principal!.actingUserId;
+    const userId = credentialOwner(req.principal!) ?? req.principal!.actingUserId;
     const rows = userId ? await this.grants.listForUser(userId) : [];
     const data = rows.map((r) => {
       const id = toPublicId(ID_PREFIX.oauthClient, r.client_id);
@@ -41,7 +45,7 @@ export class OAuthAuthorizationsController {
 
   @Delete(':client_id')
   @HttpCode(204)
-  @Auth({ scopes: [] })
+  @Auth({ scopes: [], credentials: true })
   @ApiOperation({
     summary: 'Revoke an app you authorized',
     description:
@@ -53,7 +57,7 @@ export class OAuthAuthorizationsController {
     @Param('client_id', new ParseIdPipe(ID_PREFIX.oauthClient, 'authorization')) clientId: string,
     @Req() req: AuthRequest,
   ): Promise<void> {
-    const userId = req.principal!.actingUserId;
+    const userId = credentialOwner(req.principal!) ?? req.principal!.actingUserId;
     if (!userId || !(await this.grants.revokeForUser(userId, clientId))) throw AppError.notFound('authorization');
   }
 }

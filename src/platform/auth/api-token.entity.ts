@@ -14,6 +14,8 @@ export class ApiTokenEntity extends TenantScopedEntity {
   @Column('uuid', { nullable: true }) userId: string | null;
   @Column('uuid', { nullable: true }) createdBy: string | null;
   @Column('uuid', { nullable: true }) deviceId: string | null;
+  /** The token that created this one (revoking it revokes this one too). */
+  @Column('uuid', { nullable: true }) createdByTokenId: string | null;
   @Column('timestamptz') createdAt: Date;
   @Column('timestamptz', { nullable: true }) expiresAt: Date | null;
   @Column('timestamptz', { nullable: true }) revokedAt: Date | null;

@@ -9,7 +9,15 @@ export interface AuthOptions {
   scopes: Scope[];
   /** A stricter endpoint quota (CONTRACT §7), applied by the rate limiter. */
   quota?: 'donations' | 'notifications' | 'tokens' | 'reports';
+  /**
+   * A route that manages credentials (tokens, authorized apps, kiosk keys): OAuth access tokens
+   * and kiosk keys are refused (403 `token_type_not_allowed`), whatever their scopes.
+   */
+  credentials?: true;
 }
+
+/** The token types a credential route refuses. */
+export const NOT_FOR_CREDENTIALS = ['oauth', 'kiosk'] as const;
 
 export type RouteAccess = AuthOptions | 'public';
 
@@ -34,11 +42,14 @@ export function Auth(options: AuthOptions) {
       schema: { type: 'string', example: 'en' },
     }),
     ApiExtension('x-required-scopes', options.scopes),
+    ...(options.credentials ? [ApiExtension('x-token-types', ['pat', 'service'])] : []),
     ApiResponse({ status: 400, description: 'missing_tenant, invalid_parameter or invalid_json', ...problem }),
     ApiResponse({ status: 401, description: 'unauthorized, token_expired or token_revoked', ...problem }),
     ApiResponse({
       status: 403,
-      description: `tenant_forbidden, tenant_inactive, origin_not_allowed or scope_insufficient (needs ${options.scopes.join(', ') || 'any scope'})`,
+      description:
+        `tenant_forbidden, tenant_inactive, origin_not_allowed or scope_insufficient (needs ${options.scopes.join(', ') || 'any scope'})` +
+        (options.credentials ? '; token_type_not_allowed for an OAuth access token or a kiosk key' : ''),
       ...problem,
     }),
     ApiResponse({

@@ -4,12 +4,15 @@ import type { Response } from 'express';
 import { AppError } from '../../common/errors/app-error';
 import { applyCors } from '../cors/cors';
 import { CorsPolicy } from '../cors/cors-policy.service';
-import { AUTH_METADATA, RouteAccess } from './auth.decorator';
+import { AUTH_METADATA, NOT_FOR_CREDENTIALS, RouteAccess } from './auth.decorator';
 import type { AuthRequest } from './principal';
 import { isKioskRoute, KIOSK_ROUTES } from './kiosk-routes';
 import { hasScope } from './scopes';
 
-/** Last global guard: a browser Origin must be on the church's allowlist, and the token must hold every scope of the route. */
+/**
+ * Last global guard: a browser Origin must be on the church's allowlist, a credential route takes
+ * no OAuth access token or kiosk key, and the token must hold every scope of the route.
+ */
 @Injectable()
 export class PermissionGuard implements CanActivate {
   constructor(
@@ -25,6 +28,11 @@ export class PermissionGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<AuthRequest>();
     if (!access || access === 'public' || !req.principal) return true;
     await applyCors(this.cors, req.principal.tenantId, req, context.switchToHttp().getResponse<Response>());
+    const type = req.principal.tokenType;
+    if (access.credentials && (NOT_FOR_CREDENTIALS as readonly string[]).includes(type))
+      throw new AppError('token_type_not_allowed', {
+        token_type: type === 'oauth' ? 'OAuth access token' : 'kiosk key',
+      });
     // A kiosk key reaches its allow-list only (kiosk-routes.ts); the detail names the route's scopes and the list.
     const kioskDenied =
       req.principal.tokenType === 'kiosk' &&

@@ -3,6 +3,7 @@ import { TenantContext } from '../../common/context/tenant-context';
 import { AppError } from '../../common/errors/app-error';
 import { newUuid } from '../../common/ids/id';
 import type { UserEntity } from '../users/user.entity';
+import { RowLock, withLock } from '../../database/row-lock';
 import { ApiTokenEntity, ApiTokenType } from './api-token.entity';
 import { isScope, KIOSK_SCOPES, scopesAllowedFor } from './scopes';
 import { expiryFor } from './token-lifetimes';
@@ -16,6 +17,8 @@ export interface IssueTokenInput {
   creator: UserEntity;
   /** When the creator acts through a token, the new token may not exceed that token's scopes. */
   callerScopes?: readonly string[];
+  /** The token the creator acts through: revoking it revokes this one too. */
+  creatorTokenId?: string;
   deviceId?: string;
 }
 
@@ -35,6 +38,7 @@ export class TokensService {
   async issue(input: IssueTokenInput): Promise<IssuedToken> {
     const scopes = input.type === 'kiosk' && input.scopes.length === 0 ? [...KIOSK_SCOPES] : [...new Set(input.scopes)];
     this.checkScopes(input, scopes);
+    if (input.creatorTokenId) await this.holdCreator(input.creatorTokenId);
     const value = generateToken(input.type);
     const now = new Date();
     const entity = this.repo.create({
@@ -49,6 +53,7 @@ export class TokensService {
       userId: input.type === 'pat' ? input.creator.id : null,
       createdBy: input.creator.id,
       deviceId: input.deviceId ?? null,
+      createdByTokenId: input.creatorTokenId ?? null,
       createdAt: now,
       expiresAt: expiryFor(input.type, now),
       revokedAt: null,
@@ -58,20 +63,62 @@ export class TokensService {
     return { entity, value };
   }
 
-  async get(id: string, userId: string | null): Promise<ApiTokenEntity> {
-    const token = await this.repo.findOneBy({ tenantId: TenantContext.current().tenantId, id });
-    if (!token || (userId && token.userId !== userId && token.createdBy !== userId)) throw AppError.notFound('token');
+  /** A token of the church; with `userId`, only one that user owns (their PATs). */
+  async get(id: string, userId: string | null, lock?: RowLock): Promise<ApiTokenEntity> {
+    const token = await this.repo.findOne({
+      where: { tenantId: TenantContext.current().tenantId, id },
+      ...withLock(lock),
+    });
+    if (!token || (userId && token.userId !== userId)) throw AppError.notFound('token');
     return token;
   }
 
-  /** Revokes at once (the next call with it is a 401 token_revoked). With `userId`, only that user's tokens. */
+  /**
+   * Revokes at once (the next call with it is a 401 token_revoked), and with it every token it
+   * created, and theirs in turn. With `userId`, only that user's tokens.
+   */
   async revoke(id: string, userId: string | null = null): Promise<ApiTokenEntity> {
-    const token = await this.get(id, userId);
-    if (!token.revokedAt) {
-      token.revokedAt = new Date();
-      await this.repo.update({ tenantId: token.tenantId, id: token.id }, { revokedAt: token.revokedAt });
-    }
+    const token = await this.get(id, userId, 'pessimistic_write');
+    const revokedAt = new Date();
+    // The row lock waited for every token being created through this one (issue() holds it FOR
+    // SHARE); each pass sees what committed before it, so repeat until a pass finds nothing left.
+    while ((await this.revokeCreated(token.id, revokedAt)) > 0);
+    token.revokedAt ??= revokedAt;
     return token;
+  }
+
+  /** Revokes the token and everything below it in the created-by chain that is still live; how many. */
+  private async revokeCreated(id: string, revokedAt: Date): Promise<number> {
+    const { manager, tenantId } = TenantContext.current();
+    // Counted in a SELECT: TypeORM answers a bare UPDATE … RETURNING with [rows, count].
+    const [{ revoked }]: { revoked: number }[] = await manager.query(
+      `WITH RECURSIVE created(id) AS (
+         SELECT $2::uuid
+         UNION
+         SELECT t.id FROM api_tokens t JOIN created c ON t.tenant_id = $1 AND t.created_by_token_id = c.id
+       ), revoked AS (
+         UPDATE api_tokens SET revoked_at = $3
+          WHERE tenant_id = $1 AND id IN (SELECT id FROM created) AND revoked_at IS NULL
+         RETURNING id
+       )
+       SELECT count(*)::int AS revoked FROM revoked`,
+      [tenantId, id, revokedAt],
+    );
+    return revoked;
+  }
+
+  /**
+   * Keeps the creating token from being revoked until this transaction ends (a revocation waits,
+   * then takes the new token along); one revoked meanwhile creates nothing. FOR KEY SHARE: the
+   * last_used_at writes do not wait for it.
+   */
+  private async holdCreator(tokenId: string): Promise<void> {
+    const { manager, tenantId } = TenantContext.current();
+    const [row]: { revoked_at: Date | null }[] = await manager.query(
+      'SELECT revoked_at FROM api_tokens WHERE tenant_id = $1 AND id = $2 FOR KEY SHARE',
+      [tenantId, tokenId],
+    );
+    if (!row || row.revoked_at) throw new AppError('token_revoked');
   }
 
   private checkScopes(input: IssueTokenInput, scopes: string[]): void {
