@@ -1,11 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
-import { TenantContext } from '../../common/context/tenant-context';
 import type { ApiRequest, FormBody } from '../../common/http/request';
 import { ID_PREFIX, toPublicId } from '../../common/ids/id';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { Database } from '../../database/database.service';
-import type { Role } from '../../platform/auth/scopes';
 import { browserBinding, matchesHash, readCookie } from '../../platform/views/csrf';
 import { setPageHeaders } from '../../platform/views/page-headers';
 import { checkAuthorizeQuery, RedirectError, redirectWith } from './authorization-request.params';
@@ -16,6 +14,7 @@ import { issuerOf } from './oauth-issuer';
 import { OAuthPages, PageParties } from './oauth-pages.renderer';
 import type { PageErrorKind } from './oauth-pages.texts';
 import { grantableScopes } from './oauth-scopes';
+import { OAuthRepository } from './oauth.repository';
 import { SignInCredentials } from './sign-in-credentials';
 import { SignInThrottle } from './sign-in-throttle';
 
@@ -57,6 +56,7 @@ export class AuthorizeFlow {
     private readonly credentials: SignInCredentials,
     private readonly throttle: SignInThrottle,
     private readonly pages: OAuthPages,
+    private readonly repository: OAuthRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -166,13 +166,9 @@ export class AuthorizeFlow {
   ): Promise<{ code: string } | RedirectError | null> {
     if (!(await this.requests.finish(pending.id))) return null;
     if (decision === 'deny') return { error: 'access_denied', description: 'the staff member denied the request' };
-    const { manager, tenantId } = TenantContext.current();
-    const users: { role: Role }[] = await manager.query('SELECT role FROM users WHERE tenant_id = $1 AND id = $2', [
-      tenantId,
-      userId,
-    ]);
-    if (!users[0]) return { error: 'access_denied', description: 'the staff member who signed in no longer exists' };
-    const allowed = grantableScopes(pending.scopes, found.client.scopes, users[0].role);
+    const role = await this.repository.userRole(userId);
+    if (!role) return { error: 'access_denied', description: 'the staff member who signed in no longer exists' };
+    const allowed = grantableScopes(pending.scopes, found.client.scopes, role);
     const scopes = (pending.grantedScopes ?? []).filter((s) => allowed.includes(s));
     if (scopes.length === 0)
       return {

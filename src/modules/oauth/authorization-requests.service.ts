@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { TenantContext } from '../../common/context/tenant-context';
 import { newUuid } from '../../common/ids/id';
-import { Database } from '../../database/database.service';
 import { hashSecret, isSecretShaped, newSecret } from '../../platform/views/csrf';
 import type { ValidAuthorization } from './authorization-request.params';
+import { OAuthRepository } from './oauth.repository';
 
 /** How long the staff member has to sign in and decide (the code that follows lives 10 minutes more). */
 export const AUTHORIZATION_REQUEST_LIFETIME_MS = 10 * 60_000;
@@ -25,22 +24,6 @@ export interface PendingAuthorization {
   finished: boolean;
 }
 
-interface Row {
-  tenant_id: string;
-  id: string;
-  csrf_hash: Buffer;
-  browser_hash: Buffer;
-  client_id: string;
-  redirect_uri: string;
-  scopes: string[];
-  state: string | null;
-  code_challenge: string;
-  user_id: string | null;
-  granted_scopes: string[] | null;
-  expired: boolean;
-  finished: boolean;
-}
-
 /** The handle and CSRF token of a new request: given to the page once, stored as SHA-256. */
 export interface RequestKeys {
   request: string;
@@ -53,51 +36,34 @@ export interface RequestKeys {
  */
 @Injectable()
 export class AuthorizationRequestsService {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly repository: OAuthRepository) {}
 
   /** Stores a validated request INSIDE the church's transaction; returns the values for the page. */
   async create(input: { clientId: string; browser: string; request: ValidAuthorization }): Promise<RequestKeys> {
-    const { manager, tenantId } = TenantContext.current();
     const keys = { request: newSecret(), csrf: newSecret() };
     const now = Date.now();
-    await manager.query(
-      `INSERT INTO oauth_authorization_requests
-         (tenant_id, id, handle_hash, csrf_hash, browser_hash, client_id, redirect_uri, scopes, state, code_challenge, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [
-        tenantId,
-        newUuid(),
-        hashSecret(keys.request),
-        hashSecret(keys.csrf),
-        hashSecret(input.browser),
-        input.clientId,
-        input.request.redirectUri,
-        input.request.scopes,
-        input.request.state,
-        input.request.codeChallenge,
-        new Date(now),
-        new Date(now + AUTHORIZATION_REQUEST_LIFETIME_MS),
-      ],
-    );
+    await this.repository.insertAuthorizationRequest({
+      id: newUuid(),
+      handleHash: hashSecret(keys.request),
+      csrfHash: hashSecret(keys.csrf),
+      browserHash: hashSecret(input.browser),
+      clientId: input.clientId,
+      redirectUri: input.request.redirectUri,
+      scopes: input.request.scopes,
+      state: input.request.state,
+      codeChallenge: input.request.codeChallenge,
+      createdAt: new Date(now),
+      expiresAt: new Date(now + AUTHORIZATION_REQUEST_LIFETIME_MS),
+    });
     // Requests nobody finished are removed a few at a time, a day after they expired.
-    await manager.query(
-      `DELETE FROM oauth_authorization_requests WHERE tenant_id = $1 AND id IN (
-         SELECT id FROM oauth_authorization_requests WHERE tenant_id = $1 AND expires_at < now() - interval '1 day' LIMIT 20)`,
-      [tenantId],
-    );
+    await this.repository.deleteStaleAuthorizationRequests();
     return keys;
   }
 
   /** The request a page's handle names (before the church is known, like a bearer token lookup). */
   async find(handle: unknown): Promise<PendingAuthorization | null> {
     if (!isSecretShaped(handle)) return null;
-    const rows: Row[] = await this.db.platform.query(
-      `SELECT tenant_id, id, csrf_hash, browser_hash, client_id, redirect_uri, scopes, state, code_challenge, user_id, granted_scopes,
-              expires_at <= now() AS expired, finished_at IS NOT NULL AS finished
-         FROM oauth_authorization_requests WHERE handle_hash = $1`,
-      [hashSecret(handle)],
-    );
-    const row = rows[0];
+    const row = await this.repository.findAuthorizationRequestByHandle(hashSecret(handle));
     if (!row) return null;
     return {
       tenantId: row.tenant_id,
@@ -118,12 +84,7 @@ export class AuthorizationRequestsService {
 
   /** Records who signed in and the scopes the consent page shows (INSIDE the church's transaction). */
   async signedIn(id: string, userId: string, grantedScopes: string[]): Promise<void> {
-    const { manager, tenantId } = TenantContext.current();
-    await manager.query(
-      `UPDATE oauth_authorization_requests SET user_id = $3, granted_scopes = $4, signed_in_at = now()
-        WHERE tenant_id = $1 AND id = $2 AND finished_at IS NULL`,
-      [tenantId, id, userId, grantedScopes],
-    );
+    await this.repository.recordAuthorizationSignIn(id, userId, grantedScopes);
   }
 
   /**
@@ -131,15 +92,7 @@ export class AuthorizationRequestsService {
    * transaction, whose work, the code, commits with it). A second Allow, or one after the
    * expiry, gets false.
    */
-  async finish(id: string): Promise<boolean> {
-    const { manager, tenantId } = TenantContext.current();
-    // An UPDATE answers [rows, rowCount] through TypeORM's query().
-    const [rows]: [unknown[], number] = await manager.query(
-      `UPDATE oauth_authorization_requests SET finished_at = now()
-        WHERE tenant_id = $1 AND id = $2 AND finished_at IS NULL AND expires_at > now() AND user_id IS NOT NULL
-        RETURNING id`,
-      [tenantId, id],
-    );
-    return rows.length > 0;
+  finish(id: string): Promise<boolean> {
+    return this.repository.finishAuthorizationRequest(id);
   }
 }

@@ -1,21 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { TenantContext } from '../../common/context/tenant-context';
 import { AppError, FieldIssue } from '../../common/errors/app-error';
 import { ID_PREFIX, newUuid, parsePublicId, requirePublicId, toPublicId } from '../../common/ids/id';
 import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
-import { fetchPage } from '../../common/lists/keyset-page';
 import { parseListQuery } from '../../common/lists/list-query';
 import { isStorableText } from '../../common/validation/text';
-import { Database } from '../../database/database.service';
-import { withLock } from '../../database/row-lock';
 import { isScope, SCOPES } from '../../platform/auth/scopes';
 import { hashToken } from '../../platform/auth/token-format';
 import type { CreatedOAuthClientResponse, OAuthClientResponse } from './dto/oauth-client.response';
-import { OAuthClientEntity, OAuthClientType } from './oauth-client.entity';
+import type { OAuthClientEntity, OAuthClientType } from './oauth-client.entity';
 import { OAUTH_CLIENT_LIST } from './oauth-clients.list';
 import { toOAuthClientResponse } from './oauth-clients.mapper';
 import { OAuthGrantsService } from './oauth-grants.service';
+import { OAuthRepository } from './oauth.repository';
 import { redirectUriIssues } from './redirect-uris';
 
 /** What the authorize endpoint needs to know about a client and its church. */
@@ -43,26 +40,6 @@ export interface ClientInput {
   scopes?: string[];
 }
 
-interface ClientRow {
-  id: string;
-  name: string;
-  type: OAuthClientType;
-  redirect_uris: string[];
-  scopes: string[];
-  secret_hash: Buffer | null;
-  tenant_id: string;
-  slug: string;
-  tenant_name: string;
-  status: 'active' | 'suspended';
-}
-
-/** The client, found by its id alone (no church known yet), with its church; deleted clients are not found. */
-const FIND_BY_ID = `
-  SELECT c.id, c.name, c.type, c.redirect_uris, c.scopes, c.secret_hash, n.id AS tenant_id, n.slug, n.name AS tenant_name, n.status
-    FROM oauth_clients c
-    JOIN tenants n ON n.id = c.tenant_id
-   WHERE c.id = $1 AND c.deleted_at IS NULL`;
-
 /** Every scope but admin:*: the ceiling of a client registered without one. */
 export const DEFAULT_CLIENT_SCOPES: readonly string[] = SCOPES.filter((s) => s !== 'admin:*');
 
@@ -70,7 +47,7 @@ export const DEFAULT_CLIENT_SCOPES: readonly string[] = SCOPES.filter((s) => s !
 @Injectable()
 export class OAuthClientsService {
   constructor(
-    private readonly db: Database,
+    private readonly repository: OAuthRepository,
     private readonly grants: OAuthGrantsService,
   ) {}
 
@@ -89,8 +66,7 @@ export class OAuthClientsService {
   async findForToken(clientId: string): Promise<TokenClient | null> {
     const uuid = parsePublicId(ID_PREFIX.oauthClient, clientId);
     if (!uuid) return null;
-    const rows: ClientRow[] = await this.db.platform.query(FIND_BY_ID, [uuid]);
-    const row = rows[0];
+    const row = await this.repository.findClientWithTenant(uuid);
     if (!row) return null;
     return {
       tenant: { id: row.tenant_id, slug: row.slug, name: row.tenant_name, status: row.status },
@@ -115,10 +91,6 @@ export class OAuthClientsService {
   // Registration, inside the church's transaction (the API's admin routes and the CLI).
   // ---------------------------------------------------------------------------------------------
 
-  private get repo() {
-    return TenantContext.current().manager.getRepository(OAuthClientEntity);
-  }
-
   async create(input: ClientInput, createdBy: string | null): Promise<CreatedOAuthClientResponse> {
     const type = input.type ?? 'public';
     const scopes = input.scopes === undefined ? [...DEFAULT_CLIENT_SCOPES] : [...new Set(input.scopes)];
@@ -131,8 +103,7 @@ export class OAuthClientsService {
     if (issues.length) throw AppError.validation(issues);
     const secret = type === 'confidential' ? randomBytes(32).toString('base64url') : null;
     const now = new Date();
-    const client = this.repo.create({
-      tenantId: TenantContext.current().tenantId,
+    const client = await this.repository.insertClient({
       id: newUuid(),
       name: input.name!.trim(),
       type,
@@ -145,7 +116,6 @@ export class OAuthClientsService {
       updatedAt: now,
       deletedAt: null,
     });
-    await this.repo.insert(client);
     const response: CreatedOAuthClientResponse = toOAuthClientResponse(client);
     if (secret) response.client_secret = secret;
     return response;
@@ -153,11 +123,7 @@ export class OAuthClientsService {
 
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<OAuthClientResponse>> {
     const query = parseListQuery(rawQuery, OAUTH_CLIENT_LIST);
-    const { tenantId } = TenantContext.current();
-    const qb = this.repo
-      .createQueryBuilder('c')
-      .where('c.tenant_id = :tenantId AND c.deleted_at IS NULL', { tenantId });
-    return toEnvelope(await fetchPage(qb, query, OAUTH_CLIENT_LIST), toOAuthClientResponse);
+    return toEnvelope(await this.repository.listClients(query), toOAuthClientResponse);
   }
 
   async get(publicId: string): Promise<OAuthClientResponse> {
@@ -176,7 +142,7 @@ export class OAuthClientsService {
     if (input.name !== undefined) changes.name = input.name.trim();
     if (input.redirectUris !== undefined) changes.redirectUris = input.redirectUris;
     if (scopes !== undefined) changes.scopes = scopes;
-    await this.repo.update({ tenantId: client.tenantId, id: client.id }, changes);
+    await this.repository.updateClient(client.id, changes);
     return toOAuthClientResponse(Object.assign(client, changes));
   }
 
@@ -184,16 +150,13 @@ export class OAuthClientsService {
   async remove(publicId: string): Promise<void> {
     const client = await this.require(publicId, true);
     const now = new Date();
-    await this.repo.update({ tenantId: client.tenantId, id: client.id }, { deletedAt: now, updatedAt: now });
+    await this.repository.updateClient(client.id, { deletedAt: now, updatedAt: now });
     await this.grants.revokeAllOfClient(client.id);
   }
 
   private async require(publicId: string, lock = false): Promise<OAuthClientEntity> {
     const id = requirePublicId(ID_PREFIX.oauthClient, publicId, 'OAuth client');
-    const client = await this.repo.findOne({
-      where: { tenantId: TenantContext.current().tenantId, id },
-      ...withLock(lock ? 'for_no_key_update' : undefined),
-    });
+    const client = await this.repository.findClient(id, lock ? 'for_no_key_update' : undefined);
     if (!client || client.deletedAt) throw AppError.notFound('OAuth client');
     return client;
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
-import { TenantContext } from '../../common/context/tenant-context';
 import { newUuid } from '../../common/ids/id';
+import { OAuthGrantsRepository } from './oauth-grants.repository';
 import { CODE_LIFETIME_MS } from './oauth-lifetimes';
 
 export interface IssueCodeInput {
@@ -24,27 +24,23 @@ export function hashCode(value: string): Buffer {
 /** Authorization codes: 256 random bits, base64url; stored as SHA-256, valid 10 minutes, once. */
 @Injectable()
 export class OAuthCodesService {
+  constructor(private readonly repository: OAuthGrantsRepository) {}
+
   /** Issues a code INSIDE the church's tenant context (Database.runInTenant); returns its value (never stored). */
   async issue(input: IssueCodeInput): Promise<string> {
-    const scope = TenantContext.current();
     const value = randomBytes(32).toString('base64url');
     const now = new Date();
-    await scope.manager.query(
-      `INSERT INTO oauth_codes (tenant_id, id, code_hash, client_id, user_id, scopes, redirect_uri, code_challenge, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [
-        scope.tenantId,
-        newUuid(),
-        hashCode(value),
-        input.clientId,
-        input.userId,
-        input.scopes,
-        input.redirectUri,
-        input.codeChallenge,
-        now,
-        new Date(now.getTime() + CODE_LIFETIME_MS),
-      ],
-    );
+    await this.repository.insertCode({
+      id: newUuid(),
+      codeHash: hashCode(value),
+      clientId: input.clientId,
+      userId: input.userId,
+      scopes: input.scopes,
+      redirectUri: input.redirectUri,
+      codeChallenge: input.codeChallenge,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + CODE_LIFETIME_MS),
+    });
     return value;
   }
 }

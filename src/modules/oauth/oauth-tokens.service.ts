@@ -1,20 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { createHash } from 'node:crypto';
-import { TenantContext } from '../../common/context/tenant-context';
 import type { ApiRequest, FormBody } from '../../common/http/request';
 import { newUuid } from '../../common/ids/id';
 import { Database } from '../../database/database.service';
-import { isScope, Role } from '../../platform/auth/scopes';
+import { isScope } from '../../platform/auth/scopes';
 import { generateToken, hashToken, isWellFormedToken } from '../../platform/auth/token-format';
 import type { OAuthTokenResponse } from './dto/oauth-token.response';
 import { readClientCredentials, formParam } from './oauth-client-auth';
 import { OAuthClientsService, TokenClient } from './oauth-clients.service';
 import { hashCode } from './oauth-codes.service';
 import { OAuthError } from './oauth-error';
+import { OAuthGrantsRepository } from './oauth-grants.repository';
 import { OAuthGrantsService } from './oauth-grants.service';
 import { ACCESS_TOKEN_LIFETIME_MS, REFRESH_REUSE_GRACE_MS, REFRESH_TOKEN_LIFETIME_MS } from './oauth-lifetimes';
 import { capByRole, parseScopeParam } from './oauth-scopes';
+import { OAuthRepository } from './oauth.repository';
 
 type Fields = FormBody['fields'];
 export type ClientHook = (client: TokenClient) => Promise<void>;
@@ -22,33 +23,6 @@ export type ClientHook = (client: TokenClient) => Promise<void>;
 /** RFC 7636 §4.1: 43 to 128 unreserved characters. */
 const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 const MAX_PARAM_LENGTH = 4096;
-
-interface CodeRow {
-  id: string;
-  client_id: string;
-  user_id: string;
-  scopes: string[];
-  redirect_uri: string;
-  code_challenge: string;
-  expires_at: Date;
-  used_at: Date | null;
-  grant_id: string | null;
-}
-
-interface GrantRow {
-  client_id: string;
-  user_id: string;
-  scopes: string[];
-  revoked_at: Date | null;
-}
-
-interface RefreshRow {
-  id: string;
-  grant_id: string;
-  expires_at: Date;
-  rotated_at: Date | null;
-  revoked_at: Date | null;
-}
 
 /** A failure that must still commit what was done before it (a replay's revocation). */
 class Refusal {
@@ -63,7 +37,7 @@ export function s256(verifier: string): string {
  * The token endpoint (RFC 6749 §4.1.3, §6) and the revocation endpoint (RFC 7009). The client is
  * authenticated first, on the platform role (it names the church); everything else runs in that
  * church's transaction. Rows are locked in one order, grant before refresh token, as revocation
- * does (see OAuthGrantsService.revokeWhere).
+ * does (see OAuthGrantsRepository.revokeGrantsWhere).
  */
 @Injectable()
 export class OAuthTokensService {
@@ -71,6 +45,8 @@ export class OAuthTokensService {
     private readonly db: Database,
     private readonly clients: OAuthClientsService,
     private readonly grants: OAuthGrantsService,
+    private readonly grantsRepo: OAuthGrantsRepository,
+    private readonly oauthRepo: OAuthRepository,
   ) {}
 
   /** `onClient` hears of the client once it is authenticated (before any other check), e.g. to answer CORS for its church. */
@@ -99,31 +75,19 @@ export class OAuthTokensService {
     if (token === undefined) throw new OAuthError('invalid_request', 'token is missing');
     if (!isWellFormedToken(token) || !(token.startsWith('cho_') || token.startsWith('chr_'))) return;
     const refused = await this.inTenant(req, client, async () => {
-      const { manager, tenantId } = TenantContext.current();
       if (token.startsWith('cho_')) {
-        const rows: { id: string; client_id: string }[] = await manager.query(
-          `SELECT t.id, g.client_id FROM api_tokens t JOIN oauth_grants g ON g.tenant_id = t.tenant_id AND g.id = t.grant_id
-            WHERE t.tenant_id = $1 AND t.token_hash = $2 AND t.type = 'oauth'`,
-          [tenantId, hashToken(token)],
-        );
-        if (!rows[0]) return null;
-        if (rows[0].client_id !== client.client.id)
+        const access = await this.grantsRepo.findAccessTokenByHash(hashToken(token));
+        if (!access) return null;
+        if (access.client_id !== client.client.id)
           return new OAuthError('invalid_request', 'the token was issued to another client; it was not revoked');
-        await manager.query(
-          `UPDATE api_tokens SET revoked_at = now() WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL`,
-          [tenantId, rows[0].id],
-        );
+        await this.grantsRepo.revokeAccessToken(access.id);
         return null;
       }
-      const rows: { grant_id: string; client_id: string }[] = await manager.query(
-        `SELECT r.grant_id, g.client_id FROM oauth_refresh_tokens r JOIN oauth_grants g ON g.tenant_id = r.tenant_id AND g.id = r.grant_id
-          WHERE r.tenant_id = $1 AND r.token_hash = $2`,
-        [tenantId, hashToken(token)],
-      );
-      if (!rows[0]) return null;
-      if (rows[0].client_id !== client.client.id)
+      const refresh = await this.grantsRepo.findRefreshTokenOwner(hashToken(token));
+      if (!refresh) return null;
+      if (refresh.client_id !== client.client.id)
         return new OAuthError('invalid_request', 'the token was issued to another client; it was not revoked');
-      await this.grants.revoke(rows[0].grant_id);
+      await this.grants.revoke(refresh.grant_id);
       return null;
     });
     if (refused) throw refused;
@@ -168,14 +132,8 @@ export class OAuthTokensService {
         'code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" and "~" (RFC 7636 §4.1)',
       );
     return this.inTenantOrRefuse(req, client, async () => {
-      const { manager, tenantId } = TenantContext.current();
       // Locked: of two exchanges of one code, the second waits for the first, then finds it used.
-      const rows: CodeRow[] = await manager.query(
-        `SELECT id, client_id, user_id, scopes, redirect_uri, code_challenge, expires_at, used_at, grant_id
-           FROM oauth_codes WHERE tenant_id = $1 AND code_hash = $2 FOR UPDATE`,
-        [tenantId, hashCode(code)],
-      );
-      const row = rows[0];
+      const row = await this.grantsRepo.lockCodeByHash(hashCode(code));
       if (!row) return refuse('invalid_grant', 'the code is unknown (never issued, or issued by another church)');
       if (row.client_id !== client.client.id) return refuse('invalid_grant', 'the code was issued to another client');
       if (row.used_at) {
@@ -190,18 +148,11 @@ export class OAuthTokensService {
         return refuse('invalid_grant', 'code_verifier does not match the code_challenge (S256)');
       const scopes = await this.effectiveScopes(client, row.user_id, row.scopes);
       if (scopes.length === 0) {
-        await manager.query(`UPDATE oauth_codes SET used_at = now() WHERE tenant_id = $1 AND id = $2`, [
-          tenantId,
-          row.id,
-        ]);
+        await this.grantsRepo.markCodeUsed(row.id);
         return refuse('invalid_grant', 'the user’s role no longer holds any of the scopes granted');
       }
       const grantId = await this.grants.create({ clientId: client.client.id, userId: row.user_id, scopes });
-      await manager.query(`UPDATE oauth_codes SET used_at = now(), grant_id = $3 WHERE tenant_id = $1 AND id = $2`, [
-        tenantId,
-        row.id,
-        grantId,
-      ]);
+      await this.grantsRepo.markCodeExchanged(row.id, grantId);
       return (await this.issuePair(client, grantId, row.user_id, scopes)).response;
     });
   }
@@ -220,22 +171,12 @@ export class OAuthTokensService {
         'refresh_token is not a refresh token of this server (chr_…, with a valid checksum)',
       );
     return this.inTenantOrRefuse(req, client, async () => {
-      const { manager, tenantId } = TenantContext.current();
       const hash = hashToken(value);
-      const found: { grant_id: string }[] = await manager.query(
-        `SELECT grant_id FROM oauth_refresh_tokens WHERE tenant_id = $1 AND token_hash = $2`,
-        [tenantId, hash],
-      );
-      if (!found[0]) return refuse('invalid_grant', 'the refresh token is unknown');
+      const grantId = await this.grantsRepo.findRefreshTokenGrantId(hash);
+      if (!grantId) return refuse('invalid_grant', 'the refresh token is unknown');
       // The family first, then the token (revocation's order): parallel refreshes of one family run one after the other.
-      const [grant] = await manager.query<GrantRow[]>(
-        `SELECT client_id, user_id, scopes, revoked_at FROM oauth_grants WHERE tenant_id = $1 AND id = $2 FOR UPDATE`,
-        [tenantId, found[0].grant_id],
-      );
-      const [token] = await manager.query<RefreshRow[]>(
-        `SELECT id, grant_id, expires_at, rotated_at, revoked_at FROM oauth_refresh_tokens WHERE tenant_id = $1 AND token_hash = $2 FOR UPDATE`,
-        [tenantId, hash],
-      );
+      const grant = await this.grantsRepo.lockGrant(grantId);
+      const token = await this.grantsRepo.lockRefreshTokenByHash(hash);
       if (grant.client_id !== client.client.id)
         return refuse('invalid_grant', 'the refresh token was issued to another client');
       if (token.revoked_at || grant.revoked_at) return refuse('invalid_grant', 'the refresh token has been revoked');
@@ -259,25 +200,16 @@ export class OAuthTokensService {
       if (scopes.length === 0)
         return refuse('invalid_grant', 'the user’s role no longer holds any of the scopes granted');
       const pair = await this.issuePair(client, token.grant_id, grant.user_id, scopes);
-      if (!token.rotated_at) {
-        await manager.query(
-          `UPDATE oauth_refresh_tokens SET rotated_at = now(), replaced_by = $3 WHERE tenant_id = $1 AND id = $2`,
-          [tenantId, token.id, pair.refreshId],
-        );
-      }
+      if (!token.rotated_at) await this.grantsRepo.markRefreshTokenRotated(token.id, pair.refreshId);
       return pair.response;
     });
   }
 
   /** The scopes still grantable now: on the client's ceiling and held by the user's current role. */
   private async effectiveScopes(client: TokenClient, userId: string, scopes: readonly string[]): Promise<string[]> {
-    const { manager, tenantId } = TenantContext.current();
-    const users: { role: Role }[] = await manager.query(`SELECT role FROM users WHERE tenant_id = $1 AND id = $2`, [
-      tenantId,
-      userId,
-    ]);
-    if (!users[0]) return [];
-    return capByRole(scopes, users[0].role).filter((s) => isScope(s) && client.client.scopes.includes(s));
+    const role = await this.oauthRepo.userRole(userId);
+    if (!role) return [];
+    return capByRole(scopes, role).filter((s) => isScope(s) && client.client.scopes.includes(s));
   }
 
   /** An access token (an api_tokens row of type oauth, named after the client) and a refresh token, both of the grant. */
@@ -287,32 +219,29 @@ export class OAuthTokensService {
     userId: string,
     scopes: string[],
   ): Promise<{ response: OAuthTokenResponse; refreshId: string }> {
-    const { manager, tenantId } = TenantContext.current();
     const now = Date.now();
     const access = generateToken('oauth');
     const refresh = generateToken('refresh');
     const refreshId = newUuid();
-    await manager.query(
-      `INSERT INTO api_tokens (tenant_id, id, type, name, scopes, token_hash, token_prefix, last4, user_id, created_by, created_at, expires_at, grant_id)
-       VALUES ($1, $2, 'oauth', $3, $4, $5, $6, $7, $8, $8, $9, $10, $11)`,
-      [
-        tenantId,
-        newUuid(),
-        client.client.name,
-        scopes,
-        hashToken(access),
-        access.slice(0, 4),
-        access.slice(-4),
-        userId,
-        new Date(now),
-        new Date(now + ACCESS_TOKEN_LIFETIME_MS),
-        grantId,
-      ],
-    );
-    await manager.query(
-      `INSERT INTO oauth_refresh_tokens (tenant_id, id, token_hash, grant_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [tenantId, refreshId, hashToken(refresh), grantId, new Date(now), new Date(now + REFRESH_TOKEN_LIFETIME_MS)],
-    );
+    await this.grantsRepo.insertAccessToken({
+      id: newUuid(),
+      name: client.client.name,
+      scopes,
+      tokenHash: hashToken(access),
+      tokenPrefix: access.slice(0, 4),
+      last4: access.slice(-4),
+      userId,
+      createdAt: new Date(now),
+      expiresAt: new Date(now + ACCESS_TOKEN_LIFETIME_MS),
+      grantId,
+    });
+    await this.grantsRepo.insertRefreshToken({
+      id: refreshId,
+      tokenHash: hashToken(refresh),
+      grantId,
+      createdAt: new Date(now),
+      expiresAt: new Date(now + REFRESH_TOKEN_LIFETIME_MS),
+    });
     return {
       refreshId,
       response: {

@@ -6,11 +6,13 @@ import { OAuthAuthorizeController } from './oauth-authorize.controller';
 import { OAuthClientsController } from './oauth-clients.controller';
 import { OAuthClientsService } from './oauth-clients.service';
 import { OAuthCodesService } from './oauth-codes.service';
+import { OAuthGrantsRepository } from './oauth-grants.repository';
 import { OAuthGrantsService } from './oauth-grants.service';
 import { OAuthMetadataController } from './oauth-metadata.controller';
 import { OAuthPages } from './oauth-pages.renderer';
 import { OAuthTokenController } from './oauth-token.controller';
 import { OAuthTokensService } from './oauth-tokens.service';
+import { OAuthRepository } from './oauth.repository';
 import { SignInCredentials } from './sign-in-credentials';
 import { SignInThrottle } from './sign-in-throttle';
 
@@ -28,6 +30,9 @@ import { SignInThrottle } from './sign-in-throttle';
     OAuthAuthorizeController,
   ],
   providers: [
+    // The module's SQL: clients and the authorize pages' data; what the provider issues (codes, grants, tokens)
+    OAuthRepository,
+    OAuthGrantsRepository,
     OAuthClientsService,
     OAuthCodesService,
     OAuthGrantsService,

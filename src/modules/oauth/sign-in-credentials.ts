@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { hash, verify } from 'argon2';
-import { Database } from '../../database/database.service';
 import type { Role } from '../../platform/auth/scopes';
+import { OAuthRepository } from './oauth.repository';
 
 /** A staff member who signed in on the OAuth pages. */
 export interface SignedInStaff {
@@ -24,16 +24,11 @@ const MAX_PASSWORD = 1024;
 export class SignInCredentials {
   private decoy?: Promise<string>;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly repository: OAuthRepository) {}
 
   async verify(tenantId: string, email: string, password: string): Promise<SignedInStaff | null> {
     if (email.length > MAX_EMAIL || password.length > MAX_PASSWORD || password.length === 0) return null;
-    const rows: { id: string; email: string; role: Role; password_hash: string | null }[] =
-      await this.db.platform.query(
-        `SELECT id, email, role, password_hash FROM users WHERE tenant_id = $1 AND lower(email) = lower($2)`,
-        [tenantId, email.trim()],
-      );
-    const user = rows[0];
+    const user = await this.repository.findUserByEmail(tenantId, email.trim());
     const stored = user?.password_hash ?? (await this.decoyHash());
     const ok = await verify(stored, password).catch(() => false);
     return ok && user?.password_hash ? { id: user.id, email: user.email, role: user.role } : null;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Database } from '../../database/database.service';
+import { OAuthRepository } from './oauth.repository';
 
 /** Failed sign-ins allowed per account (church + e-mail) and per client address within the window. */
 export const SIGN_IN_LIMITS = { perAccount: 5, perAddress: 20, windowSeconds: 15 * 60 } as const;
@@ -25,44 +25,29 @@ export function addressKey(address: string): string {
  * sees the same counts, with or without Redis). Past a limit the page refuses to check the
  * password until the oldest counted failure leaves the sliding window; a success clears the
  * account's failures (not the address's: one good account must not reset an address that guesses).
+ * On the platform role, before any tenant transaction.
  */
 @Injectable()
 export class SignInThrottle {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly repository: OAuthRepository) {}
 
   /** Seconds until a sign-in may be tried again, or 0 when it may now. */
   async retryAfter(tenantId: string, email: string, address: string): Promise<number> {
-    const { perAccount, perAddress, windowSeconds } = SIGN_IN_LIMITS;
     // The limit-th most recent failure of each key: while it is in the window, the key is at its limit.
-    const rows: { wait: string | null }[] = await this.db.platform.query(
-      `SELECT greatest(
-                (SELECT extract(epoch FROM failed_at + make_interval(secs => $4) - now()) FROM oauth_sign_in_failures
-                  WHERE tenant_id = $1 AND account = $2 AND failed_at > now() - make_interval(secs => $4)
-                  ORDER BY failed_at DESC OFFSET $5 LIMIT 1),
-                (SELECT extract(epoch FROM failed_at + make_interval(secs => $4) - now()) FROM oauth_sign_in_failures
-                  WHERE address = $3 AND failed_at > now() - make_interval(secs => $4)
-                  ORDER BY failed_at DESC OFFSET $6 LIMIT 1)) AS wait`,
-      [tenantId, accountKey(email), addressKey(address), windowSeconds, perAccount - 1, perAddress - 1],
+    const wait = await this.repository.signInFailuresWait(
+      { tenantId, account: accountKey(email), address: addressKey(address) },
+      SIGN_IN_LIMITS,
     );
-    const wait = Number(rows[0]?.wait ?? 0);
     return wait > 0 ? Math.ceil(wait) : 0;
   }
 
   async recordFailure(tenantId: string, email: string, address: string): Promise<void> {
-    await this.db.platform.query(
-      `INSERT INTO oauth_sign_in_failures (tenant_id, account, address) VALUES ($1, $2, $3)`,
-      [tenantId, accountKey(email), addressKey(address)],
-    );
+    await this.repository.insertSignInFailure(tenantId, accountKey(email), addressKey(address));
     // Failures older than a day count for nothing: removed a few at a time.
-    await this.db.platform.query(
-      `DELETE FROM oauth_sign_in_failures WHERE id IN (SELECT id FROM oauth_sign_in_failures WHERE failed_at < now() - interval '1 day' ORDER BY failed_at LIMIT 50)`,
-    );
+    await this.repository.deleteOldSignInFailures();
   }
 
   async clearAccount(tenantId: string, email: string): Promise<void> {
-    await this.db.platform.query(`DELETE FROM oauth_sign_in_failures WHERE tenant_id = $1 AND account = $2`, [
-      tenantId,
-      accountKey(email),
-    ]);
+    await this.repository.deleteSignInFailuresOfAccount(tenantId, accountKey(email));
   }
 }
