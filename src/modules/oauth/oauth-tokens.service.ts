@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { createHash } from 'node:crypto';
 import type { ApiRequest, FormBody } from '../../common/http/request';
 import { newUuid } from '../../common/ids/id';
 import { Database } from '../../database/database.service';
@@ -15,22 +14,15 @@ import { OAuthGrantsRepository } from './oauth-grants.repository';
 import { OAuthGrantsService } from './oauth-grants.service';
 import { ACCESS_TOKEN_LIFETIME_MS, REFRESH_REUSE_GRACE_MS, REFRESH_TOKEN_LIFETIME_MS } from './oauth-lifetimes';
 import { capByRole, parseScopeParam } from './oauth-scopes';
+import { codeVerifier, printable, required, s256 } from './oauth-token.params';
 import { OAuthRepository } from './oauth.repository';
 
 type Fields = FormBody['fields'];
 export type ClientHook = (client: TokenClient) => Promise<void>;
 
-/** RFC 7636 §4.1: 43 to 128 unreserved characters. */
-const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
-const MAX_PARAM_LENGTH = 4096;
-
 /** A failure that must still commit what was done before it (a replay's revocation). */
 class Refusal {
   constructor(readonly error: OAuthError) {}
-}
-
-export function s256(verifier: string): string {
-  return createHash('sha256').update(verifier).digest('base64url');
 }
 
 /**
@@ -120,17 +112,7 @@ export class OAuthTokensService {
   private async exchangeCode(req: Request, client: TokenClient, fields: Fields): Promise<OAuthTokenResponse> {
     const code = required(fields, 'code');
     const redirectUri = required(fields, 'redirect_uri', ' (it must repeat the one of the authorization request)');
-    const verifier = formParam(fields, 'code_verifier');
-    if (verifier === undefined)
-      throw new OAuthError(
-        'invalid_request',
-        'code_verifier is missing: this server requires PKCE with S256 (RFC 7636)',
-      );
-    if (!CODE_VERIFIER.test(verifier))
-      throw new OAuthError(
-        'invalid_request',
-        'code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" and "~" (RFC 7636 §4.1)',
-      );
+    const verifier = codeVerifier(fields);
     return this.inTenantOrRefuse(req, client, async () => {
       // Locked: of two exchanges of one code, the second waits for the first, then finds it used.
       const row = await this.grantsRepo.lockCodeByHash(hashCode(code));
@@ -281,18 +263,4 @@ function refuse(error: OAuthError['error'], description: string): Refusal {
 
 function fail(error: OAuthError['error'], description: string): never {
   throw new OAuthError(error, description);
-}
-
-function required(fields: Fields, name: string, hint = ''): string {
-  const value = formParam(fields, name);
-  if (value === undefined) throw new OAuthError('invalid_request', `${name} is missing${hint}`);
-  if (value.length > MAX_PARAM_LENGTH)
-    throw new OAuthError('invalid_request', `${name} is longer than ${MAX_PARAM_LENGTH} characters`);
-  return value;
-}
-
-/** A client's value quoted in a description: bounded, on one line. */
-function printable(value: string): string {
-  const short = value.length > 64 ? `${value.slice(0, 64)}…` : value;
-  return JSON.stringify(short);
 }
