@@ -4,10 +4,9 @@ import { SCOPES } from '../../platform/auth/scopes';
 import { MAX_STATE_LENGTH } from './authorization-request.params';
 
 /*
- * The OpenAPI decorators of OAuthAuthorizeController's routes, one composite per route.
- * applyDecorators applies its decorators in the order given (decorators stacked on a method apply
- * bottom-up), and the document keeps parameters in the order they were applied: they are listed
- * here in the document's order.
+ * The OpenAPI decorators of OAuthAuthorizeController's routes, one composite per route. applyDecorators
+ * applies its decorators in the order given, and the document lists parameters in the order they
+ * were applied: each composite lists its query parameters in the document's order.
  */
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -60,25 +59,6 @@ export const AuthorizeDocs = () =>
         '(and a CSRF token); the browser gets an HttpOnly cookie it must send back with the forms. ' +
         PAGE_HEADERS,
     }),
-    unavailable(),
-    html(403, 'Error page: the client’s church is suspended.'),
-    html(400, 'Error page, no redirect: unknown client_id, or a redirect_uri the client has not registered.'),
-    ApiResponse({
-      status: 302,
-      description:
-        'An error sent back to the client: `Location` is the redirect_uri with `error`, `error_description`, `state` and `iss`.',
-      headers: {
-        Location: { description: 'The client’s redirect_uri with the error parameters.', schema: { type: 'string' } },
-      },
-    }),
-    html(200, 'The sign-in page (e-mail and password of a staff member of the client’s church).', {
-      'Set-Cookie': {
-        description:
-          '`oauth_browser`: binds the request to this browser (HttpOnly, SameSite=Lax, Path=/v1/oauth/authorize).',
-        schema: { type: 'string' },
-      },
-    }),
-    ApiProduces('text/html'),
     ApiQuery({ name: 'code_challenge_method', required: true, schema: { type: 'string', enum: ['S256'] } }),
     ApiQuery({
       name: 'code_challenge',
@@ -110,6 +90,25 @@ export const AuthorizeDocs = () =>
       schema: { type: 'string', example: 'app_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' },
     }),
     ApiQuery({ name: 'response_type', required: true, schema: { type: 'string', enum: ['code'] } }),
+    ApiProduces('text/html'),
+    html(200, 'The sign-in page (e-mail and password of a staff member of the client’s church).', {
+      'Set-Cookie': {
+        description:
+          '`oauth_browser`: binds the request to this browser (HttpOnly, SameSite=Lax, Path=/v1/oauth/authorize).',
+        schema: { type: 'string' },
+      },
+    }),
+    ApiResponse({
+      status: 302,
+      description:
+        'An error sent back to the client: `Location` is the redirect_uri with `error`, `error_description`, `state` and `iss`.',
+      headers: {
+        Location: { description: 'The client’s redirect_uri with the error parameters.', schema: { type: 'string' } },
+      },
+    }),
+    html(400, 'Error page, no redirect: unknown client_id, or a redirect_uri the client has not registered.'),
+    html(403, 'Error page: the client’s church is suspended.'),
+    unavailable(),
   );
 
 /** `POST /v1/oauth/authorize/sign-in`. */
@@ -123,11 +122,6 @@ export const SignInDocs = () =>
         'the church’s and the app’s names and the scopes that will be granted (requested ∩ the client’s ∩ the role’s), each in plain words, with Allow and Deny. ' +
         PAGE_HEADERS,
     }),
-    html(429, 'The sign-in page again: too many failed attempts for this account or address.', {
-      'Retry-After': { description: 'Seconds until a sign-in may be tried again.', schema: { type: 'integer' } },
-    }),
-    formErrors(),
-    html(200, 'The consent page.'),
     ApiBody({
       required: true,
       schema: {
@@ -139,6 +133,11 @@ export const SignInDocs = () =>
           password: { type: 'string', format: 'password' },
         },
       },
+    }),
+    html(200, 'The consent page.'),
+    formErrors(),
+    html(429, 'The sign-in page again: too many failed attempts for this account or address.', {
+      'Retry-After': { description: 'Seconds until a sign-in may be tried again.', schema: { type: 'integer' } },
     }),
   );
 
@@ -152,7 +151,14 @@ export const DecisionDocs = () =>
         'Deny: 303 with `error=access_denied`, `state` and `iss`. ' +
         PAGE_HEADERS,
     }),
-    formErrors(),
+    ApiBody({
+      required: true,
+      schema: {
+        type: 'object',
+        required: ['request', 'csrf', 'decision'],
+        properties: { ...keyFields, decision: { type: 'string', enum: ['allow', 'deny'] } },
+      },
+    }),
     ApiResponse({
       status: 303,
       description:
@@ -164,12 +170,5 @@ export const DecisionDocs = () =>
         },
       },
     }),
-    ApiBody({
-      required: true,
-      schema: {
-        type: 'object',
-        required: ['request', 'csrf', 'decision'],
-        properties: { ...keyFields, decision: { type: 'string', enum: ['allow', 'deny'] } },
-      },
-    }),
+    formErrors(),
   );

@@ -10,11 +10,7 @@ import {
 } from '@nestjs/swagger';
 import { OAuthErrorResponse, OAuthTokenResponse } from './dto/oauth-token.response';
 
-/*
- * The OpenAPI decorators of OAuthTokenController's routes, one composite per route. applyDecorators
- * applies its decorators in the order given (decorators stacked on a method apply bottom-up): they
- * are listed here in the order the stacked ones they replace applied.
- */
+/** The OpenAPI decorators of OAuthTokenController's routes, one composite per route. */
 
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -59,10 +55,6 @@ export const TokenDocs = () =>
       description:
         'Form-encoded, no X-Tenant (the client names the church). `authorization_code` with `code_verifier` (PKCE S256 only; a code is valid 10 minutes, once: a replayed code revokes the tokens it issued), or `refresh_token` (rotates: each answer carries the next refresh token; a rotated one presented again within 10 seconds, e.g. by a second tab, gets a fresh pair of the same authorization; later, it revokes the whole authorization). Confidential clients authenticate with client_secret_basic or client_secret_post; public clients send client_id and no secret. Answers carry `Cache-Control: no-store`. A browser app may call it from an origin on the CORS allowlist of the client’s church.',
     }),
-    clientAuthentication(
-      'invalid_grant (code or refresh token unknown, used, expired, revoked, of another client; redirect_uri or code_verifier mismatch), unsupported_grant_type, invalid_scope',
-    ),
-    ApiOkResponse({ type: OAuthTokenResponse, description: 'RFC 6749 §5.1.' }),
     ApiBody({
       required: true,
       schema: {
@@ -89,6 +81,10 @@ export const TokenDocs = () =>
         },
       },
     }),
+    ApiOkResponse({ type: OAuthTokenResponse, description: 'RFC 6749 §5.1.' }),
+    clientAuthentication(
+      'invalid_grant (code or refresh token unknown, used, expired, revoked, of another client; redirect_uri or code_verifier mismatch), unsupported_grant_type, invalid_scope',
+    ),
   );
 
 /** `POST /v1/oauth/revoke`. */
@@ -99,8 +95,6 @@ export const RevokeDocs = () =>
       description:
         'Form-encoded, with the same client authentication as the token endpoint. An access token (cho_) is revoked alone; a refresh token (chr_) revokes its whole authorization (every access and refresh token issued from it). An unknown or already revoked token is a success (200, empty body); a token of another client is refused.',
     }),
-    clientAuthentication('invalid_request (token missing, or issued to another client)'),
-    ApiResponse({ status: 200, description: 'Revoked, or nothing to revoke. Empty body.' }),
     ApiBody({
       required: true,
       schema: {
@@ -117,4 +111,6 @@ export const RevokeDocs = () =>
         },
       },
     }),
+    ApiResponse({ status: 200, description: 'Revoked, or nothing to revoke. Empty body.' }),
+    clientAuthentication('invalid_request (token missing, or issued to another client)'),
   );
