@@ -10,7 +10,7 @@ import {
 } from '@nestjs/swagger';
 import { OAuthErrorResponse, OAuthTokenResponse } from './dto/oauth-token.response';
 
-/** The OpenAPI decorators of OAuthTokenController's routes, one composite per route. */
+/* The OpenAPI decorators of OAuthTokenController's routes, one composite per route. */
 
 const FORM = 'application/x-www-form-urlencoded';
 
