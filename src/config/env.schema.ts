@@ -137,7 +137,16 @@ export class EnvironmentVariables {
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 
-  /** Express "trust proxy": the number of proxies in front (audit IPs come from X-Forwarded-For), or false. */
+  /** Requests a minute per client address (IPv6: per /64) to the public routes: OAuth pages and token endpoint, metadata, OpenAPI. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  PUBLIC_RATE_LIMIT = 60;
+
+  /**
+   * Express "trust proxy": the number of proxies in front, whose X-Forwarded-For names the client
+   * (audit IPs, the per-address limits), or false (the socket's address).
+   */
   @Matches(/^(false|true|\d{1,2})$/)
   TRUST_PROXY = 'false';
 }

@@ -223,4 +223,53 @@ describe('hardening', () => {
       expect(live).toBe(0);
     });
   });
+
+  describe('the OAuth authorization request', () => {
+    const redirect = 'https://app.example.org/callback';
+    let clientId: string;
+    const authorize = (params: Record<string, string>, cookie?: string) =>
+      request(api.app.getHttpServer())
+        .get(
+          `/v1/oauth/authorize?${new URLSearchParams({
+            response_type: 'code',
+            client_id: clientId,
+            redirect_uri: redirect,
+            state: 'xyz',
+            code_challenge: createHash('sha256').update('v'.repeat(43)).digest('base64url'),
+            code_challenge_method: 'S256',
+            ...params,
+          }).toString()}`,
+        )
+        .set(cookie ? { Cookie: cookie } : {});
+    const pending = () =>
+      api.db.platform.query<{ scopes: string[] }[]>(
+        'SELECT scopes FROM oauth_authorization_requests WHERE tenant_id = $1 AND client_id = $2',
+        [church.id, parsePublicId(ID_PREFIX.oauthClient, clientId)],
+      );
+
+    beforeAll(async () => {
+      const client = await api.post<{ client_id: string }>('/v1/oauth/clients', {
+        ...as(),
+        body: { name: 'Ceiling App', redirect_uris: [redirect], type: 'public', scopes: ['read:members', 'admin:*'] },
+      });
+      clientId = client.body.client_id;
+    });
+
+    it('keeps one pending request per browser, and binds it with a __Host- cookie', async () => {
+      const first = await authorize({ scope: 'read:members' });
+      expect(first.status).toBe(200);
+      const cookie = String(first.headers['set-cookie']).split(';')[0];
+      expect(cookie).toMatch(/^__Host-oauth_browser=/);
+      for (let i = 0; i < 4; i++) expect((await authorize({ scope: 'read:members' }, cookie)).status).toBe(200);
+      expect(await pending()).toHaveLength(1);
+      await authorize({ scope: 'read:members' });
+      expect(await pending()).toHaveLength(2);
+    });
+
+    it('without scope asks for the client ceiling but never admin:*', async () => {
+      await api.db.platform.query('DELETE FROM oauth_authorization_requests WHERE tenant_id = $1', [church.id]);
+      expect((await authorize({})).status).toBe(200);
+      expect(await pending()).toEqual([{ scopes: ['read:members'] }]);
+    });
+  });
 });

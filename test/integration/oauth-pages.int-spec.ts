@@ -26,7 +26,7 @@ describe('OAuth authorize pages', () => {
   const sha256 = (value: string) => createHash('sha256').update(value).digest();
   const FORM = { contentType: 'application/x-www-form-urlencoded' };
 
-  /** A fresh browser: its cookie jar is the oauth_browser cookie the first page sets. */
+  /** A fresh browser: its cookie jar is the __Host-oauth_browser cookie the first page sets. */
   interface Browser {
     cookie?: string;
     lang?: string;
@@ -43,7 +43,7 @@ describe('OAuth authorize pages', () => {
 
   async function open(browser: Browser, params: Record<string, string | undefined>): Promise<TypedResponse<unknown>> {
     const res = await api.get(authorizePath(params), { lang: browser.lang, headers: headersOf(browser) });
-    browser.cookie ??= cookieFrom(res.headers['set-cookie'], 'oauth_browser');
+    browser.cookie ??= cookieFrom(res.headers['set-cookie'], '__Host-oauth_browser');
     return res;
   }
 
@@ -222,11 +222,9 @@ describe('OAuth authorize pages', () => {
       const style = /<style>([\s\S]*?)<\/style>/.exec(res.text)![1];
       expect(csp).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
       expect(res.text).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
-      // The browser binding: HttpOnly, SameSite=Lax, only for the authorize paths.
+      // The browser binding: a __Host- cookie (Secure, Path=/, no Domain), HttpOnly, SameSite=Lax.
       const setCookie = String(res.headers['set-cookie']);
-      expect(setCookie).toMatch(
-        /^oauth_browser=[A-Za-z0-9_-]{43}; Path=\/v1\/oauth\/authorize; HttpOnly; SameSite=Lax$/,
-      );
+      expect(setCookie).toMatch(/^__Host-oauth_browser=[A-Za-z0-9_-]{43}; Path=\/; Secure; HttpOnly; SameSite=Lax$/);
       // Spanish by default, with the church's and the app's names (escaped).
       expect(res.text).toContain('<html lang="es">');
       expect(res.text).toContain('Inicie sesión');
@@ -522,8 +520,10 @@ describe('OAuth authorize pages', () => {
         `UPDATE oauth_sign_in_failures SET failed_at = failed_at - interval '16 minutes' WHERE account = $1`,
         [accountKey(staff.email)],
       );
+      // (The colleague's request replaced the first one: one pending request per browser.)
+      const again = await start(browser);
       expect(
-        (await post(browser, '/v1/oauth/authorize/sign-in', { ...keys, email: staff.email, password: staff.password }))
+        (await post(browser, '/v1/oauth/authorize/sign-in', { ...again, email: staff.email, password: staff.password }))
           .status,
       ).toBe(200);
       const left: { n: number }[] = await api.db.platform.query(
@@ -579,7 +579,7 @@ describe('OAuth authorize pages', () => {
         ['no cookie', { lang: 'en' }, { ...keys, ...signIn }],
         [
           'the cookie of another browser',
-          { lang: 'en', cookie: `oauth_browser=${pkce().verifier}` },
+          { lang: 'en', cookie: `__Host-oauth_browser=${pkce().verifier}` },
           { ...keys, ...signIn },
         ],
       ];

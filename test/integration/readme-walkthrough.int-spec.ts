@@ -90,7 +90,7 @@ interface BrowserVisit {
 
 /**
  * What a browser does with the authorize URL: GET it (the sign-in page, which sets the
- * oauth_browser cookie), submit the sign-in form with the e-mail and password, submit the consent
+ * __Host-oauth_browser cookie), submit the sign-in form with the e-mail and password, submit the consent
  * form with Allow, and stop at the 303 to the client's redirect_uri (nothing listens there).
  * Forms are posted to their `action` with their hidden fields and the cookie, as a browser would.
  */
@@ -99,7 +99,7 @@ async function signInAndAllow(url: string, email: string, password: string, visi
     const page = await fetch(url, { redirect: 'manual' });
     const signIn = await page.text();
     visit.steps.push(`GET authorize ${page.status}`);
-    const cookie = cookieFrom(page.headers.getSetCookie(), 'oauth_browser');
+    const cookie = cookieFrom(page.headers.getSetCookie(), '__Host-oauth_browser');
     if (page.status !== 200 || !cookie)
       throw new Error(
         `the authorize URL answered ${page.status} (cookie: ${cookie ?? 'none'}):\n${signIn.slice(0, 1000)}`,

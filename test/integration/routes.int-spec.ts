@@ -8,7 +8,13 @@ import { AppModule } from '../../src/app.module';
 import { loadConfig } from '../../src/config/app-config';
 import { Database } from '../../src/database/database.service';
 import { configureHttpApp } from '../../src/http-app';
-import { Auth, AUTH_METADATA, Public, RouteAccess } from '../../src/platform/auth/auth.decorator';
+import {
+  ADDRESS_LIMIT_METADATA,
+  Auth,
+  AUTH_METADATA,
+  Public,
+  RouteAccess,
+} from '../../src/platform/auth/auth.decorator';
 import { isScope } from '../../src/platform/auth/scopes';
 import { TokensService } from '../../src/platform/auth/tokens.service';
 import { OPENAPI_DOCUMENT, OpenApiDocumentHolder } from '../../src/platform/openapi/openapi.controller';
@@ -23,6 +29,8 @@ interface Route {
   controller: string;
   handler: string;
   access: RouteAccess | undefined;
+  /** Public routes: limited per client address (PUBLIC_RATE_LIMIT) or not. */
+  addressLimit: boolean | undefined;
 }
 
 const asArray = (value: unknown): string[] =>
@@ -59,6 +67,7 @@ function walkRoutes(modules: ModulesContainer): Route[] {
               controller: controller.name,
               handler: name,
               access,
+              addressLimit: Reflect.getMetadata(ADDRESS_LIMIT_METADATA, handler) as boolean | undefined,
             });
           }
         }
@@ -68,8 +77,8 @@ function walkRoutes(modules: ModulesContainer): Route[] {
   return routes;
 }
 
-function describeAccess(access: RouteAccess): string {
-  if (access === 'public') return 'public';
+function describeAccess(access: RouteAccess, addressLimit: boolean | undefined): string {
+  if (access === 'public') return addressLimit ? 'public [per-address limit]' : 'public';
   const scopes = access.scopes.length ? access.scopes.join(',') : '(any token)';
   return access.credentials ? `${scopes} [credentials: no oauth or kiosk token]` : scopes;
 }
@@ -126,7 +135,7 @@ describe('route inventory', () => {
   });
 
   it('who can reach what is unchanged (update the snapshot when a change is intended and reviewed)', () => {
-    const inventory = routes.map((r) => `${r.method} ${r.path} ${describeAccess(r.access!)}`).sort();
+    const inventory = routes.map((r) => `${r.method} ${r.path} ${describeAccess(r.access!, r.addressLimit)}`).sort();
     expect(inventory).toMatchSnapshot();
   });
 

@@ -23,4 +23,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.NODE_ENV = 'test';
   process.env.LOG_LEVEL = 'error';
   process.env.DB_MIGRATE_ON_START = 'false';
+  // Suites call the public routes (OAuth, OpenAPI) far more than a client would from one address;
+  // address-limits.int-spec.ts tests PUBLIC_RATE_LIMIT itself.
+  process.env.PUBLIC_RATE_LIMIT = '1000000';
 }

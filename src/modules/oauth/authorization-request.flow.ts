@@ -18,9 +18,11 @@ import { OAuthRepository } from './oauth.repository';
 import { SignInCredentials } from './sign-in-credentials';
 import { SignInThrottle } from './sign-in-throttle';
 
-/** The cookie that binds a pending request to the browser that started it, sent only to the authorize paths. */
-export const BROWSER_COOKIE = 'oauth_browser';
-export const BROWSER_COOKIE_PATH = '/v1/oauth/authorize';
+/**
+ * The cookie that binds a pending request to the browser that started it. `__Host-`: the browser
+ * keeps it only if it is Secure, for Path=/ and without Domain, so no subdomain can plant one.
+ */
+export const BROWSER_COOKIE = '__Host-oauth_browser';
 
 type Fields = FormBody['fields'];
 
@@ -76,7 +78,7 @@ export class AuthorizeFlow {
       );
     }
     const { found, request } = check;
-    const browser = browserBinding(req, res, BROWSER_COOKIE, BROWSER_COOKIE_PATH);
+    const browser = browserBinding(req, res, BROWSER_COOKIE);
     const keys = await this.db.runInTenant(
       { tenantId: found.tenant.id, actor: { kind: 'staff' }, lang: req.lang, requestId: req.id },
       () => this.requests.create({ clientId: found.client.id, browser, request }),

@@ -1,7 +1,7 @@
 import { isStorableText } from '../../common/validation/text';
 import { isScope } from '../../platform/auth/scopes';
 import type { AuthorizeClient } from './oauth-clients.service';
-import { parseScopeParam } from './oauth-scopes';
+import { defaultScopes, parseScopeParam } from './oauth-scopes';
 
 /** The longest `state` kept (it is echoed in the redirect; clients use a nonce or a short key). */
 export const MAX_STATE_LENGTH = 2048;
@@ -17,7 +17,7 @@ export interface RedirectError {
 export interface ValidAuthorization {
   redirectUri: string;
   state: string | null;
-  /** requested ∩ client's (the client's whole ceiling when no scope is asked for); the role cuts it at sign-in. */
+  /** requested ∩ client's (the client's ceiling but admin:* when no scope is asked for); the role cuts it at sign-in. */
   scopes: string[];
   codeChallenge: string;
 }
@@ -101,8 +101,12 @@ export async function checkAuthorizeQuery(
   if (unknown !== undefined) return fail('invalid_scope', `unknown scope ${ascii(unknown)}`);
   const outside = requested.find((s) => !found.client.scopes.includes(s));
   if (outside !== undefined) return fail('invalid_scope', `scope ${outside} is not registered for this client`);
-  const scopes = requested.length > 0 ? requested : [...found.client.scopes];
-  if (scopes.length === 0) return fail('invalid_scope', 'no scope was requested and the client has none registered');
+  const scopes = requested.length > 0 ? requested : defaultScopes(found.client.scopes);
+  if (scopes.length === 0)
+    return fail(
+      'invalid_scope',
+      'no scope was requested and the client has none to give by default (admin:* is given only when asked for)',
+    );
 
   return { kind: 'ok', found, request: { redirectUri, state: echoed, scopes, codeChallenge: challenge.value } };
 }

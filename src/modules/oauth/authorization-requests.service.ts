@@ -38,15 +38,21 @@ export interface RequestKeys {
 export class AuthorizationRequestsService {
   constructor(private readonly repository: OAuthRepository) {}
 
-  /** Stores a validated request INSIDE the church's transaction; returns the values for the page. */
+  /**
+   * Stores a validated request INSIDE the church's transaction; returns the values for the page.
+   * It replaces the browser's earlier request at the church: one pending request per browser, so a
+   * page reloaded in a loop keeps one row (and a loop without the cookie meets the per-address limit).
+   */
   async create(input: { clientId: string; browser: string; request: ValidAuthorization }): Promise<RequestKeys> {
     const keys = { request: newSecret(), csrf: newSecret() };
     const now = Date.now();
+    const browserHash = hashSecret(input.browser);
+    await this.repository.deleteBrowserAuthorizationRequests(browserHash);
     await this.repository.insertAuthorizationRequest({
       id: newUuid(),
       handleHash: hashSecret(keys.request),
       csrfHash: hashSecret(keys.csrf),
-      browserHash: hashSecret(input.browser),
+      browserHash,
       clientId: input.clientId,
       redirectUri: input.request.redirectUri,
       scopes: input.request.scopes,

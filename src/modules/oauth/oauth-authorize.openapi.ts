@@ -94,7 +94,7 @@ export const AuthorizeDocs = () =>
     html(200, 'The sign-in page (e-mail and password of a staff member of the client’s church).', {
       'Set-Cookie': {
         description:
-          '`oauth_browser`: binds the request to this browser (HttpOnly, SameSite=Lax, Path=/v1/oauth/authorize).',
+          '`__Host-oauth_browser`: binds the request to this browser (Secure, HttpOnly, SameSite=Lax, Path=/). One pending request per browser: a new one replaces the last.',
         schema: { type: 'string' },
       },
     }),

@@ -13,7 +13,7 @@ export function parseScopeParam(value: string | undefined | null): string[] {
  */
 export function grantableScopes(requested: string[], clientScopes: string[], role: Role): string[] {
   const byRole = ROLE_SCOPES[role] as readonly string[];
-  const wanted = requested.length > 0 ? requested : clientScopes;
+  const wanted = requested.length > 0 ? requested : defaultScopes(clientScopes);
   return [...new Set(wanted)].filter((s) => isScope(s) && clientScopes.includes(s) && byRole.includes(s));
 }
 
@@ -21,4 +21,9 @@ export function grantableScopes(requested: string[], clientScopes: string[], rol
 export function capByRole(scopes: readonly string[], role: Role): string[] {
   const byRole = ROLE_SCOPES[role] as readonly string[];
   return scopes.filter((s) => byRole.includes(s));
+}
+
+/** What an authorization request without `scope` asks for: the client's ceiling, never admin:*. */
+export function defaultScopes(clientScopes: readonly string[]): string[] {
+  return clientScopes.filter((s) => s !== 'admin:*');
 }

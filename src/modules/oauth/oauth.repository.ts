@@ -139,6 +139,15 @@ export class OAuthRepository {
     );
   }
 
+  /** Removes the requests this browser started before at this church (one pending request per browser). */
+  async deleteBrowserAuthorizationRequests(browserHash: Buffer): Promise<void> {
+    const { manager, tenantId } = this.scope();
+    await manager.query('DELETE FROM oauth_authorization_requests WHERE tenant_id = $1 AND browser_hash = $2', [
+      tenantId,
+      browserHash,
+    ]);
+  }
+
   /** Removes a few of the church's requests that expired more than a day ago. */
   async deleteStaleAuthorizationRequests(): Promise<void> {
     const { manager, tenantId } = this.scope();

@@ -37,7 +37,7 @@ export class ProcessorWebhooksController {
 
   @Post(':tenant')
   @HttpCode(200)
-  @Public()
+  @Public({ addressLimit: false }) // the processor posts signed events from a few addresses: its signature is the limit
   @ApiOperation({
     summary: 'Receive a payment processor event (internal)',
     description:

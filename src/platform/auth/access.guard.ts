@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { AppError } from '../../common/errors/app-error';
 import type { Response } from 'express';
-import { AnonymousLimiter } from '../rate-limit/anonymous-limiter';
+import { AddressLimiter } from '../rate-limit/address-limiter';
 import { AUTH_METADATA, RouteAccess } from './auth.decorator';
 import { AUTHENTICATOR } from './bearer.strategy';
 import { TokenAuthenticator } from './token-authenticator';
@@ -19,7 +19,7 @@ export class AccessGuard extends AuthGuard('bearer') {
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: TokenAuthenticator,
-    private readonly anonymous: AnonymousLimiter,
+    private readonly addresses: AddressLimiter,
   ) {
     super();
   }
@@ -36,7 +36,7 @@ export class AccessGuard extends AuthGuard('bearer') {
       await this.authenticate(context, req);
     } catch (error) {
       // Refused before a church is known: count it against the client's address (429 past the quota).
-      await this.anonymous.charge(req, context.switchToHttp().getResponse<Response>());
+      await this.addresses.chargeAnonymous(req, context.switchToHttp().getResponse<Response>());
       throw error;
     }
     return true;

@@ -76,7 +76,16 @@ export function Auth(options: AuthOptions) {
   );
 }
 
-/** A route anyone may call: no token, no tenant. */
-export function Public() {
-  return SetMetadata(AUTH_METADATA, 'public' satisfies RouteAccess);
+export const ADDRESS_LIMIT_METADATA = 'church:address-limit';
+
+/**
+ * A route anyone may call: no token, no tenant. It is limited per client address
+ * (PUBLIC_RATE_LIMIT a minute) unless `addressLimit: false` says why not (a processor posting
+ * its signed events from a few addresses, a health probe).
+ */
+export function Public(options: { addressLimit?: false } = {}) {
+  return applyDecorators(
+    SetMetadata(AUTH_METADATA, 'public' satisfies RouteAccess),
+    SetMetadata(ADDRESS_LIMIT_METADATA, options.addressLimit ?? true),
+  );
 }

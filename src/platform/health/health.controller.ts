@@ -9,7 +9,7 @@ export class HealthController {
   constructor(private readonly db: Database) {}
 
   @Get('healthz')
-  @Public()
+  @Public({ addressLimit: false }) // liveness probes
   @ApiOperation({ summary: 'Liveness and database reachability' })
   @ApiOkResponse({
     schema: {

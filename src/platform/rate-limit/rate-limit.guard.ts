@@ -9,15 +9,16 @@ import {
 } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { AppError } from '../../common/errors/app-error';
-import { AUTH_METADATA, RouteAccess } from '../auth/auth.decorator';
+import { ADDRESS_LIMIT_METADATA, AUTH_METADATA, RouteAccess } from '../auth/auth.decorator';
 import type { AuthRequest } from '../auth/principal';
+import { AddressLimiter } from './address-limiter';
 import { BucketSpec, RateLimitStore, windowIndex } from './buckets';
 import { RATE_LIMIT_STORE, throttlerPlan } from './rate-limit.options';
 import { setRateLimitHeaders } from './rate-limit.headers';
 
 /**
  * Plan quotas per church (minute bucket with burst, day window) and endpoint quotas per token,
- * as named throttlers of @nestjs/throttler. All of a request's throttlers are charged in one
+ * as named throttlers of @nestjs/throttler; public routes per client address (AddressLimiter). All of a request's throttlers are charged in one
  * atomic store call, and the answer carries the rate-limit headers, 429 included.
  */
 @Injectable()
@@ -27,6 +28,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     @InjectThrottlerStorage() storage: ThrottlerStorage,
     reflector: Reflector,
     @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
+    private readonly addresses: AddressLimiter,
   ) {
     super(options, storage, reflector);
   }
@@ -37,7 +39,12 @@ export class RateLimitGuard extends ThrottlerGuard {
       context.getClass(),
     ]);
     const req = context.switchToHttp().getRequest<AuthRequest>();
-    if (!access || access === 'public' || !req.principal) return true;
+    if (access === 'public') {
+      if (this.reflector.get<boolean>(ADDRESS_LIMIT_METADATA, context.getHandler()))
+        await this.addresses.chargePublic(req, context.switchToHttp().getResponse<Response>());
+      return true;
+    }
+    if (!access || !req.principal) return true;
     const now = Date.now();
     const buckets: BucketSpec[] = [];
     const policies: string[] = [];

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import Redis from 'ioredis';
-import { AnonymousLimiter } from './anonymous-limiter';
+import { AddressLimiter } from './address-limiter';
 import { MemoryRateLimitStore, RateLimitStore } from './buckets';
 import { UsageMeter } from './usage-meter';
 import { RATE_LIMIT_STORE, THROTTLERS } from './rate-limit.options';
@@ -13,7 +13,7 @@ import { REDIS } from '../redis/redis.module';
   imports: [ThrottlerModule.forRoot({ throttlers: THROTTLERS, setHeaders: false })],
   providers: [
     UsageMeter,
-    AnonymousLimiter,
+    AddressLimiter,
     {
       provide: RATE_LIMIT_STORE,
       inject: [REDIS],
@@ -21,6 +21,6 @@ import { REDIS } from '../redis/redis.module';
         redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore(),
     },
   ],
-  exports: [RATE_LIMIT_STORE, ThrottlerModule, UsageMeter, AnonymousLimiter],
+  exports: [RATE_LIMIT_STORE, ThrottlerModule, UsageMeter, AddressLimiter],
 })
 export class RateLimitModule {}

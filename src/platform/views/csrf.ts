@@ -39,14 +39,15 @@ export function readCookie(req: Request, name: string): string | undefined {
 }
 
 /**
- * The browser a page flow is bound to: a random value in an HttpOnly, SameSite=Lax cookie,
- * limited to `path`. A browser that already has one keeps it (two tabs share it); the flow stores
- * its hash, and a form posted without the cookie (another browser, a cross-site post) is refused.
+ * The browser a page flow is bound to: a random value in a `__Host-` cookie (HttpOnly, Secure,
+ * SameSite=Lax, Path=/, no Domain). A browser that already has one keeps it (two tabs share it);
+ * the flow stores its hash, and a form posted without the cookie (another browser, a cross-site
+ * post) is refused. Browsers keep Secure cookies from http://localhost too (a secure context).
  */
-export function browserBinding(req: Request, res: Response, name: string, path: string): string {
+export function browserBinding(req: Request, res: Response, name: `__Host-${string}`): string {
   const existing = readCookie(req, name);
   if (existing) return existing;
   const value = newSecret();
-  res.append('Set-Cookie', `${name}=${value}; Path=${path}; HttpOnly; SameSite=Lax${req.secure ? '; Secure' : ''}`);
+  res.append('Set-Cookie', `${name}=${value}; Path=/; Secure; HttpOnly; SameSite=Lax`);
   return value;
 }
