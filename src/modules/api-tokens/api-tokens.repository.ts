@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { TenantContext } from '../../common/context/tenant-context';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
+import { tenantScope } from '../../database/tenant-scope';
 import { ApiTokenEntity } from '../../platform/auth/api-token.entity';
 import { TOKEN_LIST } from './api-tokens.list';
 
@@ -9,11 +9,8 @@ import { TOKEN_LIST } from './api-tokens.list';
 export class ApiTokensRepository {
   /** Tokens of the church; with `userId`, only the tokens that user owns (their PATs). */
   list(query: ListQuery, userId: string | null): Promise<Page<ApiTokenEntity>> {
-    const { manager, tenantId } = TenantContext.current();
-    const qb = manager
-      .getRepository(ApiTokenEntity)
-      .createQueryBuilder('t')
-      .where('t.tenant_id = :tenantId', { tenantId });
+    const { repo, tenantId } = tenantScope(ApiTokenEntity);
+    const qb = repo.createQueryBuilder('t').where('t.tenant_id = :tenantId', { tenantId });
     if (userId) qb.andWhere('t.user_id = :userId', { userId });
     return fetchPage(qb, query, TOKEN_LIST);
   }

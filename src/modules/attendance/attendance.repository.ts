@@ -1,18 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { TenantContext } from '../../common/context/tenant-context';
 import { CachedTotal, fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import type { ListSpec } from '../../common/lists/list-spec';
+import { tenantScope } from '../../database/tenant-scope';
 import { AttendanceEntity } from './attendance.entity';
 
 /** The module's only TypeORM surface; every query names the tenant (RLS enforces it too). */
 @Injectable()
 export class AttendanceRepository {
-  private scope() {
-    const { manager, tenantId } = TenantContext.current();
-    return { manager, repo: manager.getRepository(AttendanceEntity), tenantId };
-  }
-
   /**
    * Inserts the rows in one statement (unnest); a row whose member is already recorded at its event
    * (the unique index on (tenant_id, event_id, member_id), also between rows of the same call) is
@@ -21,7 +16,7 @@ export class AttendanceRepository {
    */
   async insertMany(rows: AttendanceEntity[]): Promise<Set<string>> {
     if (rows.length === 0) return new Set();
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const result: { id: string }[] = await manager.query(
       `INSERT INTO attendance (tenant_id, id, event_id, member_id, kind, checked_in_at, check_in_id, created_at, updated_at)
        SELECT $1, u.id, u.event_id, u.member_id, u.kind, u.checked_in_at, u.check_in_id, u.created_at, u.created_at
@@ -44,14 +39,14 @@ export class AttendanceRepository {
   }
 
   findById(id: string): Promise<AttendanceEntity | null> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(AttendanceEntity);
     return repo.findOne({ where: { tenantId, id } });
   }
 
   /** The records already made for these (event, member) pairs. */
   async findPairs(pairs: { eventId: string; memberId: string }[]): Promise<AttendanceEntity[]> {
     if (pairs.length === 0) return [];
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(AttendanceEntity);
     return repo
       .createQueryBuilder('a')
       .where('a.tenant_id = :tenantId', { tenantId })
@@ -68,7 +63,7 @@ export class AttendanceRepository {
   /** The live (not deleted) members of the church among `ids`. */
   async liveMembers(ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: { id: string }[] = await manager.query(
       'SELECT id FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL',
       [tenantId, ids],
@@ -79,7 +74,7 @@ export class AttendanceRepository {
   /** The church's live (not deleted) calendar events among `ids`. */
   async existingEvents(ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: { id: string }[] = await manager.query(
       'SELECT id FROM events WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL',
       [tenantId, ids],
@@ -89,7 +84,7 @@ export class AttendanceRepository {
 
   /** Whether the church has this member (deleted members keep their history). */
   async hasMember(id: string): Promise<boolean> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: unknown[] = await manager.query(
       'SELECT 1 FROM members WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL',
       [tenantId, id],
@@ -100,7 +95,7 @@ export class AttendanceRepository {
   /** The number of attendance records of each event, in one grouped query (events without any are absent). */
   async countByEvent(eventIds: string[]): Promise<Map<string, number>> {
     if (eventIds.length === 0) return new Map();
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: { event_id: string; n: number }[] = await manager.query(
       'SELECT event_id, count(*)::int AS n FROM attendance WHERE tenant_id = $1 AND event_id = ANY($2::uuid[]) GROUP BY event_id',
       [tenantId, eventIds],
@@ -109,7 +104,7 @@ export class AttendanceRepository {
   }
 
   list(query: ListQuery, spec: ListSpec<AttendanceEntity>, totals?: CachedTotal): Promise<Page<AttendanceEntity>> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(AttendanceEntity);
     return fetchPage(repo.createQueryBuilder('a').where('a.tenant_id = :tenantId', { tenantId }), query, spec, {
       totals,
     });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { TenantContext } from '../../common/context/tenant-context';
 import { RowLock, withLock } from '../../database/row-lock';
+import { tenantScope } from '../../database/tenant-scope';
 import { CheckInEntity } from './check-in.entity';
 
 /** What a check-in needs of its event: the time zone that sets the code's day, and whether it was canceled. */
@@ -35,14 +35,9 @@ const SEARCH_HITS = 25;
 /** The module's only database surface; every query names the tenant (RLS enforces it too). */
 @Injectable()
 export class CheckInRepository {
-  private scope() {
-    const { manager, tenantId } = TenantContext.current();
-    return { manager, repo: manager.getRepository(CheckInEntity), tenantId };
-  }
-
   /** The church's live event (the check-in's foreign key holds it while the transaction runs). */
   async findEvent(id: string): Promise<EventForCheckIn | null> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: EventForCheckIn[] = await manager.query(
       `SELECT id, timezone, status FROM events WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL`,
       [tenantId, id],
@@ -55,7 +50,7 @@ export class CheckInRepository {
    * field with the key `allergies`: then each carries its value (null when none), else no `allergies`.
    */
   async findMembers(ids: string[]): Promise<LabelMember[]> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: (LabelMember & { allergiesDefined: boolean })[] = await manager.query(
       `SELECT m.id, m.first_name AS "firstName", m.last_name AS "lastName", nullif(m.custom_fields ->> 'allergies', '') AS allergies, d.defined AS "allergiesDefined"
          FROM members m
@@ -70,7 +65,7 @@ export class CheckInRepository {
 
   /** The church's device, or null. */
   async deviceExists(id: string): Promise<boolean> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: unknown[] = await manager.query(`SELECT 1 FROM devices WHERE tenant_id = $1 AND id = $2`, [
       tenantId,
       id,
@@ -80,7 +75,7 @@ export class CheckInRepository {
 
   /** The device a token belongs to (kiosk keys), or null. */
   async deviceOfToken(tokenId: string): Promise<string | null> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: { device_id: string | null }[] = await manager.query(
       `SELECT device_id FROM api_tokens WHERE tenant_id = $1 AND id = $2`,
       [tenantId, tokenId],
@@ -90,7 +85,7 @@ export class CheckInRepository {
 
   /** The church's own banned sequences (PUT /v1/settings/check-in); none until set. */
   async bannedSequences(): Promise<string[]> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const [row] = await manager.query<{ banned_sequences: string[] }[]>(
       'SELECT banned_sequences FROM check_in_settings WHERE tenant_id = $1',
       [tenantId],
@@ -99,7 +94,7 @@ export class CheckInRepository {
   }
 
   async saveBannedSequences(sequences: string[]): Promise<void> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     await manager.query(
       `INSERT INTO check_in_settings (tenant_id, banned_sequences, updated_at) VALUES ($1, $2::text[], now())
        ON CONFLICT (tenant_id) DO UPDATE SET banned_sequences = excluded.banned_sequences, updated_at = now()`,
@@ -117,7 +112,7 @@ export class CheckInRepository {
     timezone: string,
     code: string,
   ): Promise<CheckInEntity | null> {
-    const { manager } = this.scope();
+    const { manager } = tenantScope();
     const rows: { day: string; created_at: Date }[] = await manager.query(
       `INSERT INTO check_ins (tenant_id, id, event_id, day, security_code, member_ids, device_id, token_id)
        VALUES ($1, $2, $3, (now() AT TIME ZONE $4)::date, $5, $6::uuid[], $7, $8)
@@ -135,12 +130,12 @@ export class CheckInRepository {
   }
 
   findById(id: string, lock?: RowLock): Promise<CheckInEntity | null> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(CheckInEntity);
     return repo.findOne({ where: { tenantId, id }, ...withLock(lock) });
   }
 
   async update(id: string, changes: Partial<CheckInEntity>): Promise<void> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(CheckInEntity);
     await repo.update({ tenantId, id }, changes);
   }
 
@@ -150,7 +145,7 @@ export class CheckInRepository {
    * no household is listed alone. `checked_in`: has attendance at the event.
    */
   async search(eventId: string, by: { phoneLast4: string } | { name: string }): Promise<SearchRow[]> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     // Plain-column conditions (see the AddSearchKeyColumns migration): under row-level security only
     // leakproof comparisons reach the indexes, so the prefix is a range of the pattern operators.
     const prefix = (column: string) =>

@@ -1,22 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { TenantContext } from '../../common/context/tenant-context';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
+import { tenantScope } from '../../database/tenant-scope';
 import { CustomFieldEntity } from './custom-field.entity';
 import { CUSTOM_FIELD_LIST } from './custom-fields.list';
 
 /** The module's only TypeORM surface. Every query names the tenant (RLS enforces it too). */
 @Injectable()
 export class CustomFieldsRepository {
-  private scope() {
-    const { manager, tenantId } = TenantContext.current();
-    return { repo: manager.getRepository(CustomFieldEntity), manager, tenantId };
-  }
-
   /** False when the church already has a field with that key (the unique index decides, also between two concurrent creates). */
   async insert(field: CustomFieldEntity): Promise<boolean> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: unknown[] = await manager.query(
       `INSERT INTO custom_field_definitions (tenant_id, id, key, label, type, options, required, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) ON CONFLICT (tenant_id, key) DO NOTHING RETURNING id`,
@@ -27,7 +22,7 @@ export class CustomFieldsRepository {
 
   /** With `lock`, the row stays locked until the transaction ends (see RowLock). */
   findById(id: string, lock?: RowLock): Promise<CustomFieldEntity | null> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(CustomFieldEntity);
     return repo.findOne({ where: { tenantId, id }, ...withLock(lock) });
   }
 
@@ -36,22 +31,22 @@ export class CustomFieldsRepository {
    * (`for_key_share`), a definition being deleted meanwhile is waited for, then not found.
    */
   findAll(lock?: RowLock): Promise<CustomFieldEntity[]> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(CustomFieldEntity);
     return repo.find({ where: { tenantId }, order: { key: 'ASC' }, ...withLock(lock) });
   }
 
   async update(id: string, changes: Partial<CustomFieldEntity>): Promise<void> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(CustomFieldEntity);
     await repo.update({ tenantId, id }, changes);
   }
 
   async delete(id: string): Promise<void> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(CustomFieldEntity);
     await repo.delete({ tenantId, id });
   }
 
   list(query: ListQuery): Promise<Page<CustomFieldEntity>> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(CustomFieldEntity);
     return fetchPage(
       repo.createQueryBuilder('f').where('f.tenant_id = :tenantId', { tenantId }),
       query,
@@ -66,7 +61,7 @@ export class CustomFieldsRepository {
    * other in a cycle. (members belongs to the members module.)
    */
   async removeKeyFromMembers(key: string, updatedAt: Date): Promise<void> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     await manager.query(
       `WITH holding AS (
          SELECT id FROM members WHERE tenant_id = $1 AND custom_fields ? $2 ORDER BY id FOR NO KEY UPDATE

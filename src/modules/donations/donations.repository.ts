@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { TenantContext } from '../../common/context/tenant-context';
 import { CachedTotal, fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
+import { tenantScope } from '../../database/tenant-scope';
 import { DonationRefundEntity } from './donation-refund.entity';
 import { DonationEntity, RECEIVED_AT_SLACK_MS } from './donation.entity';
 import { DONATION_LIST } from './donations.list';
@@ -26,18 +26,13 @@ const INSERT_COLUMNS =
 /** The module's only TypeORM surface; every query names the tenant (RLS enforces it too). */
 @Injectable()
 export class DonationsRepository {
-  private scope() {
-    const { manager, tenantId } = TenantContext.current();
-    return { manager, repo: manager.getRepository(DonationEntity), tenantId };
-  }
-
   /**
    * Inserts the donation. A processor payment (processorId set) already recorded is not inserted
    * again: false, whatever the number of concurrent attempts (the unique index decides; a
    * concurrent insert of the same id waits for the other transaction and then skips).
    */
   async insert(d: DonationEntity): Promise<boolean> {
-    const { manager } = this.scope();
+    const { manager } = tenantScope();
     const rows: unknown[] = await manager.query(
       `INSERT INTO donations (${INSERT_COLUMNS})
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
@@ -69,32 +64,32 @@ export class DonationsRepository {
 
   /** With `lock`, the row stays locked until the transaction ends (see RowLock). */
   findById(id: string, lock?: RowLock): Promise<DonationEntity | null> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(DonationEntity);
     return repo.findOne({ where: { tenantId, id }, ...withLock(lock) });
   }
 
   findByProcessorId(processorId: string, lock?: RowLock): Promise<DonationEntity | null> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(DonationEntity);
     return repo.findOne({ where: { tenantId, processorId }, ...withLock(lock) });
   }
 
   findManyByIds(ids: string[]): Promise<DonationEntity[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(DonationEntity);
     return repo.find({ where: { tenantId, id: In(ids) }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   async update(id: string, changes: Partial<DonationEntity>): Promise<void> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(DonationEntity);
     await repo.update({ tenantId, id }, changes);
   }
 
   async insertRefund(refund: DonationRefundEntity): Promise<void> {
-    await this.scope().manager.getRepository(DonationRefundEntity).insert(refund);
+    await tenantScope(DonationRefundEntity).repo.insert(refund);
   }
 
   async hasProcessorRefund(processorRefundId: string): Promise<boolean> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: unknown[] = await manager.query(
       'SELECT 1 FROM donation_refunds WHERE tenant_id = $1 AND processor_refund_id = $2',
       [tenantId, processorRefundId],
@@ -103,7 +98,7 @@ export class DonationsRepository {
   }
 
   list(query: ListQuery, totals?: CachedTotal): Promise<Page<DonationEntity>> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(DonationEntity);
     return fetchPage(
       repo.createQueryBuilder('d').where('d.tenant_id = :tenantId', { tenantId }),
       query,
@@ -118,7 +113,7 @@ export class DonationsRepository {
   /** Donors by id (deleted members included: a past gift keeps its donor). */
   async donorsOf(ids: string[]): Promise<Map<string, DonorRow>> {
     if (ids.length === 0) return new Map();
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: { id: string; first_name: string }[] = await manager.query(
       'SELECT id, first_name FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])',
       [tenantId, ids],
@@ -128,7 +123,7 @@ export class DonationsRepository {
 
   /** A live (not deleted) member of the church, who may give. */
   async liveMember(id: string): Promise<DonorRow | null> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: { id: string; first_name: string }[] = await manager.query(
       'SELECT id, first_name FROM members WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL',
       [tenantId, id],
@@ -138,7 +133,7 @@ export class DonationsRepository {
 
   /** Whether the church has this recurring gift (a processor's metadata may name one it does not). */
   async hasRecurringGift(id: string): Promise<boolean> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: unknown[] = await manager.query('SELECT 1 FROM recurring_gifts WHERE tenant_id = $1 AND id = $2', [
       tenantId,
       id,
@@ -151,7 +146,7 @@ export class DonationsRepository {
    * KEY UPDATE) waits for the add, and sees its donation; an add waits for a commit, and sees it.
    */
   async lockBatchForAdd(batchId: string): Promise<BatchState | null> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: BatchState[] = await manager.query(
       'SELECT status, currency FROM batches WHERE tenant_id = $1 AND id = $2 FOR SHARE',
       [tenantId, batchId],
@@ -162,7 +157,7 @@ export class DonationsRepository {
   /** Count and total of each batch's donations (one currency per batch), in one query. */
   async batchSums(batchIds: string[]): Promise<Map<string, { count: number; total: number }>> {
     if (batchIds.length === 0) return new Map();
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: { batch_id: string; count: number; total: string }[] = await manager.query(
       `SELECT batch_id, count(*)::int AS count, sum(amount)::bigint AS total FROM donations
        WHERE tenant_id = $1 AND batch_id = ANY($2::uuid[]) GROUP BY batch_id`,
@@ -173,7 +168,7 @@ export class DonationsRepository {
 
   /** Makes the batch's pending donations succeeded; their ids, oldest first. */
   async succeedPendingOfBatch(batchId: string, now: Date): Promise<string[]> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     // An UPDATE answers [rows, rowCount] through TypeORM's query().
     const [rows]: [{ id: string }[], number] = await manager.query(
       `UPDATE donations SET status = 'succeeded', updated_at = $3 WHERE tenant_id = $1 AND batch_id = $2 AND status = 'pending' RETURNING id`,

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { IsNull } from 'typeorm';
-import { TenantContext } from '../../common/context/tenant-context';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
+import { tenantScope } from '../../database/tenant-scope';
 import { EventEntity } from './event.entity';
 import { EVENT_LIST, REGISTRATION_LIST } from './events.list';
 import type { MemberName } from './events.mapper';
@@ -12,60 +12,50 @@ import { RegistrationEntity } from './registration.entity';
 /** The module's only TypeORM surface. Every query names the tenant (RLS enforces it too). */
 @Injectable()
 export class EventsRepository {
-  private scope() {
-    const { manager, tenantId } = TenantContext.current();
-    return {
-      manager,
-      tenantId,
-      events: manager.getRepository(EventEntity),
-      registrations: manager.getRepository(RegistrationEntity),
-    };
-  }
-
   async insert(event: EventEntity): Promise<void> {
-    await this.scope().events.insert(event);
+    await tenantScope(EventEntity).repo.insert(event);
   }
 
   /** A live (not deleted) event; with `lock`, locked until the transaction ends. */
   async findLive(id: string, lock?: RowLock): Promise<EventEntity | null> {
-    const { events, tenantId } = this.scope();
+    const { repo: events, tenantId } = tenantScope(EventEntity);
     return events.findOne({ where: { tenantId, id, deletedAt: IsNull() }, ...withLock(lock) });
   }
 
   async update(id: string, changes: Partial<EventEntity>): Promise<boolean> {
-    const { events, tenantId } = this.scope();
+    const { repo: events, tenantId } = tenantScope(EventEntity);
     const result = await events.update({ tenantId, id, deletedAt: IsNull() }, changes);
     return (result.affected ?? 0) > 0;
   }
 
   list(query: ListQuery): Promise<Page<EventEntity>> {
-    const { events, tenantId } = this.scope();
+    const { repo: events, tenantId } = tenantScope(EventEntity);
     const qb = events.createQueryBuilder('e').where('e.tenant_id = :tenantId AND e.deleted_at IS NULL', { tenantId });
     return fetchPage(qb, query, EVENT_LIST);
   }
 
   async insertRegistration(registration: RegistrationEntity): Promise<void> {
-    await this.scope().registrations.insert(registration);
+    await tenantScope(RegistrationEntity).repo.insert(registration);
   }
 
   async findRegistration(eventId: string, id: string): Promise<RegistrationEntity | null> {
-    const { registrations, tenantId } = this.scope();
+    const { repo: registrations, tenantId } = tenantScope(RegistrationEntity);
     return registrations.findOne({ where: { tenantId, eventId, id } });
   }
 
   async hasMemberRegistration(eventId: string, memberId: string): Promise<boolean> {
-    const { registrations, tenantId } = this.scope();
+    const { repo: registrations, tenantId } = tenantScope(RegistrationEntity);
     return registrations.exists({ where: { tenantId, eventId, memberId } });
   }
 
   async deleteRegistration(eventId: string, id: string): Promise<boolean> {
-    const { registrations, tenantId } = this.scope();
+    const { repo: registrations, tenantId } = tenantScope(RegistrationEntity);
     const result = await registrations.delete({ tenantId, eventId, id });
     return (result.affected ?? 0) > 0;
   }
 
   listRegistrations(eventId: string, query: ListQuery): Promise<Page<RegistrationEntity>> {
-    const { registrations, tenantId } = this.scope();
+    const { repo: registrations, tenantId } = tenantScope(RegistrationEntity);
     const qb = registrations
       .createQueryBuilder('r')
       .where('r.tenant_id = :tenantId AND r.event_id = :eventId', { tenantId, eventId });
@@ -74,7 +64,7 @@ export class EventsRepository {
 
   /** Every registration of the event (for the cancellation mails). */
   async allRegistrations(eventId: string): Promise<RegistrationEntity[]> {
-    const { registrations, tenantId } = this.scope();
+    const { repo: registrations, tenantId } = tenantScope(RegistrationEntity);
     return registrations.find({ where: { tenantId, eventId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
@@ -82,7 +72,7 @@ export class EventsRepository {
   async memberNames(ids: string[]): Promise<Map<string, MemberName>> {
     const unique = [...new Set(ids)];
     if (!unique.length) return new Map();
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: MemberName[] = await manager.query(
       'SELECT id, first_name, last_name, email FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])',
       [tenantId, unique],
@@ -92,7 +82,7 @@ export class EventsRepository {
 
   /** The live (not deleted) member of the church with this uuid. */
   async liveMember(id: string): Promise<MemberName | null> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: MemberName[] = await manager.query(
       'SELECT id, first_name, last_name, email FROM members WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL',
       [tenantId, id],

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull } from 'typeorm';
-import { TenantContext } from '../../common/context/tenant-context';
 import { CachedTotal, fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
+import { tenantScope } from '../../database/tenant-scope';
 import { ListTotals } from '../../platform/list-totals/list-totals.service';
 import { MemberEntity } from '../members/member.entity';
 import { PAGE_TAG_IDS } from '../members/members.repository';
@@ -17,28 +17,18 @@ import { GROUP_LIST } from './groups.list';
 export class GroupsRepository {
   constructor(private readonly totals: ListTotals) {}
 
-  private scope() {
-    const { manager, tenantId } = TenantContext.current();
-    return {
-      manager,
-      groups: manager.getRepository(GroupEntity),
-      roster: manager.getRepository(GroupMemberEntity),
-      tenantId,
-    };
-  }
-
   async insert(group: GroupEntity): Promise<void> {
-    await this.scope().groups.insert(group);
+    await tenantScope(GroupEntity).repo.insert(group);
   }
 
   /** With `lock`, the row stays locked until the transaction ends (see RowLock). */
   findLive(id: string, lock?: RowLock): Promise<GroupEntity | null> {
-    const { groups, tenantId } = this.scope();
+    const { repo: groups, tenantId } = tenantScope(GroupEntity);
     return groups.findOne({ where: { tenantId, id, deletedAt: IsNull() }, ...withLock(lock) });
   }
 
   async update(id: string, changes: Partial<GroupEntity>): Promise<void> {
-    const { groups, tenantId } = this.scope();
+    const { repo: groups, tenantId } = tenantScope(GroupEntity);
     await groups.update({ tenantId, id, deletedAt: IsNull() }, changes);
     if (changes.deletedAt) this.rosterChanged();
   }
@@ -49,7 +39,7 @@ export class GroupsRepository {
   }
 
   list(query: ListQuery): Promise<Page<GroupEntity>> {
-    const { groups, tenantId } = this.scope();
+    const { repo: groups, tenantId } = tenantScope(GroupEntity);
     return fetchPage(
       groups.createQueryBuilder('g').where('g.tenant_id = :tenantId AND g.deleted_at IS NULL', { tenantId }),
       query,
@@ -60,7 +50,7 @@ export class GroupsRepository {
   /** Members of each group (deleted members leave their groups: see the RemoveDeletedMembersFromGroups migration), in one grouped query; a group without any is absent. */
   async memberCounts(groupIds: string[]): Promise<Map<string, number>> {
     if (!groupIds.length) return new Map();
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: { group_id: string; n: number }[] = await manager.query(
       `SELECT gm.group_id, count(*)::int AS n FROM group_members gm WHERE gm.tenant_id = $1 AND gm.group_id = ANY($2::uuid[]) GROUP BY gm.group_id`,
       [tenantId, groupIds],
@@ -74,7 +64,7 @@ export class GroupsRepository {
     query: ListQuery,
     totals?: CachedTotal,
   ): Promise<Page<GroupMemberEntity & { member: MemberEntity }>> {
-    const { roster, tenantId } = this.scope();
+    const { repo: roster, tenantId } = tenantScope(GroupMemberEntity);
     const qb = roster
       .createQueryBuilder('gm')
       .innerJoinAndMapOne(
@@ -99,15 +89,17 @@ export class GroupsRepository {
   /** These members of the church, live ones only, by id (one query). */
   async liveMembers(ids: string[], lock?: RowLock): Promise<MemberEntity[]> {
     if (!ids.length) return [];
-    const { manager, tenantId } = this.scope();
-    return manager
-      .getRepository(MemberEntity)
-      .find({ where: { tenantId, id: In(ids), deletedAt: IsNull() }, order: { id: 'ASC' }, ...withLock(lock) });
+    const { repo, tenantId } = tenantScope(MemberEntity);
+    return repo.find({
+      where: { tenantId, id: In(ids), deletedAt: IsNull() },
+      order: { id: 'ASC' },
+      ...withLock(lock),
+    });
   }
 
   /** The group's rows for these members (locked FOR UPDATE with `lock`, in id order). */
   placesOf(groupId: string, memberIds: string[], lock?: RowLock): Promise<GroupMemberEntity[]> {
-    const { roster, tenantId } = this.scope();
+    const { repo: roster, tenantId } = tenantScope(GroupMemberEntity);
     return roster.find({
       where: { tenantId, groupId, memberId: In(memberIds) },
       order: { id: 'ASC' },
@@ -117,19 +109,19 @@ export class GroupsRepository {
 
   async insertPlaces(places: GroupMemberEntity[]): Promise<void> {
     if (!places.length) return;
-    await this.scope().roster.insert(places);
+    await tenantScope(GroupMemberEntity).repo.insert(places);
     this.rosterChanged();
   }
 
   async updatePlace(id: string, changes: Partial<GroupMemberEntity>): Promise<void> {
-    const { roster, tenantId } = this.scope();
+    const { repo: roster, tenantId } = tenantScope(GroupMemberEntity);
     await roster.update({ tenantId, id }, changes);
     this.rosterChanged();
   }
 
   /** Deletes the group's rows for these members; how many went. */
   async deletePlaces(groupId: string, memberIds: string[]): Promise<number> {
-    const { roster, tenantId } = this.scope();
+    const { repo: roster, tenantId } = tenantScope(GroupMemberEntity);
     const result = await roster.delete({ tenantId, groupId, memberId: In(memberIds) });
     if (result.affected) this.rosterChanged();
     return result.affected ?? 0;

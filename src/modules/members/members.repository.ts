@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull } from 'typeorm';
-import { TenantContext } from '../../common/context/tenant-context';
 import { CachedTotal, fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import type { ListSpec } from '../../common/lists/list-spec';
 import { RowLock, withLock } from '../../database/row-lock';
+import { tenantScope } from '../../database/tenant-scope';
 import { MemberEntity } from './member.entity';
 import { MEMBER_LIST } from './members.list';
 import { ListTotals } from '../../platform/list-totals/list-totals.service';
@@ -19,18 +19,13 @@ export const PAGE_TAG_IDS =
 export class MembersRepository {
   constructor(private readonly totals: ListTotals) {}
 
-  private scope() {
-    const { manager, tenantId } = TenantContext.current();
-    return { repo: manager.getRepository(MemberEntity), tenantId };
-  }
-
   /**
    * Any number of members in one statement: the rows travel as one JSON document that PostgreSQL
    * unpacks (json_to_recordset), with no per-value array encoding on our side.
    */
   async insert(members: MemberEntity[]): Promise<void> {
     if (!members.length) return;
-    const { repo, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows = members.map((m) => ({
       id: m.id,
       first_name: m.firstName,
@@ -50,7 +45,7 @@ export class MembersRepository {
       created_at: m.createdAt.toISOString(),
       updated_at: m.updatedAt.toISOString(),
     }));
-    await repo.manager.query(
+    await manager.query(
       `INSERT INTO members (tenant_id, id, first_name, last_name, email, phone, birthdate, gender, status, campus_id, active,
                             household_id, household_role, address, custom_fields, created_at, updated_at)
        SELECT $1, r.* FROM json_to_recordset($2::json) AS r(id uuid, first_name text, last_name text, email text, phone text, birthdate date,
@@ -63,13 +58,13 @@ export class MembersRepository {
 
   /** With `lock`, the row stays locked until the transaction ends (see RowLock). */
   async findLive(id: string, lock?: RowLock): Promise<MemberEntity | null> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(MemberEntity);
     return repo.findOne({ where: { tenantId, id, deletedAt: IsNull() }, ...withLock(lock) });
   }
 
   /** Updates a live member; false when it does not exist (or was deleted meanwhile). */
   async update(id: string, changes: Partial<MemberEntity>): Promise<boolean> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(MemberEntity);
     const result = await repo.update({ tenantId, id, deletedAt: IsNull() }, changes);
     this.totals.invalidate('members');
     return (result.affected ?? 0) > 0;
@@ -82,16 +77,16 @@ export class MembersRepository {
    */
   async liveHouseholds(ids: string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();
-    const { repo, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const sql =
       'SELECT id FROM households WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL ORDER BY id FOR KEY SHARE';
-    const rows: { id: string }[] = await repo.manager.query(sql, [tenantId, ids]);
+    const rows: { id: string }[] = await manager.query(sql, [tenantId, ids]);
     return new Set(rows.map((r) => r.id));
   }
 
   /** The live members of these households, and the live members among `alsoIds`, in one query. */
   async inHouseholds(householdIds: string[], alsoIds: string[] = []): Promise<MemberEntity[]> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(MemberEntity);
     const live = { tenantId, deletedAt: IsNull() };
     const where = [
       ...(householdIds.length ? [{ ...live, householdId: In(householdIds) }] : []),
@@ -102,7 +97,7 @@ export class MembersRepository {
 
   /** Takes every live member out of a household (locking them first); returns them as they were. */
   async detachHousehold(householdId: string, updatedAt: Date): Promise<MemberEntity[]> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(MemberEntity);
     const members = await repo.find({
       where: { tenantId, householdId, deletedAt: IsNull() },
       order: { id: 'ASC' },
@@ -123,7 +118,7 @@ export class MembersRepository {
     totals?: CachedTotal,
     spec: ListSpec<MemberEntity> = MEMBER_LIST,
   ): Promise<Page<MemberEntity>> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(MemberEntity);
     const qb = repo.createQueryBuilder('m').where('m.tenant_id = :tenantId AND m.deleted_at IS NULL', { tenantId });
     return fetchPage(qb, query, spec, { totals, computed: { tag_ids: PAGE_TAG_IDS } });
   }

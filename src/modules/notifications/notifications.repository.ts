@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { TenantContext } from '../../common/context/tenant-context';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
+import { tenantScope } from '../../database/tenant-scope';
 import { Channel, NotificationEntity, StoredAudience } from './notification.entity';
 import { NOTIFICATION_LIST } from './notifications.list';
 
@@ -62,27 +62,22 @@ type Delta = { channel: Channel; status: string }[];
 /** The module's only database surface. Every query names the tenant (RLS enforces it too). */
 @Injectable()
 export class NotificationsRepository {
-  private scope() {
-    const { manager, tenantId } = TenantContext.current();
-    return { manager, tenantId, repo: manager.getRepository(NotificationEntity) };
-  }
-
   async insert(notification: NotificationEntity): Promise<void> {
-    await this.scope().repo.insert(notification);
+    await tenantScope(NotificationEntity).repo.insert(notification);
   }
 
   find(id: string, lock?: RowLock): Promise<NotificationEntity | null> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(NotificationEntity);
     return repo.findOne({ where: { tenantId, id }, ...withLock(lock) });
   }
 
   async update(id: string, changes: Partial<NotificationEntity>): Promise<void> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(NotificationEntity);
     await repo.update({ tenantId, id }, { ...changes, updatedAt: new Date() });
   }
 
   list(query: ListQuery): Promise<Page<NotificationEntity>> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(NotificationEntity);
     return fetchPage(
       repo.createQueryBuilder('n').where('n.tenant_id = :tenantId', { tenantId }),
       query,
@@ -94,7 +89,7 @@ export class NotificationsRepository {
 
   async liveMembers(ids: string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows = await manager.query<{ id: string }[]>(
       'SELECT id FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL',
       [tenantId, ids],
@@ -104,7 +99,7 @@ export class NotificationsRepository {
 
   /** A tag by uuid or by name (ignoring case). */
   async tagId(uuid: string | null, name: string): Promise<string | null> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const [row] = await manager.query<{ id: string }[]>(
       'SELECT id FROM tags WHERE tenant_id = $1 AND (id = $2::uuid OR lower(name) = lower($3)) LIMIT 1',
       [tenantId, uuid, name],
@@ -113,7 +108,7 @@ export class NotificationsRepository {
   }
 
   async liveGroup(id: string): Promise<boolean> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     return (
       (
         await manager.query<unknown[]>('SELECT 1 FROM groups WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL', [
@@ -125,7 +120,7 @@ export class NotificationsRepository {
   }
 
   async liveEvent(id: string): Promise<boolean> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     return (
       (
         await manager.query<unknown[]>('SELECT 1 FROM events WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL', [
@@ -140,7 +135,7 @@ export class NotificationsRepository {
 
   /** Fixes the audience: one recipient row per member it names now, in one statement. The number of recipients. */
   async resolveRecipients(notification: NotificationEntity): Promise<number> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const { sql, param } = audienceCondition(notification.audience);
     await manager.query(
       `INSERT INTO notification_recipients (tenant_id, notification_id, member_id)
@@ -160,7 +155,7 @@ export class NotificationsRepository {
    * deleted since the audience was fixed has neither (skipped).
    */
   batch(notificationId: string, after: string | null, limit: number): Promise<RecipientRow[]> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     return manager.query(
       `SELECT r.member_id, m.first_name, CASE WHEN m.deleted_at IS NULL THEN m.email END AS email,
               CASE WHEN m.deleted_at IS NULL THEN coalesce((SELECT array_agg(p.token ORDER BY p.created_at, p.id) FROM member_push_tokens p
@@ -183,7 +178,7 @@ export class NotificationsRepository {
     rows: { memberId: string; channel: Channel; status: 'sending' | 'skipped' }[],
   ): Promise<Claimed[]> {
     if (!rows.length) return [];
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const inserted = await manager.query<{ member_id: string; channel: Channel; status: string }[]>(
       `INSERT INTO notification_deliveries (tenant_id, notification_id, member_id, channel, status)
        SELECT $1, $2, u.member_id, u.channel, u.status FROM unnest($3::uuid[], $4::text[], $5::text[]) AS u(member_id, channel, status)
@@ -197,7 +192,7 @@ export class NotificationsRepository {
   /** Records what the sends of a batch did and counts them, in one transaction. */
   async settle(notificationId: string, outcomes: Outcome[]): Promise<void> {
     if (!outcomes.length) return;
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     await manager.query(
       `UPDATE notification_deliveries d SET status = u.status, error = u.error, updated_at = now()
          FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[]) AS u(member_id, channel, status, error)
@@ -216,7 +211,7 @@ export class NotificationsRepository {
 
   /** Counts these delivery outcomes on the notification (`sending` ones count nothing yet). */
   private async addCounts(notificationId: string, rows: Delta): Promise<void> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const n = (channel: Channel, status: string) =>
       rows.filter((r) => r.channel === channel && r.status === status).length;
     const delta = [
@@ -240,7 +235,7 @@ export class NotificationsRepository {
    * channel) and are counted failed.
    */
   async failInterrupted(notificationId: string): Promise<void> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     await manager.query(
       `UPDATE notification_deliveries SET status = 'failed', error = 'interrupted: the worker stopped during the send', updated_at = now()
         WHERE tenant_id = $1 AND notification_id = $2 AND status = 'sending'`,
@@ -251,7 +246,7 @@ export class NotificationsRepository {
 
   /** counts from the delivery rows (exact whatever happened before). */
   async recount(notificationId: string): Promise<void> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     await manager.query(
       `UPDATE notifications n SET counts = c.counts, updated_at = now()
          FROM (SELECT jsonb_build_object(
@@ -268,7 +263,7 @@ export class NotificationsRepository {
   }
 
   async churchName(): Promise<string> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const [row] = await manager.query<{ name: string }[]>('SELECT name FROM tenants WHERE id = $1', [tenantId]);
     return row?.name ?? '';
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { TenantContext } from '../../common/context/tenant-context';
 import { RowLock, withLock } from '../../database/row-lock';
+import { tenantScope } from '../../database/tenant-scope';
 import { PaymentProcessorEntity } from './payment-processor.entity';
 
 export type EventOutcome = 'processed' | 'ignored' | 'unmatched' | 'rejected';
@@ -16,21 +16,16 @@ export interface ReceivedEvent {
 /** The module's only database surface: the church's processor row and its received events, in the current tenant transaction. */
 @Injectable()
 export class PaymentsRepository {
-  private scope() {
-    const { manager, tenantId } = TenantContext.current();
-    return { manager, repo: manager.getRepository(PaymentProcessorEntity), tenantId };
-  }
-
   /** The church's key (slug), for its inbound endpoint's URL. */
   async tenantSlug(): Promise<string> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: { slug: string }[] = await manager.query('SELECT slug FROM tenants WHERE id = $1', [tenantId]);
     return rows[0].slug;
   }
 
   /** The church's processor; with `lock`, the row stays locked until the transaction ends. */
   findProcessor(lock?: RowLock): Promise<PaymentProcessorEntity | null> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(PaymentProcessorEntity);
     return repo.findOne({ where: { tenantId }, ...withLock(lock) });
   }
 
@@ -39,18 +34,18 @@ export class PaymentsRepository {
    * connect got there first (this waits for its commit, then finds its row).
    */
   async insertProcessor(processor: PaymentProcessorEntity): Promise<boolean> {
-    const { repo } = this.scope();
+    const { repo } = tenantScope(PaymentProcessorEntity);
     const result = await repo.createQueryBuilder().insert().values(processor).orIgnore().returning(['id']).execute();
     return (result.raw as unknown[]).length > 0;
   }
 
   async updateProcessor(id: string, changes: Partial<PaymentProcessorEntity>): Promise<void> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(PaymentProcessorEntity);
     await repo.update({ tenantId, id }, changes);
   }
 
   async deleteProcessor(id: string): Promise<void> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(PaymentProcessorEntity);
     await repo.delete({ tenantId, id });
   }
 
@@ -60,7 +55,7 @@ export class PaymentsRepository {
    * wins, the others wait for its commit on the unique index and get null.
    */
   async claimEvent(event: ReceivedEvent, id: string): Promise<string | null> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: { id: string }[] = await manager.query(
       `INSERT INTO processor_events (tenant_id, id, provider, event_id, type, object_id, outcome, payload)
        VALUES ($1, $2, $3, $4, $5, $6, 'processed', $7)
@@ -72,7 +67,7 @@ export class PaymentsRepository {
 
   /** What a claimed event did. */
   async settleEvent(id: string, outcome: EventOutcome, detail: string | null): Promise<void> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     await manager.query('UPDATE processor_events SET outcome = $3, detail = $4 WHERE tenant_id = $1 AND id = $2', [
       tenantId,
       id,
@@ -83,7 +78,7 @@ export class PaymentsRepository {
 
   /** Runs `fn` after a savepoint; when it throws, the transaction goes back to the savepoint (and the error is rethrown). */
   async withSavepoint<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    const { manager } = this.scope();
+    const { manager } = tenantScope();
     await manager.query(`SAVEPOINT ${name}`);
     try {
       const result = await fn();

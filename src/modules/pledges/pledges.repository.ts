@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { IsNull } from 'typeorm';
-import { TenantContext } from '../../common/context/tenant-context';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
+import { tenantScope } from '../../database/tenant-scope';
 import { netGivenSql } from '../donations/donation.entity';
 import { PledgeEntity } from './pledge.entity';
 import { PLEDGE_LIST } from './pledges.list';
@@ -33,30 +33,25 @@ const GIVEN_SQL = `
 /** The module's only TypeORM surface. Every query names the tenant (RLS enforces it too) and skips soft-deleted rows. */
 @Injectable()
 export class PledgesRepository {
-  private scope() {
-    const { manager, tenantId } = TenantContext.current();
-    return { manager, repo: manager.getRepository(PledgeEntity), tenantId };
-  }
-
   async insert(pledge: PledgeEntity): Promise<void> {
-    await this.scope().repo.insert(pledge);
+    await tenantScope(PledgeEntity).repo.insert(pledge);
   }
 
   /** With `lock`, the row stays locked until the transaction ends (see RowLock). */
   async findLive(id: string, lock?: RowLock): Promise<PledgeEntity | null> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(PledgeEntity);
     return repo.findOne({ where: { tenantId, id, deletedAt: IsNull() }, ...withLock(lock) });
   }
 
   /** Updates a live pledge; false when it does not exist (or was deleted meanwhile). */
   async update(id: string, changes: Partial<PledgeEntity>): Promise<boolean> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(PledgeEntity);
     const result = await repo.update({ tenantId, id, deletedAt: IsNull() }, changes);
     return (result.affected ?? 0) > 0;
   }
 
   list(query: ListQuery): Promise<Page<PledgeEntity>> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(PledgeEntity);
     const qb = repo.createQueryBuilder('p').where('p.tenant_id = :tenantId AND p.deleted_at IS NULL', { tenantId });
     return fetchPage(qb, query, PLEDGE_LIST);
   }
@@ -64,7 +59,7 @@ export class PledgesRepository {
   /** Pledge id -> net given (minor units), for these pledges, in one query. */
   async givenOf(ids: string[]): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: { id: string; given: string }[] = await manager.query(GIVEN_SQL, [tenantId, ids]);
     return new Map(rows.map((r) => [r.id, Number(r.given)]));
   }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull } from 'typeorm';
-import { TenantContext } from '../../common/context/tenant-context';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
+import { tenantScope } from '../../database/tenant-scope';
 import { MemberEntity } from '../members/member.entity';
 import { PrayerRequestEntity } from './prayer-request.entity';
 import { PRAYER_REQUEST_LIST } from './prayer-requests.list';
@@ -19,30 +19,25 @@ export type MemberName = Pick<MemberEntity, 'id' | 'firstName' | 'lastName'>;
 /** The module's only TypeORM surface. Every query names the tenant (RLS enforces it too), skips soft-deleted rows and applies the viewer's visibility. */
 @Injectable()
 export class PrayerRequestsRepository {
-  private scope() {
-    const { manager, tenantId } = TenantContext.current();
-    return { repo: manager.getRepository(PrayerRequestEntity), manager, tenantId };
-  }
-
   async insert(row: PrayerRequestEntity): Promise<void> {
-    await this.scope().repo.insert(row);
+    await tenantScope(PrayerRequestEntity).repo.insert(row);
   }
 
   /** A live request the viewer may see; with `lock`, the row stays locked until the transaction ends (see RowLock). */
   async findVisible(id: string, viewer: Viewer, lock?: RowLock): Promise<PrayerRequestEntity | null> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(PrayerRequestEntity);
     const row = await repo.findOne({ where: { tenantId, id, deletedAt: IsNull() }, ...withLock(lock) });
     return row && isVisible(row, viewer) ? row : null;
   }
 
   async update(id: string, changes: Partial<PrayerRequestEntity>): Promise<void> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(PrayerRequestEntity);
     await repo.update({ tenantId, id, deletedAt: IsNull() }, changes);
   }
 
   /** The visibility rule is part of the WHERE clause, so pages, cursors and the total all follow it. */
   list(query: ListQuery, viewer: Viewer): Promise<Page<PrayerRequestEntity>> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(PrayerRequestEntity);
     const qb = repo.createQueryBuilder('p').where('p.tenant_id = :tenantId AND p.deleted_at IS NULL', { tenantId });
     if (!viewer.seesEveryRequest) {
       if (viewer.userId)
@@ -55,8 +50,8 @@ export class PrayerRequestsRepository {
   /** Live members among `ids`, names only (one query for a whole page). */
   async memberNames(ids: string[]): Promise<MemberName[]> {
     if (ids.length === 0) return [];
-    const { manager, tenantId } = this.scope();
-    return manager.getRepository(MemberEntity).find({
+    const { repo, tenantId } = tenantScope(MemberEntity);
+    return repo.find({
       select: { id: true, firstName: true, lastName: true },
       where: { tenantId, id: In(ids), deletedAt: IsNull() },
     });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { TenantContext } from '../../common/context/tenant-context';
 import { newUuid } from '../../common/ids/id';
+import { tenantScope } from '../../database/tenant-scope';
 import type { PushPlatform } from './dto/register-push-token.dto';
 
 /** A member keeps their newest tokens: registering one more drops the least recently registered. */
@@ -22,7 +22,7 @@ const COLUMNS = 'id, member_id, token, platform, created_at, updated_at';
 export class PushTokensRepository {
   /** A live member, locked against a concurrent delete until the transaction ends. */
   async memberExists(memberId: string): Promise<boolean> {
-    const { manager, tenantId } = TenantContext.current();
+    const { manager, tenantId } = tenantScope();
     const rows = await manager.query<unknown[]>(
       'SELECT 1 FROM members WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL FOR SHARE',
       [tenantId, memberId],
@@ -36,7 +36,7 @@ export class PushTokensRepository {
     token: string,
     platform: PushPlatform,
   ): Promise<{ row: PushTokenRow; created: boolean }> {
-    const { manager, tenantId } = TenantContext.current();
+    const { manager, tenantId } = tenantScope();
     const [row] = await manager.query<(PushTokenRow & { created: boolean })[]>(
       `INSERT INTO member_push_tokens (tenant_id, id, member_id, token, platform) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (tenant_id, token) DO UPDATE SET member_id = excluded.member_id, platform = excluded.platform, updated_at = now()
@@ -53,7 +53,7 @@ export class PushTokensRepository {
   }
 
   list(memberId: string): Promise<PushTokenRow[]> {
-    const { manager, tenantId } = TenantContext.current();
+    const { manager, tenantId } = tenantScope();
     return manager.query(
       `SELECT ${COLUMNS} FROM member_push_tokens WHERE tenant_id = $1 AND member_id = $2 ORDER BY created_at, id`,
       [tenantId, memberId],
@@ -61,7 +61,7 @@ export class PushTokensRepository {
   }
 
   async delete(memberId: string, id: string): Promise<boolean> {
-    const { manager, tenantId } = TenantContext.current();
+    const { manager, tenantId } = tenantScope();
     // TypeORM answers a DELETE with [rows, affected count].
     const [, affected] = await manager.query<[unknown[], number]>(
       'DELETE FROM member_push_tokens WHERE tenant_id = $1 AND member_id = $2 AND id = $3',

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { TenantContext } from '../../common/context/tenant-context';
 import type { Language } from '../../common/i18n/language';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
+import { tenantScope } from '../../database/tenant-scope';
 import { GIVEN_STATUSES, NET_GIVEN_SQL } from '../donations/donation.entity';
 import type { Address } from '../members/member.entity';
 import { StatementRunEntity } from './statement-run.entity';
@@ -113,14 +113,10 @@ const GIFTS_SQL = `
 /** The module's only database surface. Every query names the tenant (RLS enforces it too). */
 @Injectable()
 export class StatementsRepository {
-  private scope() {
-    return TenantContext.current();
-  }
-
   // --- settings -------------------------------------------------------------------------------
 
   async settings(): Promise<StatementSettings> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const [row] = await manager.query<
       {
         language: Language;
@@ -147,7 +143,7 @@ export class StatementsRepository {
   }
 
   async saveSettings(settings: StatementSettings): Promise<void> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     await manager.query(
       `INSERT INTO statement_settings (tenant_id, language, timezone, address, tax_id, signer_name, signer_title, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, now())
@@ -166,13 +162,15 @@ export class StatementsRepository {
   }
 
   async isKnownTimezone(name: string): Promise<boolean> {
-    const rows = await this.scope().manager.query<unknown[]>('SELECT 1 FROM pg_timezone_names WHERE name = $1', [name]);
+    const rows = await tenantScope().manager.query<unknown[]>('SELECT 1 FROM pg_timezone_names WHERE name = $1', [
+      name,
+    ]);
     return rows.length > 0;
   }
 
   /** The church's name (the tenants row of the current church). */
   async churchName(): Promise<string> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const [row] = await manager.query<{ name: string }[]>('SELECT name FROM tenants WHERE id = $1', [tenantId]);
     return row?.name ?? '';
   }
@@ -180,22 +178,22 @@ export class StatementsRepository {
   // --- runs -----------------------------------------------------------------------------------
 
   async insertRun(run: StatementRunEntity): Promise<void> {
-    await this.scope().manager.getRepository(StatementRunEntity).insert(run);
+    await tenantScope(StatementRunEntity).repo.insert(run);
   }
 
   async findRun(id: string): Promise<StatementRunEntity | null> {
-    const { manager, tenantId } = this.scope();
-    return manager.getRepository(StatementRunEntity).findOne({ where: { tenantId, id } });
+    const { repo, tenantId } = tenantScope(StatementRunEntity);
+    return repo.findOne({ where: { tenantId, id } });
   }
 
   async updateRun(id: string, changes: Partial<StatementRunEntity>): Promise<void> {
-    const { manager, tenantId } = this.scope();
-    await manager.getRepository(StatementRunEntity).update({ tenantId, id }, { ...changes, updatedAt: new Date() });
+    const { repo, tenantId } = tenantScope(StatementRunEntity);
+    await repo.update({ tenantId, id }, { ...changes, updatedAt: new Date() });
   }
 
   /** The members among `ids` (deleted ones too: their gifts stay on record). */
   async existingMembers(ids: string[]): Promise<Set<string>> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows = await manager.query<{ id: string }[]>(
       'SELECT id FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])',
       [tenantId, ids],
@@ -206,7 +204,7 @@ export class StatementsRepository {
   // --- the work of a run ------------------------------------------------------------------------
 
   async units(year: number, timezone: string, donorIds: string[] | null): Promise<StatementUnit[]> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows = await manager.query<{ recipient_id: string; household_id: string | null; donor_ids: string[] }[]>(
       UNITS_SQL,
       [tenantId, year, timezone, donorIds],
@@ -216,7 +214,7 @@ export class StatementsRepository {
 
   /** The recipients this run has issued a statement to (what a resumed run skips). */
   async issuedBy(runId: string): Promise<Set<string>> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows = await manager.query<{ recipient_id: string }[]>(
       'SELECT recipient_id FROM statements WHERE tenant_id = $1 AND run_id = $2',
       [tenantId, runId],
@@ -229,7 +227,7 @@ export class StatementsRepository {
    * runs of a year never both give a new recipient an id (the id is printed in the PDF).
    */
   async lockYear(year: number): Promise<void> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('statements:' || $1 || ':' || $2, 0))`, [
       tenantId,
       year,
@@ -238,7 +236,7 @@ export class StatementsRepository {
 
   /** The ids of the year's statements of these recipients (a re-issue keeps its id). */
   async statementIds(year: number, recipientIds: string[]): Promise<Map<string, string>> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows = await manager.query<{ recipient_id: string; id: string }[]>(
       'SELECT recipient_id, id FROM statements WHERE tenant_id = $1 AND year = $2 AND recipient_id = ANY($3::uuid[])',
       [tenantId, year, recipientIds],
@@ -247,12 +245,12 @@ export class StatementsRepository {
   }
 
   async gifts(year: number, timezone: string, donorIds: string[]): Promise<GiftRow[]> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     return manager.query<GiftRow[]>(GIFTS_SQL, [tenantId, year, timezone, donorIds]);
   }
 
   async donors(ids: string[]): Promise<DonorRow[]> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     return manager.query<DonorRow[]>(
       'SELECT id, first_name, last_name, address FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])',
       [tenantId, ids],
@@ -261,7 +259,7 @@ export class StatementsRepository {
 
   async households(ids: string[]): Promise<HouseholdRow[]> {
     if (ids.length === 0) return [];
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     return manager.query<HouseholdRow[]>(
       `SELECT h.id, h.name, h.address, pc.address AS contact_address
          FROM households h LEFT JOIN members pc ON pc.tenant_id = h.tenant_id AND pc.id = h.primary_contact_id
@@ -276,7 +274,7 @@ export class StatementsRepository {
    */
   async issue(statements: IssuedStatement[]): Promise<void> {
     if (statements.length === 0) return;
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const params: unknown[] = [tenantId];
     const values = statements.map((s) => {
       const at = params.length;
@@ -317,11 +315,8 @@ export class StatementsRepository {
   // --- reading statements -----------------------------------------------------------------------
 
   list(query: ListQuery): Promise<Page<StatementEntity>> {
-    const { manager, tenantId } = this.scope();
-    const qb = manager
-      .getRepository(StatementEntity)
-      .createQueryBuilder('s')
-      .where('s.tenant_id = :tenantId', { tenantId });
+    const { repo, tenantId } = tenantScope(StatementEntity);
+    const qb = repo.createQueryBuilder('s').where('s.tenant_id = :tenantId', { tenantId });
     return fetchPage(qb, query, STATEMENT_LIST);
   }
 
@@ -331,7 +326,7 @@ export class StatementsRepository {
   ): Promise<Map<string, { id: string; first_name: string; last_name: string }[]>> {
     const byStatement = new Map<string, { id: string; first_name: string; last_name: string }[]>();
     if (statementIds.length === 0) return byStatement;
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows = await manager.query<{ statement_id: string; id: string; first_name: string; last_name: string }[]>(
       `SELECT sd.statement_id, m.id, m.first_name, m.last_name
          FROM statement_donors sd JOIN members m ON m.tenant_id = sd.tenant_id AND m.id = sd.member_id
@@ -349,7 +344,7 @@ export class StatementsRepository {
 
   async householdNames(ids: string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows = await manager.query<{ id: string; name: string }[]>(
       'SELECT id, name FROM households WHERE tenant_id = $1 AND id = ANY($2::uuid[])',
       [tenantId, ids],
@@ -358,7 +353,7 @@ export class StatementsRepository {
   }
 
   async pdf(id: string): Promise<{ pdf: Buffer; year: number; updatedAt: Date } | null> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const [row] = await manager.query<{ pdf: Buffer; year: number; updated_at: Date }[]>(
       'SELECT pdf, year, updated_at FROM statements WHERE tenant_id = $1 AND id = $2',
       [tenantId, id],

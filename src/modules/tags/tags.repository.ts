@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { TenantContext } from '../../common/context/tenant-context';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
+import { tenantScope } from '../../database/tenant-scope';
 import { TagEntity } from './tag.entity';
 import { TAG_LIST } from './tags.list';
 
@@ -19,14 +19,9 @@ export interface MemberTagRow {
  */
 @Injectable()
 export class TagsRepository {
-  private scope() {
-    const { manager, tenantId } = TenantContext.current();
-    return { repo: manager.getRepository(TagEntity), manager, tenantId };
-  }
-
   /** False when the church already has a tag of that name, ignoring case (the unique index decides, also between two concurrent creates). */
   async insert(tag: TagEntity): Promise<boolean> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: unknown[] = await manager.query(
       `INSERT INTO tags (tenant_id, id, name, color, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)
        ON CONFLICT (tenant_id, lower(name)) DO NOTHING RETURNING id`,
@@ -37,13 +32,13 @@ export class TagsRepository {
 
   /** With `lock`, the row stays locked until the transaction ends (see RowLock). */
   findById(id: string, lock?: RowLock): Promise<TagEntity | null> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(TagEntity);
     return repo.findOne({ where: { tenantId, id }, ...withLock(lock) });
   }
 
   /** By name, ignoring case (the unique index on lower(name) answers it). */
   findByName(name: string, lock?: RowLock): Promise<TagEntity | null> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(TagEntity);
     const qb = repo
       .createQueryBuilder('t')
       .where('t.tenant_id = :tenantId AND lower(t.name) = lower(:name)', { tenantId, name });
@@ -52,23 +47,23 @@ export class TagsRepository {
   }
 
   async update(id: string, changes: Partial<TagEntity>): Promise<void> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(TagEntity);
     await repo.update({ tenantId, id }, changes);
   }
 
   async delete(id: string): Promise<void> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(TagEntity);
     await repo.delete({ tenantId, id });
   }
 
   list(query: ListQuery): Promise<Page<TagEntity>> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(TagEntity);
     return fetchPage(repo.createQueryBuilder('t').where('t.tenant_id = :tenantId', { tenantId }), query, TAG_LIST);
   }
 
   /** Puts the tag on the member; false when it was there already (also when a concurrent request just put it). */
   async attach(tagId: string, memberId: string): Promise<boolean> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: unknown[] = await manager.query(
       `INSERT INTO member_tags (tenant_id, tag_id, member_id) VALUES ($1, $2, $3) ON CONFLICT (tenant_id, tag_id, member_id) DO NOTHING RETURNING member_id`,
       [tenantId, tagId, memberId],
@@ -78,7 +73,7 @@ export class TagsRepository {
 
   /** Takes the tag off the member; false when it was not there. */
   async detach(tagId: string, memberId: string): Promise<boolean> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     // TypeORM answers a DELETE with [rows, affected].
     const [, affected]: [unknown[], number] = await manager.query(
       `DELETE FROM member_tags WHERE tenant_id = $1 AND tag_id = $2 AND member_id = $3`,
@@ -95,7 +90,7 @@ export class TagsRepository {
    */
   async tagsOfMembers(memberIds: string[]): Promise<MemberTagRow[]> {
     if (!memberIds.length) return [];
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     return manager.query(
       `WITH mt AS MATERIALIZED (SELECT member_id, tag_id FROM member_tags WHERE tenant_id = $1 AND member_id = ANY($2::uuid[]))
        SELECT mt.member_id AS "memberId", t.id, t.name
@@ -107,7 +102,7 @@ export class TagsRepository {
 
   /** The church's tags, or those of `ids`, ordered as a member's tags are listed (by name ignoring case, then id). */
   async refsInOrder(ids?: string[]): Promise<{ id: string; name: string }[]> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     return ids
       ? manager.query(
           `SELECT id, name FROM tags WHERE tenant_id = $1 AND id = ANY($2::uuid[]) ORDER BY lower(name), id`,
@@ -118,7 +113,7 @@ export class TagsRepository {
 
   /** The ids of the tags named by these ids or names (ignoring case), in one query. */
   async idsOf(ids: string[], names: string[]): Promise<string[]> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const rows: { id: string }[] = await manager.query(
       `SELECT id FROM tags WHERE tenant_id = $1 AND (id = ANY($2::uuid[]) OR lower(name) = ANY($3::text[])) ORDER BY id`,
       [tenantId, ids, names],
@@ -133,7 +128,7 @@ export class TagsRepository {
    * module; member_tags points at it by foreign key.)
    */
   async touchMembersTagged(tagId: string, updatedAt: Date): Promise<void> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     await manager.query(
       `WITH tagged AS (
          SELECT m.id FROM members m
