@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MembersModule } from '../members/members.module';
 import { AttendanceBulkService } from './attendance-bulk.service';
 import { AttendanceController } from './attendance.controller';
 import { AttendanceRepository } from './attendance.repository';
@@ -8,6 +9,7 @@ import { MemberAttendanceController } from './member-attendance.controller';
 
 /** Attendance at calendar events. AttendanceService is exported: the kiosk check-in records through recordMany, events count with countByEvent. */
 @Module({
+  imports: [MembersModule],
   controllers: [AttendanceController, MemberAttendanceController, EventAttendanceController],
   providers: [AttendanceService, AttendanceRepository, AttendanceBulkService],
   exports: [AttendanceService],

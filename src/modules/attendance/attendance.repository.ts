@@ -60,17 +60,6 @@ export class AttendanceRepository {
       .getMany();
   }
 
-  /** The live (not deleted) members of the church among `ids`. */
-  async liveMembers(ids: string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const { manager, tenantId } = tenantScope();
-    const rows: { id: string }[] = await manager.query(
-      'SELECT id FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL',
-      [tenantId, ids],
-    );
-    return new Set(rows.map((r) => r.id));
-  }
-
   /** The church's live (not deleted) calendar events among `ids`. */
   async existingEvents(ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
@@ -80,16 +69,6 @@ export class AttendanceRepository {
       [tenantId, ids],
     );
     return new Set(rows.map((r) => r.id));
-  }
-
-  /** Whether the church has this member (deleted members keep their history). */
-  async hasMember(id: string): Promise<boolean> {
-    const { manager, tenantId } = tenantScope();
-    const rows: unknown[] = await manager.query(
-      'SELECT 1 FROM members WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL',
-      [tenantId, id],
-    );
-    return rows.length > 0;
   }
 
   /** The number of attendance records of each event, in one grouped query (events without any are absent). */

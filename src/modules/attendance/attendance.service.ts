@@ -6,6 +6,7 @@ import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { ListQuery, parseListQuery } from '../../common/lists/list-query';
 import { ListTotals } from '../../platform/list-totals/list-totals.service';
 import { OutboxService } from '../../platform/outbox/outbox.service';
+import { MemberLookup } from '../members/member-lookup';
 import { AttendanceEntity, AttendanceKind } from './attendance.entity';
 import { ATTENDANCE_LIST, EVENT_ATTENDANCE_LIST, MEMBER_ATTENDANCE_LIST } from './attendance.list';
 import { toAttendanceResponse } from './attendance.mapper';
@@ -30,6 +31,7 @@ export class AttendanceService {
     private readonly attendance: AttendanceRepository,
     private readonly outbox: OutboxService,
     private readonly totals: ListTotals,
+    private readonly members: MemberLookup,
   ) {}
 
   /**
@@ -135,7 +137,7 @@ export class AttendanceService {
   /** GET /v1/members/{id}/attendance: 404 for a member the church does not have. */
   async listForMember(memberId: string, rawQuery: Record<string, unknown>): Promise<ListEnvelope<AttendanceResponse>> {
     const query = parseListQuery(rawQuery, MEMBER_ATTENDANCE_LIST);
-    if (!(await this.attendance.hasMember(memberId))) throw AppError.notFound('member');
+    await this.members.requireLive(memberId);
     query.filters.push({ field: 'member_id', op: 'eq', value: toPublicId(ID_PREFIX.member, memberId) });
     return this.page(query);
   }
@@ -162,7 +164,7 @@ export class AttendanceService {
 
   /** For each row, the issues of its references (a member or event the church does not have), in two queries for all rows. */
   private async checkReferences(rows: AttendanceRow[]): Promise<FieldIssue[][]> {
-    const members = await this.attendance.liveMembers([...new Set(rows.map((r) => r.memberId))]);
+    const members = await this.members.liveIds([...new Set(rows.map((r) => r.memberId))]);
     const events = await this.attendance.existingEvents([...new Set(rows.map((r) => r.eventId))]);
     return rows.map((r) => {
       const issues: FieldIssue[] = [];

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AttendanceModule } from '../attendance/attendance.module';
+import { MembersModule } from '../members/members.module';
 import { CheckInSettingsController } from './check-in-settings.controller';
 import { CheckInController } from './check-in.controller';
 import { CheckInRepository } from './check-in.repository';
@@ -7,7 +8,7 @@ import { CheckInService } from './check-in.service';
 
 /** Kiosk check-in: household search, check-in with a security code, checkout; the church's banned code sequences (settings). Attendance is recorded through AttendanceService. */
 @Module({
-  imports: [AttendanceModule],
+  imports: [AttendanceModule, MembersModule],
   controllers: [CheckInController, CheckInSettingsController],
   providers: [CheckInService, CheckInRepository],
 })

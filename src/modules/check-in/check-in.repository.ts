@@ -10,14 +10,6 @@ export interface EventForCheckIn {
   status: string;
 }
 
-export interface LabelMember {
-  id: string;
-  firstName: string;
-  lastName: string;
-  /** The `allergies` custom field's value; undefined when the church defines no such field. */
-  allergies?: string | null;
-}
-
 /** One row of a search: a person and the household they are listed under (null: on their own). */
 export interface SearchRow {
   householdId: string | null;
@@ -43,24 +35,6 @@ export class CheckInRepository {
       [tenantId, id],
     );
     return rows[0] ?? null;
-  }
-
-  /**
-   * The church's live members among `ids`, in one query with whether the church defines a custom
-   * field with the key `allergies`: then each carries its value (null when none), else no `allergies`.
-   */
-  async findMembers(ids: string[]): Promise<LabelMember[]> {
-    const { manager, tenantId } = tenantScope();
-    const rows: (LabelMember & { allergiesDefined: boolean })[] = await manager.query(
-      `SELECT m.id, m.first_name AS "firstName", m.last_name AS "lastName", nullif(m.custom_fields ->> 'allergies', '') AS allergies, d.defined AS "allergiesDefined"
-         FROM members m
-         CROSS JOIN (SELECT EXISTS (SELECT 1 FROM custom_field_definitions WHERE tenant_id = $1 AND key = 'allergies') AS defined) d
-        WHERE m.tenant_id = $1 AND m.id = ANY($2::uuid[]) AND m.deleted_at IS NULL`,
-      [tenantId, ids],
-    );
-    return rows.map(({ allergiesDefined, ...member }) =>
-      allergiesDefined ? member : { id: member.id, firstName: member.firstName, lastName: member.lastName },
-    );
   }
 
   /** The church's device, or null. */

@@ -3,8 +3,9 @@ import { TenantContext } from '../../common/context/tenant-context';
 import { AppError, FieldIssue } from '../../common/errors/app-error';
 import { ID_PREFIX, newUuid, parsePublicId, requirePublicId, toPublicId } from '../../common/ids/id';
 import { AttendanceService } from '../attendance/attendance.service';
+import { MemberLookup } from '../members/member-lookup';
 import { CheckInEntity } from './check-in.entity';
-import { CheckInRepository, LabelMember, SearchRow } from './check-in.repository';
+import { CheckInRepository, SearchRow } from './check-in.repository';
 import type { CheckInSearchQuery } from './dto/check-in-search.query';
 import type { CheckInLabel, CheckInResponse, CheckInSearchResponse, CheckoutResponse } from './dto/check-in.response';
 import type { CheckInSettingsDto, CheckInSettingsResponse } from './dto/check-in-settings.dto';
@@ -15,11 +16,20 @@ import { BANNED_SEQUENCES, CHURCH_SEQUENCE, CHURCH_SEQUENCE_FORMAT, newSecurityC
 /** Codes tried before giving up (each a unique-index probe): a day would need ~300,000 visits to make this fail. */
 const CODE_ATTEMPTS = 50;
 
+interface LabelMember {
+  id: string;
+  firstName: string;
+  lastName: string;
+  /** The `allergies` custom field's value; undefined when the church defines no such field. */
+  allergies?: string | null;
+}
+
 @Injectable()
 export class CheckInService {
   constructor(
     private readonly checkIns: CheckInRepository,
     private readonly attendance: AttendanceService,
+    private readonly members: MemberLookup,
   ) {}
 
   /** GET /v1/check-in/search: 404 for an event the church does not have. */
@@ -55,7 +65,12 @@ export class CheckInService {
       if (!id) issues.push({ field: `member_ids.${i}`, issue: 'not_found' });
       else if (!memberIds.includes(id)) memberIds.push(id);
     });
-    const members = memberIds.length ? await this.checkIns.findMembers(memberIds) : [];
+    // The live members, in one query with their `allergies` custom field when the church defines it.
+    const members: LabelMember[] = memberIds.length
+      ? (await this.members.withCustomField(memberIds, 'allergies')).map(({ value, ...member }) =>
+          value === undefined ? member : { ...member, allergies: value },
+        )
+      : [];
     const byId = new Map(members.map((m) => [m.id, m]));
     dto.member_ids.forEach((ref, i) => {
       const id = parsePublicId(ID_PREFIX.member, ref);

@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { CampusesService } from '../campuses/campuses.service';
 import { FundsService } from '../funds/funds.service';
+import { MemberLookup } from '../members/member-lookup';
 import type { DonationEntity } from './donation.entity';
 import { DonationRefs, toDonationResponse } from './donations.mapper';
-import { DonationsRepository } from './donations.repository';
 import type { DonationResponse } from './dto/donation.response';
 
 /** What donations refer to (funds, donors, campuses), read for a whole page at once. */
 @Injectable()
 export class DonationRefsLoader {
   constructor(
-    private readonly donations: DonationsRepository,
     private readonly funds: FundsService,
     private readonly campuses: CampusesService,
+    private readonly members: MemberLookup,
   ) {}
 
   /** The funds, donors and campuses of `rows`, one query each. */
@@ -20,7 +20,7 @@ export class DonationRefsLoader {
     const donorIds = [...new Set(rows.map((d) => d.donorId).filter((id): id is string => id !== null))];
     const [funds, donors, campuses] = [
       await this.funds.byIdOf(rows),
-      await this.donations.donorsOf(donorIds),
+      await this.members.names(donorIds),
       await this.campuses.byIdOf(rows),
     ];
     return { funds, donors, campuses };

@@ -4,13 +4,13 @@ import type { FundEntity } from '../funds/fund.entity';
 import { toFundRef } from '../funds/funds.mapper';
 import type { DonationRefundEntity } from './donation-refund.entity';
 import type { DonationEntity } from './donation.entity';
-import type { DonorRow } from './donations.repository';
+import type { MemberName } from '../members/member-lookup';
 import type { DonationRefundedEvent, DonationResponse } from './dto/donation.response';
 
 /** What a page of donations refers to, by id: funds, donors and campuses (each read in one query). */
 export interface DonationRefs {
   funds: Map<string, FundEntity>;
-  donors: Map<string, DonorRow>;
+  donors: Map<string, Pick<MemberName, 'id' | 'firstName'>>;
   campuses: Map<string, CampusEntity>;
 }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CampusesModule } from '../campuses/campuses.module';
 import { FundsModule } from '../funds/funds.module';
+import { MembersModule } from '../members/members.module';
 import { DonationRefsLoader } from './donation-refs';
 import { DonationsController } from './donations.controller';
 import { DonationsRepository } from './donations.repository';
@@ -9,7 +10,7 @@ import { MemberDonationsController } from './member-donations.controller';
 
 /** Donations and their refunds. DonationsService is exported: batches commit through it, the payment processor records through it. */
 @Module({
-  imports: [CampusesModule, FundsModule],
+  imports: [CampusesModule, FundsModule, MembersModule],
   controllers: [DonationsController, MemberDonationsController],
   providers: [DonationsService, DonationsRepository, DonationRefsLoader],
   exports: [DonationsService, FundsModule],

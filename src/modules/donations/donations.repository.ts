@@ -8,12 +8,6 @@ import { DonationRefundEntity } from './donation-refund.entity';
 import { DonationEntity, RECEIVED_AT_SLACK_MS } from './donation.entity';
 import { DONATION_LIST } from './donations.list';
 
-/** A donor as a donation shows them. */
-export interface DonorRow {
-  id: string;
-  firstName: string;
-}
-
 /** What an add to a batch needs to know of it. */
 export interface BatchState {
   status: 'open' | 'committed';
@@ -108,27 +102,6 @@ export class DonationsRepository {
         pageBounds: (alias, param) => createdAtBounds(query, alias, param),
       },
     );
-  }
-
-  /** Donors by id (deleted members included: a past gift keeps its donor). */
-  async donorsOf(ids: string[]): Promise<Map<string, DonorRow>> {
-    if (ids.length === 0) return new Map();
-    const { manager, tenantId } = tenantScope();
-    const rows: { id: string; first_name: string }[] = await manager.query(
-      'SELECT id, first_name FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])',
-      [tenantId, ids],
-    );
-    return new Map(rows.map((r) => [r.id, { id: r.id, firstName: r.first_name }]));
-  }
-
-  /** A live (not deleted) member of the church, who may give. */
-  async liveMember(id: string): Promise<DonorRow | null> {
-    const { manager, tenantId } = tenantScope();
-    const rows: { id: string; first_name: string }[] = await manager.query(
-      'SELECT id, first_name FROM members WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL',
-      [tenantId, id],
-    );
-    return rows[0] ? { id: rows[0].id, firstName: rows[0].first_name } : null;
   }
 
   /** Whether the church has this recurring gift (a processor's metadata may name one it does not). */

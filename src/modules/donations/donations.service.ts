@@ -11,6 +11,7 @@ import { ListTotals } from '../../platform/list-totals/list-totals.service';
 import { OutboxService } from '../../platform/outbox/outbox.service';
 import { CampusesService } from '../campuses/campuses.service';
 import { FundsService } from '../funds/funds.service';
+import { MemberLookup } from '../members/member-lookup';
 import { DonationRefundEntity } from './donation-refund.entity';
 import { DONATION_METHODS, DonationEntity, DonationStatus } from './donation.entity';
 import { DONATION_LIST, MEMBER_DONATION_LIST } from './donations.list';
@@ -40,6 +41,7 @@ export class DonationsService {
     private readonly campuses: CampusesService,
     private readonly outbox: OutboxService,
     private readonly totals: ListTotals,
+    private readonly members: MemberLookup,
   ) {}
 
   /**
@@ -155,7 +157,7 @@ export class DonationsService {
   /** GET /v1/members/{id}/donations: 404 for a member the church does not have (deleted members keep their history). */
   async listForMember(memberId: string, rawQuery: Record<string, unknown>): Promise<ListEnvelope<DonationResponse>> {
     const query = parseListQuery(rawQuery, MEMBER_DONATION_LIST);
-    if (!(await this.donations.liveMember(memberId))) throw AppError.notFound('member');
+    await this.members.requireLive(memberId);
     query.filters.push({ field: 'donor_id', op: 'eq', value: `${ID_PREFIX.member}_${memberId.replace(/-/g, '')}` });
     return this.page(query);
   }
@@ -328,7 +330,7 @@ export class DonationsService {
   /** A live member named by a `mem_` id (a processor's metadata may hold the bare uuid). */
   private async findDonor(ref: string, origin: Origin) {
     const uuid = uuidOf(ID_PREFIX.member, ref, origin === 'processor');
-    return uuid ? this.donations.liveMember(uuid) : null;
+    return uuid ? this.members.findLive(uuid) : null;
   }
 
   private async require(id: string, lock?: RowLock): Promise<DonationEntity> {

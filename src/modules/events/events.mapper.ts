@@ -1,6 +1,7 @@
 import { ID_PREFIX, toPublicId } from '../../common/ids/id';
 import type { CampusEntity } from '../campuses/campus.entity';
 import { toCampusRef } from '../campuses/campuses.mapper';
+import type { MemberName } from '../members/member-lookup';
 import type { CalendarEventResponse } from './dto/event.response';
 import type { RegisteredMember, RegistrationResponse } from './dto/registration.response';
 import type { EventEntity } from './event.entity';
@@ -34,14 +35,6 @@ export function toEventResponse(
   };
 }
 
-/** A registered member's name, by member uuid. */
-export interface MemberName {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string | null;
-}
-
 /** `members` holds (at least) the registration's member, by uuid. */
 export function toRegistrationResponse(
   registration: RegistrationEntity,
@@ -49,7 +42,7 @@ export function toRegistrationResponse(
 ): RegistrationResponse {
   const member = registration.memberId ? members.get(registration.memberId) : undefined;
   const registered: RegisteredMember | null = member
-    ? { id: toPublicId(ID_PREFIX.member, member.id), first_name: member.first_name, last_name: member.last_name }
+    ? { id: toPublicId(ID_PREFIX.member, member.id), first_name: member.firstName, last_name: member.lastName }
     : null;
   return {
     id: toPublicId(ID_PREFIX.registration, registration.id),

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { AttendanceModule } from '../attendance/attendance.module';
 import { CampusesModule } from '../campuses/campuses.module';
+import { MembersModule } from '../members/members.module';
 import { EventsController } from './events.controller';
 import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
 
 @Module({
-  imports: [CampusesModule, AttendanceModule],
+  imports: [CampusesModule, AttendanceModule, MembersModule],
   controllers: [EventsController],
   providers: [EventsService, EventsRepository],
   exports: [EventsService],

@@ -6,7 +6,6 @@ import { RowLock, withLock } from '../../database/row-lock';
 import { tenantScope } from '../../database/tenant-scope';
 import { EventEntity } from './event.entity';
 import { EVENT_LIST, REGISTRATION_LIST } from './events.list';
-import type { MemberName } from './events.mapper';
 import { RegistrationEntity } from './registration.entity';
 
 /** The module's only TypeORM surface. Every query names the tenant (RLS enforces it too). */
@@ -66,27 +65,5 @@ export class EventsRepository {
   async allRegistrations(eventId: string): Promise<RegistrationEntity[]> {
     const { repo: registrations, tenantId } = tenantScope(RegistrationEntity);
     return registrations.find({ where: { tenantId, eventId }, order: { createdAt: 'ASC', id: 'ASC' } });
-  }
-
-  /** Names and e-mails of the members (deleted ones too: a registration keeps its member's name), in one query. */
-  async memberNames(ids: string[]): Promise<Map<string, MemberName>> {
-    const unique = [...new Set(ids)];
-    if (!unique.length) return new Map();
-    const { manager, tenantId } = tenantScope();
-    const rows: MemberName[] = await manager.query(
-      'SELECT id, first_name, last_name, email FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])',
-      [tenantId, unique],
-    );
-    return new Map(rows.map((r) => [r.id, r]));
-  }
-
-  /** The live (not deleted) member of the church with this uuid. */
-  async liveMember(id: string): Promise<MemberName | null> {
-    const { manager, tenantId } = tenantScope();
-    const rows: MemberName[] = await manager.query(
-      'SELECT id, first_name, last_name, email FROM members WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL',
-      [tenantId, id],
-    );
-    return rows[0] ?? null;
   }
 }

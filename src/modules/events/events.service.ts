@@ -11,6 +11,7 @@ import { OutboxService } from '../../platform/outbox/outbox.service';
 import { AttendanceService } from '../attendance/attendance.service';
 import type { CampusEntity } from '../campuses/campus.entity';
 import { CampusesService } from '../campuses/campuses.service';
+import { MemberLookup, type MemberName } from '../members/member-lookup';
 import { cancellationMail } from './cancellation.mail';
 import type { CreateEventDto } from './dto/create-event.dto';
 import type { CalendarEventResponse } from './dto/event.response';
@@ -19,7 +20,7 @@ import type { RegistrationResponse } from './dto/registration.response';
 import type { UpdateEventDto } from './dto/update-event.dto';
 import { EventEntity } from './event.entity';
 import { EVENT_LIST, REGISTRATION_LIST } from './events.list';
-import { MemberName, toEventResponse, toRegistrationResponse } from './events.mapper';
+import { toEventResponse, toRegistrationResponse } from './events.mapper';
 import { EventsRepository } from './events.repository';
 import { RegistrationEntity } from './registration.entity';
 import { isIanaTimeZone, toInstant } from './zoned-time';
@@ -35,6 +36,7 @@ export class EventsService {
     private readonly outbox: OutboxService,
     private readonly mailer: MailerService,
     private readonly attendance: AttendanceService,
+    private readonly members: MemberLookup,
   ) {}
 
   async create(dto: CreateEventDto): Promise<CalendarEventResponse> {
@@ -148,7 +150,7 @@ export class EventsService {
     let member: MemberName | null = null;
     if (dto.member_id !== undefined) {
       const memberId = parsePublicId(ID_PREFIX.member, dto.member_id);
-      member = memberId ? await this.repository.liveMember(memberId) : null;
+      member = memberId ? await this.members.findLive(memberId) : null;
       if (!member) throw AppError.validation([{ field: 'member_id', issue: 'not_found' }]);
       if (await this.repository.hasMemberRegistration(event.id, member.id)) {
         throw new AppError('conflict', { reason: `member ${dto.member_id} is already registered for this event` });
@@ -182,7 +184,7 @@ export class EventsService {
     const query = parseListQuery(rawQuery, REGISTRATION_LIST);
     const event = await this.require(eventId);
     const page = await this.repository.listRegistrations(event.id, query);
-    const members = await this.repository.memberNames(page.rows.flatMap((r) => (r.memberId ? [r.memberId] : [])));
+    const members = await this.members.names(page.rows.flatMap((r) => (r.memberId ? [r.memberId] : [])));
     return toEnvelope(page, (r) => toRegistrationResponse(r, members));
   }
 
@@ -218,12 +220,12 @@ export class EventsService {
 
   private async mailRegistrants(event: EventEntity): Promise<void> {
     const registrations = await this.repository.allRegistrations(event.id);
-    const members = await this.repository.memberNames(registrations.flatMap((r) => (r.memberId ? [r.memberId] : [])));
+    const members = await this.members.names(registrations.flatMap((r) => (r.memberId ? [r.memberId] : [])));
     const recipients = new Map<string, { to: string; firstName: string }>();
     for (const r of registrations) {
       const member = r.memberId ? members.get(r.memberId) : undefined;
       const email = member ? member.email : r.guestEmail;
-      const firstName = member ? member.first_name : (r.guestFirstName ?? '');
+      const firstName = member ? member.firstName : (r.guestFirstName ?? '');
       if (email && !recipients.has(email.toLowerCase())) recipients.set(email.toLowerCase(), { to: email, firstName });
     }
     if (!recipients.size) return;

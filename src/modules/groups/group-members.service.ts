@@ -11,6 +11,7 @@ import { OutboxService } from '../../platform/outbox/outbox.service';
 import { CampusesService } from '../campuses/campuses.service';
 import { CampusDirectory } from '../members/campus-directory';
 import type { MemberEntity } from '../members/member.entity';
+import { MemberLookup } from '../members/member-lookup';
 import { MemberTagRefs } from '../members/member-tag-refs';
 import { TagsService } from '../tags/tags.service';
 import type { GroupMemberResponse } from './dto/group-member.response';
@@ -39,6 +40,7 @@ export class GroupMembersService {
     private readonly totals: ListTotals,
     private readonly campusDirectory: CampusDirectory,
     private readonly memberTags: MemberTagRefs,
+    private readonly members: MemberLookup,
   ) {}
 
   /**
@@ -82,7 +84,7 @@ export class GroupMembersService {
   async put(groupId: string, memberId: string, dto: PutGroupMemberDto): Promise<GroupMemberResponse> {
     const group = await this.groups.require(groupId, 'for_no_key_update');
     if (group.status === 'closed') throw closedGroup('no members can be added or changed');
-    const [member] = await this.repository.liveMembers([memberId], 'for_key_share');
+    const [member] = await this.members.live([memberId], 'for_key_share');
     if (!member) throw AppError.notFound('member');
     const now = new Date();
     let [place] = await this.repository.placesOf(groupId, [memberId]);
@@ -121,7 +123,7 @@ export class GroupMembersService {
     const leaderId = parsePublicId(ID_PREFIX.member, dto.leader_id)!;
     const moving = [...new Set([...ids, leaderId])];
     const places = await this.repository.placesOf(groupId, moving, 'pessimistic_write');
-    const live = new Set((await this.repository.liveMembers(moving)).map((m) => m.id));
+    const live = new Set((await this.members.live(moving)).map((m) => m.id));
     const inGroup = new Set(places.filter((p) => live.has(p.memberId)).map((p) => p.memberId));
     const issues: FieldIssue[] = ids.flatMap((id, i) =>
       inGroup.has(id) ? [] : [{ field: `member_ids[${i}]`, issue: 'not_in_group' }],

@@ -86,17 +86,6 @@ export class GroupsRepository {
     }) as Promise<Page<GroupMemberEntity & { member: MemberEntity }>>;
   }
 
-  /** These members of the church, live ones only, by id (one query). */
-  async liveMembers(ids: string[], lock?: RowLock): Promise<MemberEntity[]> {
-    if (!ids.length) return [];
-    const { repo, tenantId } = tenantScope(MemberEntity);
-    return repo.find({
-      where: { tenantId, id: In(ids), deletedAt: IsNull() },
-      order: { id: 'ASC' },
-      ...withLock(lock),
-    });
-  }
-
   /** The group's rows for these members (locked FOR UPDATE with `lock`, in id order). */
   placesOf(groupId: string, memberIds: string[], lock?: RowLock): Promise<GroupMemberEntity[]> {
     const { repo: roster, tenantId } = tenantScope(GroupMemberEntity);

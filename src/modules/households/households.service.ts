@@ -7,6 +7,7 @@ import { parseListQuery } from '../../common/lists/list-query';
 import { clearedRequiredFields } from '../../common/validation/validation-issues';
 import type { RowLock } from '../../database/row-lock';
 import { MemberHouseholdsService } from '../members/member-households.service';
+import { MemberLookup } from '../members/member-lookup';
 import type { AddHouseholdMemberDto } from './dto/add-household-member.dto';
 import type { CreateHouseholdDto } from './dto/create-household.dto';
 import type { HouseholdResponse } from './dto/household.response';
@@ -26,6 +27,7 @@ export class HouseholdsService {
   constructor(
     private readonly households: HouseholdsRepository,
     private readonly members: MemberHouseholdsService,
+    private readonly lookup: MemberLookup,
   ) {}
 
   async create(dto: CreateHouseholdDto): Promise<HouseholdResponse> {
@@ -103,9 +105,7 @@ export class HouseholdsService {
 
   private async contactIssues(dto: { primary_contact_id?: string | null }): Promise<FieldIssue[]> {
     const contact = dto.primary_contact_id ? parsePublicId(ID_PREFIX.member, dto.primary_contact_id) : null;
-    return contact && !(await this.members.isLive(contact))
-      ? [{ field: 'primary_contact_id', issue: 'not_found' }]
-      : [];
+    return contact && !(await this.lookup.isLive(contact)) ? [{ field: 'primary_contact_id', issue: 'not_found' }] : [];
   }
 
   private rosterOf(households: HouseholdEntity[]): Promise<Roster> {

@@ -22,10 +22,6 @@ export class MemberHouseholdsService {
     return this.members.inHouseholds(householdIds, alsoIds);
   }
 
-  async isLive(memberId: string): Promise<boolean> {
-    return (await this.members.findLive(memberId)) !== null;
-  }
-
   /**
    * Puts the member in the household with `role` (from any other household). Without a role, a
    * member already there keeps theirs and a newcomer gets DEFAULT_HOUSEHOLD_ROLE (`other`). Nothing changes, and nothing is

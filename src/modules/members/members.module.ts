@@ -7,6 +7,7 @@ import { MemberTagRefs } from './member-tag-refs';
 import { MemberTagsController } from './member-tags.controller';
 import { MemberTagsService } from './member-tags.service';
 import { MemberHouseholdsService } from './member-households.service';
+import { MemberLookup } from './member-lookup';
 import { MembersBulkService } from './members-bulk.service';
 import { MembersController } from './members.controller';
 import { MembersRepository } from './members.repository';
@@ -21,9 +22,10 @@ import { MembersService } from './members.service';
     MembersRepository,
     CampusDirectory,
     MemberHouseholdsService,
+    MemberLookup,
     MemberTagRefs,
     MemberTagsService,
   ],
-  exports: [MembersService, MemberHouseholdsService, MemberTagsService, CampusDirectory, MemberTagRefs],
+  exports: [MembersService, MemberHouseholdsService, MemberLookup, MemberTagsService, CampusDirectory, MemberTagRefs],
 })
 export class MembersModule {}

@@ -3,18 +3,28 @@ import { In, IsNull } from 'typeorm';
 import { CachedTotal, fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import type { ListSpec } from '../../common/lists/list-spec';
-import { RowLock, withLock } from '../../database/row-lock';
+import { lockClause, RowLock, withLock } from '../../database/row-lock';
 import { tenantScope } from '../../database/tenant-scope';
 import { MemberEntity } from './member.entity';
 import { MEMBER_LIST } from './members.list';
 import { ListTotals } from '../../platform/list-totals/list-totals.service';
 
-/** The module's only TypeORM surface. Every query names the tenant (RLS enforces it too) and skips soft-deleted rows. */
-/** Each member's tag ids, read with the page (an index-only scan of member_tags per row): no second round trip. */
 /** Each member's tag ids, read with a page of members (alias m) so that no second round trip is needed. */
 export const PAGE_TAG_IDS =
   'ARRAY(SELECT mt.tag_id FROM member_tags mt WHERE mt.tenant_id = m.tenant_id AND mt.member_id = m.id)';
 
+/** A member as another resource names them. */
+export interface MemberName {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+}
+
+/** The condition that keeps deleted members out, unless `deleted` asks for them too. */
+const live = (options: { deleted?: boolean }) => (options.deleted ? '' : ' AND deleted_at IS NULL');
+
+/** The module's only TypeORM surface. Every query names the tenant (RLS enforces it too) and skips soft-deleted rows unless it says otherwise. */
 @Injectable()
 export class MembersRepository {
   constructor(private readonly totals: ListTotals) {}
@@ -60,6 +70,55 @@ export class MembersRepository {
   async findLive(id: string, lock?: RowLock): Promise<MemberEntity | null> {
     const { repo, tenantId } = tenantScope(MemberEntity);
     return repo.findOne({ where: { tenantId, id, deletedAt: IsNull() }, ...withLock(lock) });
+  }
+
+  /** The live members among `ids`, in id order; with `lock`, locked until the transaction ends (see RowLock). */
+  findLiveMany(ids: string[], lock?: RowLock): Promise<MemberEntity[]> {
+    const { repo, tenantId } = tenantScope(MemberEntity);
+    return repo.find({
+      where: { tenantId, id: In(ids), deletedAt: IsNull() },
+      order: { id: 'ASC' },
+      ...withLock(lock),
+    });
+  }
+
+  /** The live members among `ids` (`deleted`: the deleted ones too); with `lock`, locked until the transaction ends. */
+  async existingIds(ids: string[], options: { deleted?: boolean; lock?: RowLock } = {}): Promise<Set<string>> {
+    const { manager, tenantId } = tenantScope();
+    const rows: { id: string }[] = await manager.query(
+      `SELECT id FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])${live(options)} ${lockClause(options.lock)}`,
+      [tenantId, ids],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Names and e-mails of the live members among `ids` (`deleted`: the deleted ones too). */
+  names(ids: string[], options: { deleted?: boolean } = {}): Promise<MemberName[]> {
+    const { manager, tenantId } = tenantScope();
+    return manager.query(
+      `SELECT id, first_name AS "firstName", last_name AS "lastName", email FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])${live(options)}`,
+      [tenantId, ids],
+    );
+  }
+
+  /**
+   * The live members among `ids` with the value of their custom field `key` (null when they have
+   * none, or an empty one), in one query with whether the church defines that field: when it does
+   * not, no `value`.
+   */
+  async withCustomField(
+    ids: string[],
+    key: string,
+  ): Promise<(Omit<MemberName, 'email'> & { value?: string | null })[]> {
+    const { manager, tenantId } = tenantScope();
+    const rows: (Omit<MemberName, 'email'> & { value: string | null; defined: boolean })[] = await manager.query(
+      `SELECT m.id, m.first_name AS "firstName", m.last_name AS "lastName", nullif(m.custom_fields ->> $3, '') AS value, d.defined
+         FROM members m
+         CROSS JOIN (SELECT EXISTS (SELECT 1 FROM custom_field_definitions WHERE tenant_id = $1 AND key = $3) AS defined) d
+        WHERE m.tenant_id = $1 AND m.id = ANY($2::uuid[]) AND m.deleted_at IS NULL`,
+      [tenantId, ids, key],
+    );
+    return rows.map(({ defined, value, ...member }) => (defined ? { ...member, value } : member));
   }
 
   /** Updates a live member; false when it does not exist (or was deleted meanwhile). */

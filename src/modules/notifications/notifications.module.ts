@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CampusesModule } from '../campuses/campuses.module';
+import { MembersModule } from '../members/members.module';
 import { NotificationFanOutJob } from './notification-fan-out.job';
 import { NotificationsController } from './notifications.controller';
 import { NotificationsRepository } from './notifications.repository';
@@ -7,7 +8,7 @@ import { NotificationsService } from './notifications.service';
 
 /** Notifications: the routes, and the `notifications` job (its BullMQ consumer, NotificationsProcessor, is registered in WorkerModule). */
 @Module({
-  imports: [CampusesModule],
+  imports: [CampusesModule, MembersModule],
   controllers: [NotificationsController],
   providers: [NotificationsService, NotificationsRepository, NotificationFanOutJob],
 })

@@ -87,16 +87,6 @@ export class NotificationsRepository {
 
   // --- references of an audience (POST) ------------------------------------------------------
 
-  async liveMembers(ids: string[]): Promise<Set<string>> {
-    if (!ids.length) return new Set();
-    const { manager, tenantId } = tenantScope();
-    const rows = await manager.query<{ id: string }[]>(
-      'SELECT id FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL',
-      [tenantId, ids],
-    );
-    return new Set(rows.map((r) => r.id));
-  }
-
   /** A tag by uuid or by name (ignoring case). */
   async tagId(uuid: string | null, name: string): Promise<string | null> {
     const { manager, tenantId } = tenantScope();

@@ -7,6 +7,7 @@ import { parseListQuery } from '../../common/lists/list-query';
 import { JobsService } from '../../platform/jobs/jobs.service';
 import { QUEUES } from '../../platform/jobs/queues';
 import { CampusesService } from '../campuses/campuses.service';
+import { MemberLookup } from '../members/member-lookup';
 import type { AudienceDto, CreateNotificationDto } from './dto/create-notification.dto';
 import type { NotificationResponse } from './dto/notification.response';
 import type { FanOutData } from './notification-fan-out.job';
@@ -25,6 +26,7 @@ export class NotificationsService {
     private readonly notifications: NotificationsRepository,
     private readonly campuses: CampusesService,
     private readonly jobs: JobsService,
+    private readonly members: MemberLookup,
   ) {}
 
   /**
@@ -125,7 +127,7 @@ export class NotificationsService {
       case 'member_ids': {
         const refs = dto.member_ids!;
         const uuids = refs.map((ref) => parsePublicId(ID_PREFIX.member, ref));
-        const live = await this.notifications.liveMembers(uuids.filter((u): u is string => u !== null));
+        const live = await this.members.liveIds(uuids.filter((u): u is string => u !== null));
         uuids.forEach((uuid, i) => {
           if (!uuid || !live.has(uuid)) issues.push({ field: `audience.member_ids[${i}]`, issue: 'not_found' });
         });

@@ -7,7 +7,7 @@ import { parseListQuery } from '../../common/lists/list-query';
 import { clearedRequiredFields } from '../../common/validation/validation-issues';
 import type { RowLock } from '../../database/row-lock';
 import { FundsService } from '../funds/funds.service';
-import { MemberHouseholdsService } from '../members/member-households.service';
+import { MemberLookup } from '../members/member-lookup';
 import type { CreatePledgeDto } from './dto/create-pledge.dto';
 import type { PledgeResponse } from './dto/pledge.response';
 import type { UpdatePledgeDto } from './dto/update-pledge.dto';
@@ -28,7 +28,7 @@ export class PledgesService {
   constructor(
     private readonly pledges: PledgesRepository,
     private readonly funds: FundsService,
-    private readonly members: MemberHouseholdsService,
+    private readonly members: MemberLookup,
   ) {}
 
   async create(dto: CreatePledgeDto): Promise<PledgeResponse> {

@@ -1,9 +1,9 @@
 import { ID_PREFIX, toPublicId } from '../../common/ids/id';
 import type { CampusEntity } from '../campuses/campus.entity';
 import { toCampusRef } from '../campuses/campuses.mapper';
+import type { MemberName } from '../members/member-lookup';
 import type { PrayerRequestResponse } from './dto/prayer-request.response';
 import type { PrayerRequestEntity } from './prayer-request.entity';
-import type { MemberName } from './prayer-requests.repository';
 
 /** The members and campuses a set of requests points to, by uuid. */
 export interface Related {

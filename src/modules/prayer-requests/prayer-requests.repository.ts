@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { In, IsNull } from 'typeorm';
+import { IsNull } from 'typeorm';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
 import { tenantScope } from '../../database/tenant-scope';
-import { MemberEntity } from '../members/member.entity';
 import { PrayerRequestEntity } from './prayer-request.entity';
 import { PRAYER_REQUEST_LIST } from './prayer-requests.list';
 
@@ -13,8 +12,6 @@ export interface Viewer {
   userId: string | null;
   seesEveryRequest: boolean;
 }
-
-export type MemberName = Pick<MemberEntity, 'id' | 'firstName' | 'lastName'>;
 
 /** The module's only TypeORM surface. Every query names the tenant (RLS enforces it too), skips soft-deleted rows and applies the viewer's visibility. */
 @Injectable()
@@ -45,16 +42,6 @@ export class PrayerRequestsRepository {
       else qb.andWhere(`p.visibility <> 'private'`);
     }
     return fetchPage(qb, query, PRAYER_REQUEST_LIST);
-  }
-
-  /** Live members among `ids`, names only (one query for a whole page). */
-  async memberNames(ids: string[]): Promise<MemberName[]> {
-    if (ids.length === 0) return [];
-    const { repo, tenantId } = tenantScope(MemberEntity);
-    return repo.find({
-      select: { id: true, firstName: true, lastName: true },
-      where: { tenantId, id: In(ids), deletedAt: IsNull() },
-    });
   }
 }
 

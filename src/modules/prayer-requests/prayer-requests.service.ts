@@ -9,6 +9,7 @@ import type { Principal } from '../../platform/auth/principal';
 import { OutboxService } from '../../platform/outbox/outbox.service';
 import type { CampusEntity } from '../campuses/campus.entity';
 import { CampusesService } from '../campuses/campuses.service';
+import { MemberLookup } from '../members/member-lookup';
 import type { AnswerPrayerRequestDto } from './dto/answer-prayer-request.dto';
 import type { CreatePrayerRequestDto } from './dto/create-prayer-request.dto';
 import type { PrayerRequestResponse } from './dto/prayer-request.response';
@@ -31,6 +32,7 @@ export class PrayerRequestsService {
     private readonly prayerRequests: PrayerRequestsRepository,
     private readonly campuses: CampusesService,
     private readonly outbox: OutboxService,
+    private readonly members: MemberLookup,
   ) {}
 
   async create(dto: CreatePrayerRequestDto, principal: Principal): Promise<PrayerRequestResponse> {
@@ -134,8 +136,7 @@ export class PrayerRequestsService {
     if (!namesSomeone) issues.push({ field: 'member_id', issue: 'required' }, { field: 'name', issue: 'required' });
     if (dto.member_id) {
       const uuid = parsePublicId(ID_PREFIX.member, dto.member_id);
-      if (!uuid || (await this.prayerRequests.memberNames([uuid])).length === 0)
-        issues.push({ field: 'member_id', issue: 'not_found' });
+      if (!uuid || !(await this.members.isLive(uuid))) issues.push({ field: 'member_id', issue: 'not_found' });
     }
     let campus: CampusEntity | undefined;
     if (dto.campus) {
@@ -148,7 +149,7 @@ export class PrayerRequestsService {
   /** The members and campuses of a page, in two queries whatever its size. */
   private async relatedTo(rows: PrayerRequestEntity[]): Promise<Related> {
     const memberIds = [...new Set(rows.map((r) => r.memberId).filter((id): id is string => id !== null))];
-    const members = await this.prayerRequests.memberNames(memberIds);
+    const members = await this.members.liveNames(memberIds);
     return { members: new Map(members.map((m) => [m.id, m])), campuses: await this.campuses.byIdOf(rows) };
   }
 }

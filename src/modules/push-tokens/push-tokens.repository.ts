@@ -20,16 +20,6 @@ const COLUMNS = 'id, member_id, token, platform, created_at, updated_at';
 /** The module's only database surface. Every query names the tenant (RLS enforces it too). */
 @Injectable()
 export class PushTokensRepository {
-  /** A live member, locked against a concurrent delete until the transaction ends. */
-  async memberExists(memberId: string): Promise<boolean> {
-    const { manager, tenantId } = tenantScope();
-    const rows = await manager.query<unknown[]>(
-      'SELECT 1 FROM members WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL FOR SHARE',
-      [tenantId, memberId],
-    );
-    return rows.length > 0;
-  }
-
   /** Inserts the token or, when the church knows it already (even concurrently), moves it to this member: one row per token. */
   async upsert(
     memberId: string,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
 import { ID_PREFIX, toPublicId } from '../../common/ids/id';
+import { MemberLookup } from '../members/member-lookup';
 import type { PushTokenList, PushTokenResponse } from './dto/push-token.response';
 import type { RegisterPushTokenDto } from './dto/register-push-token.dto';
 import { PushTokenRow, PushTokensRepository } from './push-tokens.repository';
@@ -18,16 +19,20 @@ function toResponse(row: PushTokenRow): PushTokenResponse {
 
 @Injectable()
 export class PushTokensService {
-  constructor(private readonly tokens: PushTokensRepository) {}
+  constructor(
+    private readonly tokens: PushTokensRepository,
+    private readonly members: MemberLookup,
+  ) {}
 
+  /** The member must be live: locked FOR SHARE until the transaction ends, so that a concurrent delete waits. */
   async register(memberId: string, dto: RegisterPushTokenDto): Promise<{ token: PushTokenResponse; created: boolean }> {
-    if (!(await this.tokens.memberExists(memberId))) throw AppError.notFound('member');
+    await this.members.requireLive(memberId, 'pessimistic_read');
     const { row, created } = await this.tokens.upsert(memberId, dto.token, dto.platform);
     return { token: toResponse(row), created };
   }
 
   async list(memberId: string): Promise<PushTokenList> {
-    if (!(await this.tokens.memberExists(memberId))) throw AppError.notFound('member');
+    await this.members.requireLive(memberId, 'pessimistic_read');
     const rows = await this.tokens.list(memberId);
     return { data: rows.map(toResponse), next_cursor: null, total: rows.length };
   }

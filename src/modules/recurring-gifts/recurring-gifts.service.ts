@@ -7,7 +7,7 @@ import { parseListQuery } from '../../common/lists/list-query';
 import { clearedRequiredFields } from '../../common/validation/validation-issues';
 import { OutboxService } from '../../platform/outbox/outbox.service';
 import { FundsService } from '../funds/funds.service';
-import { MemberHouseholdsService } from '../members/member-households.service';
+import { MemberLookup } from '../members/member-lookup';
 import type { CreateRecurringGiftDto } from './dto/create-recurring-gift.dto';
 import type { RecurringChargeFailedEvent, RecurringGiftResponse } from './dto/recurring-gift.response';
 import type { UpdateRecurringGiftDto } from './dto/update-recurring-gift.dto';
@@ -39,7 +39,7 @@ export class RecurringGiftsService {
   constructor(
     private readonly gifts: RecurringGiftsRepository,
     private readonly funds: FundsService,
-    private readonly members: MemberHouseholdsService,
+    private readonly members: MemberLookup,
     private readonly outbox: OutboxService,
   ) {}
 

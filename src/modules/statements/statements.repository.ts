@@ -191,16 +191,6 @@ export class StatementsRepository {
     await repo.update({ tenantId, id }, { ...changes, updatedAt: new Date() });
   }
 
-  /** The members among `ids` (deleted ones too: their gifts stay on record). */
-  async existingMembers(ids: string[]): Promise<Set<string>> {
-    const { manager, tenantId } = tenantScope();
-    const rows = await manager.query<{ id: string }[]>(
-      'SELECT id FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[])',
-      [tenantId, ids],
-    );
-    return new Set(rows.map((r) => r.id));
-  }
-
   // --- the work of a run ------------------------------------------------------------------------
 
   async units(year: number, timezone: string, donorIds: string[] | null): Promise<StatementUnit[]> {

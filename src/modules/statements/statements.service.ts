@@ -6,6 +6,7 @@ import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { parseListQuery } from '../../common/lists/list-query';
 import { JobsService } from '../../platform/jobs/jobs.service';
 import { QUEUES } from '../../platform/jobs/queues';
+import { MemberLookup } from '../members/member-lookup';
 import type { CreateStatementRunDto } from './dto/create-statement-run.dto';
 import { MIN_YEAR } from './dto/create-statement-run.dto';
 import { todayIn } from './pdf/statement-format';
@@ -23,6 +24,7 @@ export class StatementsService {
   constructor(
     private readonly statements: StatementsRepository,
     private readonly jobs: JobsService,
+    private readonly members: MemberLookup,
   ) {}
 
   /**
@@ -103,7 +105,8 @@ export class StatementsService {
   /** The uuids of `refs` (mem_ ids); a malformed or unknown one is a 422 issue naming its position. */
   private async resolveDonors(refs: string[], issues: FieldIssue[]): Promise<string[]> {
     const uuids = refs.map((ref) => parsePublicId(ID_PREFIX.member, ref));
-    const known = await this.statements.existingMembers(uuids.filter((u): u is string => u !== null));
+    // Deleted members too: their gifts stay on record.
+    const known = await this.members.existingIds(uuids.filter((u): u is string => u !== null));
     uuids.forEach((uuid, i) => {
       if (!uuid || !known.has(uuid)) issues.push({ field: `donor_ids[${i}]`, issue: 'not_found' });
     });
