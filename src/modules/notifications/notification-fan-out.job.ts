@@ -5,6 +5,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { BackgroundJob, JobContext, JobHandler } from '../../platform/jobs/background-job';
 import { QUEUES } from '../../platform/jobs/queues';
 import { PushService } from '../../platform/push/push.service';
+import { TenantsService } from '../../platform/tenancy/tenants.service';
 import { notificationMail, pushBody } from './notification.mail';
 import type { Channel, NotificationEntity } from './notification.entity';
 import { Claimed, NotificationsRepository, Outcome, RecipientRow } from './notifications.repository';
@@ -43,6 +44,7 @@ export class NotificationFanOutJob implements JobHandler<FanOutData>, OnApplicat
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly notifications: NotificationsRepository,
     private readonly push: PushService,
+    private readonly tenants: TenantsService,
   ) {}
 
   async run(context: JobContext<FanOutData>): Promise<{ recipients: number } | { skipped: string }> {
@@ -98,7 +100,7 @@ export class NotificationFanOutJob implements JobHandler<FanOutData>, OnApplicat
     } else {
       await this.notifications.failInterrupted(id);
     }
-    return { notification, church: await this.notifications.churchName(), total: notification.recipients ?? 0 };
+    return { notification, church: await this.tenants.currentName(), total: notification.recipients ?? 0 };
   }
 
   /** The next recipients and the (member, channel) pairs of theirs that this run claims. */

@@ -251,10 +251,4 @@ export class NotificationsRepository {
       [tenantId, notificationId],
     );
   }
-
-  async churchName(): Promise<string> {
-    const { manager, tenantId } = tenantScope();
-    const [row] = await manager.query<{ name: string }[]>('SELECT name FROM tenants WHERE id = $1', [tenantId]);
-    return row?.name ?? '';
-  }
 }

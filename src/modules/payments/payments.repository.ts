@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RowLock, withLock } from '../../database/row-lock';
 import { tenantScope } from '../../database/tenant-scope';
+import { TenantsService } from '../../platform/tenancy/tenants.service';
 import { PaymentProcessorEntity } from './payment-processor.entity';
 
 export type EventOutcome = 'processed' | 'ignored' | 'unmatched' | 'rejected';
@@ -16,11 +17,11 @@ export interface ReceivedEvent {
 /** The module's only database surface: the church's processor row and its received events, in the current tenant transaction. */
 @Injectable()
 export class PaymentsRepository {
-  /** The church's key (slug), for its inbound endpoint's URL. */
-  async tenantSlug(): Promise<string> {
-    const { manager, tenantId } = tenantScope();
-    const rows: { slug: string }[] = await manager.query('SELECT slug FROM tenants WHERE id = $1', [tenantId]);
-    return rows[0].slug;
+  constructor(private readonly tenants: TenantsService) {}
+
+  /** The church's key (slug), for its inbound endpoint's URL (read by the tenancy module). */
+  tenantSlug(): Promise<string> {
+    return this.tenants.currentSlug();
   }
 
   /** The church's processor; with `lock`, the row stays locked until the transaction ends. */

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ID_PREFIX, newUuid, toPublicId } from '../../common/ids/id';
 import { BackgroundJob, JobContext, JobHandler } from '../../platform/jobs/background-job';
 import { QUEUES } from '../../platform/jobs/queues';
+import { TenantsService } from '../../platform/tenancy/tenants.service';
 import { todayIn } from './pdf/statement-format';
 import { renderStatementPdf } from './pdf/statement-pdf';
 import { buildStatement } from './statement-builder';
@@ -45,7 +46,10 @@ interface Plan {
 export class StatementRunJob implements JobHandler<StatementRunData> {
   private readonly logger = new Logger('Statements');
 
-  constructor(private readonly statements: StatementsRepository) {}
+  constructor(
+    private readonly statements: StatementsRepository,
+    private readonly tenants: TenantsService,
+  ) {}
 
   async run(context: JobContext<StatementRunData>): Promise<{ issued: number; total: number } | { skipped: string }> {
     const { runId } = context.data;
@@ -100,7 +104,7 @@ export class StatementRunJob implements JobHandler<StatementRunData> {
     const issued = await this.statements.issuedBy(runId);
     const done = units.filter((u) => issued.has(u.recipientId)).length;
     await this.statements.updateRun(runId, { status: 'running', total: units.length, done, lastError: null });
-    return { run, settings, churchName: await this.statements.churchName(), units, issued };
+    return { run, settings, churchName: await this.tenants.currentName(), units, issued };
   }
 
   /** Reads, renders and stores one batch of statements in the current transaction. */

@@ -168,13 +168,6 @@ export class StatementsRepository {
     return rows.length > 0;
   }
 
-  /** The church's name (the tenants row of the current church). */
-  async churchName(): Promise<string> {
-    const { manager, tenantId } = tenantScope();
-    const [row] = await manager.query<{ name: string }[]>('SELECT name FROM tenants WHERE id = $1', [tenantId]);
-    return row?.name ?? '';
-  }
-
   // --- runs -----------------------------------------------------------------------------------
 
   async insertRun(run: StatementRunEntity): Promise<void> {

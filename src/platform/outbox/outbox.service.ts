@@ -4,6 +4,7 @@ import { TenantContext } from '../../common/context/tenant-context';
 import { ID_PREFIX, newUuid, toPublicId } from '../../common/ids/id';
 import { matchesFilters, type DeliveryFilter } from './delivery-filters';
 import { DeliveryDispatcher } from './delivery/delivery-dispatcher';
+import { TenantsService } from '../tenancy/tenants.service';
 import type { EventType } from './event-types';
 import type { EventPayload } from './webhook-event.entity';
 
@@ -14,9 +15,10 @@ import type { EventPayload } from './webhook-event.entity';
  */
 @Injectable()
 export class OutboxService {
-  private readonly slugs = new Map<string, string>();
-
-  constructor(private readonly dispatcher: DeliveryDispatcher) {}
+  constructor(
+    private readonly dispatcher: DeliveryDispatcher,
+    private readonly tenants: TenantsService,
+  ) {}
 
   record(type: EventType, object: unknown): Promise<void> {
     return this.recordMany(type, [object]);
@@ -28,7 +30,7 @@ export class OutboxService {
     const scope = TenantContext.current();
     const { manager, tenantId } = scope;
     const now = new Date();
-    const tenant = await this.slugOf(tenantId);
+    const tenant = await this.tenants.currentSlug();
     const events = objects.map((object) => {
       const id = newUuid();
       const payload: EventPayload = {
@@ -79,18 +81,5 @@ export class OutboxService {
         deliveries.map((d) => ({ tenantId, deliveryId: d.id, endpointId: d.endpointId, attempt: 0 })),
       ),
     );
-  }
-
-  private async slugOf(tenantId: string): Promise<string> {
-    let slug = this.slugs.get(tenantId);
-    if (!slug) {
-      const rows: { slug: string }[] = await TenantContext.current().manager.query(
-        'SELECT slug FROM tenants WHERE id = $1',
-        [tenantId],
-      );
-      slug = rows[0].slug;
-      this.slugs.set(tenantId, slug);
-    }
-    return slug;
   }
 }

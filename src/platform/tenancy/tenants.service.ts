@@ -1,14 +1,48 @@
 import { Injectable } from '@nestjs/common';
+import { BoundedMap } from '../../common/caching/bounded-map';
 import { AppError } from '../../common/errors/app-error';
 import { newUuid } from '../../common/ids/id';
 import { SLUG } from '../../common/validation/rules';
 import { Database } from '../../database/database.service';
+import { tenantScope } from '../../database/tenant-scope';
 import { Plan, PLANS, TenantEntity } from './tenant.entity';
 
-/** Churches. Platform rows: read and written on the pool's own role, never inside a tenant transaction. */
+/** Churches whose slug a process keeps (the oldest go first). */
+const CACHED_SLUGS = 10_000;
+
+/**
+ * Churches, and the one reader of the tenants table. By slug, create and update: platform rows, read
+ * and written on the pool's own role, never inside a tenant transaction. The current church's slug
+ * and name: read in the current tenant transaction.
+ */
 @Injectable()
 export class TenantsService {
+  /** Slugs by church id: a slug never changes (update() cannot change it), so each is read once per process. */
+  private readonly slugs = new BoundedMap<string, string>(CACHED_SLUGS);
+
   constructor(private readonly db: Database) {}
+
+  /** The key (slug) of the church of the current tenant transaction (event payloads, its payment webhook URL). */
+  async currentSlug(): Promise<string> {
+    const { manager, tenantId } = tenantScope();
+    let slug = this.slugs.get(tenantId);
+    if (slug === undefined) {
+      const rows: { slug: string }[] = await manager.query('SELECT slug FROM tenants WHERE id = $1', [tenantId]);
+      slug = rows[0].slug;
+      this.slugs.set(tenantId, slug);
+    }
+    return slug;
+  }
+
+  /**
+   * The name of the church of the current tenant transaction (mails, statements), read in it every
+   * time: a church can be renamed (update(), from another process), so it is never cached.
+   */
+  async currentName(): Promise<string> {
+    const { manager, tenantId } = tenantScope();
+    const [row] = await manager.query<{ name: string }[]>('SELECT name FROM tenants WHERE id = $1', [tenantId]);
+    return row?.name ?? '';
+  }
 
   async create(input: { slug: string; name: string; plan?: Plan }): Promise<TenantEntity> {
     const issues = [];
