@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import { createTransport, type Transporter } from 'nodemailer';
 import { ID_PREFIX, toPublicId } from '../../common/ids/id';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { BackgroundJob, JobContext, JobHandler } from '../../platform/jobs/background-job';
+import { BackgroundJob, JobContext, JobFailure, JobHandler } from '../../platform/jobs/background-job';
 import { QUEUES } from '../../platform/jobs/queues';
 import { PushService } from '../../platform/push/push.service';
 import { TenantsService } from '../../platform/tenancy/tenants.service';
@@ -49,37 +49,34 @@ export class NotificationFanOutJob implements JobHandler<FanOutData>, OnApplicat
 
   async run(context: JobContext<FanOutData>): Promise<{ recipients: number } | { skipped: string }> {
     const { notificationId } = context.data;
-    try {
-      const start = await context.inTenant(() => this.start(notificationId));
-      if (typeof start === 'string') return { skipped: start };
-      const { notification, church, total } = start;
-      let done = 0;
-      let after: string | null = null;
+    const start = await context.inTenant(() => this.start(notificationId));
+    if (typeof start === 'string') return { skipped: start };
+    const { notification, church, total } = start;
+    let done = 0;
+    let after: string | null = null;
+    await context.progress(done, total);
+    for (;;) {
+      const { rows, claimed } = await context.inTenant(() => this.claimBatch(notification, after));
+      if (!rows.length) break;
+      after = rows[rows.length - 1].member_id;
+      const outcomes = await this.send(notification, church, rows, claimed);
+      await context.inTenant(() => this.notifications.settle(notificationId, outcomes));
+      done += rows.length;
       await context.progress(done, total);
-      for (;;) {
-        const { rows, claimed } = await context.inTenant(() => this.claimBatch(notification, after));
-        if (!rows.length) break;
-        after = rows[rows.length - 1].member_id;
-        const outcomes = await this.send(notification, church, rows, claimed);
-        await context.inTenant(() => this.notifications.settle(notificationId, outcomes));
-        done += rows.length;
-        await context.progress(done, total);
-      }
-      await context.inTenant(async () => {
-        await this.notifications.recount(notificationId);
-        await this.notifications.update(notificationId, { status: 'sent', sentAt: new Date(), lastError: null });
-      });
-      this.logger.log(`notification ${toPublicId(ID_PREFIX.notification, notificationId)}: ${total} recipients`);
-      return { recipients: total };
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      await context
-        .inTenant(() => this.notifications.update(notificationId, { lastError: message.slice(0, 2000) }))
-        .catch((e: unknown) =>
-          this.logger.warn(`notification ${notificationId}: could not record the failure: ${String(e)}`),
-        );
-      throw error;
     }
+    await context.inTenant(async () => {
+      await this.notifications.recount(notificationId);
+      await this.notifications.update(notificationId, { status: 'sent', sentAt: new Date(), lastError: null });
+    });
+    this.logger.log(`notification ${toPublicId(ID_PREFIX.notification, notificationId)}: ${total} recipients`);
+    return { recipients: total };
+  }
+
+  /** A failed attempt: the notification shows the error (its status stays as it was: a retry goes on from there). */
+  async onFailure(context: JobContext<FanOutData>, { message }: JobFailure): Promise<void> {
+    await context.inTenant(() =>
+      this.notifications.update(context.data.notificationId, { lastError: message.slice(0, 2000) }),
+    );
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ID_PREFIX, newUuid, toPublicId } from '../../common/ids/id';
-import { BackgroundJob, JobContext, JobHandler } from '../../platform/jobs/background-job';
+import { BackgroundJob, JobContext, JobFailure, JobHandler } from '../../platform/jobs/background-job';
 import { QUEUES } from '../../platform/jobs/queues';
 import { TenantsService } from '../../platform/tenancy/tenants.service';
 import { todayIn } from './pdf/statement-format';
@@ -53,45 +53,41 @@ export class StatementRunJob implements JobHandler<StatementRunData> {
 
   async run(context: JobContext<StatementRunData>): Promise<{ issued: number; total: number } | { skipped: string }> {
     const { runId } = context.data;
-    try {
-      const plan = await context.inTenant(() => this.plan(runId));
-      if (plan === 'missing') return { skipped: 'no such run' };
-      if (plan === 'done') return { skipped: 'done already' };
-      const total = plan.units.length;
-      let done = plan.units.filter((u) => plan.issued.has(u.recipientId)).length;
+    const plan = await context.inTenant(() => this.plan(runId));
+    if (plan === 'missing') return { skipped: 'no such run' };
+    if (plan === 'done') return { skipped: 'done already' };
+    const total = plan.units.length;
+    let done = plan.units.filter((u) => plan.issued.has(u.recipientId)).length;
+    await context.progress(done, total);
+    const pending = plan.units.filter((u) => !plan.issued.has(u.recipientId));
+    for (let i = 0; i < pending.length; i += STATEMENTS_PER_BATCH) {
+      const batch = pending.slice(i, i + STATEMENTS_PER_BATCH);
+      const issued = done + batch.length;
+      await context.inTenant(async () => {
+        await this.issue(plan, batch);
+        await this.statements.updateRun(runId, { status: 'running', done: issued, total });
+      });
+      done = issued; // committed
       await context.progress(done, total);
-      const pending = plan.units.filter((u) => !plan.issued.has(u.recipientId));
-      for (let i = 0; i < pending.length; i += STATEMENTS_PER_BATCH) {
-        const batch = pending.slice(i, i + STATEMENTS_PER_BATCH);
-        const issued = done + batch.length;
-        await context.inTenant(async () => {
-          await this.issue(plan, batch);
-          await this.statements.updateRun(runId, { status: 'running', done: issued, total });
-        });
-        done = issued; // committed
-        await context.progress(done, total);
-      }
-      await context.inTenant(() =>
-        this.statements.updateRun(runId, { status: 'done', done, total, lastError: null, finishedAt: new Date() }),
-      );
-      this.logger.log(
-        `statement run ${toPublicId(ID_PREFIX.statementRun, runId)}: ${total} statements (${pending.length} issued by this attempt)`,
-      );
-      return { issued: pending.length, total };
-    } catch (error) {
-      const last = context.attempt >= RUN_MAX_ATTEMPTS;
-      const message = error instanceof Error ? error.message : String(error);
-      await context
-        .inTenant(() =>
-          this.statements.updateRun(runId, {
-            status: last ? 'failed' : 'queued',
-            lastError: message.slice(0, 2000),
-            finishedAt: last ? new Date() : null,
-          }),
-        )
-        .catch((e: unknown) => this.logger.warn(`statement run ${runId}: could not record the failure: ${String(e)}`));
-      throw error;
     }
+    await context.inTenant(() =>
+      this.statements.updateRun(runId, { status: 'done', done, total, lastError: null, finishedAt: new Date() }),
+    );
+    this.logger.log(
+      `statement run ${toPublicId(ID_PREFIX.statementRun, runId)}: ${total} statements (${pending.length} issued by this attempt)`,
+    );
+    return { issued: pending.length, total };
+  }
+
+  /** A failed attempt: the run is queued again with the error, or `failed` after the last attempt. */
+  async onFailure(context: JobContext<StatementRunData>, { message, final }: JobFailure): Promise<void> {
+    await context.inTenant(() =>
+      this.statements.updateRun(context.data.runId, {
+        status: final ? 'failed' : 'queued',
+        lastError: message.slice(0, 2000),
+        finishedAt: final ? new Date() : null,
+      }),
+    );
   }
 
   /** The run, its church's settings and name, its recipients and those it has issued already; marks it running. */

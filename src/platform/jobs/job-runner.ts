@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { Database } from '../../database/database.service';
-import type { JobContext } from './background-job';
+import type { JobContext, JobHandler } from './background-job';
 import { jobBackoffMs } from './job-backoff';
 import { JobRegistry } from './job-registry';
 import { JobKey, JobsRepository } from './jobs.repository';
@@ -14,7 +14,8 @@ export type JobProgress = { done: number; total: number | null };
 /**
  * One run of one background job, the same under BullMQ and in-process: claim the row, run its
  * handler (in the church's context when it has one), record progress, then done, or the failure
- * and the time of the next try. A failure is thrown again: nothing is swallowed.
+ * (mirrored on the job's resource by the handler's onFailure first) and the time of the next try.
+ * A failure is thrown again: nothing is swallowed.
  */
 @Injectable()
 export class JobRunner {
@@ -51,20 +52,36 @@ export class JobRunner {
         return this.db.runInTenant({ tenantId, actor: { kind: 'worker' } }, fn);
       },
     };
+    // Its runs used up, a job that fails now is not tried again.
+    const final = job.attempts >= job.max_attempts;
     try {
-      const result = await registered.handler.run(context);
+      const result = await this.attempt(registered.handler, context, job.kind, final);
       await this.repository.complete(key, result);
       return 'done';
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const retry =
-        job.attempts < job.max_attempts
-          ? new Date(Date.now() + jobBackoffMs(this.config.JOB_RETRY_BASE_MS, job.attempts))
-          : null;
+      const retry = final ? null : new Date(Date.now() + jobBackoffMs(this.config.JOB_RETRY_BASE_MS, job.attempts));
       await this.repository.fail(key, message, retry);
       this.logger.warn(
         `job ${job.kind} ${job.id} run ${job.attempts}/${job.max_attempts} failed${retry ? `, retried at ${retry.toISOString()}` : ', giving up'}: ${message}`,
       );
+      throw error;
+    }
+  }
+
+  /** Runs the handler; when it throws, its onFailure (if any) mirrors the failure before the error goes on. */
+  private async attempt(handler: JobHandler<never>, context: JobContext<never>, kind: string, final: boolean) {
+    try {
+      return await handler.run(context);
+    } catch (error) {
+      if (handler.onFailure) {
+        const message = error instanceof Error ? error.message : String(error);
+        await handler
+          .onFailure(context, { error, message, final })
+          .catch((e: unknown) =>
+            this.logger.warn(`job ${kind} ${context.id}: could not record the failure on its resource: ${String(e)}`),
+          );
+      }
       throw error;
     }
   }
