@@ -1,9 +1,8 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { createTransport, type Transporter } from 'nodemailer';
+import { Injectable, Logger } from '@nestjs/common';
 import { ID_PREFIX, toPublicId } from '../../common/ids/id';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { BackgroundJob, JobContext, JobFailure, JobHandler } from '../../platform/jobs/background-job';
 import { QUEUES } from '../../platform/jobs/queues';
+import { MailTransport } from '../../platform/mail/mail-transport';
 import { PushService } from '../../platform/push/push.service';
 import { TenantsService } from '../../platform/tenancy/tenants.service';
 import { notificationMail, pushBody } from './notification.mail';
@@ -13,8 +12,6 @@ import { Claimed, NotificationsRepository, Outcome, RecipientRow } from './notif
 export const FAN_OUT_MAX_ATTEMPTS = 5;
 /** Recipients per batch: one claim transaction, the sends at once, one settle transaction. */
 export const RECIPIENTS_PER_BATCH = 100;
-/** SMTP connections of the pool (nodemailer). */
-const SMTP_CONNECTIONS = 5;
 /** Pushes in flight at once. */
 const PUSH_CONCURRENCY = 20;
 
@@ -36,13 +33,12 @@ export interface FanOutData {
  */
 @BackgroundJob({ kind: QUEUES.notifications, maxAttempts: FAN_OUT_MAX_ATTEMPTS })
 @Injectable()
-export class NotificationFanOutJob implements JobHandler<FanOutData>, OnApplicationShutdown {
+export class NotificationFanOutJob implements JobHandler<FanOutData> {
   private readonly logger = new Logger('Notifications');
-  private transport?: Transporter;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly notifications: NotificationsRepository,
+    private readonly mailTransport: MailTransport,
     private readonly push: PushService,
     private readonly tenants: TenantsService,
   ) {}
@@ -145,27 +141,14 @@ export class NotificationFanOutJob implements JobHandler<FanOutData>, OnApplicat
       { title: notification.title, body: notification.body, firstName: row.first_name, church },
       notification.language,
     );
-    if (!this.config.SMTP_URL) {
+    if (!this.mailTransport.enabled) {
       this.logger.log(
         `SMTP_URL unset, notification mail not sent: to=${row.email} subject=${JSON.stringify(mail.subject)}`,
       );
       return null;
     }
-    this.transport ??= createTransport({
-      url: this.config.SMTP_URL,
-      pool: true,
-      maxConnections: SMTP_CONNECTIONS,
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 30_000,
-    } as Parameters<typeof createTransport>[0]);
     try {
-      await this.transport.sendMail({
-        from: this.config.MAIL_FROM,
-        to: row.email!,
-        subject: mail.subject,
-        text: mail.text,
-      });
+      await this.mailTransport.send({ to: row.email!, subject: mail.subject, text: mail.text });
       return null;
     } catch (error) {
       return error instanceof Error ? error.message.slice(0, 500) : String(error);
@@ -190,10 +173,6 @@ export class NotificationFanOutJob implements JobHandler<FanOutData>, OnApplicat
       }
     }
     return sent ? null : lastError.slice(0, 500);
-  }
-
-  onApplicationShutdown(): void {
-    this.transport?.close();
   }
 }
 

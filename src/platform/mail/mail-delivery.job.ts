@@ -1,9 +1,8 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { createTransport, type Transporter } from 'nodemailer';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { Injectable, Logger } from '@nestjs/common';
 import { Database } from '../../database/database.service';
 import { BackgroundJob, JobContext, JobHandler } from '../jobs/background-job';
 import { QUEUES } from '../jobs/queues';
+import { MailTransport } from './mail-transport';
 
 interface OutboxMail {
   recipient: string;
@@ -13,19 +12,18 @@ interface OutboxMail {
 }
 
 /**
- * Sends one mail of the outbox over SMTP_URL from MAIL_FROM and marks it sent. With SMTP_URL unset
+ * Sends one mail of the outbox over SMTP_URL from MAIL_FROM (MailTransport) and marks it sent. With SMTP_URL unset
  * the mail is logged (recipient and subject only: a body may carry a link that must not reach the
  * logs) and stays readable in mail_outbox. A refusal throws: the job retries with backoff.
  */
 @BackgroundJob({ kind: QUEUES.mail, maxAttempts: 8 })
 @Injectable()
-export class MailDeliveryJob implements JobHandler<{ mailId: string }>, OnApplicationShutdown {
+export class MailDeliveryJob implements JobHandler<{ mailId: string }> {
   private readonly logger = new Logger('Mailer');
-  private transport?: Transporter;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly db: Database,
+    private readonly transport: MailTransport,
   ) {}
 
   async run({ data }: JobContext<{ mailId: string }>): Promise<{ transport: string } | { skipped: string }> {
@@ -36,19 +34,8 @@ export class MailDeliveryJob implements JobHandler<{ mailId: string }>, OnApplic
     if (!mail) return { skipped: 'no such mail' };
     if (mail.sent_at) return { skipped: 'sent already' };
     let transport = 'log';
-    if (this.config.SMTP_URL) {
-      this.transport ??= createTransport({
-        url: this.config.SMTP_URL,
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 30_000,
-      });
-      await this.transport.sendMail({
-        from: this.config.MAIL_FROM,
-        to: mail.recipient,
-        subject: mail.subject,
-        text: mail.body,
-      });
+    if (this.transport.enabled) {
+      await this.transport.send({ to: mail.recipient, subject: mail.subject, text: mail.body });
       transport = 'smtp';
     } else {
       this.logger.log(
@@ -60,9 +47,5 @@ export class MailDeliveryJob implements JobHandler<{ mailId: string }>, OnApplic
       transport,
     ]);
     return { transport };
-  }
-
-  onApplicationShutdown(): void {
-    this.transport?.close();
   }
 }
