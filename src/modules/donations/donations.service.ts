@@ -12,11 +12,11 @@ import { OutboxService } from '../../platform/outbox/outbox.service';
 import { CampusesService } from '../campuses/campuses.service';
 import { FundsService } from '../funds/funds.service';
 import { MemberLookup } from '../members/member-lookup';
-import { DonationRefundEntity } from './donation-refund.entity';
-import { DONATION_METHODS, DonationEntity, DonationStatus } from './donation.entity';
+import { DONATION_METHODS, DonationEntity } from './donation.entity';
 import { DONATION_LIST, MEMBER_DONATION_LIST } from './donations.list';
 import { DonationRefsLoader } from './donation-refs';
-import { toDonationRefundedEvent, toDonationResponse } from './donations.mapper';
+import { DonationRefundsService } from './donation-refunds.service';
+import { toDonationResponse } from './donations.mapper';
 import { DonationsRepository } from './donations.repository';
 import type { CreateDonationDto } from './dto/create-donation.dto';
 import type { DonationResponse } from './dto/donation.response';
@@ -30,13 +30,12 @@ export type { ProcessorPayment } from './processor-payment';
 /** Who names the references: a client (public ids only) or the processor's metadata (public ids or bare uuids). */
 type Origin = 'api' | 'processor';
 
-const REFUNDABLE: readonly DonationStatus[] = ['succeeded', 'partially_refunded', 'refunded'];
-
 @Injectable()
 export class DonationsService {
   constructor(
     private readonly donations: DonationsRepository,
     private readonly refs: DonationRefsLoader,
+    private readonly refunds: DonationRefundsService,
     private readonly funds: FundsService,
     private readonly campuses: CampusesService,
     private readonly outbox: OutboxService,
@@ -184,50 +183,17 @@ export class DonationsService {
     return this.refs.respond(Object.assign(donation, changes));
   }
 
-  /**
-   * POST /v1/donations/{id}/refund: all that is left by default, never more (422
-   * `refund_exceeds_remaining`). The donation is locked first, so concurrent refunds run one
-   * after the other, each on what the previous one left. A processor payment is refunded at the
-   * processor (its `charge.refunded` records it here): 409 through the API.
-   */
-  async refund(id: string, dto: RefundDonationDto): Promise<DonationResponse> {
-    const donation = await this.require(id, 'for_no_key_update');
-    if (donation.processorId) {
-      throw new AppError('conflict', {
-        reason:
-          'this gift was made through the payment processor: refund it there, and the refund is recorded here from its event',
-      });
-    }
-    if (!REFUNDABLE.includes(donation.status))
-      throw new AppError('conflict', { reason: `a ${donation.status} donation cannot be refunded` });
-    const remaining = donation.amount - donation.refundedAmount;
-    const amount = dto.amount ?? remaining;
-    if (remaining === 0 || amount > remaining)
-      throw new AppError('refund_exceeds_remaining', { remaining, currency: donation.currency }, [
-        { field: 'amount', issue: 'out_of_range', params: { min: 1, max: remaining } },
-      ]);
-    const { donation: refunded } = await this.applyRefund(donation, amount, null);
-    return refunded;
+  /** POST /v1/donations/{id}/refund (see DonationRefundsService). */
+  refund(id: string, dto: RefundDonationDto): Promise<DonationResponse> {
+    return this.refunds.refund(id, dto);
   }
 
-  /**
-   * The processor's refund (`charge.refunded`) of the donation it made with `processorId`: null when
-   * no donation has that id. A refund id already recorded changes nothing (returns the donation as
-   * it is); an amount past what is left is capped (the processor has moved the money already).
-   */
-  async refundByProcessor(
+  /** The processor's refund (`charge.refunded`) of its payment `processorId` (see DonationRefundsService). */
+  refundByProcessor(
     processorId: string,
     refund: { amount: number; processorRefundId?: string | null },
   ): Promise<DonationResponse | null> {
-    const donation = await this.donations.findByProcessorId(processorId, 'for_no_key_update');
-    if (!donation) return null;
-    const already = refund.processorRefundId
-      ? await this.donations.hasProcessorRefund(refund.processorRefundId)
-      : false;
-    const amount = Math.min(Math.trunc(refund.amount), donation.amount - donation.refundedAmount);
-    if (already || !(amount > 0) || donation.status === 'pending' || donation.status === 'failed')
-      return this.refs.respond(donation);
-    return (await this.applyRefund(donation, amount, refund.processorRefundId ?? null)).donation;
+    return this.refunds.refundByProcessor(processorId, refund);
   }
 
   /**
@@ -275,36 +241,6 @@ export class DonationsService {
   /** Count and total (minor units, the batch's currency) of each batch's donations, in one query. */
   batchSums(batchIds: string[]): Promise<Map<string, { count: number; total: number }>> {
     return this.donations.batchSums(batchIds);
-  }
-
-  private async applyRefund(
-    donation: DonationEntity,
-    amount: number,
-    processorRefundId: string | null,
-  ): Promise<{ donation: DonationResponse }> {
-    const now = new Date();
-    const refund = Object.assign(new DonationRefundEntity(), {
-      tenantId: donation.tenantId,
-      id: newUuid(),
-      donationId: donation.id,
-      amount,
-      processorRefundId,
-      createdAt: now,
-    });
-    await this.donations.insertRefund(refund);
-    const refundedAmount = donation.refundedAmount + amount;
-    const status: DonationStatus =
-      donation.status === 'disputed'
-        ? 'disputed'
-        : refundedAmount === donation.amount
-          ? 'refunded'
-          : 'partially_refunded';
-    const changes: Partial<DonationEntity> = { refundedAmount, status, updatedAt: now };
-    await this.donations.update(donation.id, changes);
-    const response = await this.refs.respond(Object.assign(donation, changes));
-    await this.outbox.record('donation.refunded', toDonationRefundedEvent(response, refund));
-    this.totals.invalidate('donations');
-    return { donation: response };
   }
 
   private async page(query: ReturnType<typeof parseListQuery>): Promise<ListEnvelope<DonationResponse>> {

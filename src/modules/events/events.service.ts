@@ -21,12 +21,11 @@ import type { UpdateEventDto } from './dto/update-event.dto';
 import { EventEntity } from './event.entity';
 import { EVENT_LIST, REGISTRATION_LIST } from './events.list';
 import { toEventResponse, toRegistrationResponse } from './events.mapper';
+import { readTime, readTimes, readTimezone } from './event-times';
 import { EventsRepository } from './events.repository';
 import { RegistrationEntity } from './registration.entity';
-import { isIanaTimeZone, toInstant } from './zoned-time';
 
 const REQUIRED_ON_PATCH = ['name', 'starts_at', 'ends_at', 'registration_open'] as const;
-const TIMEZONE_FORMAT = 'IANA time zone'; // translated in FORMAT_CATALOG
 
 @Injectable()
 export class EventsService {
@@ -42,8 +41,8 @@ export class EventsService {
   async create(dto: CreateEventDto): Promise<CalendarEventResponse> {
     const issues: FieldIssue[] = [];
     const campus = await this.resolveCampus(dto.campus, issues);
-    const timezone = this.readTimezone(dto.timezone, campus, issues);
-    const times = timezone ? this.readTimes(dto.starts_at, dto.ends_at, timezone, issues) : null;
+    const timezone = readTimezone(dto.timezone, campus, issues);
+    const times = timezone ? readTimes(dto.starts_at, dto.ends_at, timezone, issues) : null;
     if (issues.length || !times || !timezone) throw AppError.validation(issues);
     const now = new Date();
     const event = Object.assign(new EventEntity(), {
@@ -101,13 +100,13 @@ export class EventsService {
         (dto.campus === undefined && event.campusId
           ? (await this.campuses.byIdOf([event])).get(event.campusId)
           : undefined);
-      const timezone = this.readTimezone(dto.timezone, zoneCampus ?? null, issues);
+      const timezone = readTimezone(dto.timezone, zoneCampus ?? null, issues);
       if (timezone) changes.timezone = timezone;
     }
     const timezone = changes.timezone ?? event.timezone;
     const startsAt =
-      dto.starts_at !== undefined ? this.readTime('starts_at', dto.starts_at, timezone, issues) : event.startsAt;
-    const endsAt = dto.ends_at !== undefined ? this.readTime('ends_at', dto.ends_at, timezone, issues) : event.endsAt;
+      dto.starts_at !== undefined ? readTime('starts_at', dto.starts_at, timezone, issues) : event.startsAt;
+    const endsAt = dto.ends_at !== undefined ? readTime('ends_at', dto.ends_at, timezone, issues) : event.endsAt;
     if (startsAt && endsAt && endsAt <= startsAt) issues.push({ field: 'ends_at', issue: 'not_after_start' });
     if (issues.length) throw AppError.validation(issues);
     if (dto.starts_at !== undefined) changes.startsAt = startsAt!;
@@ -258,49 +257,6 @@ export class EventsService {
     const campus = (await this.campuses.resolveRefs([ref])).get(ref);
     if (!campus) issues.push({ field: 'campus', issue: 'not_found' });
     return campus ?? null;
-  }
-
-  /** The given zone (checked), else the campus's, else UTC; null (with an issue) for an unknown name. */
-  private readTimezone(
-    value: string | null | undefined,
-    campus: CampusEntity | null,
-    issues: FieldIssue[],
-  ): string | null {
-    if (value === undefined || value === null)
-      return campus?.timezone && isIanaTimeZone(campus.timezone) ? campus.timezone : 'UTC';
-    if (isIanaTimeZone(value)) return value;
-    issues.push({ field: 'timezone', issue: 'invalid_format', params: { format: TIMEZONE_FORMAT } });
-    return null;
-  }
-
-  private readTimes(
-    starts: string,
-    ends: string,
-    timezone: string,
-    issues: FieldIssue[],
-  ): { startsAt: Date; endsAt: Date } | null {
-    const startsAt = this.readTime('starts_at', starts, timezone, issues);
-    const endsAt = this.readTime('ends_at', ends, timezone, issues);
-    if (!startsAt || !endsAt) return null;
-    if (endsAt <= startsAt) {
-      issues.push({ field: 'ends_at', issue: 'not_after_start' });
-      return null;
-    }
-    return { startsAt, endsAt };
-  }
-
-  private readTime(field: string, value: string, timezone: string, issues: FieldIssue[]): Date | null {
-    const instant = toInstant(value, timezone);
-    if (!instant) {
-      issues.push({ field, issue: 'invalid_format', params: { format: 'ISO 8601' } });
-      return null;
-    }
-    const year = instant.getUTCFullYear();
-    if (year < 1900 || year > 9999) {
-      issues.push({ field, issue: 'out_of_range', params: { min: '1900-01-01', max: '9999-12-31' } });
-      return null;
-    }
-    return instant;
   }
 
   private async save(id: string, changes: Partial<EventEntity>): Promise<void> {
