@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TenantContext } from '../../common/context/tenant-context';
+import { tenantScope } from '../../database/tenant-scope';
 
 /** One app a staff member has authorized: every live grant of that client, together. */
 export interface AuthorizationRow {
@@ -95,7 +95,7 @@ export class OAuthGrantsRepository {
   // Authorization codes
 
   async insertCode(code: NewCode): Promise<void> {
-    const { manager, tenantId } = TenantContext.current();
+    const { manager, tenantId } = tenantScope();
     await manager.query(
       `INSERT INTO oauth_codes (tenant_id, id, code_hash, client_id, user_id, scopes, redirect_uri, code_challenge, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
@@ -116,7 +116,7 @@ export class OAuthGrantsRepository {
 
   /** The code with this hash, locked FOR UPDATE: of two exchanges of one code, the second waits for the first. */
   async lockCodeByHash(codeHash: Buffer): Promise<CodeRow | null> {
-    const { manager, tenantId } = TenantContext.current();
+    const { manager, tenantId } = tenantScope();
     const rows: CodeRow[] = await manager.query(
       `SELECT id, client_id, user_id, scopes, redirect_uri, code_challenge, expires_at, used_at, grant_id
            FROM oauth_codes WHERE tenant_id = $1 AND code_hash = $2 FOR UPDATE`,
@@ -127,13 +127,13 @@ export class OAuthGrantsRepository {
 
   /** Uses up the code without issuing anything. */
   async markCodeUsed(id: string): Promise<void> {
-    const { manager, tenantId } = TenantContext.current();
+    const { manager, tenantId } = tenantScope();
     await manager.query(`UPDATE oauth_codes SET used_at = now() WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
   }
 
   /** Uses up the code and records the grant it started (a replay revokes that grant). */
   async markCodeExchanged(id: string, grantId: string): Promise<void> {
-    const { manager, tenantId } = TenantContext.current();
+    const { manager, tenantId } = tenantScope();
     await manager.query(`UPDATE oauth_codes SET used_at = now(), grant_id = $3 WHERE tenant_id = $1 AND id = $2`, [
       tenantId,
       id,
@@ -144,7 +144,7 @@ export class OAuthGrantsRepository {
   // Grants
 
   async insertGrant(grant: { id: string; clientId: string; userId: string; scopes: string[] }): Promise<void> {
-    const { manager, tenantId } = TenantContext.current();
+    const { manager, tenantId } = tenantScope();
     await manager.query(
       `INSERT INTO oauth_grants (tenant_id, id, client_id, user_id, scopes, created_at) VALUES ($1, $2, $3, $4, $5, now())`,
       [tenantId, grant.id, grant.clientId, grant.userId, grant.scopes],
@@ -153,7 +153,7 @@ export class OAuthGrantsRepository {
 
   /** The grant, locked FOR UPDATE (parallel refreshes of one family run one after the other). */
   async lockGrant(id: string): Promise<GrantRow> {
-    const { manager, tenantId } = TenantContext.current();
+    const { manager, tenantId } = tenantScope();
     const [grant] = await manager.query<GrantRow[]>(
       `SELECT client_id, user_id, scopes, revoked_at FROM oauth_grants WHERE tenant_id = $1 AND id = $2 FOR UPDATE`,
       [tenantId, id],
@@ -183,7 +183,7 @@ export class OAuthGrantsRepository {
    * after it committed, see the pair it issued.
    */
   private async revokeGrantsWhere(where: string, params: unknown[]): Promise<number> {
-    const { manager, tenantId } = TenantContext.current();
+    const { manager, tenantId } = tenantScope();
     // Wrapped in a SELECT: TypeORM answers a bare UPDATE … RETURNING with [rows, count].
     const grants: { id: string }[] = await manager.query(
       `WITH revoked AS (UPDATE oauth_grants SET revoked_at = now() WHERE tenant_id = $1 AND ${where} AND revoked_at IS NULL RETURNING id) SELECT id FROM revoked`,
@@ -204,14 +204,14 @@ export class OAuthGrantsRepository {
 
   /** The apps `userId` has authorized and not revoked, oldest first. */
   listAuthorizationsOfUser(userId: string): Promise<AuthorizationRow[]> {
-    const { manager, tenantId } = TenantContext.current();
+    const { manager, tenantId } = tenantScope();
     return manager.query(LIST_FOR_USER, [tenantId, userId]);
   }
 
   // Access and refresh tokens
 
   async insertAccessToken(token: NewAccessToken): Promise<void> {
-    const { manager, tenantId } = TenantContext.current();
+    const { manager, tenantId } = tenantScope();
     await manager.query(
       `INSERT INTO api_tokens (tenant_id, id, type, name, scopes, token_hash, token_prefix, last4, user_id, created_by, created_at, expires_at, grant_id)
        VALUES ($1, $2, 'oauth', $3, $4, $5, $6, $7, $8, $8, $9, $10, $11)`,
@@ -233,7 +233,7 @@ export class OAuthGrantsRepository {
 
   /** The OAuth access token with this hash and the client of its grant (revoked or not), or null. */
   async findAccessTokenByHash(tokenHash: Buffer): Promise<{ id: string; client_id: string } | null> {
-    const { manager, tenantId } = TenantContext.current();
+    const { manager, tenantId } = tenantScope();
     const rows: { id: string; client_id: string }[] = await manager.query(
       `SELECT t.id, g.client_id FROM api_tokens t JOIN oauth_grants g ON g.tenant_id = t.tenant_id AND g.id = t.grant_id
             WHERE t.tenant_id = $1 AND t.token_hash = $2 AND t.type = 'oauth'`,
@@ -244,7 +244,7 @@ export class OAuthGrantsRepository {
 
   /** Revokes one access token (its grant and the other tokens stay). */
   async revokeAccessToken(id: string): Promise<void> {
-    const { manager, tenantId } = TenantContext.current();
+    const { manager, tenantId } = tenantScope();
     await manager.query(
       `UPDATE api_tokens SET revoked_at = now() WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL`,
       [tenantId, id],
@@ -252,7 +252,7 @@ export class OAuthGrantsRepository {
   }
 
   async insertRefreshToken(token: NewRefreshToken): Promise<void> {
-    const { manager, tenantId } = TenantContext.current();
+    const { manager, tenantId } = tenantScope();
     await manager.query(
       `INSERT INTO oauth_refresh_tokens (tenant_id, id, token_hash, grant_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
       [tenantId, token.id, token.tokenHash, token.grantId, token.createdAt, token.expiresAt],
@@ -261,7 +261,7 @@ export class OAuthGrantsRepository {
 
   /** The grant of the refresh token with this hash and that grant's client, or null. */
   async findRefreshTokenOwner(tokenHash: Buffer): Promise<{ grant_id: string; client_id: string } | null> {
-    const { manager, tenantId } = TenantContext.current();
+    const { manager, tenantId } = tenantScope();
     const rows: { grant_id: string; client_id: string }[] = await manager.query(
       `SELECT r.grant_id, g.client_id FROM oauth_refresh_tokens r JOIN oauth_grants g ON g.tenant_id = r.tenant_id AND g.id = r.grant_id
           WHERE r.tenant_id = $1 AND r.token_hash = $2`,
@@ -272,7 +272,7 @@ export class OAuthGrantsRepository {
 
   /** The grant of the refresh token with this hash (no lock: the grant is locked first, then the token), or null. */
   async findRefreshTokenGrantId(tokenHash: Buffer): Promise<string | null> {
-    const { manager, tenantId } = TenantContext.current();
+    const { manager, tenantId } = tenantScope();
     const found: { grant_id: string }[] = await manager.query(
       `SELECT grant_id FROM oauth_refresh_tokens WHERE tenant_id = $1 AND token_hash = $2`,
       [tenantId, tokenHash],
@@ -282,7 +282,7 @@ export class OAuthGrantsRepository {
 
   /** The refresh token with this hash, locked FOR UPDATE (after its grant: revocation's order). */
   async lockRefreshTokenByHash(tokenHash: Buffer): Promise<RefreshRow> {
-    const { manager, tenantId } = TenantContext.current();
+    const { manager, tenantId } = tenantScope();
     const [token] = await manager.query<RefreshRow[]>(
       `SELECT id, grant_id, expires_at, rotated_at, revoked_at FROM oauth_refresh_tokens WHERE tenant_id = $1 AND token_hash = $2 FOR UPDATE`,
       [tenantId, tokenHash],
@@ -292,7 +292,7 @@ export class OAuthGrantsRepository {
 
   /** Records the token's first use: when, and the refresh token that replaced it. */
   async markRefreshTokenRotated(id: string, replacedBy: string): Promise<void> {
-    const { manager, tenantId } = TenantContext.current();
+    const { manager, tenantId } = tenantScope();
     await manager.query(
       `UPDATE oauth_refresh_tokens SET rotated_at = now(), replaced_by = $3 WHERE tenant_id = $1 AND id = $2`,
       [tenantId, id, replacedBy],

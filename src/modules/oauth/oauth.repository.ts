@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { TenantContext } from '../../common/context/tenant-context';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { Database } from '../../database/database.service';
@@ -7,6 +6,7 @@ import { RowLock, withLock } from '../../database/row-lock';
 import type { Role } from '../../platform/auth/scopes';
 import { OAuthClientEntity, OAuthClientType } from './oauth-client.entity';
 import { OAUTH_CLIENT_LIST } from './oauth-clients.list';
+import { tenantScope } from '../../database/tenant-scope';
 
 /** A client found by its id alone, with its church. */
 export interface ClientWithTenantRow {
@@ -71,11 +71,6 @@ const FIND_BY_ID = `
 export class OAuthRepository {
   constructor(private readonly db: Database) {}
 
-  private scope() {
-    const { manager, tenantId } = TenantContext.current();
-    return { manager, repo: manager.getRepository(OAuthClientEntity), tenantId };
-  }
-
   // ---------------------------------------------------------------------------------------------
   // Clients
   // ---------------------------------------------------------------------------------------------
@@ -88,7 +83,7 @@ export class OAuthRepository {
 
   /** Inserts a client of the current church; returns it as stored. */
   async insertClient(fields: Omit<OAuthClientEntity, 'tenantId'>): Promise<OAuthClientEntity> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(OAuthClientEntity);
     const client = repo.create({ tenantId, ...fields });
     await repo.insert(client);
     return client;
@@ -96,19 +91,19 @@ export class OAuthRepository {
 
   /** A page of the church's live clients. */
   listClients(query: ListQuery): Promise<Page<OAuthClientEntity>> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(OAuthClientEntity);
     const qb = repo.createQueryBuilder('c').where('c.tenant_id = :tenantId AND c.deleted_at IS NULL', { tenantId });
     return fetchPage(qb, query, OAUTH_CLIENT_LIST);
   }
 
   /** The client with this uuid, deleted or not; with `lock`, locked until the transaction ends (see RowLock). */
   findClient(id: string, lock?: RowLock): Promise<OAuthClientEntity | null> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(OAuthClientEntity);
     return repo.findOne({ where: { tenantId, id }, ...withLock(lock) });
   }
 
   async updateClient(id: string, changes: Partial<OAuthClientEntity>): Promise<void> {
-    const { repo, tenantId } = this.scope();
+    const { repo, tenantId } = tenantScope(OAuthClientEntity);
     await repo.update({ tenantId, id }, changes);
   }
 
@@ -117,7 +112,7 @@ export class OAuthRepository {
   // ---------------------------------------------------------------------------------------------
 
   async insertAuthorizationRequest(request: NewAuthorizationRequest): Promise<void> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     await manager.query(
       `INSERT INTO oauth_authorization_requests
          (tenant_id, id, handle_hash, csrf_hash, browser_hash, client_id, redirect_uri, scopes, state, code_challenge, created_at, expires_at)
@@ -141,7 +136,7 @@ export class OAuthRepository {
 
   /** Removes the requests this browser started before at this church (one pending request per browser). */
   async deleteBrowserAuthorizationRequests(browserHash: Buffer): Promise<void> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     await manager.query('DELETE FROM oauth_authorization_requests WHERE tenant_id = $1 AND browser_hash = $2', [
       tenantId,
       browserHash,
@@ -150,7 +145,7 @@ export class OAuthRepository {
 
   /** Removes a few of the church's requests that expired more than a day ago. */
   async deleteStaleAuthorizationRequests(): Promise<void> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     await manager.query(
       `DELETE FROM oauth_authorization_requests WHERE tenant_id = $1 AND id IN (
          SELECT id FROM oauth_authorization_requests WHERE tenant_id = $1 AND expires_at < now() - interval '1 day' LIMIT 20)`,
@@ -171,7 +166,7 @@ export class OAuthRepository {
 
   /** Records who signed in on an unfinished request and the scopes the consent page shows. */
   async recordAuthorizationSignIn(id: string, userId: string, grantedScopes: string[]): Promise<void> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     await manager.query(
       `UPDATE oauth_authorization_requests SET user_id = $3, granted_scopes = $4, signed_in_at = now()
         WHERE tenant_id = $1 AND id = $2 AND finished_at IS NULL`,
@@ -181,7 +176,7 @@ export class OAuthRepository {
 
   /** Finishes the request if it is unfinished, unexpired and signed in; false when it was not. */
   async finishAuthorizationRequest(id: string): Promise<boolean> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     // An UPDATE answers [rows, rowCount] through TypeORM's query().
     const [rows]: [unknown[], number] = await manager.query(
       `UPDATE oauth_authorization_requests SET finished_at = now()
@@ -211,7 +206,7 @@ export class OAuthRepository {
 
   /** The current role of the church's user, or null when the user no longer exists. */
   async userRole(userId: string): Promise<Role | null> {
-    const { manager, tenantId } = this.scope();
+    const { manager, tenantId } = tenantScope();
     const users: { role: Role }[] = await manager.query(`SELECT role FROM users WHERE tenant_id = $1 AND id = $2`, [
       tenantId,
       userId,
