@@ -1,9 +1,9 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { loadConfig } from './config/app-config';
+import { DailyJobs } from './platform/jobs/daily-jobs';
 import { InProcessJobs } from './platform/jobs/in-process-jobs';
 import { JobSweeper } from './platform/jobs/job-sweeper';
 import { QueueWorkers } from './platform/jobs/queue-workers';
-import { TokenExpirySchedule } from './modules/api-tokens/token-expiry.schedule';
 import { DeliverySweeper } from './platform/outbox/delivery/delivery-sweeper';
 import { InProcessDeliveries } from './platform/outbox/delivery/in-process-deliveries';
 
@@ -17,13 +17,13 @@ export function startBackground(app: INestApplicationContext, role: 'api' | 'wor
   if (!redis) {
     app.get(InProcessDeliveries).start();
     app.get(InProcessJobs).start();
-    app.get(TokenExpirySchedule).start();
+    app.get(DailyJobs).start();
     return;
   }
   if (role === 'worker') {
     app.get(QueueWorkers).start();
     app.get(DeliverySweeper).start();
     app.get(JobSweeper).start();
-    app.get(TokenExpirySchedule).start();
+    app.get(DailyJobs).start();
   }
 }

@@ -5,6 +5,7 @@ import { NotificationsProcessor } from './modules/notifications/notifications.pr
 import { StatementsProcessor } from './modules/statements/statements.processor';
 import { JobsModule } from './platform/jobs/jobs.module';
 import { MailProcessor } from './platform/mail/mail.processor';
+import { MailRetentionProcessor } from './platform/mail/mail-retention.processor';
 import { TokenExpiryProcessor } from './modules/api-tokens/token-expiry.processor';
 import { DeliveryProcessor } from './platform/outbox/delivery/delivery.processor';
 import { DeliverySweeper } from './platform/outbox/delivery/delivery-sweeper';
@@ -17,6 +18,7 @@ import { DeliverySweeper } from './platform/outbox/delivery/delivery-sweeper';
     DeliverySweeper,
     TokenExpiryProcessor,
     MailProcessor,
+    MailRetentionProcessor,
     StatementsProcessor,
     NotificationsProcessor,
   ],

@@ -275,12 +275,12 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
     const to = `lost-${randomBytes(3).toString('hex')}@example.org`;
     // A mail and its job written as MailerService.enqueue does, but never handed over, and overdue.
     const [{ id: mailId }] = await api.db.platform.query<{ id: string }[]>(
-      `INSERT INTO mail_outbox (id, recipient, subject, body) VALUES (gen_random_uuid(), $1, 'Lost', 'Found') RETURNING id`,
-      [to],
+      `INSERT INTO mail_outbox (id, tenant_id, recipient, subject, body) VALUES (gen_random_uuid(), $1, $2, 'Lost', 'Found') RETURNING id`,
+      [church.id, to],
     );
     const job = await api.app
       .get(JobsService)
-      .create(QUEUES.mail, { mailId }, { runAt: new Date(Date.now() - 60_000) });
+      .create(QUEUES.mail, { mailId, tenantId: church.id }, { runAt: new Date(Date.now() - 60_000) });
     await sleep(200);
     expect(smtp.to(to)).toEqual([]);
     expect(await worker.get(JobSweeper).sweep()).toBeGreaterThanOrEqual(1);

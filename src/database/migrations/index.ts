@@ -26,6 +26,7 @@ import { CreateNotifications1764980000000 } from './1764980000000-CreateNotifica
 import { AddReportIndexes1764990000000 } from './1764990000000-AddReportIndexes';
 import { CreateGivingDays1765000000000 } from './1765000000000-CreateGivingDays';
 import { AddTokenCreatorToken1765100000000 } from './1765100000000-AddTokenCreatorToken';
+import { IsolateMailOutbox1765110000000 } from './1765110000000-IsolateMailOutbox';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   AddReportIndexes1764990000000,
   CreateGivingDays1765000000000,
   AddTokenCreatorToken1765100000000,
+  IsolateMailOutbox1765110000000,
 ];

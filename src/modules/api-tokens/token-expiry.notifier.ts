@@ -64,7 +64,7 @@ const RELEASE_SQL = `
   WHERE (tenant_id, id) IN (SELECT * FROM unnest($1::uuid[], $2::uuid[]))`;
 
 /**
- * The `token-expiry` job (daily, see TokenExpirySchedule): tells the owner of every PAT and service
+ * The `token-expiry` job (daily, see DailyJobs): tells the owner of every PAT and service
  * token that expires within 14 days, once per token, by e-mail (through the mail outbox) and push.
  * A platform job: it works across all churches, on the pool's own role (platform_access policies).
  *
@@ -138,7 +138,7 @@ export class TokenExpiryNotifier implements JobHandler<Record<string, never>> {
       expiresAt: new Date(token.expires_at),
     };
     const lang = DEFAULT_LANGUAGE; // staff users have no language preference yet
-    await this.mailer.enqueue({ to: token.email, ...tokenExpiryMail(notice, lang) });
+    await this.mailer.enqueue(token.tenant_id, { to: token.email, ...tokenExpiryMail(notice, lang) });
     const owner = toPublicId(ID_PREFIX.user, token.owner_id);
     await this.push.send({
       target: { topic: userTopic(owner) },

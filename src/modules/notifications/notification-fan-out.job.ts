@@ -143,7 +143,7 @@ export class NotificationFanOutJob implements JobHandler<FanOutData> {
     );
     if (!this.mailTransport.enabled) {
       this.logger.log(
-        `SMTP_URL unset, notification mail not sent: to=${row.email} subject=${JSON.stringify(mail.subject)}`,
+        `SMTP_URL unset, notification mail not sent: to member ${toPublicId(ID_PREFIX.member, row.member_id)}`,
       );
       return null;
     }

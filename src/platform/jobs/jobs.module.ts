@@ -3,6 +3,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { AppConfigModule } from '../../config/config.module';
+import { DailyJobs } from './daily-jobs';
 import { InProcessJobs } from './in-process-jobs';
 import { JobRegistry } from './job-registry';
 import { JobRunner } from './job-runner';
@@ -51,8 +52,9 @@ export class JobsModule {
         JobSweeper,
         QueueWorkers,
         QueueConnections,
+        DailyJobs,
       ],
-      exports: [JobsService, JobRunner, InProcessJobs, JobSweeper, QueueWorkers, ...bull],
+      exports: [JobsService, JobRunner, InProcessJobs, JobSweeper, QueueWorkers, DailyJobs, ...bull],
     };
   }
 }

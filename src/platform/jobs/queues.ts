@@ -6,6 +6,7 @@ export const QUEUES = {
   webhookDeliveries: 'webhook-deliveries',
   tokenExpiry: 'token-expiry',
   mail: 'mail',
+  mailRetention: 'mail-retention',
   statements: 'statements',
   notifications: 'notifications',
 } as const;

@@ -4,6 +4,12 @@ import { BackgroundJob, JobContext, JobHandler } from '../jobs/background-job';
 import { QUEUES } from '../jobs/queues';
 import { MailTransport } from './mail-transport';
 
+/** A mail job's data: the mail's key (jobs queued before mails named their church have none: skipped). */
+export interface MailJob {
+  mailId: string;
+  tenantId?: string;
+}
+
 interface OutboxMail {
   recipient: string;
   subject: string;
@@ -13,12 +19,12 @@ interface OutboxMail {
 
 /**
  * Sends one mail of the outbox over SMTP_URL from MAIL_FROM (MailTransport) and marks it sent. With SMTP_URL unset
- * the mail is logged (recipient and subject only: a body may carry a link that must not reach the
- * logs) and stays readable in mail_outbox. A refusal throws: the job retries with backoff.
+ * the mail's id is logged (never its recipient, subject or body: personal data and links stay out
+ * of the logs) and it stays readable in mail_outbox. A refusal throws: the job retries with backoff.
  */
 @BackgroundJob({ kind: QUEUES.mail, maxAttempts: 8 })
 @Injectable()
-export class MailDeliveryJob implements JobHandler<{ mailId: string }> {
+export class MailDeliveryJob implements JobHandler<MailJob> {
   private readonly logger = new Logger('Mailer');
 
   constructor(
@@ -26,10 +32,10 @@ export class MailDeliveryJob implements JobHandler<{ mailId: string }> {
     private readonly transport: MailTransport,
   ) {}
 
-  async run({ data }: JobContext<{ mailId: string }>): Promise<{ transport: string } | { skipped: string }> {
+  async run({ data }: JobContext<MailJob>): Promise<{ transport: string } | { skipped: string }> {
     const [mail] = await this.db.platform.query<OutboxMail[]>(
-      'SELECT recipient, subject, body, sent_at FROM mail_outbox WHERE id = $1',
-      [data.mailId],
+      'SELECT recipient, subject, body, sent_at FROM mail_outbox WHERE tenant_id = $1 AND id = $2',
+      [data.tenantId ?? null, data.mailId],
     );
     if (!mail) return { skipped: 'no such mail' };
     if (mail.sent_at) return { skipped: 'sent already' };
@@ -38,14 +44,12 @@ export class MailDeliveryJob implements JobHandler<{ mailId: string }> {
       await this.transport.send({ to: mail.recipient, subject: mail.subject, text: mail.body });
       transport = 'smtp';
     } else {
-      this.logger.log(
-        `SMTP_URL unset, mail kept in mail_outbox: to=${mail.recipient} subject=${JSON.stringify(mail.subject)}`,
-      );
+      this.logger.log(`SMTP_URL unset, mail ${data.mailId} kept in mail_outbox (its recipient is not logged)`);
     }
-    await this.db.platform.query('UPDATE mail_outbox SET sent_at = now(), transport = $2 WHERE id = $1', [
-      data.mailId,
-      transport,
-    ]);
+    await this.db.platform.query(
+      'UPDATE mail_outbox SET sent_at = now(), transport = $3 WHERE tenant_id = $1 AND id = $2',
+      [data.tenantId, data.mailId, transport],
+    );
     return { transport };
   }
 }

@@ -25,35 +25,34 @@ export class MailerService {
     private readonly jobs: JobsService,
   ) {}
 
-  /** The mail's outbox id. */
-  async enqueue(message: MailMessage): Promise<string> {
+  /** Outside a church's transaction (a platform chore): the mail of church `tenantId`; its outbox id. */
+  async enqueue(tenantId: string, message: MailMessage): Promise<string> {
     const id = newUuid();
     const job = await this.db.platform.transaction(async (manager) => {
-      await manager.query('INSERT INTO mail_outbox (id, recipient, subject, body) VALUES ($1, $2, $3, $4)', [
-        id,
-        message.to,
-        message.subject,
-        message.text,
-      ]);
-      return this.jobs.create(QUEUES.mail, { mailId: id }, { tenantId: null }, manager); // the outbox is the platform's
+      await manager.query(
+        'INSERT INTO mail_outbox (id, tenant_id, recipient, subject, body) VALUES ($1, $2, $3, $4, $5)',
+        [id, tenantId, message.to, message.subject, message.text],
+      );
+      return this.jobs.create(QUEUES.mail, { mailId: id, tenantId }, { tenantId: null }, manager); // sent on the platform's role
     });
     if (job) await this.jobs.dispatch([job]);
-    this.logger.debug(`mail ${id} queued for ${message.to}`);
+    this.logger.debug(`mail ${id} queued`);
     return id;
   }
 
   /**
    * Inside a church's transaction: the mail and its `mail` job are written in that transaction (a
    * change that rolls back sends nothing; one that commits cannot lose its mail) and the job is
-   * handed over after the commit. The app role may INSERT into mail_outbox (migration 1764800000000).
+   * handed over after the commit. The app role may add mails of its church only (row-level security).
    */
   async enqueueInTransaction(message: MailMessage): Promise<string> {
     const id = newUuid();
-    await TenantContext.current().manager.query(
-      'INSERT INTO mail_outbox (id, recipient, subject, body) VALUES ($1, $2, $3, $4)',
-      [id, message.to, message.subject, message.text],
+    const { manager, tenantId } = TenantContext.current();
+    await manager.query(
+      'INSERT INTO mail_outbox (id, tenant_id, recipient, subject, body) VALUES ($1, $2, $3, $4, $5)',
+      [id, tenantId, message.to, message.subject, message.text],
     );
-    await this.jobs.enqueue(QUEUES.mail, { mailId: id });
+    await this.jobs.enqueue(QUEUES.mail, { mailId: id, tenantId });
     return id;
   }
 }

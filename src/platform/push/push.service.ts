@@ -31,7 +31,7 @@ export class PushService {
     const url = this.config.PUSH_GATEWAY_URL;
     if (!url) {
       this.logger.log(
-        `PUSH_GATEWAY_URL unset, push not sent: ${JSON.stringify(push.target)} title=${JSON.stringify(push.title)}`,
+        `PUSH_GATEWAY_URL unset, push not sent: to ${'topic' in push.target ? `topic ${push.target.topic}` : `device token …${push.target.token.slice(-8)}`}`,
       );
       return;
     }

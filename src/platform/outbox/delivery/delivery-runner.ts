@@ -117,7 +117,7 @@ export class DeliveryRunner {
       delayMs: delay ?? 0,
       disable,
     });
-    for (const endpoint of disabled) await this.tellAdmins(endpoint);
+    for (const endpoint of disabled) await this.tellAdmins(ref.tenantId, endpoint);
     if (ok) return { outcome: 'delivered' as const };
     if (delay !== null)
       return {
@@ -128,11 +128,11 @@ export class DeliveryRunner {
   }
 
   /** After the commit that disabled the endpoint: one mail to each org_admin of the church, through the mail outbox (retried there). */
-  private async tellAdmins({ id, url, reason, admins }: DisabledEndpoint): Promise<void> {
+  private async tellAdmins(tenantId: string, { id, url, reason, admins }: DisabledEndpoint): Promise<void> {
     this.logger.warn(`webhook endpoint ${id} disabled: ${reason}`);
     for (const email of admins) {
       try {
-        await this.mailer.enqueue({
+        await this.mailer.enqueue(tenantId, {
           to: email,
           subject: 'Webhook endpoint disabled / Endpoint de webhook desactivado',
           text:

@@ -1,4 +1,4 @@
-/** Daily chores (token-expiry notices) are asked for at this hour, UTC. */
+/** Daily chores (DailyJobs) are asked for at this hour, UTC. */
 export const DAILY_HOUR_UTC = 8;
 
 /** The next daily run strictly after `now`. */
