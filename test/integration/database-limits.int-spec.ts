@@ -15,7 +15,11 @@ describe('database connections and outbound calls', () => {
   const as = () => ({ token: church.token, tenant: church.slug });
 
   beforeAll(async () => {
+    receiver = await TestReceiver.start();
     api = await TestApi.start({
+      // The receiver stands in for the payment processor's API too (a slow one).
+      PAYMENTS_API_URL: receiver.url(''),
+      PUBLIC_URL: 'https://api.example.org',
       DB_POOL_SIZE: '3',
       DB_STATEMENT_TIMEOUT_MS: '1500',
       DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '400',
@@ -23,7 +27,6 @@ describe('database connections and outbound calls', () => {
       WEBHOOK_TIMEOUT_MS: '3000',
     });
     church = await newTenant(api);
-    receiver = await TestReceiver.start();
   });
   afterAll(async () => {
     await receiver.close();
@@ -62,6 +65,43 @@ describe('database connections and outbound calls', () => {
       [church.id],
     );
     expect(Number(count)).toBe(10);
+  });
+
+  it('connecting the payment processor holds no connection while the processor answers slowly', async () => {
+    let made = 0;
+    receiver.answer('/v1/webhook_endpoints', () => ({
+      delayMs: 1_000,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        id: `we_${++made}`,
+        object: 'webhook_endpoint',
+        secret: `whsec_${made}`,
+        status: 'enabled',
+      }),
+    }));
+    const connect = () =>
+      api.put<{ provider: string }>('/v1/settings/payment-processor', {
+        ...as(),
+        body: { provider: 'stripe', api_key: 'sk_test_0123456789abcdef' },
+      });
+    expect((await connect()).status).toBe(200);
+    // Six reconnections at once: all six wait on the processor together, none on a connection or the row.
+    const reconnections = Array.from({ length: 6 }, connect);
+    const creates = () => receiver.at('/v1/webhook_endpoints').length;
+    await receiver.waitFor(
+      () => creates() === 7,
+      900,
+      () => `7 endpoint creations; got ${creates()}`,
+    );
+    expect((await api.get('/v1/members', as())).status).toBe(200);
+    for (const res of await Promise.all(reconnections)) expect(res.status).toBe(200);
+    // One connection is left, and every endpoint it replaced was deleted at the processor.
+    const [{ count }] = await api.db.platform.query<{ count: number }[]>(
+      'SELECT count(*)::int AS count FROM payment_processors WHERE tenant_id = $1',
+      [church.id],
+    );
+    expect(count).toBe(1);
+    expect(receiver.at('/v1/webhook_endpoints/we_1', 'DELETE')).toHaveLength(1);
   });
 
   it('sessions carry the statement and idle-in-transaction time-outs', async () => {

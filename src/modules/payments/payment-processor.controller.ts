@@ -5,6 +5,7 @@ import { ConnectPaymentProcessorDto } from './dto/connect-payment-processor.dto'
 import { PaymentProcessorResponse } from './dto/payment-processor.response';
 import { PaymentProcessorService } from './payment-processor.service';
 import { PROCESSOR_EVENT_TYPES } from './payment-webhooks.path';
+import { OutsideTransaction } from '../../platform/tenancy/outside-transaction.decorator';
 
 const problem = { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
 
@@ -33,6 +34,7 @@ export class PaymentProcessorController {
   }
 
   @Put()
+  @OutsideTransaction()
   @Auth({ scopes: ['admin:*'] })
   @ApiOperation({
     summary: 'Connect the payment processor',
@@ -54,6 +56,7 @@ export class PaymentProcessorController {
   }
 
   @Delete()
+  @OutsideTransaction()
   @HttpCode(204)
   @Auth({ scopes: ['admin:*'] })
   @ApiOperation({
@@ -61,7 +64,7 @@ export class PaymentProcessorController {
     description:
       'Deletes the webhook endpoint at the processor, then the connection and its sealed secrets; events sent afterwards are answered 404. ' +
       'An endpoint the processor no longer has, or a key it no longer accepts, does not stop the disconnect (remove the endpoint in its dashboard then). ' +
-      '404 when no processor is connected; 502 `processor_unavailable` (nothing changed) when the processor cannot be reached.',
+      '404 when no processor is connected; 502 `processor_unavailable` (nothing changed) when the processor cannot be reached; 409 `conflict` when a reconnection landed meanwhile (it is kept).',
   })
   @ApiNoContentResponse()
   @ApiResponse({

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { AppError } from '../../common/errors/app-error';
 import { validateEnvironment } from '../../config/app-config';
 import type { SecretBox } from '../../common/crypto/secret-box';
+import type { Database } from '../../database/database.service';
 import { PaymentProcessorService } from './payment-processor.service';
 import type { PaymentsRepository } from './payments.repository';
 import type { StripeGateway } from './stripe-gateway';
@@ -16,6 +17,7 @@ describe('PaymentProcessorService.connect without PUBLIC_URL', () => {
       untouched as StripeGateway,
       untouched as SecretBox,
       config,
+      untouched as Database,
     );
     const failure: unknown = await service
       .connect({ provider: 'stripe', api_key: 'sk_live_0123456789abcdef' })
