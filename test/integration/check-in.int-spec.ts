@@ -464,6 +464,109 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
     });
   });
 
+  describe('check-out lock', () => {
+    /** A visit of one new person at a new event, and a code that is not its own. */
+    async function newVisit() {
+      const [member] = await newMembers(api, church, [{ first_name: 'Lock', last_name: 'Kid' }]);
+      const visit = await ok<CheckIn>(await checkIn({ event_id: await newEvent(church), member_ids: [member] }), 201);
+      return { ...visit, wrongCode: visit.security_code === 'BBBB' ? 'CCCC' : 'BBBB' };
+    }
+    const checkout = (visit: CheckIn, code: string) =>
+      api.post<Checkout & Problem>(
+        `/v1/check-ins/${visit.id}/checkout`,
+        as(kiosk.key, church, { body: { security_code: code } }),
+      );
+    const rowOf = async (visit: CheckIn) => {
+      const rows: { checkout_failures: number; checkout_locked_until: Date | null; checked_out_at: Date | null }[] =
+        await api.db.platform.query(
+          `SELECT checkout_failures, checkout_locked_until, checked_out_at FROM check_ins WHERE tenant_id = $1 AND id = $2`,
+          [church.id, uuidOf('checkIn', visit.id)],
+        );
+      return rows[0];
+    };
+    const expectLocked = (res: { status: number; body: Problem; headers: Record<string, string> }) => {
+      expect([res.status, res.body.code]).toEqual([423, 'checkout_locked']);
+      const seconds = Number(res.headers['retry-after']);
+      expect(Number.isInteger(seconds) && seconds > 0 && seconds <= 900).toBe(true);
+      expect(res.body.detail).toContain(`${seconds}`);
+    };
+
+    it('five wrong codes lock check-out for 15 minutes, even with the right code (423 checkout_locked, Retry-After); once the lock has run out the right code checks out', async () => {
+      const visit = await newVisit();
+      for (let i = 1; i <= 5; i++) {
+        const wrong = await checkout(visit, visit.wrongCode);
+        expect([wrong.status, wrong.body.code]).toEqual([422, 'security_code_mismatch']);
+        expect((await rowOf(visit)).checkout_failures).toBe(i); // counted, although the answer is an error
+      }
+      const locked = await rowOf(visit);
+      expect(locked.checkout_locked_until!.getTime() - Date.now()).toBeGreaterThan(14 * 60_000);
+      expectLocked(await checkout(visit, visit.security_code));
+      expectLocked(await checkout(visit, visit.wrongCode));
+      expect(await rowOf(visit)).toEqual(locked); // attempts while locked are not counted, nor do they extend the lock
+
+      // The lock runs out: a wrong code starts a new count (422, not locked again), the right one checks out.
+      await api.db.platform.query(
+        `UPDATE check_ins SET checkout_locked_until = now() - interval '1 second' WHERE tenant_id = $1 AND id = $2`,
+        [church.id, uuidOf('checkIn', visit.id)],
+      );
+      const again = await checkout(visit, visit.wrongCode);
+      expect([again.status, again.body.code]).toEqual([422, 'security_code_mismatch']);
+      expect((await rowOf(visit)).checkout_failures).toBe(1);
+      const right = await checkout(visit, visit.security_code);
+      expect(right.status).toBe(200);
+      expect(right.body.id).toBe(visit.id);
+      expect(await rowOf(visit)).toEqual({
+        checkout_failures: 0,
+        checkout_locked_until: null,
+        checked_out_at: expect.any(Date),
+      });
+    });
+
+    it('four wrong codes do not lock: the right one checks out and clears the count', async () => {
+      const visit = await newVisit();
+      for (let i = 0; i < 4; i++) expect((await checkout(visit, visit.wrongCode)).status).toBe(422);
+      expect((await rowOf(visit)).checkout_failures).toBe(4);
+      expect((await checkout(visit, visit.security_code)).status).toBe(200);
+      expect(await rowOf(visit)).toMatchObject({ checkout_failures: 0, checkout_locked_until: null });
+      // The route runs outside the request's transaction: the checkout is audited in a transaction of its own, the refusals not at all.
+      const audit: { action: string; status: number }[] = await api.db.platform.query(
+        `SELECT action, status FROM audit_log WHERE tenant_id = $1 AND resource_id = $2 AND action = 'check_in.checkout'`,
+        [church.id, visit.id],
+      );
+      expect(audit).toEqual([{ action: 'check_in.checkout', status: 200 }]);
+    });
+
+    it('10 wrong codes at once: none is lost, the first five are 422 and the rest 423; then the right code is 423', async () => {
+      const visit = await newVisit();
+      const results = await Promise.all(Array.from({ length: 10 }, () => checkout(visit, visit.wrongCode)));
+      const answers = results.map((r) => `${r.status} ${r.body.code}`);
+      expect(answers.filter((a) => a === '422 security_code_mismatch')).toHaveLength(5);
+      expect(answers.filter((a) => a === '423 checkout_locked')).toHaveLength(5);
+      const row = await rowOf(visit);
+      expect(row.checkout_failures).toBe(5);
+      expect(row.checkout_locked_until).not.toBeNull();
+      expectLocked(await checkout(visit, visit.security_code));
+      expect((await rowOf(visit)).checked_out_at).toBeNull();
+    });
+
+    it("another church's check-in is still 404, with or without wrong codes counted", async () => {
+      const [theirs] = await newMembers(api, other, [{ first_name: 'Far', last_name: 'Kid' }]);
+      const theirVisit = await ok<CheckIn>(
+        await checkIn({ event_id: await newEvent(other), member_ids: [theirs] }, other.token, other),
+        201,
+      );
+      for (let i = 0; i < 6; i++) {
+        const res = await checkout(theirVisit, 'BBBB');
+        expect([res.status, res.body.code]).toEqual([404, 'resource_not_found']);
+      }
+      const rows: { checkout_failures: number }[] = await api.db.platform.query(
+        `SELECT checkout_failures FROM check_ins WHERE tenant_id = $1 AND id = $2`,
+        [other.id, uuidOf('checkIn', theirVisit.id)],
+      );
+      expect(rows[0].checkout_failures).toBe(0);
+    });
+  });
+
   describe('security codes', () => {
     it('200 concurrent check-ins of different households on one church and day get 200 distinct codes', async () => {
       const event = await newEvent(church, 'Big Sunday');

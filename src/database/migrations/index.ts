@@ -27,6 +27,7 @@ import { AddReportIndexes1764990000000 } from './1764990000000-AddReportIndexes'
 import { CreateGivingDays1765000000000 } from './1765000000000-CreateGivingDays';
 import { AddTokenCreatorToken1765100000000 } from './1765100000000-AddTokenCreatorToken';
 import { IsolateMailOutbox1765110000000 } from './1765110000000-IsolateMailOutbox';
+import { AddCheckoutLock1765120000000 } from './1765120000000-AddCheckoutLock';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   CreateGivingDays1765000000000,
   AddTokenCreatorToken1765100000000,
   IsolateMailOutbox1765110000000,
+  AddCheckoutLock1765120000000,
 ];

@@ -1,9 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ParseIdPipe } from '../../common/ids/parse-id.pipe';
 import { Auth } from '../../platform/auth/auth.decorator';
 import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
-import { CheckInService } from './check-in.service';
+import { OutsideTransaction } from '../../platform/tenancy/outside-transaction.decorator';
+import { CHECKOUT_LOCK, CheckInService } from './check-in.service';
 import { CheckInSearchQuery } from './dto/check-in-search.query';
 import { CheckInResponse, CheckInSearchResponse, CheckoutResponse } from './dto/check-in.response';
 import { CheckoutDto } from './dto/checkout.dto';
@@ -51,13 +52,26 @@ export class CheckInController {
   @Post('check-ins/:id/checkout')
   @HttpCode(200)
   @Auth({ scopes: ['write:attendance'] })
+  // Outside the request's transaction so that a wrong code stays counted although the answer is a 422 (see the service).
+  @OutsideTransaction()
   @ApiOperation({
     summary: 'Check a household visit out',
     description:
-      'Needs the security code of the visit (any letter case): a wrong one is 422 `security_code_mismatch` and nothing changes. ' +
-      'The right one records `checked_out_at` and the token (and its kiosk device) that did it. Checking out twice is 409 `conflict`.',
+      'Needs the security code of the visit (any letter case): a wrong one is 422 `security_code_mismatch`, and nothing changes but the ' +
+      `count of wrong codes. The ${CHECKOUT_LOCK.failures}th wrong code in a row locks the visit’s check-out for ${CHECKOUT_LOCK.seconds / 60} minutes: ` +
+      'until then every attempt, even with the right code, is 423 `checkout_locked` with `Retry-After` (seconds left); after it, ' +
+      `the count starts again. The right one records \`checked_out_at\` and the token (and its kiosk device) that did it, and clears the count. ` +
+      'Checking out twice is 409 `conflict`.',
   })
   @ApiOkResponse({ type: CheckoutResponse })
+  @ApiResponse({
+    status: 423,
+    description: `checkout_locked: ${CHECKOUT_LOCK.failures} wrong security codes in a row; check-out of this visit is refused, even with the right code, for ${CHECKOUT_LOCK.seconds / 60} minutes from the last of them.`,
+    headers: {
+      'Retry-After': { description: 'Seconds until the lock runs out.', schema: { type: 'integer', minimum: 1 } },
+    },
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+  })
   checkout(
     @Param('id', new ParseIdPipe('cki', 'check-in')) id: string,
     @Body() dto: CheckoutDto,

@@ -14,6 +14,10 @@ export class CheckInEntity extends TenantScopedEntity {
   @Column('timestamptz', { nullable: true }) checkedOutAt: Date | null;
   @Column('uuid', { nullable: true }) checkedOutDeviceId: string | null;
   @Column('uuid', { nullable: true }) checkedOutTokenId: string | null;
+  /** Wrong check-out codes counted toward the lock (CHECKOUT_LOCK); a check-out or a lock that ran out starts again. */
+  @Column('int') checkoutFailures: number;
+  /** Until when check-out is refused (423 `checkout_locked`), once the count reached the limit; else null. */
+  @Column('timestamptz', { nullable: true }) checkoutLockedUntil: Date | null;
   @Column('timestamptz') createdAt: Date;
   @Column('timestamptz') updatedAt: Date;
 }

@@ -113,6 +113,36 @@ export class CheckInRepository {
     await repo.update({ tenantId, id }, changes);
   }
 
+  /** Seconds (rounded up) until the check-in's check-out lock runs out by the database's clock; 0 when not locked. */
+  async checkoutLockSeconds(id: string): Promise<number> {
+    const { manager, tenantId } = tenantScope();
+    const rows: { seconds: number }[] = await manager.query(
+      `SELECT ceil(extract(epoch FROM checkout_locked_until - now()))::int AS seconds FROM check_ins
+        WHERE tenant_id = $1 AND id = $2 AND checkout_locked_until > now()`,
+      [tenantId, id],
+    );
+    return rows[0]?.seconds ?? 0;
+  }
+
+  /**
+   * Counts a wrong check-out code in one statement, on the row as last committed (so concurrent
+   * counts add up): the count goes up by one, or starts again at one when a lock has run out, and
+   * reaching `limit.failures` locks check-out for `limit.seconds` from now. A lock still running is
+   * kept as it is (the service refuses before counting).
+   */
+  async recordCheckoutFailure(id: string, limit: { failures: number; seconds: number }): Promise<void> {
+    const { manager, tenantId } = tenantScope();
+    const count = `CASE WHEN checkout_locked_until <= now() THEN 1 ELSE checkout_failures + 1 END`;
+    await manager.query(
+      `UPDATE check_ins
+          SET checkout_failures = ${count},
+              checkout_locked_until = CASE WHEN checkout_locked_until > now() THEN checkout_locked_until
+                                           WHEN ${count} >= $3 THEN now() + make_interval(secs => $4) END
+        WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id, limit.failures, limit.seconds],
+    );
+  }
+
   /**
    * The households with a member whose phone ends in `phoneLast4`, or whose name (or a member's
    * first or last name) starts with `name`, each with all its live members; a matching person in

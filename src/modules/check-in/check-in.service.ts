@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TenantContext } from '../../common/context/tenant-context';
 import { AppError, FieldIssue } from '../../common/errors/app-error';
 import { ID_PREFIX, newUuid, parsePublicId, requirePublicId, toPublicId } from '../../common/ids/id';
+import { Database } from '../../database/database.service';
 import { AttendanceService } from '../attendance/attendance.service';
 import { MemberLookup } from '../members/member-lookup';
 import { CheckInEntity } from './check-in.entity';
@@ -12,6 +13,9 @@ import type { CheckInSettingsDto, CheckInSettingsResponse } from './dto/check-in
 import type { CheckoutDto } from './dto/checkout.dto';
 import type { CreateCheckInDto } from './dto/create-check-in.dto';
 import { BANNED_SEQUENCES, CHURCH_SEQUENCE, CHURCH_SEQUENCE_FORMAT, newSecurityCode } from './security-code';
+
+/** Wrong check-out codes that lock a check-in's check-out, and for how long (CONTRACT §21). */
+export const CHECKOUT_LOCK = { failures: 5, seconds: 15 * 60 } as const;
 
 /** Codes tried before giving up (each a unique-index probe): a day would need ~300,000 visits to make this fail. */
 const CODE_ATTEMPTS = 50;
@@ -30,6 +34,7 @@ export class CheckInService {
     private readonly checkIns: CheckInRepository,
     private readonly attendance: AttendanceService,
     private readonly members: MemberLookup,
+    private readonly db: Database,
   ) {}
 
   /** GET /v1/check-in/search: 404 for an event the church does not have. */
@@ -97,7 +102,14 @@ export class CheckInService {
       deviceId,
       tokenId: actor.tokenId ?? null,
     };
-    const row = { ...base, checkedOutAt: null, checkedOutDeviceId: null, checkedOutTokenId: null };
+    const row = {
+      ...base,
+      checkedOutAt: null,
+      checkedOutDeviceId: null,
+      checkedOutTokenId: null,
+      checkoutFailures: 0,
+      checkoutLockedUntil: null,
+    };
     let checkIn: CheckInEntity | null = null;
     // The church's own banned sequences, read once (in the request's transaction) for every draw.
     const banned = await this.checkIns.bannedSequences();
@@ -160,13 +172,36 @@ export class CheckInService {
   }
 
   /**
-   * POST /v1/check-ins/{id}/checkout: under the row lock, a wrong code is 422 with nothing changed;
-   * the right one records when and by which device and token. A second checkout is 409.
+   * POST /v1/check-ins/{id}/checkout (@OutsideTransaction). Under the row lock: a locked check-out is
+   * 423 `checkout_locked` whatever the code; a wrong code is 422 and is counted, the CHECKOUT_LOCK
+   * `failures`-th locking it for `seconds`; the right one records when and by which device and token
+   * and clears the count. A second checkout is 409.
+   *
+   * The count must outlive the 422, and an error thrown in the request's transaction rolls it back.
+   * So the route runs without one, and the work runs in ONE short transaction of the church
+   * (Database.transaction) that RETURNS its refusal: the refusal is thrown once that transaction has
+   * committed. (Not the platform connection of the OAuth sign-in throttle, which runs before a church
+   * is known: here row-level security still confines the write to the church.) Concurrent attempts
+   * on one check-in queue on the row lock, each seeing the count the previous one committed, and the
+   * count is `checkout_failures + 1` in SQL: none is lost, and the limit-th locks the rest out.
    */
   async checkout(id: string, dto: CheckoutDto): Promise<CheckoutResponse> {
+    const outcome = await this.db.transaction(() => this.tryCheckout(id, dto));
+    if (outcome instanceof AppError) throw outcome;
+    return outcome;
+  }
+
+  /** In the checkout's transaction: a refusal that must commit (a counted wrong code) is returned, not thrown. */
+  private async tryCheckout(id: string, dto: CheckoutDto): Promise<CheckoutResponse | AppError> {
     const checkIn = await this.checkIns.findById(id, 'for_no_key_update');
     if (!checkIn) throw AppError.notFound('check-in');
-    if (dto.security_code.trim().toUpperCase() !== checkIn.securityCode) throw new AppError('security_code_mismatch');
+    const lockedFor = checkIn.checkoutLockedUntil ? await this.checkIns.checkoutLockSeconds(id) : 0;
+    if (lockedFor > 0)
+      return new AppError('checkout_locked', { retry_after: lockedFor }, [], { 'Retry-After': String(lockedFor) });
+    if (dto.security_code.trim().toUpperCase() !== checkIn.securityCode) {
+      await this.checkIns.recordCheckoutFailure(id, CHECKOUT_LOCK);
+      return new AppError('security_code_mismatch');
+    }
     if (checkIn.checkedOutAt)
       throw new AppError('conflict', { reason: `checked out already at ${checkIn.checkedOutAt.toISOString()}` });
     const { actor } = TenantContext.current();
@@ -175,6 +210,8 @@ export class CheckInService {
       checkedOutAt: now,
       checkedOutTokenId: actor.tokenId ?? null,
       checkedOutDeviceId: actor.tokenId ? await this.checkIns.deviceOfToken(actor.tokenId) : null,
+      checkoutFailures: 0,
+      checkoutLockedUntil: null,
       updatedAt: now,
     };
     await this.checkIns.update(id, changes);
