@@ -10,6 +10,7 @@ import type { JobKind } from '../../src/platform/jobs/queues';
 import { WorkerModule } from '../../src/worker.module';
 import { TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, TestTenant } from '../support/factories';
+import { sleep, waitFor } from '../support/wait';
 
 const PROBE = 'probe' as JobKind;
 
@@ -49,8 +50,6 @@ interface JobRow {
   result: unknown;
   last_error: string | null;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('background jobs: the pattern every kind of work uses (in-process, without Redis)', () => {
   let api: TestApi;
@@ -94,12 +93,10 @@ describe('background jobs: the pattern every kind of work uses (in-process, with
     )[0];
 
   async function settled(id: string, table?: string): Promise<JobRow> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const r = await row(id, table);
-      if (r.status === 'done' || r.status === 'failed' || Date.now() > deadline) return r;
-      await sleep(50);
-    }
+    return waitFor(() => row(id, table), {
+      what: `job ${id} to settle`,
+      until: (r) => r.status === 'done' || r.status === 'failed',
+    });
   }
 
   const enqueueIn = (c: TestTenant, data: ProbeData) =>

@@ -5,6 +5,7 @@ import { parsePublicId } from '../../src/common/ids/id';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { Call, JsonObject, TestApi } from '../support/api';
 import { newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import { waitFor } from '../support/wait';
 
 interface Batch {
   id: string;
@@ -32,15 +33,6 @@ const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const issuesOf = (body: Problem) =>
   (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(what: string, probe: () => Promise<boolean>): Promise<void> {
-  const stop = Date.now() + 10_000;
-  while (!(await probe())) {
-    if (Date.now() > stop) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 /** Whether at least `n` sessions of the API wait for a lock (statistics are cached per transaction: cleared first). */
 async function lockWaiters(pg: Client, n: number): Promise<boolean> {
@@ -296,9 +288,9 @@ describe('batches', () => {
           parsePublicId('mem', donor),
         ]);
         const add = desk.gift({ amount: 250, batch_id: batch.id, donor_id: donor });
-        await until('the add to wait at its insert', () => lockWaiters(pg, 1));
+        await waitFor(() => lockWaiters(pg, 1), { what: 'the add to wait at its insert', interval: 20 });
         const commit = desk.commit(batch.id);
-        await until('the commit to wait for the add', () => lockWaiters(pg, 2));
+        await waitFor(() => lockWaiters(pg, 2), { what: 'the commit to wait for the add', interval: 20 });
         await pg.query('ROLLBACK');
         const [added, committed] = await Promise.all([add, commit]);
         expect([added.status, added.body.status]).toEqual([201, 'pending']);

@@ -2,6 +2,7 @@ import { Call, JsonObject, TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
+import { sleep } from '../support/wait';
 
 // ---------------------------------------------------------------------------------------------
 // Types and small helpers
@@ -22,7 +23,6 @@ const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const as = (church: TestTenant, extra: Call = {}): Call => ({ token: church.token, tenant: church.slug, ...extra });
 const qs = (params: Record<string, string>): string => `?${new URLSearchParams(params).toString()}`;
 const issuesOf = (body: Problem) => (body.errors ?? []).map(({ field, issue }) => ({ field, issue }));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function createCampus(api: TestApi, church: TestTenant, body: JsonObject): Promise<Campus> {
   const res = await api.post<Campus>('/v1/campuses', as(church, { body }));

@@ -7,6 +7,7 @@ import { isConnectionLoss } from '../../src/common/errors/database-errors';
 import { TestApi } from '../support/api';
 import { newTenant, TestTenant } from '../support/factories';
 import { TcpProxy } from '../support/tcp-proxy';
+import { sleep, waitFor } from '../support/wait';
 
 /**
  * Losing the database connection (a PostgreSQL restart, a network cut) is a 503 service_unavailable
@@ -46,8 +47,6 @@ const TIMEOUT_MS = 10_000;
 const LOOPS = 8;
 const KEYS_PER_LOOP = 25;
 const DEADLINE_MS = 15_000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('connection loss: 503 with Retry-After, never a 500, nothing half-written', () => {
   let api: TestApi;
@@ -139,14 +138,8 @@ describe('connection loss: 503 with Retry-After, never a 500, nothing half-writt
       [query],
     );
 
-  /** Polls (20 ms) until `probe` holds; fails after 5 s. */
-  async function until(what: string, probe: () => Promise<boolean>): Promise<void> {
-    const stop = Date.now() + 5_000;
-    while (!(await probe())) {
-      if (Date.now() > stop) throw new Error(`timed out waiting for ${what}`);
-      await sleep(20);
-    }
-  }
+  /** Polls every 20 ms; fails after 5 s. */
+  const pollFor = (what: string) => ({ what, timeout: 5_000, interval: 20 });
 
   /** pg_terminate_backend on every session of the API in the test database: each gets 57P01. */
   const terminateBackends = () =>
@@ -209,19 +202,21 @@ describe('connection loss: 503 with Retry-After, never a 500, nothing half-writt
     const created = () => attempts.filter((a) => a.status === 201).length;
     const clients = Array.from({ length: LOOPS }, loop);
     const disruption = (async () => {
-      await until('some members created', async () => created() >= 30);
+      await waitFor(async () => created() >= 30, pollFor('some members created'));
       // A restart: every connection closed, then nothing listens for a moment.
       proxy.refuse();
       cut('close');
       await sleep(150);
       await proxy.accept();
-      await until('members created after the first cut', async () =>
-        attempts.some((a) => a.epoch === 1 && a.status === 201),
+      await waitFor(
+        async () => attempts.some((a) => a.epoch === 1 && a.status === 201),
+        pollFor('members created after the first cut'),
       );
       // A network reset (RST) on every connection, reconnecting at once.
       cut('reset');
-      await until('members created after the second cut', async () =>
-        attempts.some((a) => a.epoch === 2 && a.status === 201),
+      await waitFor(
+        async () => attempts.some((a) => a.epoch === 2 && a.status === 201),
+        pollFor('members created after the second cut'),
       );
       // The server ends every session of the API, as a restart does (57P01 to idle and busy ones).
       epoch++;
@@ -264,7 +259,10 @@ describe('connection loss: 503 with Retry-After, never a 500, nothing half-writt
         await locker.query('BEGIN');
         await locker.query('LOCK TABLE members IN SHARE MODE');
         const pending = create(key, name);
-        await until('the insert to wait on the lock', async () => (await backendsWaiting('%members%')).length === 1);
+        await waitFor(
+          async () => (await backendsWaiting('%members%')).length === 1,
+          pollFor('the insert to wait on the lock'),
+        );
         const [{ pid }] = await backendsWaiting('%members%');
         if (how === 'cut') expect(cut('close')).toBeGreaterThan(0);
         else expect(await sql(`SELECT pg_terminate_backend($1) AS ended`, [pid])).toEqual([{ ended: true }]);
@@ -272,7 +270,7 @@ describe('connection loss: 503 with Retry-After, never a 500, nothing half-writt
         expect({ status: answer.status, wrong: judge(answer) }).toEqual({ status: 503, wrong: null });
         await locker.query('ROLLBACK');
         // A cut session finds its client gone at its next read and rolls back.
-        await until('the session to end', backendGone(pid));
+        await waitFor(backendGone(pid), pollFor('the session to end'));
       } finally {
         await locker.end();
       }
@@ -312,13 +310,16 @@ describe('connection loss: 503 with Retry-After, never a 500, nothing half-writt
     try {
       await locker.query('SELECT pg_advisory_lock($1)', [HOLD]);
       const pending = create(key, name);
-      await until('the COMMIT to wait on the lock', async () => (await backendsWaiting('COMMIT')).length === 1);
+      await waitFor(
+        async () => (await backendsWaiting('COMMIT')).length === 1,
+        pollFor('the COMMIT to wait on the lock'),
+      );
       const [{ pid }] = await backendsWaiting('COMMIT');
       expect(cut('close')).toBeGreaterThan(0);
       const answer = await pending;
       expect({ status: answer.status, wrong: judge(answer) }).toEqual({ status: 503, wrong: null });
       await locker.query('SELECT pg_advisory_unlock($1)', [HOLD]);
-      await until('the cut session to end', backendGone(pid));
+      await waitFor(backendGone(pid), pollFor('the cut session to end'));
     } finally {
       await locker.end();
       await sql(`DROP TRIGGER connection_loss_hold_commit ON members`);
@@ -366,14 +367,14 @@ describe('connection loss: 503 with Retry-After, never a 500, nothing half-writt
       () => null,
       (e: unknown) => e,
     );
-    await until(
-      'the script to run',
+    await waitFor(
       async () =>
         (
           await sql(
             `SELECT 1 FROM pg_stat_activity WHERE application_name = 'church-api' AND query LIKE '%pg_sleep(1) AS held%' AND state = 'active'`,
           )
         ).length === 1,
+      pollFor('the script to run'),
     );
     expect(cut('close')).toBeGreaterThan(0);
     expect(isConnectionLoss(await pending)).toBe(true);

@@ -4,6 +4,7 @@ import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { Call, JsonObject, TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import { sleep } from '../support/wait';
 
 /** CONTRACT §10 Custom fields: /v1/custom-fields, members' custom_fields checked against them, custom_fields.<key> filters. */
 
@@ -47,7 +48,6 @@ const byField = <T extends { field: string }>(issues: T[]) =>
 const uuidOf = (publicId: string) =>
   publicId.slice(publicId.indexOf('_') + 1).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
 const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Fields of every type, as most tests use them. */
 const FIELDS: JsonObject[] = [

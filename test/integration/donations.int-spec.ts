@@ -10,6 +10,7 @@ import { DonationsService } from '../../src/modules/donations/donations.service'
 import { OPENAPI_DOCUMENT, OpenApiDocumentHolder } from '../../src/platform/openapi/openapi.controller';
 import { Call, JsonObject, TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import { waitFor } from '../support/wait';
 
 interface Ref {
   id: string;
@@ -50,7 +51,6 @@ const qs = (params: Record<string, string>): string => `?${new URLSearchParams(p
 const issuesOf = (body: Problem) =>
   (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
 const idsOf = (list: List<Donation>) => list.data.map((d) => d.id);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Whether at least `n` sessions of the API wait for a lock (the refunds or adds a test holds up).
@@ -64,15 +64,6 @@ async function lockWaiters(pg: Client, n: number): Promise<boolean> {
     )
   ).rows;
   return rows[0].n >= n;
-}
-
-/** Polls (20 ms) until `probe` holds; fails after 10 s. */
-async function until(what: string, probe: () => Promise<boolean>): Promise<void> {
-  const stop = Date.now() + 10_000;
-  while (!(await probe())) {
-    if (Date.now() > stop) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
 }
 
 /**
@@ -684,7 +675,7 @@ describe('donations', () => {
         const refunds = [0, 1].map(() =>
           api.post<Donation | Problem>(`/v1/donations/${gift.id}/refund`, g.as({ body: { amount: 600 } })),
         );
-        await until('both refunds to wait on the donation', () => lockWaiters(pg, 2));
+        await waitFor(() => lockWaiters(pg, 2), { what: 'both refunds to wait on the donation', interval: 20 });
         await pg.query('ROLLBACK');
         const answers = await Promise.all(refunds);
         expect(answers.map((a) => a.status).sort()).toEqual([200, 422]);

@@ -5,6 +5,7 @@ import type { ListEnvelope as List } from '../../src/common/lists/list-envelope'
 import { Call, JsonObject, TestApi } from '../support/api';
 import { cancelPendingDeliveries, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { TestSmtpServer } from '../support/smtp';
+import { waitFor } from '../support/wait';
 
 // ---------------------------------------------------------------------------------------------
 // Calendar events and registrations (CONTRACT §11), over HTTP on PostgreSQL, with a real SMTP server
@@ -53,16 +54,7 @@ const as = (church: TestTenant, extra: Call = {}): Call => ({ token: church.toke
 const qs = (params: Record<string, string>): string => `?${new URLSearchParams(params).toString()}`;
 const issuesOf = (body: Problem) =>
   (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const unique = (prefix: string) => `${prefix}-${randomBytes(3).toString('hex')}`;
-
-async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 describe('calendar events', () => {
   let api: TestApi;
@@ -639,7 +631,10 @@ describe('calendar events', () => {
       expect(await outbox(c, 'event.canceled', e.id)).toEqual([res.body]);
       expect((await api.get<CalendarEvent>(`/v1/events/${e.id}`, as(c))).body).toEqual(res.body);
 
-      await until('two cancellation mails', async () => smtp.to(maria).length + smtp.to(ana).length >= 2);
+      await waitFor(async () => smtp.to(maria).length + smtp.to(ana).length >= 2, {
+        what: 'two cancellation mails',
+        timeout: 15_000,
+      });
       const [toMaria] = smtp.to(maria);
       expect(toMaria.subject).toBe(`Cancelado: ${e.name}`);
       expect(toMaria.text).toContain('Hola, María:');
@@ -663,7 +658,7 @@ describe('calendar events', () => {
       await register(c, e.id, { guest: { first_name: 'Bob', last_name: 'Smith', email: bob } });
       const res = await api.post<CalendarEvent>(`/v1/events/${e.id}/cancel`, as(c, { lang: 'en', body: {} }));
       expect([res.status, res.body.cancel_reason]).toEqual([200, null]);
-      await until('the English mail', async () => smtp.to(bob).length >= 1);
+      await waitFor(async () => smtp.to(bob).length >= 1, { what: 'the English mail', timeout: 15_000 });
       expect(smtp.to(bob)[0].subject).toBe(`Canceled: ${e.name}`);
       expect(smtp.to(bob)[0].text).toContain('Hello Bob,');
       expect(smtp.to(bob)[0].text).not.toContain('Reason:');
@@ -687,7 +682,7 @@ describe('calendar events', () => {
       );
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
       expect(await outbox(c, 'event.canceled', e.id)).toHaveLength(1);
-      await until('the mail', async () => smtp.to(carl).length >= 1);
+      await waitFor(async () => smtp.to(carl).length >= 1, { what: 'the mail', timeout: 15_000 });
       const queued: { n: number }[] = await api.db.platform.query(
         `SELECT count(*)::int AS n FROM mail_outbox WHERE recipient = $1`,
         [carl],

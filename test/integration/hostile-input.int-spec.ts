@@ -10,6 +10,7 @@ import type { UserEntity } from '../../src/platform/users/user.entity';
 import { TestApi } from '../support/api';
 import { cancelPendingDeliveries, inTenant, newTenant, newToken, TestTenant, uniqueSlug } from '../support/factories';
 import { FakeStripe } from '../support/fake-stripe';
+import { waitFor } from '../support/wait';
 
 /**
  * "Bad input gets a clear RFC 9457 error with a stable code; no 500 for anything a client can send."
@@ -881,15 +882,14 @@ describe('hostile input on every operation of the OpenAPI document', () => {
     });
     const runId = await make('/v1/statements', { year: lastYear });
     realIds.set('/v1/statement-runs', runId ?? null);
-    for (const deadline = Date.now() + 20_000; ; await new Promise((r) => setTimeout(r, 50))) {
-      const run = await send('GET', `/v1/statement-runs/${runId}`, {
-        Authorization: `Bearer ${token}`,
-        'X-Tenant': church.slug,
-      });
-      if ('text' in run && (JSON.parse(run.text) as { status?: string }).status === 'done') break;
-      if (Date.now() > deadline)
-        throw new Error(`set-up: statement run ${runId} did not finish: ${JSON.stringify(run).slice(0, 500)}`);
-    }
+    await waitFor(
+      () => send('GET', `/v1/statement-runs/${runId}`, { Authorization: `Bearer ${token}`, 'X-Tenant': church.slug }),
+      {
+        what: `set-up: statement run ${runId} to finish`,
+        timeout: 20_000,
+        until: (run) => 'text' in run && (JSON.parse(run.text) as { status?: string }).status === 'done',
+      },
+    );
     // A notification, scheduled so that it stays queued ({id} of /v1/notifications/{id}, cancel included), and a push
     // token of each member made here ({token_id} of /v1/members/{id}/push-tokens/{token_id}).
     await make('/v1/notifications', {

@@ -6,6 +6,7 @@ import { MailRetentionJob } from '../../src/platform/mail/mail-retention.job';
 import { MailerService } from '../../src/platform/mail/mailer.service';
 import { TestApi } from '../support/api';
 import { inTenant, newTenant, TestTenant } from '../support/factories';
+import { waitFor } from '../support/wait';
 
 describe('mail without SMTP_URL', () => {
   let api: TestApi;
@@ -20,15 +21,6 @@ describe('mail without SMTP_URL', () => {
   });
   afterAll(() => api.close());
 
-  const poll = async <T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> => {
-    let value = await read();
-    for (let i = 0; i < 100 && !done(value); i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      value = await read();
-    }
-    return value;
-  };
-
   it('keeps the mail, with its church, in mail_outbox and marks it logged through its background job, logging no address', async () => {
     const logged = jest.spyOn(Logger.prototype, 'log');
     const to = `${randomUUID()}@example.org`;
@@ -39,7 +31,9 @@ describe('mail without SMTP_URL', () => {
       api.db.platform.query<
         { tenant_id: string; recipient: string; subject: string; body: string; transport: string | null }[]
       >('SELECT tenant_id, recipient, subject, body, transport FROM mail_outbox WHERE id = $1', [id]);
-    expect(await poll(read, (rows) => rows[0]?.transport !== null)).toEqual([
+    expect(
+      await waitFor(read, { what: 'the outbox row to be marked', until: (rows) => rows[0]?.transport !== null }),
+    ).toEqual([
       { tenant_id: church.id, recipient: to, subject: 'Prueba', body: 'Cuerpo del mensaje', transport: 'log' },
     ]);
     // The outbox row is marked a moment before the job that marked it is.
@@ -48,7 +42,9 @@ describe('mail without SMTP_URL', () => {
         `SELECT status, attempts FROM platform_jobs WHERE kind = 'mail' AND data->>'mailId' = $1`,
         [id],
       );
-    expect(await poll(jobs, (rows) => rows[0]?.status !== 'running')).toEqual([{ status: 'done', attempts: 1 }]);
+    expect(
+      await waitFor(jobs, { what: 'the mail job to finish', until: (rows) => rows[0]?.status !== 'running' }),
+    ).toEqual([{ status: 'done', attempts: 1 }]);
     const lines = logged.mock.calls.map((call) => call.map(String).join(' '));
     logged.mockRestore();
     expect(lines.some((line) => line.includes(id))).toBe(true);

@@ -5,6 +5,7 @@ import { Call, JsonObject, JsonValue, TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
+import { sleep } from '../support/wait';
 
 // ---------------------------------------------------------------------------------------------
 // Types and small helpers
@@ -64,8 +65,6 @@ const qs = (params: Record<string, string>): string => `?${new URLSearchParams(p
 /** errors[] without the localized message, for exact comparison. */
 const issuesOf = (body: Problem) => (body.errors ?? []).map(({ field, issue }) => ({ field, issue }));
 const fieldsOf = (body: Problem) => (body.errors ?? []).map((e) => e.field);
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Today's UTC date, YYYY-MM-DD. */
 function todayUtc(): string {

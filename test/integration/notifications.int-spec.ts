@@ -15,7 +15,7 @@ import { FakePushGateway } from '../support/push-gateway';
 import { TestSmtpServer } from '../support/smtp';
 import { TEST_REDIS_URL } from '../support/test-env';
 import { startWorker, stopWorkerMidQuery } from '../support/worker';
-import { eventually } from '../support/eventually';
+import { waitFor } from '../support/wait';
 
 interface ChannelCounts {
   sent: number;
@@ -78,12 +78,13 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
   }
 
   async function settled(c: TestTenant, id: string): Promise<Notification> {
-    const n = await eventually(async () => {
-      const res = await api.get<Notification>(`/v1/notifications/${id}`, as(c));
-      return res.body.status === 'sent' ? res.body : null;
-    });
-    if (!n) throw new Error(`notification ${id} was not sent`);
-    return n;
+    return waitFor(
+      async () => {
+        const res = await api.get<Notification>(`/v1/notifications/${id}`, as(c));
+        return res.body.status === 'sent' ? res.body : null;
+      },
+      { what: `notification ${id} to be sent`, timeout: 20_000 },
+    );
   }
 
   /** The notification's job row. */
@@ -447,12 +448,12 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
       expect(n).toMatchObject({ status: 'queued', scheduled_at: at.toISOString() });
       const job = await jobOf(n.id);
       expect(job.run_at.toISOString()).toBe(at.toISOString());
-      const queued = await eventually(() => queue.getJob(job.id));
-      expect(await queued!.isDelayed()).toBe(true);
-      expect(queued!.delay).toBeGreaterThan(3500_000);
+      const queued = await waitFor(() => queue.getJob(job.id), { what: 'the job in its queue', timeout: 20_000 });
+      expect(await queued.isDelayed()).toBe(true);
+      expect(queued.delay).toBeGreaterThan(3500_000);
       expect((await api.get<Notification>(`/v1/notifications/${n.id}`, as(church))).body.status).toBe('queued');
       // Its time comes: the delayed job is promoted, as BullMQ does at run_at.
-      await queued!.promote();
+      await queued.promote();
       const done = await settled(church, n.id);
       expect(done.counts.email.sent).toBe(1);
       expect(smtp.messages.filter((m) => m.subject === `Scheduled ${tag}`)).toHaveLength(1);
@@ -495,10 +496,13 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
       expect(canceled.body.canceled_at).not.toBeNull();
       expect((await api.post<Problem>(`/v1/notifications/${n.id}/cancel`, as(church))).status).toBe(409);
       const job = await jobOf(n.id);
-      await (await eventually(() => queue.getJob(job.id)))!.promote();
-      expect(await eventually(async () => ((await jobOf(n.id)).status === 'done' ? jobOf(n.id) : null))).toMatchObject({
-        result: { skipped: 'canceled' },
-      });
+      await (await waitFor(() => queue.getJob(job.id), { what: 'the job in its queue', timeout: 20_000 })).promote();
+      expect(
+        await waitFor(async () => ((await jobOf(n.id)).status === 'done' ? jobOf(n.id) : null), {
+          what: 'the job to be done',
+          timeout: 20_000,
+        }),
+      ).toMatchObject({ result: { skipped: 'canceled' } });
       expect(smtp.messages.filter((m) => m.subject === `Canceled ${tag}`)).toEqual([]);
       expect((await api.get<Notification>(`/v1/notifications/${n.id}`, as(church))).body).toMatchObject({
         status: 'canceled',
@@ -572,7 +576,12 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
         [c.id, id, parsePublicId('mem', x)],
       );
       expect((await api.delete(`/v1/members/${z}`, as(c))).status).toBe(204);
-      await (await eventually(async () => queue.getJob((await jobOf(n.id)).id)))!.promote();
+      await (
+        await waitFor(async () => queue.getJob((await jobOf(n.id)).id), {
+          what: 'the job in its queue',
+          timeout: 20_000,
+        })
+      ).promote();
       const done = await settled(c, n.id);
       expect(done).toMatchObject({ recipients: 3, counts: { email: { sent: 1, skipped: 1, failed: 1 }, push: zero } });
       expect(smtp.messages.filter((m) => m.subject === title).flatMap((m) => m.to)).toEqual([mail('inflight-y')]);
@@ -616,11 +625,19 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
           `INSERT INTO notification_deliveries (tenant_id, notification_id, member_id, channel, status) VALUES ($1, $2, $3, 'email', 'sending')`,
           [c.id, id, last],
         );
-        await (await eventually(async () => queue.getJob((await jobOf(n.id)).id)))!.promote();
-        const progressed = await eventually(async () => {
-          const r = (await api.get<Notification>(`/v1/notifications/${n.id}`, as(c))).body;
-          return r.counts.email.sent === RECIPIENTS_PER_BATCH ? r : null;
-        });
+        await (
+          await waitFor(async () => queue.getJob((await jobOf(n.id)).id), {
+            what: 'the job in its queue',
+            timeout: 20_000,
+          })
+        ).promote();
+        const progressed = await waitFor(
+          async () => {
+            const r = (await api.get<Notification>(`/v1/notifications/${n.id}`, as(c))).body;
+            return r.counts.email.sent === RECIPIENTS_PER_BATCH ? r : null;
+          },
+          { what: 'the first batch to be sent', timeout: 20_000 },
+        );
         expect(progressed).toMatchObject({ status: 'sending', recipients: count });
 
         // The worker stops while the job waits, and the job's connection is cut.

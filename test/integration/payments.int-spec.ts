@@ -5,6 +5,7 @@ import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import { Call, JsonObject, TestApi } from '../support/api';
 import { cancelPendingDeliveries, newTenant, newToken, TestTenant } from '../support/factories';
 import { Delivery, FakeEvent, FakeStripe } from '../support/fake-stripe';
+import { waitFor } from '../support/wait';
 
 // ---------------------------------------------------------------------------------------------
 // Types and helpers
@@ -68,15 +69,6 @@ function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
-}
-
-/** Polls `probe` until it returns true, or fails after `ms`. */
-async function eventually(probe: () => Promise<boolean> | boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 describe('payment processor', () => {
@@ -297,7 +289,10 @@ describe('payment processor', () => {
 
       expect((await api.get<Settings>(SETTINGS, as(target))).body.account_last4).toBe(second.slice(-4));
       expect(fake.endpointsOf(second)).toHaveLength(1);
-      await eventually(() => fake.endpointsOf(first).length === 0, 'the old endpoint to be deleted');
+      await waitFor(() => fake.endpointsOf(first).length === 0, {
+        what: 'the old endpoint to be deleted',
+        interval: 25,
+      });
       // An event the processor signed with the old endpoint's secret is now refused.
       fake.endpoints.set(oldEndpoint.id, oldEndpoint);
       const [stale] = await fake.send(fake.event('customer.created', { id: 'cus_1' }), { endpointId: oldEndpoint.id });
@@ -319,10 +314,10 @@ describe('payment processor', () => {
         [target.id],
       );
       expect(rows).toHaveLength(1);
-      await eventually(
-        () => keys.flatMap((k) => fake.endpointsOf(k)).length === 1,
-        'one endpoint left at the processor',
-      );
+      await waitFor(() => keys.flatMap((k) => fake.endpointsOf(k)).length === 1, {
+        what: 'one endpoint left at the processor',
+        interval: 25,
+      });
       expect(keys.flatMap((k) => fake.endpointsOf(k))[0].id).toBe(rows[0].endpoint_id);
     });
 

@@ -7,6 +7,7 @@ import { TokensService } from '../../src/platform/auth/tokens.service';
 import type { UserEntity } from '../../src/platform/users/user.entity';
 import { Call, JsonObject, TestApi } from '../support/api';
 import { cancelPendingDeliveries, inTenant, newTenant, newToken, TestTenant } from '../support/factories';
+import { sleep } from '../support/wait';
 
 // ---------------------------------------------------------------------------------------------
 // Types and small helpers
@@ -45,7 +46,6 @@ const qs = (params: Record<string, string>): string => `?${new URLSearchParams(p
 const issuesOf = (body: Problem) =>
   (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
 const ids = (list: List<PrayerRequest>) => list.data.map((p) => p.id);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function create(api: TestApi, church: TestTenant, token: string, body: JsonObject): Promise<PrayerRequest> {
   const res = await api.post<PrayerRequest>('/v1/prayer-requests', as(token, church, { body }));

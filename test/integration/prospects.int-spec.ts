@@ -5,6 +5,7 @@ import { Call, JsonObject, TestApi } from '../support/api';
 import { inTenant, newTenant, newToken, TestTenant } from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
+import { sleep } from '../support/wait';
 
 // ---------------------------------------------------------------------------------------------
 // Types and small helpers
@@ -56,7 +57,6 @@ const issuesOf = (body: Problem) =>
   (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
 const userId = (uuid: string) => toPublicId(ID_PREFIX.user, uuid);
 const unique = (prefix: string) => `${prefix}${randomBytes(4).toString('hex')}`;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function createProspect(api: TestApi, church: TestTenant, body: JsonObject): Promise<Prospect> {
   const res = await api.post<Prospect>('/v1/prospects', as(church, { body }));

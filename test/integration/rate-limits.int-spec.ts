@@ -5,6 +5,7 @@ import { TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
+import { sleep, waitFor } from '../support/wait';
 
 /**
  * Rate limits (CONTRACT §7): a token bucket per church holding `burst` requests, refilled at the
@@ -120,14 +121,14 @@ async function startRedis(port: number): Promise<ChildProcess> {
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
     { stdio: 'ignore' },
   );
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
-    const pong = await redisCommand(port, 'PING').catch(() => '');
-    if (pong.startsWith('+PONG')) return child;
-    if (Date.now() > deadline) throw new Error('redis-server did not start');
-    await sleep(50);
-  }
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
+      return (await redisCommand(port, 'PING').catch(() => '')).startsWith('+PONG');
+    },
+    { what: 'redis-server to start' },
+  );
+  return child;
 }
 
 async function stopRedis(child: ChildProcess | undefined): Promise<void> {
@@ -141,10 +142,6 @@ async function stopRedis(child: ChildProcess | undefined): Promise<void> {
 async function rateLimitKeys(port: number): Promise<number> {
   const reply = await redisCommand(port, 'EVAL', "return #redis.call('KEYS', 'rl:*')", '0');
   return Number(reply.replace(/^:/, '').trim());
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
@@ -373,19 +370,16 @@ describe('rate limits', () => {
       expect(fallback.limited).toBeGreaterThan(0);
 
       redis = await startRedis(port);
-      const deadline = Date.now() + 10_000;
-      let keys = 0;
-      while (keys === 0) {
-        sentAt = Date.now();
-        const res = await send();
-        expect([200, 429]).toContain(res.status);
-        expectRateLimitHeaders(res, church, sentAt);
-        keys = await rateLimitKeys(port);
-        if (keys === 0) {
-          if (Date.now() > deadline) throw new Error('the limiter did not go back to Redis within 10 s');
-          await sleep(100);
-        }
-      }
+      await waitFor(
+        async () => {
+          sentAt = Date.now();
+          const res = await send();
+          expect([200, 429]).toContain(res.status);
+          expectRateLimitHeaders(res, church, sentAt);
+          return (await rateLimitKeys(port)) > 0;
+        },
+        { what: 'the limiter to go back to Redis', interval: 100 },
+      );
       // Back on Redis: the bucket there was never drained, so requests pass again.
       sentAt = Date.now();
       const back = await send();

@@ -15,14 +15,13 @@ import { TestReceiver } from '../support/receiver';
 import { TcpProxy } from '../support/tcp-proxy';
 import { TEST_REDIS_URL } from '../support/test-env';
 import { WorkerModule } from '../../src/worker.module';
+import { sleep, waitFor } from '../support/wait';
 
 /**
  * Closing the app while background work is inside a query: the work finishes before the database
  * closes. A second connection holds an ACCESS EXCLUSIVE lock on webhook_deliveries so that the
  * work is provably mid-query when close() starts; the lock is released a moment later.
  */
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('shutdown waits for background work in flight', () => {
   let locker: Client;
@@ -47,15 +46,16 @@ describe('shutdown waits for background work in flight', () => {
 
   /** Resolves once another backend waits for the lock on webhook_deliveries. */
   async function someoneWaits(): Promise<void> {
-    for (let i = 0; i < 200; i++) {
-      const { rows } = await locker.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+    await waitFor(
+      async () => {
+        const { rows } = await locker.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
           WHERE NOT l.granted AND c.relname = 'webhook_deliveries' AND l.pid <> pg_backend_pid()`,
-      );
-      if (rows[0].n > 0) return;
-      await sleep(25);
-    }
-    throw new Error('no query waited for webhook_deliveries');
+        );
+        return rows[0].n > 0;
+      },
+      { what: 'a query to wait for webhook_deliveries', timeout: 5_000, interval: 25 },
+    );
   }
 
   /** The worker process's module graph, in this process (REDIS_URL and QUEUE_PREFIX from the env). */

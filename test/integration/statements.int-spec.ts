@@ -15,7 +15,7 @@ import { Call, JsonObject, TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
 import { startWorker, stopWorkerMidQuery } from '../support/worker';
-import { eventually } from '../support/eventually';
+import { waitFor } from '../support/wait';
 
 interface Run {
   id: string;
@@ -110,12 +110,13 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
   }
 
   async function finished(c: TestTenant, runId: string): Promise<Run> {
-    const run = await eventually(async () => {
-      const res = await api.get<Run>(`/v1/statement-runs/${runId}`, as(c));
-      return res.body.status === 'done' || res.body.status === 'failed' ? res.body : null;
-    });
-    if (!run) throw new Error(`run ${runId} did not finish`);
-    return run;
+    return waitFor(
+      async () => {
+        const res = await api.get<Run>(`/v1/statement-runs/${runId}`, as(c));
+        return res.body.status === 'done' || res.body.status === 'failed' ? res.body : null;
+      },
+      { what: `run ${runId} to finish`, timeout: 20_000 },
+    );
   }
 
   async function statements(c: TestTenant, query: string): Promise<Statement[]> {
@@ -557,12 +558,15 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
         c.id,
       ]);
       const run = await startRun(c, { year: YEAR });
-      const failed = await eventually(async () => {
-        const r = (await api.get<Run>(`/v1/statement-runs/${run.id}`, as(c))).body;
-        return r.status === 'failed' ? r : null;
-      }, 30_000);
+      const failed = await waitFor(
+        async () => {
+          const r = (await api.get<Run>(`/v1/statement-runs/${run.id}`, as(c))).body;
+          return r.status === 'failed' ? r : null;
+        },
+        { what: 'the run to fail', timeout: 30_000 },
+      );
       expect(failed).toMatchObject({ status: 'failed', done: 0 });
-      expect(failed!.finished_at).not.toBeNull();
+      expect(failed.finished_at).not.toBeNull();
       const [job] = await api.db.platform.query<{ attempts: number; status: string; last_error: string }[]>(
         `SELECT attempts, status, last_error FROM background_jobs WHERE tenant_id = $1 AND kind = 'statements'`,
         [c.id],
@@ -615,10 +619,13 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
         );
         let run = await startRun(c, { year: YEAR });
         const runId = parsePublicId('stmrun', run.id)!;
-        const progressed = await eventually(async () => {
-          const r = (await api.get<Run>(`/v1/statement-runs/${run.id}`, as(c))).body;
-          return r.done === STATEMENTS_PER_BATCH ? r : null;
-        });
+        const progressed = await waitFor(
+          async () => {
+            const r = (await api.get<Run>(`/v1/statement-runs/${run.id}`, as(c))).body;
+            return r.done === STATEMENTS_PER_BATCH ? r : null;
+          },
+          { what: 'the first batch of statements', timeout: 20_000 },
+        );
         expect(progressed).toMatchObject({ status: 'running', total: count, done: STATEMENTS_PER_BATCH });
         const firstBatch = await statements(c, `run_id=${run.id}&limit=100`);
         expect(firstBatch).toHaveLength(STATEMENTS_PER_BATCH);

@@ -5,6 +5,7 @@ import type { ListEnvelope as List } from '../../src/common/lists/list-envelope'
 import { Call, JsonObject, TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
+import { sleep } from '../support/wait';
 
 /** CONTRACT §10 Tags: /v1/tags, members' `tags` and `tag` filter, PUT/DELETE /v1/members/{id}/tags/{tag}, tag.added/tag.removed. */
 
@@ -48,7 +49,6 @@ const uuidOf = (publicId: string) =>
   publicId.slice(publicId.indexOf('_') + 1).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
 const refOf = (tag: Tag): TagRef => ({ id: tag.id, name: tag.name });
 const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sorted = (values: string[]) => [...values].sort();
 const idsOf = (list: List<Member>) => sorted(list.data.map((m) => m.id));
 

@@ -12,7 +12,7 @@ import { FakePushGateway, FCM_SEND_PATH } from '../support/push-gateway';
 import { TestSmtpServer } from '../support/smtp';
 import { TEST_REDIS_URL } from '../support/test-env';
 import { startWorker } from '../support/worker';
-import { eventually } from '../support/eventually';
+import { sleep, waitFor } from '../support/wait';
 
 type IssuedToken = Awaited<ReturnType<typeof newToken>>;
 interface JobRow {
@@ -23,8 +23,6 @@ interface JobRow {
   result: { notified: number } | null;
   last_error: string | null;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('token expiry notices (a background job: BullMQ with Redis, in-process without)', () => {
   // Own BullMQ keys on the shared Redis, so that other runs' jobs never meet these.
@@ -75,17 +73,22 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
   /** Asks for a token-expiry job as any process would, and waits until the worker has finished it. */
   async function runJob(): Promise<JobRow & { id: string }> {
     const id = (await api.app.get(JobsService).enqueue(QUEUES.tokenExpiry, {}))!;
-    const row = await eventually(async () => {
-      const r = await jobRow(id);
-      return r.status === 'done' || (r.status === 'queued' && r.attempts > 0) || r.status === 'failed' ? r : null;
-    });
-    if (!row) throw new Error(`token-expiry job ${id} did not finish`);
+    const row = await waitFor(
+      async () => {
+        const r = await jobRow(id);
+        return r.status === 'done' || (r.status === 'queued' && r.attempts > 0) || r.status === 'failed' ? r : null;
+      },
+      { what: `token-expiry job ${id} to finish`, timeout: 20_000 },
+    );
     return { id, ...row };
   }
 
   /** Every mail to `address`, once the mail outbox has had time to send `count` of them. */
   const mailsTo = (address: string, count = 1) =>
-    eventually(() => (smtp.to(address).length >= count ? smtp.to(address) : null)).then(() => smtp.to(address));
+    waitFor(() => smtp.to(address).length >= count, {
+      what: `${count} mail(s) to ${address}`,
+      timeout: 20_000,
+    }).then(() => smtp.to(address));
 
   async function token(
     expiresIn: string | null,
@@ -128,7 +131,9 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
         `SELECT count(*)::int AS n FROM platform_jobs WHERE kind = 'token-expiry' AND dedupe_key = $1`,
         [today],
       );
-    expect(await eventually(async () => (await daily())[0].n === 1)).toBe(true);
+    expect(
+      await waitFor(async () => (await daily())[0].n === 1, { what: 'one token-expiry job today', timeout: 20_000 }),
+    ).toBe(true);
     const second = await startWorker({ REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix });
     await second.close();
     expect(await daily()).toEqual([{ n: 1 }]);
@@ -150,10 +155,13 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
     expect(job.done).toBe(job.result!.notified);
     expect(job.total).toBe(job.done);
     expect(
-      await eventually(() =>
-        progress.some(
-          (p) => p.jobId === job.id && JSON.stringify(p.data) === JSON.stringify({ done: job.done, total: job.total }),
-        ),
+      await waitFor(
+        () =>
+          progress.some(
+            (p) =>
+              p.jobId === job.id && JSON.stringify(p.data) === JSON.stringify({ done: job.done, total: job.total }),
+          ),
+        { what: 'the progress reported through BullMQ', timeout: 20_000 },
       ),
     ).toBe(true);
 
@@ -239,15 +247,18 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
       expect(mail.subject).toContain('«Bounced»');
       expect(refusals).toBe(3);
       // The SMTP server has the mail a moment before the job that sent it is marked done.
-      const job = await eventually(async () => {
-        const [row] = await api.db.platform.query<
-          { status: string; attempts: number; sent_at: Date | null; transport: string }[]
-        >(
-          `SELECT j.status, j.attempts, m.sent_at, m.transport FROM mail_outbox m JOIN platform_jobs j ON j.kind = 'mail' AND j.data->>'mailId' = m.id::text WHERE m.recipient = $1`,
-          [t.user.email],
-        );
-        return row?.status === 'running' ? null : row;
-      });
+      const job = await waitFor(
+        async () => {
+          const [row] = await api.db.platform.query<
+            { status: string; attempts: number; sent_at: Date | null; transport: string }[]
+          >(
+            `SELECT j.status, j.attempts, m.sent_at, m.transport FROM mail_outbox m JOIN platform_jobs j ON j.kind = 'mail' AND j.data->>'mailId' = m.id::text WHERE m.recipient = $1`,
+            [t.user.email],
+          );
+          return row?.status === 'running' ? null : row;
+        },
+        { what: 'the mail job to settle', timeout: 20_000 },
+      );
       expect(job).toEqual({ status: 'done', attempts: 3, sent_at: expect.any(Date), transport: 'smtp' });
     } finally {
       smtp.rejectRecipient = () => false;
@@ -286,7 +297,12 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
     expect(await worker.get(JobSweeper).sweep()).toBeGreaterThanOrEqual(1);
     const [mail] = await mailsTo(to);
     expect(mail.subject).toBe('Lost');
-    expect(await eventually(async () => (await jobRow(job!.id)).status === 'done')).toBe(true);
+    expect(
+      await waitFor(async () => (await jobRow(job!.id)).status === 'done', {
+        what: 'the job to be done',
+        timeout: 20_000,
+      }),
+    ).toBe(true);
   });
 
   it('without REDIS_URL, SMTP_URL and PUSH_GATEWAY_URL: the same job runs in-process from the table, and mails are logged', async () => {
@@ -294,21 +310,29 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
     await api.db.platform.query(`DELETE FROM platform_jobs WHERE kind = 'token-expiry'`); // today's run is due again
     const local = await startWorker({ REDIS_URL: '', SMTP_URL: '', PUSH_GATEWAY_URL: '' });
     try {
-      expect(await eventually(() => notifiedAt(t))).toBeInstanceOf(Date);
-      const daily = await eventually(async () => {
-        const rows = await api.db.platform.query<JobRow[]>(
-          `SELECT status, attempts, total, done FROM platform_jobs WHERE kind = 'token-expiry'`,
-        );
-        return rows.length === 1 && rows[0].status === 'done' ? rows[0] : null;
-      });
+      expect(await waitFor(() => notifiedAt(t), { what: 'the token to be notified', timeout: 20_000 })).toBeInstanceOf(
+        Date,
+      );
+      const daily = await waitFor(
+        async () => {
+          const rows = await api.db.platform.query<JobRow[]>(
+            `SELECT status, attempts, total, done FROM platform_jobs WHERE kind = 'token-expiry'`,
+          );
+          return rows.length === 1 && rows[0].status === 'done' ? rows[0] : null;
+        },
+        { what: "the day's job to be done", timeout: 20_000 },
+      );
       expect(daily).toMatchObject({ status: 'done', attempts: 1, done: 1, total: 1 });
-      const logged = await eventually(async () => {
-        const rows = await api.db.platform.query<{ transport: string | null }[]>(
-          'SELECT transport FROM mail_outbox WHERE recipient = $1',
-          [t.user.email],
-        );
-        return rows[0]?.transport ? rows : null;
-      });
+      const logged = await waitFor(
+        async () => {
+          const rows = await api.db.platform.query<{ transport: string | null }[]>(
+            'SELECT transport FROM mail_outbox WHERE recipient = $1',
+            [t.user.email],
+          );
+          return rows[0]?.transport ? rows : null;
+        },
+        { what: 'the mail to be logged', timeout: 20_000 },
+      );
       expect(logged).toEqual([{ transport: 'log' }]);
       expect(smtp.to(t.user.email)).toEqual([]);
       expect(push.toTopic(topicOf(t))).toEqual([]);

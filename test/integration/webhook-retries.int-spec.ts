@@ -4,6 +4,7 @@ import { TestApi } from '../support/api';
 import { cancelPendingDeliveries, newMembers, newTenant, TestTenant } from '../support/factories';
 import { TestReceiver } from '../support/receiver';
 import { TestSmtpServer } from '../support/smtp';
+import { sleep, waitFor } from '../support/wait';
 
 /**
  * Retries, deactivation and failure kinds, on a time-scaled schedule (the specification's
@@ -34,8 +35,6 @@ const TIMEOUT_MS = 500;
 /** In-process deliveries poll the outbox every 500 ms; an attempt may start up to one tick (plus work) after it is due. */
 const SCHEDULING_SLACK_MS = 750;
 const ENCRYPTION_KEY = Buffer.alloc(32, 13).toString('base64');
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('webhook retries and deactivation (time-scaled)', () => {
   let receiver: TestReceiver;
@@ -112,22 +111,6 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     return res.body.data;
   }
 
-  async function until<T>(
-    what: string,
-    read: () => Promise<T>,
-    done: (value: T) => boolean,
-    timeoutMs = 10_000,
-  ): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (done(value)) return value;
-      if (Date.now() > deadline)
-        throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${JSON.stringify(value)}`);
-      await sleep(50);
-    }
-  }
-
   const path = (label: string) => `/hooks/${label}-${randomBytes(3).toString('hex')}`;
 
   it('a receiver that always answers 500: exactly 6 attempts on the schedule, then disabled, one mail; PATCH re-enables', async () => {
@@ -138,11 +121,10 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     await createMember(c);
 
     const requests = await receiver.waitForCount(p, 6, 15_000);
-    const disabled = await until(
-      'the endpoint to be disabled',
-      () => getEndpoint(c, endpoint.id),
-      (e) => e.status === 'disabled',
-    );
+    const disabled = await waitFor(() => getEndpoint(c, endpoint.id), {
+      what: 'the endpoint to be disabled',
+      until: (e) => e.status === 'disabled',
+    });
     expect(disabled.disabled_reason).toBe('retries exhausted');
     await sleep(SCHEDULE_MS[SCHEDULE_MS.length - 1] * 1.1 + SCHEDULING_SLACK_MS); // no 7th attempt
     expect(receiver.at(p)).toHaveLength(6);
@@ -174,12 +156,7 @@ describe('webhook retries and deactivation (time-scaled)', () => {
       expect(a).toMatchObject({ event_id: eventId, status_code: 500, error: 'HTTP 500', succeeded: false });
 
     // Exactly one mail to the church's org_admin
-    await until(
-      'the deactivation mail',
-      async () => smtp.to(c.admin.email).length,
-      (n) => n >= 1,
-      10_000,
-    );
+    await waitFor(async () => smtp.to(c.admin.email).length, { what: 'the deactivation mail', until: (n) => n >= 1 });
     await sleep(300);
     const mails = smtp.to(c.admin.email);
     expect(mails).toHaveLength(1);
@@ -207,11 +184,10 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     expect(seventh.headers['service-webhook-id']).not.toBe(eventId);
     await sleep(600);
     expect(receiver.at(p)).toHaveLength(7);
-    const afterReEnable = await until(
-      'the 7th attempt',
-      () => attempts(c, endpoint.id),
-      (l) => l.length >= 7,
-    );
+    const afterReEnable = await waitFor(() => attempts(c, endpoint.id), {
+      what: 'the 7th attempt',
+      until: (l) => l.length >= 7,
+    });
     expect(afterReEnable[0]).toMatchObject({ attempt: 1, status_code: 200, succeeded: true, error: null });
     expect((await getEndpoint(c, endpoint.id)).status).toBe('enabled');
     expect(smtp.to(c.admin.email)).toHaveLength(1);
@@ -228,12 +204,11 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     ]);
     expect(ids).toHaveLength(2);
 
-    await until(
-      'the endpoint to be disabled',
-      () => getEndpoint(c, endpoint.id),
-      (e) => e.status === 'disabled',
-      15_000,
-    );
+    await waitFor(() => getEndpoint(c, endpoint.id), {
+      what: 'the endpoint to be disabled',
+      until: (e) => e.status === 'disabled',
+      timeout: 15_000,
+    });
     await sleep(SCHEDULE_MS[SCHEDULE_MS.length - 1] * 1.1 + SCHEDULING_SLACK_MS);
     const list = await attempts(c, endpoint.id);
     const perDelivery = new Map<string, number>();
@@ -244,12 +219,7 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     expect(Math.min(...perDelivery.values())).toBeGreaterThanOrEqual(1);
     expect(new Set(receiver.webhookIds(p)).size).toBe(2);
 
-    await until(
-      'the deactivation mail',
-      async () => smtp.to(c.admin.email).length,
-      (n) => n >= 1,
-      10_000,
-    );
+    await waitFor(async () => smtp.to(c.admin.email).length, { what: 'the deactivation mail', until: (n) => n >= 1 });
     await sleep(500);
     expect(smtp.to(c.admin.email)).toHaveLength(1);
   });
@@ -261,12 +231,11 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     const endpoint = await endpointFor(c, p);
     await createMember(c);
     await receiver.waitForCount(p, 1);
-    const disabled = await until(
-      'the endpoint to be disabled',
-      () => getEndpoint(c, endpoint.id),
-      (e) => e.status === 'disabled',
-      5_000,
-    );
+    const disabled = await waitFor(() => getEndpoint(c, endpoint.id), {
+      what: 'the endpoint to be disabled',
+      until: (e) => e.status === 'disabled',
+      timeout: 5_000,
+    });
     expect(disabled.disabled_reason).toMatch(/410/);
     await sleep(SCHEDULE_MS[0] * 1.1 + SCHEDULING_SLACK_MS + 300);
     expect(receiver.at(p)).toHaveLength(1);
@@ -284,31 +253,26 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     try {
       const endpoint = await endpointFor(c, p);
       await createMember(c);
-      await until(
-        'the endpoint to be disabled',
-        () => getEndpoint(c, endpoint.id),
-        (e) => e.status === 'disabled',
-        5_000,
-      );
-      const [mail] = await until(
-        'the deactivation mail',
-        async () => smtp.to(c.admin.email),
-        (mails) => mails.length >= 1,
-        10_000,
-      );
+      await waitFor(() => getEndpoint(c, endpoint.id), {
+        what: 'the endpoint to be disabled',
+        until: (e) => e.status === 'disabled',
+        timeout: 5_000,
+      });
+      const [mail] = await waitFor(async () => smtp.to(c.admin.email), {
+        what: 'the deactivation mail',
+        until: (mails) => mails.length >= 1,
+      });
       expect(mail.subject).toMatch(/desactivado|disabled/i);
       expect(mail.text).toContain(endpoint.url);
       expect(refusals).toBe(2); // refused once, accepted on the retry
       // The SMTP server has the mail a moment before the job that sent it is marked done.
-      const [job] = await until(
-        'the mail job to finish',
+      const [job] = await waitFor(
         () =>
           api.db.platform.query<{ status: string; attempts: number; transport: string }[]>(
             `SELECT j.status, j.attempts, m.transport FROM mail_outbox m JOIN platform_jobs j ON j.kind = 'mail' AND j.data->>'mailId' = m.id::text WHERE m.recipient = $1`,
             [c.admin.email],
           ),
-        (rows) => rows[0]?.status !== 'running',
-        5_000,
+        { what: 'the mail job to finish', until: (rows) => rows[0]?.status !== 'running', timeout: 5_000 },
       );
       expect(job).toEqual({ status: 'done', attempts: 2, transport: 'smtp' });
       await sleep(300);
@@ -330,11 +294,7 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     const requests = await receiver.waitForCount(p, 2, 5_000);
     expect(requests[1].receivedAt - requests[0].receivedAt).toBeGreaterThanOrEqual(SCHEDULE_MS[0]);
     expect(receiver.at(target, null)).toEqual([]);
-    const list = await until(
-      'two attempts',
-      () => attempts(c, endpoint.id),
-      (l) => l.length >= 2,
-    );
+    const list = await waitFor(() => attempts(c, endpoint.id), { what: 'two attempts', until: (l) => l.length >= 2 });
     expect(list).toEqual([
       expect.objectContaining({ attempt: 2, status_code: 200, error: null, succeeded: true }),
       expect.objectContaining({ attempt: 1, status_code: 302, error: 'HTTP 302', succeeded: false }),
@@ -350,11 +310,7 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     const endpoint = await endpointFor(c, p);
     await createMember(c);
     await receiver.waitForCount(p, 2, 5_000);
-    const list = await until(
-      'two attempts',
-      () => attempts(c, endpoint.id),
-      (l) => l.length >= 2,
-    );
+    const list = await waitFor(() => attempts(c, endpoint.id), { what: 'two attempts', until: (l) => l.length >= 2 });
     expect(list[1]).toMatchObject({ attempt: 1, status_code: null, succeeded: false });
     expect(list[1].error).toMatch(/time-?out/i);
     expect(list[1].duration_ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
@@ -371,11 +327,7 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     const endpoint = await endpointFor(c, p);
     await createMember(c);
     await receiver.waitForCount(p, 2, 5_000);
-    const list = await until(
-      'two attempts',
-      () => attempts(c, endpoint.id),
-      (l) => l.length >= 2,
-    );
+    const list = await waitFor(() => attempts(c, endpoint.id), { what: 'two attempts', until: (l) => l.length >= 2 });
     expect(list).toEqual([
       expect.objectContaining({ attempt: 2, status_code: 202, error: null, succeeded: true }),
       expect.objectContaining({ attempt: 1, status_code: 500, error: 'HTTP 500', succeeded: false }),

@@ -10,6 +10,7 @@ import { TestApi } from '../support/api';
 import { cancelPendingDeliveries, newTenant, TestTenant } from '../support/factories';
 import { cleanEnv, DIST_DIR, freePort, NODE_BIN, REPO_ROOT } from '../support/processes';
 import { TestReceiver } from '../support/receiver';
+import { sleep, waitFor } from '../support/wait';
 
 /**
  * The production shape: the API (TestApi, in this process) only writes the outbox and enqueues;
@@ -26,8 +27,6 @@ interface Envelope {
 
 const ENCRYPTION_KEY = Buffer.alloc(32, 17).toString('base64');
 const WORKER_JS = join(DIST_DIR, 'worker.js');
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------------------------------------
 // Child processes: this suite's redis-server and the worker. Always killed (afterAll, and on exit).
@@ -168,22 +167,22 @@ describe('webhook worker process (BullMQ on Redis)', () => {
 
   /** Waits for `n` POSTs to `p`; on time-out the error carries the worker's last output. */
   async function waitForCount(p: string, n: number, timeoutMs: number) {
-    await receiver.waitFor(
-      () => receiver.at(p).length >= n,
-      timeoutMs,
-      () =>
+    await waitFor(() => receiver.at(p).length >= n, {
+      timeout: timeoutMs,
+      interval: 20,
+      what: () =>
         `${n} request(s) at ${p}; got ${receiver.at(p).length}\nworker output (tail):\n${worker.output().slice(-3000)}`,
-    );
+    });
     return receiver.at(p);
   }
 
   async function waitForUnique(p: string, n: number, timeoutMs: number) {
-    await receiver.waitFor(
-      () => uniqueIds(p).size >= n,
-      timeoutMs,
-      () =>
+    await waitFor(() => uniqueIds(p).size >= n, {
+      timeout: timeoutMs,
+      interval: 20,
+      what: () =>
         `${n} unique Service-Webhook-Id at ${p}; got ${uniqueIds(p).size}\nworker output (tail):\n${worker.output().slice(-3000)}`,
-    );
+    });
   }
 
   async function church(): Promise<TestTenant> {
@@ -221,16 +220,17 @@ describe('webhook worker process (BullMQ on Redis)', () => {
 
   /** The endpoint's attempts once there are `n` (an attempt is recorded just after the receiver answered). */
   async function attemptsOnceThere(c: TestTenant, endpointId: string, n: number): Promise<Attempt[]> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const res = await api.get<{ data: Attempt[] }>(`/v1/webhook-endpoints/${endpointId}/deliveries`, {
-        token: c.token,
-        tenant: c.slug,
-      });
-      expect(res.status).toBe(200);
-      if (res.body.data.length >= n || Date.now() > deadline) return res.body.data;
-      await sleep(50);
-    }
+    return waitFor(
+      async () => {
+        const res = await api.get<{ data: Attempt[] }>(`/v1/webhook-endpoints/${endpointId}/deliveries`, {
+          token: c.token,
+          tenant: c.slug,
+        });
+        expect(res.status).toBe(200);
+        return res.body.data;
+      },
+      { what: `${n} attempt(s)`, until: (data) => data.length >= n },
+    );
   }
 
   const path = (label: string) => `/hooks/${label}-${randomBytes(3).toString('hex')}`;
@@ -400,12 +400,10 @@ describe('webhook worker process (BullMQ on Redis)', () => {
         `SELECT id FROM webhook_deliveries WHERE tenant_id = $1`,
         [c.id],
       );
-      const deadline = Date.now() + 10_000;
-      while (!worker.output().includes(`delivery ${id} attempt 1 errored`)) {
-        if (Date.now() > deadline)
-          throw new Error(`the job of delivery ${id} did not fail:\n${worker.output().slice(-3000)}`);
-        await sleep(100);
-      }
+      await waitFor(() => worker.output().includes(`delivery ${id} attempt 1 errored`), {
+        interval: 100,
+        what: () => `the job of delivery ${id} to fail:\n${worker.output().slice(-3000)}`,
+      });
       // Failed jobs do not linger under their id (BullMQ removes it just after the error is logged).
       let state = await queue.getJobState(`${id}-0`);
       for (let i = 0; i < 50 && state === 'active'; i++, state = await queue.getJobState(`${id}-0`)) await sleep(100);

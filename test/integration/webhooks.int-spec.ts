@@ -6,6 +6,7 @@ import { verifyWebhook } from '../../src/sdk/verify-webhook';
 import { JsonObject, TestApi } from '../support/api';
 import { cancelPendingDeliveries, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { PING_PATH, TestReceiver } from '../support/receiver';
+import { sleep, waitFor } from '../support/wait';
 
 /**
  * Webhooks in the API process (no REDIS_URL: deliveries run in-process from the outbox), to a real
@@ -64,8 +65,6 @@ interface Problem {
 
 const ENCRYPTION_KEY = Buffer.alloc(32, 11).toString('base64');
 const SIGNATURE = /^t=(\d+)(,v1=[0-9a-f]{64})+$/;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The parts of a Service-Signature header. */
 function parseSignature(header: string): { t: number; v1: string[] } {
@@ -299,15 +298,11 @@ describe('webhooks (in-process delivery)', () => {
       count: number,
       timeoutMs = 10_000,
     ): Promise<Attempt[]> {
-      const deadline = Date.now() + timeoutMs;
-      let list = await attempts(c, endpointId);
-      while (list.length < count) {
-        if (Date.now() > deadline)
-          throw new Error(`timed out waiting for ${count} attempts; got ${JSON.stringify(list)}`);
-        await sleep(50);
-        list = await attempts(c, endpointId);
-      }
-      return list;
+      return waitFor(() => attempts(c, endpointId), {
+        what: `${count} attempts`,
+        timeout: timeoutMs,
+        until: (list) => list.length >= count,
+      });
     }
 
     const envelopes = (path: string) => receiver.at(path).map((r) => r.body as Envelope);

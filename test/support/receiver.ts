@@ -1,4 +1,5 @@
 import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
+import { waitFor } from './wait';
 
 /** One request the receiver got, recorded as soon as its body has arrived (before any programmed delay). */
 export interface ReceivedRequest {
@@ -101,25 +102,12 @@ export class TestReceiver {
 
   /** Waits until `count` POSTs reached `path`; fails with what arrived when `timeoutMs` passes. */
   async waitForCount(path: string, count: number, timeoutMs = 10_000): Promise<ReceivedRequest[]> {
-    await this.waitFor(
-      () => this.at(path).length >= count,
-      timeoutMs,
-      () => `${count} request(s) to ${path}; got ${this.at(path).length}`,
-    );
+    await waitFor(() => this.at(path).length >= count, {
+      timeout: timeoutMs,
+      interval: 20,
+      what: () => `${count} request(s) to ${path} (receiver); got ${this.at(path).length}`,
+    });
     return this.at(path);
-  }
-
-  /** Polls `condition` every 20 ms until it holds; throws after `timeoutMs`. */
-  async waitFor(
-    condition: () => boolean,
-    timeoutMs: number,
-    describe: () => string = () => 'condition',
-  ): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error(`receiver: timed out after ${timeoutMs} ms waiting for ${describe()}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
   }
 
   async close(): Promise<void> {

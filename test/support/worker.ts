@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config/app-config';
 import { Database } from '../../src/database/database.service';
 import { WorkerModule } from '../../src/worker.module';
 import type { Client } from 'pg';
-import { eventually } from './eventually';
+import { waitFor } from './wait';
 
 /** The worker process as src/worker.ts starts it (BullMQ consumers with REDIS_URL), configured by `env` on top of the test environment, in this process. */
 export async function startWorker(env: Record<string, string> = {}): Promise<INestApplicationContext> {
@@ -35,11 +35,15 @@ export async function stopWorkerMidQuery(
   query: string,
 ): Promise<void> {
   const closing = worker.close();
-  const [waiting] = await eventually(() =>
-    db.platform.query<{ pid: number }[]>(
-      `SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`,
-      [query],
-    ),
+  const waiting = await waitFor(
+    async () =>
+      (
+        await db.platform.query<{ pid: number }[]>(
+          `SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`,
+          [query],
+        )
+      )[0],
+    { what: `a query like ${query} waiting on a lock`, timeout: 20_000 },
   );
   expect(waiting).toBeDefined();
   await db.platform.query('SELECT pg_terminate_backend($1)', [waiting.pid]);
