@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Agent, IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
 import { Client } from 'pg';
 import { SECRET_BOX } from '../../src/common/crypto/crypto.module';
@@ -10,6 +9,7 @@ import { DELIVERY_QUEUE } from '../../src/platform/outbox/delivery/delivery-queu
 import { TestApi } from '../support/api';
 import { cancelPendingDeliveries, newTenant, TestTenant } from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
+import { listenOnLoopback } from '../support/fake-http-server';
 
 /**
  * "No 500 for anything a client can send" and "nothing is half-written" under concurrency.
@@ -195,8 +195,7 @@ describe('concurrency: races end in clean answers and whole states', () => {
       WEBHOOK_TIMEOUT_MS: '1000',
     });
     server = api.app.getHttpServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    port = await listenOnLoopback(server);
     agent = new Agent({ keepAlive: true, maxSockets: PARALLEL });
     pg = new Client({ connectionString: process.env.DATABASE_URL });
     await pg.connect();

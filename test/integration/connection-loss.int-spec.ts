@@ -1,13 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Agent, IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { isConnectionLoss } from '../../src/common/errors/database-errors';
 import { TestApi } from '../support/api';
 import { newTenant, TestTenant } from '../support/factories';
 import { TcpProxy } from '../support/tcp-proxy';
 import { sleep, waitFor } from '../support/wait';
+import { listenOnLoopback } from '../support/fake-http-server';
 
 /**
  * Losing the database connection (a PostgreSQL restart, a network cut) is a 503 service_unavailable
@@ -161,8 +161,7 @@ describe('connection loss: 503 with Retry-After, never a 500, nothing half-writt
     proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 5432) });
     api = await TestApi.start({ DATABASE_URL: proxy.url(databaseUrl) });
     server = api.app.getHttpServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    port = await listenOnLoopback(server);
     agent = new Agent({ keepAlive: true, maxSockets: LOOPS * 2 });
     pg = new Client({ connectionString: databaseUrl });
     await pg.connect();

@@ -1,6 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Agent, IncomingHttpHeaders, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { FORMAT_CATALOG } from '../../src/common/errors/catalog';
 import { ID_PREFIX, parsePublicId } from '../../src/common/ids/id';
@@ -11,6 +10,7 @@ import { TestApi } from '../support/api';
 import { cancelPendingDeliveries, inTenant, newTenant, newToken, TestTenant, uniqueSlug } from '../support/factories';
 import { FakeStripe } from '../support/fake-stripe';
 import { waitFor } from '../support/wait';
+import { listenOnLoopback } from '../support/fake-http-server';
 
 /**
  * "Bad input gets a clear RFC 9457 error with a stable code; no 500 for anything a client can send."
@@ -741,8 +741,7 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       PAYMENTS_API_URL: stripe.url,
     });
     server = api.app.getHttpServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    port = await listenOnLoopback(server);
     agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
     // Enterprise plan (the factory's default): its burst of 10,000 covers every request of this file.
     church = await newTenant(api);

@@ -1,6 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { TenantContext } from '../../src/common/context/tenant-context';
 import { ID_PREFIX, parsePublicId } from '../../src/common/ids/id';
@@ -10,6 +8,8 @@ import { UsersService } from '../../src/platform/users/users.service';
 import type { UserEntity } from '../../src/platform/users/user.entity';
 import { TestApi, TypedResponse } from '../support/api';
 import { inTenant, newTenant, newToken, TestTenant } from '../support/factories';
+import { listenOnLoopback } from '../support/fake-http-server';
+import { freePort } from '../support/processes';
 
 /**
  * The token endpoint, revocation, metadata and the authorized-apps list (CONTRACT §5, §14), over
@@ -47,15 +47,6 @@ const s256 = (verifier: string) => createHash('sha256').update(verifier).digest(
 const newVerifier = () => randomBytes(32).toString('base64url');
 const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
-
-/** A free TCP port on 127.0.0.1 (the issuer must name the address the app listens on). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 describe('OAuth token endpoint, revocation, metadata and authorized apps', () => {
   let api: TestApi;
@@ -170,11 +161,11 @@ describe('OAuth token endpoint, revocation, metadata and authorized apps', () =>
   };
 
   beforeAll(async () => {
-    const port = await freePort();
+    const port = await freePort(); // the issuer must name the address the app listens on
     issuer = `http://127.0.0.1:${port}`;
     api = await TestApi.start({ PUBLIC_URL: issuer });
     server = api.app.getHttpServer();
-    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    await listenOnLoopback(server, port);
     church = await newTenant(api);
     other = await newTenant(api);
     staff = await newStaff(church);

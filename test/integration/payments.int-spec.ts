@@ -1,11 +1,11 @@
-import { createServer } from 'node:net';
 import Stripe from 'stripe';
-import type { Server } from 'node:http';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import { Call, JsonObject, TestApi } from '../support/api';
 import { cancelPendingDeliveries, newTenant, newToken, TestTenant } from '../support/factories';
 import { Delivery, FakeEvent, FakeStripe } from '../support/fake-stripe';
 import { waitFor } from '../support/wait';
+import { listenOnLoopback } from '../support/fake-http-server';
+import { freePort } from '../support/processes';
 
 // ---------------------------------------------------------------------------------------------
 // Types and helpers
@@ -58,19 +58,6 @@ const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const as = (church: TestTenant, extra: Call = {}): Call => ({ token: church.token, tenant: church.slug, ...extra });
 
-/** A port nothing listens on now, for the API's PUBLIC_URL (the fake posts events there). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 describe('payment processor', () => {
   let api: TestApi;
   let fake: FakeStripe;
@@ -79,14 +66,10 @@ describe('payment processor', () => {
 
   beforeAll(async () => {
     fake = await FakeStripe.start();
-    const port = await freePort();
+    const port = await freePort(); // for the API's PUBLIC_URL (the fake posts events there)
     publicUrl = `http://127.0.0.1:${port}`;
     api = await TestApi.start({ PAYMENTS_API_URL: fake.url, PUBLIC_URL: publicUrl });
-    const server: Server = api.app.getHttpServer();
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => resolve());
-    });
+    await listenOnLoopback(api.app.getHttpServer(), port);
   });
 
   afterAll(async () => {

@@ -1,11 +1,12 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createServer, Socket } from 'node:net';
+import { Socket } from 'node:net';
 import type { Response } from 'supertest';
 import { TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import { sleep, waitFor } from '../support/wait';
+import { freePort } from '../support/processes';
 
 /**
  * Rate limits (CONTRACT §7): a token bucket per church holding `burst` requests, refilled at the
@@ -84,17 +85,6 @@ const list = (api: TestApi, token: string, church: TestTenant) => () =>
   api.get('/v1/members?limit=1', { token, tenant: church.slug });
 
 // --- A private redis-server for the "Redis goes away" case (the shared one must stay up). ---
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function redisCommand(port: number, ...args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {

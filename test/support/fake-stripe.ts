@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, IncomingHttpHeaders, request as httpRequest, Server, ServerResponse } from 'node:http';
+import { IncomingHttpHeaders, request as httpRequest, ServerResponse } from 'node:http';
 import Stripe from 'stripe';
+import { FakeHttpServer, RawRequest, sendJson } from './fake-http-server';
 
 /** A webhook endpoint as the fake keeps it (Stripe's `webhook_endpoint` object, plus the key that owns it). */
 export interface FakeEndpoint {
@@ -84,42 +85,19 @@ const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url'
  * endpoint subscribed to its type, with a `Stripe-Signature` header made by
  * `stripe.webhooks.generateTestHeaderString`.
  */
-export class FakeStripe {
+export class FakeStripe extends FakeHttpServer<FakeApiRequest> {
   readonly endpoints = new Map<string, FakeEndpoint>();
-  readonly requests: FakeApiRequest[] = [];
   private readonly keys = new Set<string>();
   private failure: number | null = null;
   private anyKey = false;
 
-  private constructor(
-    private readonly server: Server,
-    readonly port: number,
-  ) {}
-
-  static async start(): Promise<FakeStripe> {
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () =>
-        self.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), res),
-      );
-      req.on('error', () => undefined);
-    });
-    server.keepAliveTimeout = 1_000;
-    const port = await new Promise<number>((resolve, reject) => {
-      server.on('error', reject);
-      server.listen(0, '127.0.0.1', () => {
-        const address = server.address();
-        resolve(typeof address === 'object' && address ? address.port : 0);
-      });
-    });
-    const self = new FakeStripe(server, port);
-    return self;
+  static start(): Promise<FakeStripe> {
+    return new FakeStripe().listen();
   }
 
   /** For PAYMENTS_API_URL. */
   get url(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return this.origin;
   }
 
   /** A new secret key this fake accepts (one per Stripe account). */
@@ -142,11 +120,6 @@ export class FakeStripe {
   /** The endpoints an account holds. */
   endpointsOf(apiKey: string): FakeEndpoint[] {
     return [...this.endpoints.values()].filter((e) => e.ownerKey === apiKey);
-  }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
   // ------------------------------------------------------------------------------------------
@@ -308,10 +281,12 @@ export class FakeStripe {
   // The API
   // ------------------------------------------------------------------------------------------
 
-  private handle(method: string, url: string, headers: IncomingHttpHeaders, raw: string, res: ServerResponse): void {
-    const path = url.split('?')[0];
-    const form = new URLSearchParams(method === 'GET' || method === 'DELETE' ? (url.split('?')[1] ?? '') : raw);
-    this.requests.push({ method, path, headers, form });
+  protected record({ method, url, headers, rawBody }: RawRequest): FakeApiRequest {
+    const form = new URLSearchParams(method === 'GET' || method === 'DELETE' ? (url.split('?')[1] ?? '') : rawBody);
+    return { method, path: url.split('?')[0], headers, form };
+  }
+
+  protected respond({ method, path, headers, form }: FakeApiRequest, res: ServerResponse): void {
     const key = /^Bearer (\S+)$/.exec(headers.authorization ?? '')?.[1] ?? '';
     if (!this.keys.has(key) && !(this.anyKey && /^(sk|rk)_(test|live)_\w+$/.test(key))) {
       const shown = key ? `${key.slice(0, 8)}${'*'.repeat(Math.max(0, key.length - 12))}${key.slice(-4)}` : '';
@@ -412,12 +387,7 @@ function publicView(endpoint: FakeEndpoint): Omit<FakeEndpoint, 'secret' | 'owne
 }
 
 function reply(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'request-id': `req_${hex(7)}`,
-    'stripe-version': Stripe.API_VERSION,
-  });
-  res.end(JSON.stringify(body));
+  sendJson(res, status, body, { 'request-id': `req_${hex(7)}`, 'stripe-version': Stripe.API_VERSION });
 }
 
 function post(

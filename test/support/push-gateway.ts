@@ -1,4 +1,5 @@
-import { createServer, IncomingHttpHeaders, Server } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { FakeHttpServer, parseJson, RawRequest, sendJson } from './fake-http-server';
 
 export interface PushRequest {
   method: string;
@@ -13,52 +14,15 @@ export const FCM_SEND_PATH = '/v1/projects/test/messages:send';
  * A fake FCM HTTP v1 gateway on a free loopback port: records every request and answers like FCM
  * (`{"name": "projects/test/messages/<n>"}`), or with `status` when a test sets it.
  */
-export class FakePushGateway {
-  readonly requests: PushRequest[] = [];
+export class FakePushGateway extends FakeHttpServer<PushRequest> {
   status = 200;
 
-  private constructor(
-    private readonly server: Server,
-    readonly port: number,
-  ) {}
-
-  static async start(): Promise<FakePushGateway> {
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown = text;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          // kept as text: the test will see the shape is wrong
-        }
-        self.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
-        const ok = self.status >= 200 && self.status < 300;
-        res.writeHead(self.status, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify(
-            ok
-              ? { name: `projects/test/messages/${self.requests.length}` }
-              : { error: { code: self.status, status: 'UNAVAILABLE' } },
-          ),
-        );
-      });
-    });
-    const port = await new Promise<number>((resolve, reject) => {
-      server.on('error', reject);
-      server.listen(0, '127.0.0.1', () => {
-        const address = server.address();
-        resolve(typeof address === 'object' && address ? address.port : 0);
-      });
-    });
-    const self = new FakePushGateway(server, port);
-    return self;
+  static start(): Promise<FakePushGateway> {
+    return new FakePushGateway().listen();
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this.port}${FCM_SEND_PATH}`;
+    return `${this.origin}${FCM_SEND_PATH}`;
   }
 
   /** The FCM `message` objects sent to a topic. */
@@ -68,8 +32,19 @@ export class FakePushGateway {
       .filter((m) => m.topic === topic);
   }
 
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
+  protected record({ method, url, headers, rawBody }: RawRequest): PushRequest {
+    // A body that is not JSON is kept as text: the test will see the shape is wrong.
+    return { method, path: url, headers, body: parseJson(rawBody, rawBody) };
+  }
+
+  protected respond(_request: PushRequest, res: ServerResponse): void {
+    const ok = this.status >= 200 && this.status < 300;
+    sendJson(
+      res,
+      this.status,
+      ok
+        ? { name: `projects/test/messages/${this.requests.length}` }
+        : { error: { code: this.status, status: 'UNAVAILABLE' } },
+    );
   }
 }

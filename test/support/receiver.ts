@@ -1,4 +1,5 @@
-import { createServer, IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { FakeHttpServer, parseJson, RawRequest, sendJson } from './fake-http-server';
 import { waitFor } from './wait';
 
 /** One request the receiver got, recorded as soon as its body has arrived (before any programmed delay). */
@@ -39,40 +40,11 @@ export const PING_PATH = '/webhooks/ping';
  * health check that answers 200 `{"ok": true}` by default. Every request is recorded with its raw
  * body and headers.
  */
-export class TestReceiver {
-  readonly requests: ReceivedRequest[] = [];
+export class TestReceiver extends FakeHttpServer<ReceivedRequest> {
   private readonly rules = new Map<string, Rule>();
-  private readonly timers = new Set<NodeJS.Timeout>();
 
-  private constructor(
-    private readonly server: Server,
-    readonly port: number,
-  ) {}
-
-  static async start(): Promise<TestReceiver> {
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () =>
-        self.handle(req.method ?? '', req.url ?? '/', req.headers, Buffer.concat(chunks).toString('utf8'), res),
-      );
-      req.on('error', () => undefined);
-    });
-    server.keepAliveTimeout = 1_000;
-    const port = await new Promise<number>((resolve, reject) => {
-      server.on('error', reject);
-      server.listen(0, '127.0.0.1', () => {
-        const address = server.address();
-        resolve(typeof address === 'object' && address ? address.port : 0);
-      });
-    });
-    const self = new TestReceiver(server, port);
-    return self;
-  }
-
-  /** `http://127.0.0.1:<port>` */
-  get origin(): string {
-    return `http://127.0.0.1:${this.port}`;
+  static start(): Promise<TestReceiver> {
+    return new TestReceiver().listen();
   }
 
   /** The full URL of a path on this receiver. */
@@ -110,44 +82,21 @@ export class TestReceiver {
     return this.at(path);
   }
 
-  async close(): Promise<void> {
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  protected record({ method, url, headers, rawBody, receivedAt }: RawRequest): ReceivedRequest {
+    return { method, path: url, headers, rawBody, body: parseJson(rawBody), receivedAt };
   }
 
-  private handle(
-    method: string,
-    path: string,
-    headers: IncomingHttpHeaders,
-    rawBody: string,
-    res: ServerResponse,
-  ): void {
-    let body: unknown;
-    try {
-      body = rawBody.length ? JSON.parse(rawBody) : undefined;
-    } catch {
-      body = undefined;
-    }
-    const request: ReceivedRequest = { method, path, headers, rawBody, body, receivedAt: Date.now() };
-    const bare = path.split('?')[0];
-    const index = this.requests.filter((r) => r.path.split('?')[0] === bare).length;
-    this.requests.push(request);
+  protected respond(request: ReceivedRequest, res: ServerResponse): void {
+    const bare = request.path.split('?')[0];
+    const index = this.requests.filter((r) => r.path.split('?')[0] === bare).length - 1;
     const rule = this.rules.get(bare);
     const answer: Answer = typeof rule === 'function' ? rule(request, index) : (rule ?? {});
     const send = () => {
       if (res.destroyed || res.writableEnded) return; // the sender gave up (time-out)
       const isPing = bare === PING_PATH;
-      res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
-      res.end(answer.body ?? JSON.stringify(isPing ? { ok: true } : { received: true }));
+      sendJson(res, answer.status ?? 200, answer.body ?? (isPing ? { ok: true } : { received: true }), answer.headers);
     };
-    if (answer.delayMs && answer.delayMs > 0) {
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        send();
-      }, answer.delayMs);
-      this.timers.add(timer);
-    } else send();
+    if (answer.delayMs && answer.delayMs > 0) this.later(answer.delayMs, send);
+    else send();
   }
 }

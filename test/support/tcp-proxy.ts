@@ -1,4 +1,5 @@
-import { AddressInfo, createServer, Socket } from 'node:net';
+import { createServer, Socket } from 'node:net';
+import { listenOnLoopback } from './fake-http-server';
 
 /**
  * A TCP proxy on 127.0.0.1 (random port) in front of a server, for tests that cut connections the
@@ -15,8 +16,7 @@ export class TcpProxy {
 
   static async start(target: { host: string; port: number }): Promise<TcpProxy> {
     const proxy = new TcpProxy(target);
-    await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
-    proxy.listenPort = (proxy.server.address() as AddressInfo).port;
+    proxy.listenPort = await listenOnLoopback(proxy.server);
     return proxy;
   }
 
@@ -49,8 +49,7 @@ export class TcpProxy {
   }
 
   async accept(): Promise<void> {
-    if (!this.server.listening)
-      await new Promise<void>((resolve) => this.server.listen(this.port, '127.0.0.1', resolve));
+    if (!this.server.listening) await listenOnLoopback(this.server, this.port);
   }
 
   close(): void {
