@@ -4,9 +4,10 @@ import { ID_PREFIX, newUuid, parsePublicId, toPublicId } from '../../src/common/
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { AttendanceService } from '../../src/modules/attendance/attendance.service';
-import { Call, JsonObject, TestApi } from '../support/api';
+import { JsonObject, TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
+import { as, qs, sortedIssuesOf } from '../support/http';
 
 interface Attendance {
   id: string;
@@ -30,10 +31,6 @@ interface BulkResult {
 }
 
 const ATT_ID = /^att_[0-9a-f]{32}$/;
-const as = (church: TestTenant, extra: Call = {}): Call => ({ token: church.token, tenant: church.slug, ...extra });
-const qs = (params: Record<string, string>): string => `?${new URLSearchParams(params).toString()}`;
-const issuesOf = (body: Problem) =>
-  (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
 const ids = (list: List<Attendance>) => list.data.map((a) => a.id);
 
 /** A calendar event of the church, written directly (this suite is about attendance, not the events API). */
@@ -228,7 +225,7 @@ describe('attendance', () => {
       ];
       for (const [body, issues] of cases) {
         const res = await record(api, church, body);
-        expect({ body, status: res.status, code: res.body.code, issues: issuesOf(res.body) }).toEqual({
+        expect({ body, status: res.status, code: res.body.code, issues: sortedIssuesOf(res.body) }).toEqual({
           body,
           status: 422,
           code: 'validation_failed',

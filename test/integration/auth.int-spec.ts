@@ -1,22 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { Response } from 'supertest';
 import { AppError } from '../../src/common/errors/app-error';
 import { generateToken } from '../../src/platform/auth/token-format';
 import { TokensService } from '../../src/platform/auth/tokens.service';
 import { TenantsService } from '../../src/platform/tenancy/tenants.service';
 import { TestApi } from '../support/api';
 import { inTenant, newTenant, newToken, TestTenant, uniqueSlug } from '../support/factories';
-import type { ProblemBody as Problem } from '../../src/common/errors/problem';
+import { expectProblem } from '../support/http';
 
 const DAY_SECONDS = 86_400;
-
-/** Asserts an RFC 9457 answer with the given status and code; returns the body. */
-function expectProblem(res: Response, status: number, code: string): Problem {
-  const body = res.body as Problem;
-  expect({ status: res.status, code: body?.code }).toEqual({ status, code });
-  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-  return body;
-}
 
 interface TokenRow {
   id: string;

@@ -6,6 +6,7 @@ import type { ListEnvelope as List } from '../../src/common/lists/list-envelope'
 import { Call, JsonObject, TestApi } from '../support/api';
 import { newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { waitFor } from '../support/wait';
+import { sortedIssuesOf } from '../support/http';
 
 interface Batch {
   id: string;
@@ -30,9 +31,6 @@ interface Donation {
 
 const BATCH_ID = /^bat_[0-9a-f]{32}$/;
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-const issuesOf = (body: Problem) =>
-  (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
 
 /** Whether at least `n` sessions of the API wait for a lock (statistics are cached per transaction: cleared first). */
 async function lockWaiters(pg: Client, n: number): Promise<boolean> {
@@ -221,14 +219,17 @@ describe('batches', () => {
       const desk = await Desk.open(api);
       const batch = await desk.batch({ currency: 'MXN' });
       const wrong = await desk.gift({ amount: 100, currency: 'USD', batch_id: batch.id });
-      expect([wrong.status, issuesOf(wrong.body)]).toEqual([422, [{ field: 'currency', issue: 'currency_mismatch' }]]);
+      expect([wrong.status, sortedIssuesOf(wrong.body)]).toEqual([
+        422,
+        [{ field: 'currency', issue: 'currency_mismatch' }],
+      ]);
       expect((await desk.gift({ amount: 100, currency: 'MXN', batch_id: batch.id })).status).toBe(201);
 
       const bad = await api.post<Problem>(
         '/v1/batches',
         desk.as({ body: { expected_total: 10.5, currency: 'usd', status: 'committed' } }),
       );
-      expect([bad.status, issuesOf(bad.body)]).toEqual([
+      expect([bad.status, sortedIssuesOf(bad.body)]).toEqual([
         422,
         [
           { field: 'currency', issue: 'one_of' },
@@ -245,9 +246,9 @@ describe('batches', () => {
         expect({ expected_total, status: res.status }).toEqual({ expected_total, status: 422 });
       }
       const noCurrency = await api.post<Problem>('/v1/batches', desk.as({ body: { description: 'x' } }));
-      expect(issuesOf(noCurrency.body)).toEqual([{ field: 'currency', issue: 'required' }]);
+      expect(sortedIssuesOf(noCurrency.body)).toEqual([{ field: 'currency', issue: 'required' }]);
       const currencyPatch = await api.patch<Problem>(`/v1/batches/${batch.id}`, desk.as({ body: { currency: 'USD' } }));
-      expect([currencyPatch.status, issuesOf(currencyPatch.body)]).toEqual([
+      expect([currencyPatch.status, sortedIssuesOf(currencyPatch.body)]).toEqual([
         422,
         [{ field: 'currency', issue: 'unknown_field' }],
       ]);
@@ -379,7 +380,7 @@ describe('batches', () => {
         }
       }
       const gift = await b.gift({ amount: 100, batch_id: theirs.id });
-      expect([gift.status, issuesOf(gift.body)]).toEqual([422, [{ field: 'batch_id', issue: 'not_found' }]]);
+      expect([gift.status, sortedIssuesOf(gift.body)]).toEqual([422, [{ field: 'batch_id', issue: 'not_found' }]]);
       expect((await api.get<List<Batch>>('/v1/batches', b.as())).body.total).toBe(0);
       expect(await a.get(theirs.id)).toMatchObject({ status: 'open', count: 0 });
     });

@@ -1,7 +1,8 @@
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import { BANNED_SEQUENCES, isAllowedCode, SECURITY_CODE_ALPHABET } from '../../src/modules/check-in/security-code';
-import { Call, JsonValue, TestApi } from '../support/api';
+import { JsonValue, TestApi } from '../support/api';
 import { cancelPendingDeliveries, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import { as } from '../support/http';
 
 interface Settings {
   banned_sequences: string[];
@@ -14,7 +15,6 @@ interface Issue {
 }
 
 const CODE = /^[BCDFGHJKLMNPRSTXZ2456789]{4}$/;
-const as = (token: string, church: TestTenant, extra: Call = {}): Call => ({ token, tenant: church.slug, ...extra });
 
 describe("the church's banned security-code sequences (/v1/settings/check-in)", () => {
   let api: TestApi;

@@ -5,8 +5,9 @@ import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import { KIOSK_ROUTES } from '../../src/platform/auth/kiosk-routes';
 import { OPENAPI_DOCUMENT, OpenApiDocumentHolder } from '../../src/platform/openapi/openapi.controller';
 import { BANNED_SEQUENCES, isAllowedCode } from '../../src/modules/check-in/security-code';
-import { Call, JsonObject, TestApi } from '../support/api';
+import { JsonObject, TestApi } from '../support/api';
 import { cancelPendingDeliveries, inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import { as } from '../support/http';
 
 interface SearchMember {
   id: string;
@@ -44,7 +45,6 @@ interface Checkout {
 }
 
 const CODE = /^[BCDFGHJKLMNPRSTXZ2456789]{4}$/;
-const as = (token: string, church: TestTenant, extra: Call = {}): Call => ({ token, tenant: church.slug, ...extra });
 const uuidOf = (prefix: keyof typeof ID_PREFIX, id: string) => parsePublicId(ID_PREFIX[prefix], id)!;
 const digits = () => String(1000 + (randomBytes(2).readUInt16BE() % 9000));
 

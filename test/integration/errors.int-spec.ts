@@ -6,6 +6,7 @@ import { TestApi } from '../support/api';
 import { inTenant, newTenant, newToken, TestTenant, uniqueSlug } from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import { FORMAT_CATALOG } from '../../src/common/errors/catalog';
+import { as, expectProblem } from '../support/http';
 
 const TYPE_BASE = 'https://docs.example.org/errors/';
 /** What must never reach a client: stack frames, file paths, driver and SQL text. */
@@ -16,10 +17,8 @@ const LEAK =
  * Every error is RFC 9457 problem JSON: status and code, the problem content type, a type URL
  * ending with the code, a request id equal to X-Request-Id, localized text, and nothing internal.
  */
-function expectProblem(res: Response, status: number, code: string): Problem {
-  const body = res.body as Problem;
-  expect({ status: res.status, code: body?.code }).toEqual({ status, code });
-  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+function expectFullProblem(res: Response, status: number, code: string): Problem {
+  const body = expectProblem(res, status, code);
   expect(body.status).toBe(status);
   expect(body.type).toBe(TYPE_BASE + code);
   expect(body.type.endsWith(`/${code}`)).toBe(true);
@@ -40,8 +39,6 @@ describe('errors (RFC 9457)', () => {
   let other: TestTenant;
   let memberId: string;
 
-  const as = (t: TestTenant) => ({ token: t.token, tenant: t.slug });
-
   beforeAll(async () => {
     api = await TestApi.start();
     // Business plan: this file makes many calls within seconds, more than a starter church's 60 per minute.
@@ -58,7 +55,7 @@ describe('errors (RFC 9457)', () => {
 
   describe('400', () => {
     it('missing_tenant', async () => {
-      expectProblem(await api.get('/v1/members', { token: church.token }), 400, 'missing_tenant');
+      expectFullProblem(await api.get('/v1/members', { token: church.token }), 400, 'missing_tenant');
     });
 
     it('invalid_json: a broken JSON body', async () => {
@@ -67,7 +64,7 @@ describe('errors (RFC 9457)', () => {
         body: '{"first_name": "Ana", "last_name":',
         raw: { contentType: 'application/json' },
       });
-      expectProblem(res, 400, 'invalid_json');
+      expectFullProblem(res, 400, 'invalid_json');
     });
 
     it.each([
@@ -77,18 +74,18 @@ describe('errors (RFC 9457)', () => {
       ['unknown filter', '?shoe_size=42', 'shoe_size'],
       ['bad filter value', '?active=maybe', 'active'],
     ])('invalid_parameter: %s', async (_label, query, field) => {
-      const body = expectProblem(await api.get(`/v1/members${query}`, as(church)), 400, 'invalid_parameter');
+      const body = expectFullProblem(await api.get(`/v1/members${query}`, as(church)), 400, 'invalid_parameter');
       expect(body.errors?.map((e) => e.field)).toContain(field);
       for (const e of body.errors ?? [])
         expect(e).toEqual({ field: expect.any(String), issue: expect.any(String), message: expect.any(String) });
     });
 
     it('invalid_parameter: a garbage cursor is a 400, never a 500', async () => {
-      expectProblem(await api.get('/v1/members?cursor=not-a-cursor', as(church)), 400, 'invalid_parameter');
+      expectFullProblem(await api.get('/v1/members?cursor=not-a-cursor', as(church)), 400, 'invalid_parameter');
     });
 
     it('invalid_parameter lists every bad parameter at once', async () => {
-      const body = expectProblem(
+      const body = expectFullProblem(
         await api.get('/v1/members?limit=0&sort=shoe_size&shoe_size=1', as(church)),
         400,
         'invalid_parameter',
@@ -100,13 +97,13 @@ describe('errors (RFC 9457)', () => {
   describe('401', () => {
     it('unauthorized: no token', async () => {
       const res = await api.get('/v1/members', { tenant: church.slug });
-      expectProblem(res, 401, 'unauthorized');
+      expectFullProblem(res, 401, 'unauthorized');
       expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
     });
 
     it('unauthorized: an unknown token', async () => {
       const res = await api.get('/v1/members', { tenant: church.slug, token: generateToken('pat') });
-      expectProblem(res, 401, 'unauthorized');
+      expectFullProblem(res, 401, 'unauthorized');
       expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
     });
 
@@ -116,7 +113,7 @@ describe('errors (RFC 9457)', () => {
         issued.uuid,
       ]);
       const res = await api.get('/v1/members', { tenant: church.slug, token: issued.token });
-      expectProblem(res, 401, 'token_expired');
+      expectFullProblem(res, 401, 'token_expired');
       expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
     });
 
@@ -124,15 +121,19 @@ describe('errors (RFC 9457)', () => {
       const issued = await newToken(api, church, ['read:members']);
       await inTenant(api, church.id, () => api.app.get(TokensService).revoke(issued.uuid));
       const res = await api.get('/v1/members', { tenant: church.slug, token: issued.token });
-      expectProblem(res, 401, 'token_revoked');
+      expectFullProblem(res, 401, 'token_revoked');
       expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
     });
   });
 
   describe('403', () => {
     it('tenant_forbidden', async () => {
-      expectProblem(await api.get('/v1/members', { token: church.token, tenant: other.slug }), 403, 'tenant_forbidden');
-      expectProblem(
+      expectFullProblem(
+        await api.get('/v1/members', { token: church.token, tenant: other.slug }),
+        403,
+        'tenant_forbidden',
+      );
+      expectFullProblem(
         await api.get('/v1/members', { token: church.token, tenant: uniqueSlug('ghost') }),
         403,
         'tenant_forbidden',
@@ -146,7 +147,7 @@ describe('errors (RFC 9457)', () => {
         token: issued.token,
         body: { key: 'nope', name: 'Nope' },
       });
-      const body = expectProblem(res, 403, 'scope_insufficient');
+      const body = expectFullProblem(res, 403, 'scope_insufficient');
       expect(body.detail).toContain('write:campuses');
       expect(res.headers['www-authenticate']).toContain('error="insufficient_scope"');
     });
@@ -154,13 +155,13 @@ describe('errors (RFC 9457)', () => {
     it('tenant_inactive', async () => {
       const suspended = await newTenant(api, { plan: 'business' });
       await api.app.get(TenantsService).update(suspended.slug, { status: 'suspended' });
-      expectProblem(await api.get('/v1/members', as(suspended)), 403, 'tenant_inactive');
+      expectFullProblem(await api.get('/v1/members', as(suspended)), 403, 'tenant_inactive');
     });
   });
 
   describe('404', () => {
     it('resource_not_found: a well-formed id that does not exist', async () => {
-      const body = expectProblem(
+      const body = expectFullProblem(
         await api.get(`/v1/members/mem_${'0'.repeat(32)}`, as(church)),
         404,
         'resource_not_found',
@@ -174,17 +175,17 @@ describe('errors (RFC 9457)', () => {
       ['an upper-case body', `mem_${'A'.repeat(32)}`],
       ['garbage', "1'%20OR%20'1'='1"],
     ])('resource_not_found: %s is a 404, never a 500', async (_label, id) => {
-      expectProblem(await api.get(`/v1/members/${id}`, as(church)), 404, 'resource_not_found');
+      expectFullProblem(await api.get(`/v1/members/${id}`, as(church)), 404, 'resource_not_found');
     });
 
     it("resource_not_found: another church's member", async () => {
-      expectProblem(await api.get(`/v1/members/${memberId}`, as(other)), 404, 'resource_not_found');
-      expectProblem(
+      expectFullProblem(await api.get(`/v1/members/${memberId}`, as(other)), 404, 'resource_not_found');
+      expectFullProblem(
         await api.patch(`/v1/members/${memberId}`, { ...as(other), body: { first_name: 'X' } }),
         404,
         'resource_not_found',
       );
-      expectProblem(await api.delete(`/v1/members/${memberId}`, as(other)), 404, 'resource_not_found');
+      expectFullProblem(await api.delete(`/v1/members/${memberId}`, as(other)), 404, 'resource_not_found');
       expect((await api.get(`/v1/members/${memberId}`, as(church))).status).toBe(200);
     });
 
@@ -194,13 +195,13 @@ describe('errors (RFC 9457)', () => {
         body: { first_name: 'Del', last_name: 'Eted' },
       });
       expect((await api.delete(`/v1/members/${created.body.id}`, as(church))).status).toBe(204);
-      expectProblem(await api.get(`/v1/members/${created.body.id}`, as(church)), 404, 'resource_not_found');
+      expectFullProblem(await api.get(`/v1/members/${created.body.id}`, as(church)), 404, 'resource_not_found');
     });
 
     it('route_not_found: an unknown route', async () => {
-      expectProblem(await api.get('/v1/no-such-thing', as(church)), 404, 'route_not_found');
-      expectProblem(await api.get('/nowhere'), 404, 'route_not_found');
-      expectProblem(await api.post('/v1/members/bulk/extra', { ...as(church), body: {} }), 404, 'route_not_found');
+      expectFullProblem(await api.get('/v1/no-such-thing', as(church)), 404, 'route_not_found');
+      expectFullProblem(await api.get('/nowhere'), 404, 'route_not_found');
+      expectFullProblem(await api.post('/v1/members/bulk/extra', { ...as(church), body: {} }), 404, 'route_not_found');
     });
   });
 
@@ -208,7 +209,7 @@ describe('errors (RFC 9457)', () => {
     it('conflict: a duplicate campus key', async () => {
       const first = await api.post('/v1/campuses', { ...as(church), body: { key: 'north', name: 'North' } });
       expect(first.status).toBe(201);
-      const body = expectProblem(
+      const body = expectFullProblem(
         await api.post('/v1/campuses', { ...as(church), body: { key: 'north', name: 'North again' } }),
         409,
         'conflict',
@@ -229,7 +230,7 @@ describe('errors (RFC 9457)', () => {
       );
       const statuses = results.map((r) => r.status).sort();
       expect(statuses).toEqual([201, 409, 409]);
-      for (const r of results.filter((x) => x.status === 409)) expectProblem(r, 409, 'conflict');
+      for (const r of results.filter((x) => x.status === 409)) expectFullProblem(r, 409, 'conflict');
     });
   });
 
@@ -237,7 +238,7 @@ describe('errors (RFC 9457)', () => {
     it('payload_too_large: a JSON body over 5 MB', async () => {
       const big = JSON.stringify({ first_name: 'x'.repeat(5 * 1024 * 1024 + 10), last_name: 'Big' });
       const res = await api.post('/v1/members', { ...as(church), body: big, raw: { contentType: 'application/json' } });
-      expectProblem(res, 413, 'payload_too_large');
+      expectFullProblem(res, 413, 'payload_too_large');
     });
 
     it('a body just under the limit is parsed (and then validated)', async () => {
@@ -247,13 +248,13 @@ describe('errors (RFC 9457)', () => {
         body: large,
         raw: { contentType: 'application/json' },
       });
-      const body = expectProblem(res, 422, 'validation_failed');
+      const body = expectFullProblem(res, 422, 'validation_failed');
       expect(body.errors?.map((e) => e.field)).toEqual(['first_name']);
     });
 
     it('payload_too_large: a bulk of 501 members; 500 are accepted', async () => {
       const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ first_name: `Bulk${i}`, last_name: 'Row' }));
-      expectProblem(
+      expectFullProblem(
         await api.post('/v1/members/bulk', { ...as(church), body: { members: rows(501) } }),
         413,
         'payload_too_large',
@@ -274,7 +275,7 @@ describe('errors (RFC 9457)', () => {
         body: 'first_name=Ana&last_name=Ruiz',
         raw: { contentType: 'text/plain' },
       });
-      expectProblem(res, 415, 'unsupported_media_type');
+      expectFullProblem(res, 415, 'unsupported_media_type');
     });
 
     it('unsupported_media_type: a form body', async () => {
@@ -283,7 +284,7 @@ describe('errors (RFC 9457)', () => {
         body: 'first_name=Ana&last_name=Ruiz',
         raw: { contentType: 'application/x-www-form-urlencoded' },
       });
-      expectProblem(res, 415, 'unsupported_media_type');
+      expectFullProblem(res, 415, 'unsupported_media_type');
     });
 
     it('application/json; charset=utf-8 is accepted (control)', async () => {
@@ -303,7 +304,7 @@ describe('errors (RFC 9457)', () => {
         lang: 'en',
         body: { email: 'not-an-email', gender: 'other', shoe_size: 42 },
       });
-      const body = expectProblem(res, 422, 'validation_failed');
+      const body = expectFullProblem(res, 422, 'validation_failed');
       expect(body.errors).toBeDefined();
       for (const e of body.errors!) {
         expect(e).toEqual({
@@ -328,12 +329,12 @@ describe('errors (RFC 9457)', () => {
         ...as(church),
         body: { first_name: 'A', last_name: 'B', address: { city: 42 } },
       });
-      const body = expectProblem(res, 422, 'validation_failed');
+      const body = expectFullProblem(res, 422, 'validation_failed');
       expect(body.errors?.map((e) => e.field)).toContain('address.city');
     });
 
     it('a JSON array where an object is expected is 422, not 500', async () => {
-      expectProblem(await api.post('/v1/members', { ...as(church), body: [1, 2] }), 422, 'validation_failed');
+      expectFullProblem(await api.post('/v1/members', { ...as(church), body: [1, 2] }), 422, 'validation_failed');
     });
   });
 
@@ -342,7 +343,7 @@ describe('errors (RFC 9457)', () => {
       const call = (lang?: string) => api.get('/v1/members', { token: church.token, lang });
       const answers = { default: await call(), es: await call('es'), en: await call('en'), pt: await call('pt') };
       const titles = Object.fromEntries(
-        Object.entries(answers).map(([k, res]) => [k, expectProblem(res, 400, 'missing_tenant').title]),
+        Object.entries(answers).map(([k, res]) => [k, expectFullProblem(res, 400, 'missing_tenant').title]),
       );
       expect(titles).toEqual({
         default: 'Falta el encabezado X-Tenant',
@@ -360,7 +361,7 @@ describe('errors (RFC 9457)', () => {
     it('field messages follow the language too', async () => {
       const call = (lang: string) => api.post('/v1/members', { ...as(church), lang, body: {} });
       const [es, en, pt] = [await call('es'), await call('en'), await call('pt')].map((res) =>
-        expectProblem(res, 422, 'validation_failed'),
+        expectFullProblem(res, 422, 'validation_failed'),
       );
       expect(new Set([es.title, en.title, pt.title]).size).toBe(3);
       expect(new Set([es.errors![0].message, en.errors![0].message, pt.errors![0].message]).size).toBe(3);
@@ -377,7 +378,7 @@ describe('errors (RFC 9457)', () => {
           body: { first_name: 'Ana', last_name: 'Ruiz', phone: '3312345678', birthdate: '17/04/1988' },
         });
       const messages = async (lang: string) =>
-        expectProblem(await call(lang), 422, 'validation_failed').errors!.map((e) => e.message);
+        expectFullProblem(await call(lang), 422, 'validation_failed').errors!.map((e) => e.message);
       expect(await messages('en')).toEqual([
         'This value does not have the expected format (E.164, e.g. +5213312345678).',
         'This value does not have the expected format (YYYY-MM-DD).',
@@ -396,18 +397,18 @@ describe('errors (RFC 9457)', () => {
 
     it("an unsupported language ('fr') falls back to es", async () => {
       const res = await api.get('/v1/members', { token: church.token, lang: 'fr' });
-      expect(expectProblem(res, 400, 'missing_tenant').title).toBe('Falta el encabezado X-Tenant');
+      expect(expectFullProblem(res, 400, 'missing_tenant').title).toBe('Falta el encabezado X-Tenant');
       expect(res.headers['content-language']).toBe('es');
     });
 
     it('a region tag and q-values are honoured', async () => {
       const ptBr = await api.get('/v1/members', { token: church.token, lang: 'pt-BR' });
-      expect(expectProblem(ptBr, 400, 'missing_tenant').title).toBe(
+      expect(expectFullProblem(ptBr, 400, 'missing_tenant').title).toBe(
         (await api.get<Problem>('/v1/members', { token: church.token, lang: 'pt' })).body.title,
       );
       expect(ptBr.headers['content-language']).toBe('pt');
       const ranked = await api.get('/v1/members', { token: church.token, lang: 'fr;q=1, en;q=0.8, es;q=0.5' });
-      expect(expectProblem(ranked, 400, 'missing_tenant').title).toBe('Missing X-Tenant');
+      expect(expectFullProblem(ranked, 400, 'missing_tenant').title).toBe('Missing X-Tenant');
       expect(ranked.headers['content-language']).toBe('en');
     });
   });

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { ID_PREFIX, parsePublicId } from '../../src/common/ids/id';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
-import { Call, JsonObject, TestApi } from '../support/api';
+import { JsonObject, TestApi } from '../support/api';
 import { cancelPendingDeliveries, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { TestSmtpServer } from '../support/smtp';
 import { waitFor } from '../support/wait';
+import { as, qs, sortedIssuesOf } from '../support/http';
 
 // ---------------------------------------------------------------------------------------------
 // Calendar events and registrations (CONTRACT §11), over HTTP on PostgreSQL, with a real SMTP server
@@ -50,10 +51,6 @@ interface Registration {
 const EVENT_ID = /^evt_[0-9a-f]{32}$/;
 const REG_ID = /^reg_[0-9a-f]{32}$/;
 
-const as = (church: TestTenant, extra: Call = {}): Call => ({ token: church.token, tenant: church.slug, ...extra });
-const qs = (params: Record<string, string>): string => `?${new URLSearchParams(params).toString()}`;
-const issuesOf = (body: Problem) =>
-  (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
 const unique = (prefix: string) => `${prefix}-${randomBytes(3).toString('hex')}`;
 
 describe('calendar events', () => {
@@ -235,20 +232,20 @@ describe('calendar events', () => {
       for (const timezone of ['Mars/Olympus_Mons', '+05:00', 'America/', '']) {
         const res = await post({ timezone });
         expect([res.status, res.body.code]).toEqual([422, 'validation_failed']);
-        expect(issuesOf(res.body)).toEqual([{ field: 'timezone', issue: 'invalid_format' }]);
+        expect(sortedIssuesOf(res.body)).toEqual([{ field: 'timezone', issue: 'invalid_format' }]);
       }
       const backwards = await post({ ends_at: '2026-12-06T09:00:00Z' });
-      expect(issuesOf(backwards.body)).toEqual([{ field: 'ends_at', issue: 'not_after_start' }]);
+      expect(sortedIssuesOf(backwards.body)).toEqual([{ field: 'ends_at', issue: 'not_after_start' }]);
       const equal = await post({ ends_at: '2026-12-06T10:00:00Z' });
-      expect(issuesOf(equal.body)).toEqual([{ field: 'ends_at', issue: 'not_after_start' }]);
+      expect(sortedIssuesOf(equal.body)).toEqual([{ field: 'ends_at', issue: 'not_after_start' }]);
       const badDate = await post({ starts_at: '2026-02-30T10:00:00Z' });
-      expect(issuesOf(badDate.body)).toEqual([{ field: 'starts_at', issue: 'invalid_format' }]);
+      expect(sortedIssuesOf(badDate.body)).toEqual([{ field: 'starts_at', issue: 'invalid_format' }]);
       const badHour = await post({ starts_at: '2026-02-03T25:00' });
-      expect(issuesOf(badHour.body)).toEqual([{ field: 'starts_at', issue: 'invalid_format' }]);
+      expect(sortedIssuesOf(badHour.body)).toEqual([{ field: 'starts_at', issue: 'invalid_format' }]);
       const campus = await post({ campus: 'nowhere' });
-      expect(issuesOf(campus.body)).toEqual([{ field: 'campus', issue: 'not_found' }]);
+      expect(sortedIssuesOf(campus.body)).toEqual([{ field: 'campus', issue: 'not_found' }]);
       const missing = await api.post<Problem>('/v1/events', as(c, { body: {} }));
-      expect(issuesOf(missing.body).map((i) => i.field)).toEqual(['ends_at', 'name', 'starts_at']);
+      expect(sortedIssuesOf(missing.body).map((i) => i.field)).toEqual(['ends_at', 'name', 'starts_at']);
       const status = await post({ status: 'canceled' });
       expect(status.status).toBe(422);
     });
@@ -276,12 +273,12 @@ describe('calendar events', () => {
         `/v1/events/${e.id}`,
         as(c, { body: { ends_at: '2026-12-06T07:00:00Z' } }),
       );
-      expect([backwards.status, issuesOf(backwards.body)]).toEqual([
+      expect([backwards.status, sortedIssuesOf(backwards.body)]).toEqual([
         422,
         [{ field: 'ends_at', issue: 'not_after_start' }],
       ]);
       const cleared = await api.patch<Problem>(`/v1/events/${e.id}`, as(c, { body: { name: null } }));
-      expect([cleared.status, issuesOf(cleared.body)]).toEqual([422, [{ field: 'name', issue: 'required' }]]);
+      expect([cleared.status, sortedIssuesOf(cleared.body)]).toEqual([422, [{ field: 'name', issue: 'required' }]]);
       const back = await api.patch<CalendarEvent>(`/v1/events/${e.id}`, as(c, { body: { timezone: null } }));
       expect(back.body.timezone).toBe('UTC');
     });
@@ -504,13 +501,16 @@ describe('calendar events', () => {
       const both = await register(c, e.id, { member_id: maria, guest: { first_name: 'A', last_name: 'B' } });
       expect([both.status, both.body.code]).toEqual([422, 'validation_failed']);
       const neither = await register(c, e.id, {});
-      expect([neither.status, issuesOf(neither.body)]).toEqual([422, [{ field: 'member_id', issue: 'required' }]]);
+      expect([neither.status, sortedIssuesOf(neither.body)]).toEqual([
+        422,
+        [{ field: 'member_id', issue: 'required' }],
+      ]);
       for (const member_id of [stranger, 'mem_nothex', 'prs_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f']) {
         const res = await register(c, e.id, { member_id });
-        expect([res.status, issuesOf(res.body)]).toEqual([422, [{ field: 'member_id', issue: 'not_found' }]]);
+        expect([res.status, sortedIssuesOf(res.body)]).toEqual([422, [{ field: 'member_id', issue: 'not_found' }]]);
       }
       const badGuest = await register(c, e.id, { guest: { first_name: 'A', last_name: '', email: 'nope' } });
-      expect([badGuest.status, issuesOf(badGuest.body).map((i) => i.field)]).toEqual([
+      expect([badGuest.status, sortedIssuesOf(badGuest.body).map((i) => i.field)]).toEqual([
         422,
         ['guest.email', 'guest.last_name'],
       ]);

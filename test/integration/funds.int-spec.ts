@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
-import { Call, JsonObject, TestApi } from '../support/api';
+import { JsonObject, TestApi } from '../support/api';
 import { newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import { as, itRefusesBadListParams, qs, sortedIssuesOf } from '../support/http';
 
 interface Fund {
   id: string;
@@ -18,10 +19,6 @@ interface Fund {
 const FUND_ID = /^fnd_[0-9a-f]{32}$/;
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-const as = (church: TestTenant, extra: Call = {}): Call => ({ token: church.token, tenant: church.slug, ...extra });
-const qs = (params: Record<string, string>): string => `?${new URLSearchParams(params).toString()}`;
-const issuesOf = (body: Problem) =>
-  (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
 const unique = (prefix: string) => `${prefix} ${randomBytes(4).toString('hex')}`;
 
 async function createFund(api: TestApi, church: TestTenant, body: JsonObject): Promise<Fund> {
@@ -81,7 +78,7 @@ describe('funds', () => {
     it('a name is unique ignoring case: 409 conflict, also for two creates at once', async () => {
       await createFund(api, church, { name: 'Missions' });
       const dup = await api.post<Problem>('/v1/funds', as(church, { body: { name: 'MISSIONS' } }));
-      expect([dup.status, dup.body.code, issuesOf(dup.body)]).toEqual([
+      expect([dup.status, dup.body.code, sortedIssuesOf(dup.body)]).toEqual([
         409,
         'conflict',
         [{ field: 'name', issue: 'duplicate' }],
@@ -105,7 +102,7 @@ describe('funds', () => {
         }),
       );
       expect(res.status).toBe(422);
-      expect(issuesOf(res.body)).toEqual([
+      expect(sortedIssuesOf(res.body)).toEqual([
         { field: 'active', issue: 'invalid_type' },
         { field: 'color', issue: 'unknown_field' },
         { field: 'description', issue: 'too_long' },
@@ -113,7 +110,7 @@ describe('funds', () => {
         { field: 'name', issue: 'required' },
       ]);
       const blank = await api.post<Problem>('/v1/funds', as(church, { body: { name: '   ' } }));
-      expect([blank.status, issuesOf(blank.body)]).toEqual([422, [{ field: 'name', issue: 'required' }]]);
+      expect([blank.status, sortedIssuesOf(blank.body)]).toEqual([422, [{ field: 'name', issue: 'required' }]]);
     });
 
     it('honours Idempotency-Key', async () => {
@@ -160,7 +157,7 @@ describe('funds', () => {
         `/v1/funds/${fund.id}`,
         as(church, { body: { name: null, active: null } }),
       );
-      expect([cleared.status, issuesOf(cleared.body)]).toEqual([
+      expect([cleared.status, sortedIssuesOf(cleared.body)]).toEqual([
         422,
         [
           { field: 'active', issue: 'required' },
@@ -204,21 +201,19 @@ describe('funds', () => {
         cursor = page.next_cursor;
       } while (cursor);
       expect(seen).toEqual([a.id, d.id, b.id]);
-
-      for (const params of [
-        { color: 'red' },
-        { sort: 'ledger_code' },
-        { active: 'maybe' },
-        { 'name[gt]': 'a' },
-      ] as Record<string, string>[]) {
-        const res = await api.get<Problem>(`/v1/funds${qs(params)}`, as(c));
-        expect({ params, status: res.status, code: res.body.code }).toEqual({
-          params,
-          status: 400,
-          code: 'invalid_parameter',
-        });
-      }
     });
+
+    itRefusesBadListParams(
+      () => api,
+      '/v1/funds',
+      () => as(church),
+      [
+        [{ color: 'red' }, null],
+        [{ sort: 'ledger_code' }, null],
+        [{ active: 'maybe' }, null],
+        [{ 'name[gt]': 'a' }, null],
+      ],
+    );
 
     it('DELETE removes a fund nobody gave to (204, then 404); one with donations is 409 and stays', async () => {
       const unused = await createFund(api, church, { name: unique('Unused') });
@@ -280,7 +275,7 @@ describe('funds', () => {
         '/v1/donations',
         as(church, { body: { amount: 700, currency: 'USD', fund_id: fund.id } }),
       );
-      expect([res.status, res.body.code, issuesOf(res.body)]).toEqual([
+      expect([res.status, res.body.code, sortedIssuesOf(res.body)]).toEqual([
         422,
         'validation_failed',
         [{ field: 'fund_id', issue: 'inactive' }],
@@ -330,7 +325,7 @@ describe('funds', () => {
         '/v1/donations',
         as(b, { body: { amount: 100, currency: 'USD', fund_id: theirs.id } }),
       );
-      expect([gift.status, issuesOf(gift.body)]).toEqual([422, [{ field: 'fund_id', issue: 'not_found' }]]);
+      expect([gift.status, sortedIssuesOf(gift.body)]).toEqual([422, [{ field: 'fund_id', issue: 'not_found' }]]);
       expect((await api.get<Fund>(`/v1/funds/${theirs.id}`, as(a))).body).toEqual(theirs);
     });
 

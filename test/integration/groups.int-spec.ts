@@ -3,8 +3,9 @@ import { TenantContext } from '../../src/common/context/tenant-context';
 import { parsePublicId } from '../../src/common/ids/id';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
-import { Call, JsonObject, TestApi } from '../support/api';
+import { JsonObject, TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import { as, qs, sortedIssuesOf } from '../support/http';
 
 // ---------------------------------------------------------------------------------------------
 // Types and small helpers
@@ -52,10 +53,6 @@ interface GroupMember extends Member {
 const GROUP_ID = /^grp_[0-9a-f]{32}$/;
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-const as = (church: TestTenant, extra: Call = {}): Call => ({ token: church.token, tenant: church.slug, ...extra });
-const qs = (params: Record<string, string>): string => `?${new URLSearchParams(params).toString()}`;
-const issuesOf = (body: Problem) =>
-  (body.errors ?? []).map(({ field, issue }) => ({ field, issue })).sort((a, b) => a.field.localeCompare(b.field));
 const unique = (prefix: string) => `${prefix} ${randomBytes(4).toString('hex')}`;
 const sorted = (ids: string[]) => [...ids].sort();
 
@@ -225,7 +222,7 @@ describe('groups', () => {
       );
       expect(res.status).toBe(422);
       expect(res.body.code).toBe('validation_failed');
-      expect(issuesOf(res.body).map((i) => i.field)).toEqual([
+      expect(sortedIssuesOf(res.body).map((i) => i.field)).toEqual([
         'capacity',
         'meeting_day',
         'meeting_time',
@@ -233,10 +230,10 @@ describe('groups', () => {
         'parent_group_id',
         'status',
       ]);
-      expect(issuesOf(res.body)).toContainEqual({ field: 'meeting_time', issue: 'invalid_format' });
+      expect(sortedIssuesOf(res.body)).toContainEqual({ field: 'meeting_time', issue: 'invalid_format' });
       const campus = await api.post<Problem>('/v1/groups', as(church, { body: { name: 'X', campus: 'nowhere' } }));
       expect(campus.status).toBe(422);
-      expect(issuesOf(campus.body)).toEqual([{ field: 'campus', issue: 'not_found' }]);
+      expect(sortedIssuesOf(campus.body)).toEqual([{ field: 'campus', issue: 'not_found' }]);
     });
 
     it('PATCH changes the given fields, null clears; name cannot be cleared; status closed is 422', async () => {
@@ -257,7 +254,7 @@ describe('groups', () => {
       expect((await api.get<Group>(`/v1/groups/${group.id}`, as(church))).body).toEqual(res.body);
       const cleared = await api.patch<Problem>(`/v1/groups/${group.id}`, as(church, { body: { name: null } }));
       expect(cleared.status).toBe(422);
-      expect(issuesOf(cleared.body)).toEqual([{ field: 'name', issue: 'required' }]);
+      expect(sortedIssuesOf(cleared.body)).toEqual([{ field: 'name', issue: 'required' }]);
       const closed = await api.patch<Problem>(`/v1/groups/${group.id}`, as(church, { body: { status: 'closed' } }));
       expect(closed.status).toBe(422);
     });
@@ -623,7 +620,7 @@ describe('groups', () => {
         as(church, { body: { name, member_ids: [ids[0], foreign, outsider], leader_id: ids[1] } }),
       );
       expect([res.status, res.body.code]).toEqual([422, 'validation_failed']);
-      expect(issuesOf(res.body)).toEqual([
+      expect(sortedIssuesOf(res.body)).toEqual([
         { field: 'member_ids[1]', issue: 'not_in_group' },
         { field: 'member_ids[2]', issue: 'not_in_group' },
       ]);
@@ -632,13 +629,13 @@ describe('groups', () => {
         as(church, { body: { name, member_ids: [ids[0]], leader_id: outsider } }),
       );
       expect(leaderOut.status).toBe(422);
-      expect(issuesOf(leaderOut.body)).toEqual([{ field: 'leader_id', issue: 'not_in_group' }]);
+      expect(sortedIssuesOf(leaderOut.body)).toEqual([{ field: 'leader_id', issue: 'not_in_group' }]);
       const noLeader = await api.post<Problem>(
         `/v1/groups/${source.id}/multiply`,
         as(church, { body: { name, member_ids: [ids[0]] } }),
       );
       expect(noLeader.status).toBe(422);
-      expect(issuesOf(noLeader.body)).toEqual([{ field: 'leader_id', issue: 'required' }]);
+      expect(sortedIssuesOf(noLeader.body)).toEqual([{ field: 'leader_id', issue: 'required' }]);
       const empty = await api.post<Problem>(
         `/v1/groups/${source.id}/multiply`,
         as(church, { body: { name, member_ids: [], leader_id: ids[0] } }),

@@ -16,6 +16,7 @@ import { TestSmtpServer } from '../support/smtp';
 import { TEST_REDIS_URL } from '../support/test-env';
 import { startWorker, stopWorkerMidQuery } from '../support/worker';
 import { waitFor } from '../support/wait';
+import { as } from '../support/http';
 
 interface ChannelCounts {
   sent: number;
@@ -67,8 +68,6 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
   let other: TestTenant;
   const tag = randomBytes(4).toString('hex');
   const mail = (name: string) => `${name}-${tag}@example.org`;
-
-  const as = (c: TestTenant, extra: Call = {}): Call => ({ token: c.token, tenant: c.slug, ...extra });
 
   async function send(c: TestTenant, body: JsonObject, extra: Call = {}): Promise<Notification> {
     const res = await api.post<Notification>('/v1/notifications', as(c, { body, ...extra }));

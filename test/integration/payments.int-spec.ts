@@ -1,11 +1,12 @@
 import Stripe from 'stripe';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
-import { Call, JsonObject, TestApi } from '../support/api';
+import { JsonObject, TestApi } from '../support/api';
 import { cancelPendingDeliveries, newTenant, newToken, TestTenant } from '../support/factories';
 import { Delivery, FakeEvent, FakeStripe } from '../support/fake-stripe';
 import { waitFor } from '../support/wait';
 import { listenOnLoopback } from '../support/fake-http-server';
 import { freePort } from '../support/processes';
+import { as } from '../support/http';
 
 // ---------------------------------------------------------------------------------------------
 // Types and helpers
@@ -55,8 +56,6 @@ const PROCESSOR_EVENTS = [
   'invoice.payment_failed',
 ];
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-const as = (church: TestTenant, extra: Call = {}): Call => ({ token: church.token, tenant: church.slug, ...extra });
 
 describe('payment processor', () => {
   let api: TestApi;

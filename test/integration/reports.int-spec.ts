@@ -6,6 +6,7 @@ import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import { Call, JsonObject, TestApi } from '../support/api';
 import { newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { readSvg } from '../support/svg';
+import { qs } from '../support/http';
 
 /**
  * Reports (CONTRACT §13): a church seeded through the API (gifts in two currencies with partial and
@@ -28,7 +29,6 @@ interface Report {
   totals: unknown;
 }
 
-const qs = (params: Record<string, string>) => `?${new URLSearchParams(params).toString()}`;
 const uuid = (prefix: keyof typeof ID_PREFIX, id: string) => parsePublicId(ID_PREFIX[prefix], id)!;
 
 /** A church's handle: its admin token for seeding, a pool of tokens for the 30-a-minute endpoints. */

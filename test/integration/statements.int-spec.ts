@@ -11,11 +11,12 @@ import type { ListEnvelope as List } from '../../src/common/lists/list-envelope'
 import { loadConfig } from '../../src/config/app-config';
 import { DonationsService } from '../../src/modules/donations/donations.service';
 import { STATEMENTS_PER_BATCH } from '../../src/modules/statements/statement-run.job';
-import { Call, JsonObject, TestApi } from '../support/api';
+import { JsonObject, TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
 import { startWorker, stopWorkerMidQuery } from '../support/worker';
 import { waitFor } from '../support/wait';
+import { as } from '../support/http';
 
 interface Run {
   id: string;
@@ -70,8 +71,6 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
   let other: TestTenant;
   /** Per church: its finance tokens for POST /v1/donations and the uses of the newest. */
   const pools = new Map<string, { tokens: string[]; uses: number }>();
-
-  const as = (c: TestTenant, extra: Call = {}): Call => ({ token: c.token, tenant: c.slug, ...extra });
 
   /** POST /v1/donations allows 30 a minute per token: a fresh finance token every 25 gifts. */
   async function donate(c: TestTenant, body: JsonObject): Promise<Ref> {

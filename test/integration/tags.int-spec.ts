@@ -2,10 +2,11 @@ import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner
 import { TenantContext } from '../../src/common/context/tenant-context';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
-import { Call, JsonObject, TestApi } from '../support/api';
+import { JsonObject, TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
 import { sleep } from '../support/wait';
+import { as, issuesOf, itRefusesBadListParams, qs } from '../support/http';
 
 /** CONTRACT §10 Tags: /v1/tags, members' `tags` and `tag` filter, PUT/DELETE /v1/members/{id}/tags/{tag}, tag.added/tag.removed. */
 
@@ -42,9 +43,6 @@ interface PlanNode {
 const TAG_ID = /^tag_[0-9a-f]{32}$/;
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-const as = (church: TestTenant, extra: Call = {}): Call => ({ token: church.token, tenant: church.slug, ...extra });
-const qs = (params: Record<string, string>): string => `?${new URLSearchParams(params).toString()}`;
-const issuesOf = (body: Problem) => (body.errors ?? []).map(({ field, issue }) => ({ field, issue }));
 const uuidOf = (publicId: string) =>
   publicId.slice(publicId.indexOf('_') + 1).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
 const refOf = (tag: Tag): TagRef => ({ id: tag.id, name: tag.name });
@@ -262,26 +260,16 @@ describe('tags', () => {
       expect(second).toEqual({ data: [t.band], next_cursor: null, total: 3 });
     });
 
-    it('refuses unknown filters and sort fields with 400 invalid_parameter', async () => {
-      for (const [params, field] of [
+    itRefusesBadListParams(
+      () => api,
+      '/v1/tags',
+      () => as(church),
+      [
         [{ color: 'blue' }, 'color'],
         [{ sort: 'color' }, 'sort'],
         [{ 'name[gt]': 'a' }, 'name[gt]'],
-      ] as [Record<string, string>, string][]) {
-        const res = await api.get<Problem>(`/v1/tags${qs(params)}`, as(church));
-        expect({
-          params,
-          status: res.status,
-          code: res.body.code,
-          fields: (res.body.errors ?? []).map((e) => e.field),
-        }).toEqual({
-          params,
-          status: 400,
-          code: 'invalid_parameter',
-          fields: [field],
-        });
-      }
-    });
+      ],
+    );
   });
 
   // -------------------------------------------------------------------------------------------
