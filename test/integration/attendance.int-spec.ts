@@ -8,27 +8,10 @@ import { JsonObject, TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
 import { as, qs, sortedIssuesOf } from '../support/http';
-
-interface Attendance {
-  id: string;
-  event_id: string;
-  member_id: string;
-  kind: string;
-  checked_in_at: string;
-  check_in_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-interface BulkResult {
-  created: number;
-  failed: number;
-  results: {
-    index: number;
-    id?: string;
-    error?: { code: string; errors: { field: string; issue: string; message: string }[] };
-  }[];
-}
+import type {
+  AttendanceResponse as Attendance,
+  BulkAttendanceResponse as BulkResult,
+} from '../../src/modules/attendance/dto/attendance.response';
 
 const ATT_ID = /^att_[0-9a-f]{32}$/;
 const ids = (list: List<Attendance>) => list.data.map((a) => a.id);

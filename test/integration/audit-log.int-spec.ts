@@ -3,22 +3,9 @@ import { JsonValue, TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
+import type { AuditEntryResponse as Entry } from '../../src/platform/audit/dto/audit-entry.response';
 
 /** GET /v1/audit-log (CONTRACT §5): every change made with a token, under the token's name. */
-
-interface Entry {
-  id: string;
-  action: string;
-  resource_type: string | null;
-  resource_id: string | null;
-  status: number;
-  token_id: string | null;
-  token_name: string | null;
-  user_id: string | null;
-  request_id: string | null;
-  ip: string | null;
-  created_at: string;
-}
 
 describe('audit log', () => {
   let api: TestApi;

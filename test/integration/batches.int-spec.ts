@@ -7,27 +7,8 @@ import { Call, JsonObject, TestApi } from '../support/api';
 import { newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { waitFor } from '../support/wait';
 import { sortedIssuesOf } from '../support/http';
-
-interface Batch {
-  id: string;
-  description: string;
-  expected_total: number | null;
-  currency: string;
-  status: string;
-  count: number;
-  total: number;
-  committed_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-interface Donation {
-  id: string;
-  amount: number;
-  currency: string;
-  status: string;
-  batch_id: string | null;
-}
+import type { BatchResponse as Batch } from '../../src/modules/batches/dto/batch.response';
+import type { DonationResponse as Donation } from '../../src/modules/donations/dto/donation.response';
 
 const BATCH_ID = /^bat_[0-9a-f]{32}$/;
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

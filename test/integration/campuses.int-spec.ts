@@ -4,19 +4,11 @@ import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { sleep } from '../support/wait';
 import { as, issuesOf, itRefusesBadListParams, qs } from '../support/http';
+import type { CampusResponse as Campus } from '../../src/modules/campuses/dto/campus.response';
 
 // ---------------------------------------------------------------------------------------------
 // Types and small helpers
 // ---------------------------------------------------------------------------------------------
-
-interface Campus {
-  id: string;
-  key: string;
-  name: string;
-  timezone: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 const CAMPUS_ID = /^cmp_[0-9a-f]{32}$/;
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -3,11 +3,8 @@ import { BANNED_SEQUENCES, isAllowedCode, SECURITY_CODE_ALPHABET } from '../../s
 import { JsonValue, TestApi } from '../support/api';
 import { cancelPendingDeliveries, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { as } from '../support/http';
+import type { CheckInSettingsResponse as Settings } from '../../src/modules/check-in/dto/check-in-settings.dto';
 
-interface Settings {
-  banned_sequences: string[];
-  built_in: string[];
-}
 interface Issue {
   field: string;
   issue: string;

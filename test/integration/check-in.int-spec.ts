@@ -8,41 +8,11 @@ import { BANNED_SEQUENCES, isAllowedCode } from '../../src/modules/check-in/secu
 import { JsonObject, TestApi } from '../support/api';
 import { cancelPendingDeliveries, inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { as } from '../support/http';
-
-interface SearchMember {
-  id: string;
-  first_name: string;
-  last_name: string;
-  age: number | null;
-  checked_in: boolean;
-}
-interface SearchHousehold {
-  id: string | null;
-  name: string;
-  members: SearchMember[];
-}
-interface Label {
-  member_id: string;
-  first_name: string;
-  last_name: string;
-  security_code: string;
-  allergies?: string | null;
-}
-interface CheckIn {
-  id: string;
-  event_id: string;
-  security_code: string;
-  labels: Label[];
-  parent_label: { security_code: string; names: string[] };
-  device_id: string | null;
-  checked_in_at: string;
-}
-interface Checkout {
-  id: string;
-  checked_out_at: string;
-  checked_out_device_id: string | null;
-  checked_out_token_id: string | null;
-}
+import type {
+  CheckInResponse as CheckIn,
+  CheckoutResponse as Checkout,
+  SearchHousehold,
+} from '../../src/modules/check-in/dto/check-in.response';
 
 const CODE = /^[BCDFGHJKLMNPRSTXZ2456789]{4}$/;
 const uuidOf = (prefix: keyof typeof ID_PREFIX, id: string) => parsePublicId(ID_PREFIX[prefix], id)!;

@@ -10,6 +10,8 @@ import { TestApi } from '../support/api';
 import { cancelPendingDeliveries, newTenant, TestTenant } from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
 import { listenOnLoopback } from '../support/fake-http-server';
+import type { WebhookEventResponse } from '../../src/platform/webhooks/dto/webhook-event.response';
+import type { MemberResponse as Member } from '../../src/modules/members/dto/member.response';
 
 /**
  * "No 500 for anything a client can send" and "nothing is half-written" under concurrency.
@@ -46,20 +48,8 @@ interface Request {
 }
 type Call = Request & { allowed: Allowed };
 
-interface Member {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  status: string;
-  custom_fields: Record<string, unknown>;
-  updated_at: string;
-}
-interface EventPayload<T = Record<string, unknown>> {
-  id: string;
-  type: string;
-  data: { object: T };
-}
+/** A webhook event with the record it carries typed as `T`. */
+type EventPayload<T = Record<string, unknown>> = WebhookEventResponse & { data: { object: T } };
 
 const TIMEOUT_MS = 15_000;
 const PARALLEL = 32;

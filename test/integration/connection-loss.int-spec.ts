@@ -8,6 +8,7 @@ import { newTenant, TestTenant } from '../support/factories';
 import { TcpProxy } from '../support/tcp-proxy';
 import { sleep, waitFor } from '../support/wait';
 import { listenOnLoopback } from '../support/fake-http-server';
+import type { MemberResponse } from '../../src/modules/members/dto/member.response';
 
 /**
  * Losing the database connection (a PostgreSQL restart, a network cut) is a 503 service_unavailable
@@ -38,10 +39,8 @@ interface Attempt extends Answer {
   /** How many outages had begun when the request was sent. */
   epoch: number;
 }
-interface Member {
-  id: string;
-  last_name: string;
-}
+/** What the checks read of a member (row or member.created object). */
+type Member = Pick<MemberResponse, 'id' | 'last_name'>;
 
 const TIMEOUT_MS = 10_000;
 const LOOPS = 8;

@@ -3,12 +3,9 @@ import request from 'supertest';
 import { JsonValue, TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
+import type { CorsSettingsDto as CorsSettings } from '../../src/platform/settings/dto/cors-settings.dto';
 
 /** Browser access (CONTRACT §8b): a per-church CORS allowlist, refused by default. */
-
-interface CorsSettings {
-  allowed_origins: string[];
-}
 
 /** Origins unique to this run, so that no other church of the shared test database lists them. */
 const origin = (name: string) => `https://${name}-${randomBytes(4).toString('hex')}.example.org`;

@@ -6,31 +6,14 @@ import { JsonObject, TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { sleep } from '../support/wait';
 import { as, issuesOf, itRefusesBadListParams, qs } from '../support/http';
+import type { CustomFieldResponse as CustomField } from '../../src/modules/custom-fields/dto/custom-field.response';
+import type {
+  BulkCreateMembersResponse as BulkResult,
+  MemberResponse as Member,
+} from '../../src/modules/members/dto/member.response';
 
 /** CONTRACT §10 Custom fields: /v1/custom-fields, members' custom_fields checked against them, custom_fields.<key> filters. */
 
-interface CustomField {
-  id: string;
-  key: string;
-  label: string;
-  type: string;
-  options: string[] | null;
-  required: boolean;
-  created_at: string;
-  updated_at: string;
-}
-interface Member {
-  id: string;
-  first_name: string;
-  last_name: string;
-  custom_fields: Record<string, unknown>;
-  updated_at: string;
-}
-interface BulkResult {
-  created: number;
-  failed: number;
-  results: { index: number; id?: string; error?: { code: string; errors: { field: string; issue: string }[] } }[];
-}
 interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;

@@ -1,13 +1,6 @@
 import { TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
-
-interface DeviceWithKey {
-  id: string;
-  name: string;
-  key: string;
-  key_display: string;
-  campus: { key: string } | null;
-}
+import type { DeviceWithKeyResponse as DeviceWithKey } from '../../src/modules/devices/dto/device.response';
 
 describe('kiosk devices (/v1/devices)', () => {
   let api: TestApi;

@@ -12,32 +12,8 @@ import { Call, JsonObject, TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { waitFor } from '../support/wait';
 import { itRefusesBadListParams, qs, sortedIssuesOf } from '../support/http';
-
-interface Ref {
-  id: string;
-  name: string;
-}
-
-interface Donation {
-  id: string;
-  amount: number;
-  currency: string;
-  fund: Ref;
-  donor: { id: string; first_name: string } | null;
-  campus: { id: string; name: string } | null;
-  method: string;
-  status: string;
-  received_at: string;
-  check_number: string | null;
-  note: string | null;
-  batch_id: string | null;
-  recurring_gift_id: string | null;
-  processor_id: string | null;
-  refunded_amount: number;
-  dispute: { reason: string | null; status: string | null; amount: number | null } | null;
-  created_at: string;
-  updated_at: string;
-}
+import type { FundRef as Ref } from '../../src/modules/funds/dto/fund.response';
+import type { DonationResponse as Donation } from '../../src/modules/donations/dto/donation.response';
 
 interface PlanNode {
   'Node Type': string;

@@ -7,46 +7,14 @@ import { cancelPendingDeliveries, newMembers, newTenant, newToken, TestTenant } 
 import { TestSmtpServer } from '../support/smtp';
 import { waitFor } from '../support/wait';
 import { as, qs, sortedIssuesOf } from '../support/http';
+import type { CampusRef } from '../../src/modules/campuses/dto/campus.response';
+import type { CalendarEventResponse as CalendarEvent } from '../../src/modules/events/dto/event.response';
+import type { RegistrationResponse as Registration } from '../../src/modules/events/dto/registration.response';
 
 // ---------------------------------------------------------------------------------------------
 // Calendar events and registrations (CONTRACT §11), over HTTP on PostgreSQL, with a real SMTP server
 // for the cancellation mails (mail jobs run in-process: no REDIS_URL in this file).
 // ---------------------------------------------------------------------------------------------
-
-interface CampusRef {
-  id: string;
-  key: string;
-  name: string;
-}
-
-interface CalendarEvent {
-  id: string;
-  name: string;
-  description: string | null;
-  location: string | null;
-  campus: CampusRef | null;
-  timezone: string;
-  starts_at: string;
-  ends_at: string;
-  capacity: number | null;
-  registration_count: number;
-  registration_open: boolean;
-  attendance_count: number;
-  status: string;
-  canceled_at: string | null;
-  cancel_reason: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-interface Registration {
-  id: string;
-  event_id: string;
-  member: { id: string; first_name: string; last_name: string } | null;
-  guest: { first_name: string; last_name: string; email: string | null } | null;
-  created_at: string;
-  updated_at: string;
-}
 
 const EVENT_ID = /^evt_[0-9a-f]{32}$/;
 const REG_ID = /^reg_[0-9a-f]{32}$/;

@@ -4,17 +4,7 @@ import type { ListEnvelope as List } from '../../src/common/lists/list-envelope'
 import { JsonObject, TestApi } from '../support/api';
 import { newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { as, itRefusesBadListParams, qs, sortedIssuesOf } from '../support/http';
-
-interface Fund {
-  id: string;
-  name: string;
-  description: string | null;
-  ledger_code: string | null;
-  active: boolean;
-  tax_deductible: boolean;
-  created_at: string;
-  updated_at: string;
-}
+import type { FundResponse as Fund } from '../../src/modules/funds/dto/fund.response';
 
 const FUND_ID = /^fnd_[0-9a-f]{32}$/;
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

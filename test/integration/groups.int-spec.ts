@@ -6,49 +6,14 @@ import type { ListEnvelope as List } from '../../src/common/lists/list-envelope'
 import { JsonObject, TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { as, qs, sortedIssuesOf } from '../support/http';
+import type { CampusRef } from '../../src/modules/campuses/dto/campus.response';
+import type { GroupResponse as Group } from '../../src/modules/groups/dto/group.response';
+import type { MemberResponse as Member } from '../../src/modules/members/dto/member.response';
+import type { GroupMemberResponse as GroupMember } from '../../src/modules/groups/dto/group-member.response';
 
 // ---------------------------------------------------------------------------------------------
 // Types and small helpers
 // ---------------------------------------------------------------------------------------------
-
-interface CampusRef {
-  id: string;
-  key: string;
-  name: string;
-}
-
-interface Group {
-  id: string;
-  name: string;
-  description: string | null;
-  campus: CampusRef | null;
-  meeting_day: string | null;
-  meeting_time: string | null;
-  location: string | null;
-  capacity: number | null;
-  status: string;
-  parent_group_id: string | null;
-  member_count: number;
-  closed_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-interface Member {
-  id: string;
-  first_name: string;
-  last_name: string;
-  tags: { id: string; name: string }[];
-  campus: CampusRef | null;
-  created_at: string;
-  updated_at: string;
-  [key: string]: unknown;
-}
-
-interface GroupMember extends Member {
-  group_role: string;
-  joined_at: string;
-}
 
 const GROUP_ID = /^grp_[0-9a-f]{32}$/;
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

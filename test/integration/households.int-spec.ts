@@ -5,42 +5,18 @@ import { MembersRepository } from '../../src/modules/members/members.repository'
 import { JsonObject, TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
 import { as, issuesOf, itRefusesBadListParams, qs, sortedIssuesOf } from '../support/http';
+import type {
+  HouseholdMemberRef as HouseholdMember,
+  HouseholdResponse as Household,
+} from '../../src/modules/households/dto/household.response';
+import type {
+  BulkCreateMembersResponse as BulkResult,
+  MemberResponse as Member,
+} from '../../src/modules/members/dto/member.response';
 
 // ---------------------------------------------------------------------------------------------
 // Types and small helpers
 // ---------------------------------------------------------------------------------------------
-
-interface HouseholdMember {
-  id: string;
-  first_name: string;
-  last_name: string;
-  household_role: string;
-}
-
-interface Household {
-  id: string;
-  name: string;
-  address: Record<string, string | null> | null;
-  primary_contact_id: string | null;
-  members: HouseholdMember[];
-  created_at: string;
-  updated_at: string;
-}
-
-interface Member {
-  id: string;
-  first_name: string;
-  last_name: string;
-  household_id: string | null;
-  household_role: string | null;
-  updated_at: string;
-}
-
-interface BulkResult {
-  created: number;
-  failed: number;
-  results: { index: number; id?: string; error?: { code: string; errors: { field: string; issue: string }[] } }[];
-}
 
 const HOUSEHOLD_ID = /^hh_[0-9a-f]{32}$/;
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -49,7 +25,7 @@ const NO_MEMBER = `mem_${'0'.repeat(32)}`;
 
 const uuidOf = (publicId: string) =>
   publicId.slice(publicId.indexOf('_') + 1).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
-const ref = (m: Member, household_role: string): HouseholdMember => ({
+const ref = (m: Member, household_role: HouseholdMember['household_role']): HouseholdMember => ({
   id: m.id,
   first_name: m.first_name,
   last_name: m.last_name,
@@ -754,7 +730,7 @@ describe('households', () => {
         // Half of the requests ask for where the member already is: each must still answer what it made true.
         const moves = Array.from({ length: 16 }, (_, i) => ({
           target: i % 2 === 0 ? a : b,
-          role: i % 2 === 0 ? 'head' : 'child',
+          role: i % 2 === 0 ? ('head' as const) : ('child' as const),
           patch: i % 4 === 3,
         }));
         const answers = await Promise.all(

@@ -2,17 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { JsonValue, TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
+import type { MemberResponse as Member } from '../../src/modules/members/dto/member.response';
+import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 
 /** Idempotency-Key on creating POSTs (CONTRACT §5b). */
-
-interface Member {
-  id: string;
-  first_name: string;
-}
-interface List<T> {
-  data: T[];
-  total: number;
-}
 
 describe('idempotency keys', () => {
   let api: TestApi;
@@ -33,7 +26,7 @@ describe('idempotency keys', () => {
   const total = async (path: string) => {
     const res = await api.get<List<unknown>>(`${path}?limit=1`, { token: church.token, tenant: church.slug });
     expect(res.status).toBe(200);
-    return res.body.total;
+    return res.body.total!; // counted: the request did not ask total=false
   };
   const members = () => total('/v1/members');
 

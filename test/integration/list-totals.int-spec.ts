@@ -2,12 +2,7 @@ import Redis from 'ioredis';
 import { Call, JsonObject, TestApi } from '../support/api';
 import { newMembers, newTenant, TestTenant } from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
-
-interface CampusRef {
-  id: string;
-  key: string;
-  name: string;
-}
+import type { CampusRef } from '../../src/modules/campuses/dto/campus.response';
 
 /** Exact totals come from a Redis cache keyed by the church's list version; every write bumps it. */
 describe('list totals (cached, exact)', () => {

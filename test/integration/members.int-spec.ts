@@ -7,51 +7,16 @@ import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { sleep } from '../support/wait';
 import { as, issuesOf, itRefusesBadListParams, qs } from '../support/http';
+import type { CampusRef } from '../../src/modules/campuses/dto/campus.response';
+import type {
+  BulkCreateMembersResponse as BulkResult,
+  BulkRowResult as BulkRow,
+  MemberResponse as Member,
+} from '../../src/modules/members/dto/member.response';
 
 // ---------------------------------------------------------------------------------------------
 // Types and small helpers
 // ---------------------------------------------------------------------------------------------
-
-interface CampusRef {
-  id: string;
-  key: string;
-  name: string;
-}
-
-interface Member {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  phone: string | null;
-  birthdate: string | null;
-  age: number | null;
-  gender: string | null;
-  gender_label: string | null;
-  status: string;
-  status_label: string;
-  campus: CampusRef | null;
-  active: boolean;
-  household_id: string | null;
-  household_role: string | null;
-  address: Record<string, string | null> | null;
-  custom_fields: Record<string, unknown>;
-  tags: { id: string; name: string }[];
-  created_at: string;
-  updated_at: string;
-}
-
-interface BulkRow {
-  index: number;
-  id?: string;
-  error?: { code: string; errors: { field: string; issue: string; message: string }[] };
-}
-
-interface BulkResult {
-  created: number;
-  failed: number;
-  results: BulkRow[];
-}
 
 const MEMBER_ID = /^mem_[0-9a-f]{32}$/;
 const CAMPUS_ID = /^cmp_[0-9a-f]{32}$/;

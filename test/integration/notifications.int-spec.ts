@@ -17,39 +17,10 @@ import { TEST_REDIS_URL } from '../support/test-env';
 import { startWorker, stopWorkerMidQuery } from '../support/worker';
 import { waitFor } from '../support/wait';
 import { as } from '../support/http';
+import type { NotificationResponse as Notification } from '../../src/modules/notifications/dto/notification.response';
+import type { PushTokenResponse as PushToken } from '../../src/modules/push-tokens/dto/push-token.response';
+import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 
-interface ChannelCounts {
-  sent: number;
-  skipped: number;
-  failed: number;
-}
-interface Notification {
-  id: string;
-  title: string;
-  body: string;
-  channels: string[];
-  audience: Record<string, string | string[]>;
-  status: string;
-  scheduled_at: string | null;
-  recipients: number | null;
-  counts: { email: ChannelCounts; push: ChannelCounts };
-  created_at: string;
-  updated_at: string;
-  sent_at: string | null;
-  canceled_at: string | null;
-}
-interface PushToken {
-  id: string;
-  member_id: string;
-  platform: string;
-  token_last8: string;
-  created_at: string;
-  updated_at: string;
-}
-interface Problem {
-  code: string;
-  errors?: { field: string; issue: string }[];
-}
 interface Ref {
   id: string;
 }

@@ -6,29 +6,14 @@ import { OAuthCodesService } from '../../src/modules/oauth/oauth-codes.service';
 import { JsonObject, TestApi } from '../support/api';
 import { inTenant, newTenant, newToken, TestTenant } from '../support/factories';
 import { runCli, runCliOk } from '../support/processes';
+import type { CreatedOAuthClientResponse as ClientBody } from '../../src/platform/oauth/dto/oauth-client.response';
+import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 
 /**
  * OAuth clients (CONTRACT §14): `/v1/oauth/clients` (admin:*) and `oauth:client:create`. Exact
  * redirect URIs (https, or http on a loopback host), a scope ceiling from SCOPES, the secret of a
  * confidential client shown once and stored as a SHA-256 hash.
  */
-
-interface ClientBody {
-  id: string;
-  client_id: string;
-  name: string;
-  type: 'public' | 'confidential';
-  redirect_uris: string[];
-  scopes: string[];
-  client_secret?: string;
-  client_secret_display: string | null;
-  created_at: string;
-  updated_at: string;
-}
-interface Problem {
-  code: string;
-  errors?: { field: string; issue: string; message: string }[];
-}
 
 const FORM = 'application/x-www-form-urlencoded';
 const sha256 = (value: string) => createHash('sha256').update(value).digest();

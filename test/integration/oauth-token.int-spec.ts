@@ -10,6 +10,11 @@ import { TestApi, TypedResponse } from '../support/api';
 import { inTenant, newTenant, newToken, TestTenant } from '../support/factories';
 import { listenOnLoopback } from '../support/fake-http-server';
 import { freePort } from '../support/processes';
+import type {
+  OAuthErrorResponse as OAuthErr,
+  OAuthTokenResponse as Tokens,
+} from '../../src/platform/oauth/dto/oauth-token.response';
+import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 
 /**
  * The token endpoint, revocation, metadata and the authorized-apps list (CONTRACT §5, §14), over
@@ -21,21 +26,6 @@ import { freePort } from '../support/processes';
 const FORM = 'application/x-www-form-urlencoded';
 const REDIRECT = 'http://127.0.0.1:8765/callback';
 
-interface Tokens {
-  access_token: string;
-  token_type: string;
-  expires_in: number;
-  refresh_token: string;
-  scope: string;
-}
-interface OAuthErr {
-  error: string;
-  error_description: string;
-}
-interface Problem {
-  code: string;
-  detail: string;
-}
 interface Client {
   id: string;
   client_id: string;

@@ -8,26 +8,14 @@ import { TestApi } from '../support/api';
 import { inTenant, newTenant, TestTenant } from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import { BadListParams, itRefusesBadListParams } from '../support/http';
+import type { MemberResponse as Member } from '../../src/modules/members/dto/member.response';
+import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 
 /**
  * CONTRACT §6 acceptance: with 10,000 members, paging with limit=250 to the end repeats and skips
  * nothing under every sortable field (and mixed multi-field sorts), stays stable under inserts, and
  * every page's query is answered by a (tenant_id, <column>, id) index.
  */
-
-interface Member {
-  id: string;
-  first_name: string;
-  last_name: string;
-  birthdate: string | null;
-  created_at: string;
-}
-
-interface ListBody {
-  data: Member[];
-  next_cursor: string | null;
-  total: number;
-}
 
 const MEMBERS = 10_000;
 const LIMIT = 250;
@@ -104,8 +92,11 @@ function membersInsert(count: number, extra: { deleted?: boolean; offset?: numbe
 
 // ---- the sort order, independently of the implementation ----
 
+/** What a member list sorts by. */
+type Sorted = Pick<Member, 'id' | 'first_name' | 'last_name' | 'birthdate' | 'created_at'>;
+
 interface Key {
-  value: (m: Member) => string | null;
+  value: (m: Sorted) => string | null;
   desc: boolean;
 }
 
@@ -116,14 +107,14 @@ function keysOf(sort: string): Key[] {
     const field = desc ? term.slice(1) : term;
     switch (field) {
       case 'created_at':
-        return { value: (m: Member) => m.created_at, desc };
+        return { value: (m: Sorted) => m.created_at, desc };
       case 'last_name':
-        return { value: (m: Member) => m.last_name, desc };
+        return { value: (m: Sorted) => m.last_name, desc };
       case 'first_name':
-        return { value: (m: Member) => m.first_name, desc };
+        return { value: (m: Sorted) => m.first_name, desc };
       case 'age':
         // Older first = earlier birthdate first: age ascending is birthdate descending.
-        return { value: (m: Member) => m.birthdate, desc: !desc };
+        return { value: (m: Sorted) => m.birthdate, desc: !desc };
       default:
         throw new Error(`no key for ${field}`);
     }
@@ -134,7 +125,7 @@ function keysOf(sort: string): Key[] {
 }
 
 /** < 0 when a comes first. NULL sorts as larger than every value (hence last ascending, first descending). */
-function compare(keys: Key[], a: Member, b: Member): number {
+function compare(keys: Key[], a: Sorted, b: Sorted): number {
   for (const key of keys) {
     const x = key.value(a);
     const y = key.value(b);
@@ -183,13 +174,13 @@ describe('keyset pagination over 10,000 members', () => {
 
   const auth = () => ({ token: church.token, tenant: church.slug });
 
-  async function list(params: Record<string, string>): Promise<{ status: number; body: ListBody & Problem }> {
+  async function list(params: Record<string, string>): Promise<{ status: number; body: List<Member> & Problem }> {
     const res = await api.get(`/v1/members?${new URLSearchParams(params).toString()}`, auth());
-    return { status: res.status, body: res.body as ListBody & Problem };
+    return { status: res.status, body: res.body as List<Member> & Problem };
   }
 
   /** Follows next_cursor to the end; `between` runs after every page (before the next fetch). */
-  async function pageAll(sort: string, between?: (page: ListBody, index: number) => Promise<void>) {
+  async function pageAll(sort: string, between?: (page: List<Member>, index: number) => Promise<void>) {
     const members: Member[] = [];
     const totals: number[] = [];
     let cursor: string | null = null;
@@ -202,7 +193,7 @@ describe('keyset pagination over 10,000 members', () => {
       expect(page.data.length).toBeLessThanOrEqual(LIMIT);
       if (page.next_cursor !== null) expect(page.data).toHaveLength(LIMIT);
       members.push(...page.data);
-      totals.push(page.total);
+      totals.push(page.total!); // counted: no total=false here
       cursor = page.next_cursor;
       pages++;
       if (pages > 100) throw new Error(`sort=${sort}: more than 100 pages; the cursor does not advance`);

@@ -7,39 +7,13 @@ import { waitFor } from '../support/wait';
 import { listenOnLoopback } from '../support/fake-http-server';
 import { freePort } from '../support/processes';
 import { as } from '../support/http';
+import type { PaymentProcessorResponse as Settings } from '../../src/modules/payments/dto/payment-processor.response';
+import type { ProcessorEventAck as Ack } from '../../src/modules/payments/dto/processor-event-ack.response';
+import type { DonationResponse as Donation } from '../../src/modules/donations/dto/donation.response';
 
 // ---------------------------------------------------------------------------------------------
 // Types and helpers
 // ---------------------------------------------------------------------------------------------
-
-interface Settings {
-  provider: string | null;
-  connected_at: string | null;
-  account_last4: string | null;
-  webhook_url: string | null;
-}
-
-interface Ack {
-  received: boolean;
-  event_id: string | null;
-  outcome: string;
-  detail: string | null;
-}
-
-interface Donation {
-  id: string;
-  amount: number;
-  currency: string;
-  fund: { id: string; name: string };
-  donor: { id: string; first_name: string } | null;
-  method: string;
-  status: string;
-  processor_id: string | null;
-  recurring_gift_id: string | null;
-  refunded_amount: number;
-  dispute: { reason: string | null; status: string | null; amount: number | null } | null;
-  received_at: string;
-}
 
 interface ProcessorEventRow {
   event_id: string;

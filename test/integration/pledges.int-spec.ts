@@ -8,32 +8,9 @@ import { DonationsService } from '../../src/modules/donations/donations.service'
 import { Call, JsonObject, TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { itRefusesBadListParams, qs, sortedIssuesOf } from '../support/http';
-
-interface Pledge {
-  id: string;
-  donor_id: string;
-  fund_id: string;
-  amount: number;
-  currency: string;
-  starts_on: string;
-  ends_on: string;
-  given: number;
-  remaining: number;
-  created_at: string;
-  updated_at: string;
-}
-
-interface Donation {
-  id: string;
-  amount: number;
-  status: string;
-  refunded_amount: number;
-}
-
-interface Fund {
-  id: string;
-  name: string;
-}
+import type { PledgeResponse as Pledge } from '../../src/modules/pledges/dto/pledge.response';
+import type { DonationResponse as Donation } from '../../src/modules/donations/dto/donation.response';
+import type { FundResponse as Fund } from '../../src/modules/funds/dto/fund.response';
 
 const PLEDGE_ID = /^plg_[0-9a-f]{32}$/;
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -9,30 +9,14 @@ import { JsonObject, TestApi } from '../support/api';
 import { cancelPendingDeliveries, inTenant, newTenant, newToken, TestTenant } from '../support/factories';
 import { sleep } from '../support/wait';
 import { as, itRefusesBadListParams, qs, sortedIssuesOf } from '../support/http';
+import type { PrayerRequestResponse as PrayerRequest } from '../../src/modules/prayer-requests/dto/prayer-request.response';
+import type { WebhookEventResponse } from '../../src/platform/webhooks/dto/webhook-event.response';
 
 // ---------------------------------------------------------------------------------------------
 // Types and small helpers
 // ---------------------------------------------------------------------------------------------
 
-interface PrayerRequest {
-  id: string;
-  request: string;
-  member: { id: string; first_name: string; last_name: string } | null;
-  name: string | null;
-  visibility: 'private' | 'staff' | 'public';
-  urgent: boolean;
-  campus: { id: string; key: string; name: string } | null;
-  answered_at: string | null;
-  answer: string | null;
-  created_by: string | null;
-  created_at: string;
-  updated_at: string;
-}
-interface WebhookEvent {
-  id: string;
-  type: string;
-  data: { object: PrayerRequest };
-}
+type WebhookEvent = WebhookEventResponse & { data: { object: PrayerRequest } };
 interface Staff {
   token: string;
   user: UserEntity;

@@ -7,46 +7,13 @@ import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { sleep } from '../support/wait';
 import { as, itRefusesBadListParams, qs, sortedIssuesOf } from '../support/http';
+import type { CampusRef } from '../../src/modules/campuses/dto/campus.response';
+import type { ProspectResponse as Prospect } from '../../src/modules/prospects/dto/prospect.response';
+import type { MemberResponse as Member } from '../../src/modules/members/dto/member.response';
 
 // ---------------------------------------------------------------------------------------------
 // Types and small helpers
 // ---------------------------------------------------------------------------------------------
-
-interface CampusRef {
-  id: string;
-  key: string;
-  name: string;
-}
-
-interface Prospect {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  phone: string | null;
-  campus: CampusRef | null;
-  source: string | null;
-  stage: string;
-  assigned_to: string | null;
-  follow_up_on: string | null;
-  notes: string | null;
-  converted_at: string | null;
-  member_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-interface Member {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  phone: string | null;
-  birthdate: string | null;
-  status: string;
-  campus: CampusRef | null;
-  created_at: string;
-}
 
 const PROSPECT_ID = /^prs_[0-9a-f]{32}$/;
 const MEMBER_ID = /^mem_[0-9a-f]{32}$/;

@@ -8,28 +8,8 @@ import { RecurringGiftsService } from '../../src/modules/recurring-gifts/recurri
 import { Call, JsonObject, TestApi } from '../support/api';
 import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { as, itRefusesBadListParams, qs, sortedIssuesOf } from '../support/http';
-
-interface RecurringGift {
-  id: string;
-  donor_id: string;
-  amount: number;
-  currency: string;
-  fund_id: string;
-  interval: string;
-  start_on: string;
-  end_on: string | null;
-  status: string;
-  next_charge_on: string | null;
-  canceled_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-interface Fund {
-  id: string;
-  name: string;
-  active: boolean;
-}
+import type { RecurringGiftResponse as RecurringGift } from '../../src/modules/recurring-gifts/dto/recurring-gift.response';
+import type { FundResponse as Fund } from '../../src/modules/funds/dto/fund.response';
 
 const GIFT_ID = /^rcg_[0-9a-f]{32}$/;
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -17,32 +17,8 @@ import { TEST_REDIS_URL } from '../support/test-env';
 import { startWorker, stopWorkerMidQuery } from '../support/worker';
 import { waitFor } from '../support/wait';
 import { as } from '../support/http';
-
-interface Run {
-  id: string;
-  year: number;
-  donor_ids: string[] | null;
-  status: string;
-  total: number | null;
-  done: number;
-  created_at: string;
-  updated_at: string;
-  finished_at: string | null;
-}
-
-interface Statement {
-  id: string;
-  year: number;
-  run_id: string;
-  recipient_name: string;
-  household: { id: string; name: string } | null;
-  donors: { id: string; first_name: string; last_name: string }[];
-  totals: { currency: string; amount: number; refunded: number; net: number }[];
-  gift_count: number;
-  pdf_url: string;
-  created_at: string;
-  updated_at: string;
-}
+import type { StatementRunResponse as Run } from '../../src/modules/statements/dto/statement-run.response';
+import type { StatementResponse as Statement } from '../../src/modules/statements/dto/statement.response';
 
 interface Ref {
   id: string;

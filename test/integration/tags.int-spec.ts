@@ -7,32 +7,13 @@ import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../suppor
 import { TEST_REDIS_URL } from '../support/test-env';
 import { sleep } from '../support/wait';
 import { as, issuesOf, itRefusesBadListParams, qs } from '../support/http';
+import type { TagRef, TagResponse as Tag, MemberTagEvent } from '../../src/modules/tags/dto/tag.response';
+import type { MemberResponse as Member } from '../../src/modules/members/dto/member.response';
+import type { WebhookEventResponse } from '../../src/platform/webhooks/dto/webhook-event.response';
 
 /** CONTRACT §10 Tags: /v1/tags, members' `tags` and `tag` filter, PUT/DELETE /v1/members/{id}/tags/{tag}, tag.added/tag.removed. */
 
-interface Tag {
-  id: string;
-  name: string;
-  color: string | null;
-  created_at: string;
-  updated_at: string;
-}
-interface TagRef {
-  id: string;
-  name: string;
-}
-interface Member {
-  id: string;
-  first_name: string;
-  last_name: string;
-  tags: TagRef[];
-  updated_at: string;
-}
-interface TagEvent {
-  id: string;
-  type: string;
-  data: { object: { tag: TagRef; member: { id: string; first_name: string; last_name: string } } };
-}
+type TagEvent = WebhookEventResponse & { data: { object: MemberTagEvent } };
 interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;

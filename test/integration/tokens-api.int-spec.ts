@@ -3,22 +3,9 @@ import { JsonValue, TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
+import type { CreatedTokenResponse, TokenResponse } from '../../src/platform/auth/dto/token.response';
 
 /** /v1/auth/tokens (CONTRACT §5): creation within the caller's role and token, listing without values, revocation. */
-
-interface TokenBody {
-  id: string;
-  token?: string;
-  name: string;
-  type: string;
-  scopes: string[];
-  display: string;
-  user_id: string | null;
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
 
 const TOKEN_ID = /^tok_[0-9a-f]{32}$/;
 
@@ -42,7 +29,7 @@ describe('tokens API', () => {
   describe('POST /v1/auth/tokens', () => {
     it('creates a PAT: 201, the value once, metadata, Location and Cache-Control: no-store; the token works at once', async () => {
       const before = Date.now();
-      const res = await api.post<TokenBody>(
+      const res = await api.post<CreatedTokenResponse>(
         '/v1/auth/tokens',
         as(church.token, { body: { name: 'Planning sync', scopes: ['read:members', 'write:members'] } }),
       );
@@ -58,28 +45,28 @@ describe('tokens API', () => {
         last_used_at: null,
         revoked_at: null,
       });
-      expect(body.display).toBe(`${body.token!.slice(0, 4)}…${body.token!.slice(-4)}`);
+      expect(body.display).toBe(`${body.token.slice(0, 4)}…${body.token.slice(-4)}`);
       expect(Date.parse(body.created_at)).toBeGreaterThanOrEqual(before - 1000);
       // PATs live 90 days.
       expect(Date.parse(body.expires_at!) - Date.parse(body.created_at)).toBe(90 * 86_400_000);
       expect(res.headers.location).toBe(`/v1/auth/tokens/${body.id}`);
       expect(res.headers['cache-control']).toBe('no-store');
 
-      const used = await api.get<List<unknown>>('/v1/members', as(body.token!));
+      const used = await api.get<List<unknown>>('/v1/members', as(body.token));
       expect(used.status).toBe(200);
       const write = await api.post<{ id: string }>(
         '/v1/members',
-        as(body.token!, { body: { first_name: 'Ana', last_name: 'Ruiz' } }),
+        as(body.token, { body: { first_name: 'Ana', last_name: 'Ruiz' } }),
       );
       expect(write.status).toBe(201);
       // ... but only within its scopes.
-      const campuses = await api.get<Problem>('/v1/campuses', as(body.token!));
+      const campuses = await api.get<Problem>('/v1/campuses', as(body.token));
       expect(campuses.status).toBe(403);
       expect(campuses.body.code).toBe('scope_insufficient');
     });
 
     it('creates a service token (chs_, no owner, one year) for an org_admin', async () => {
-      const res = await api.post<TokenBody>(
+      const res = await api.post<CreatedTokenResponse>(
         '/v1/auth/tokens',
         as(church.token, { body: { name: 'Nightly export', scopes: ['read:members'], type: 'service' } }),
       );
@@ -87,7 +74,7 @@ describe('tokens API', () => {
       expect(res.body.token).toMatch(/^chs_[0-9A-Za-z]{36}$/);
       expect(res.body).toMatchObject({ type: 'service', user_id: null, scopes: ['read:members'] });
       expect(Date.parse(res.body.expires_at!) - Date.parse(res.body.created_at)).toBe(365 * 86_400_000);
-      expect((await api.get('/v1/members', as(res.body.token!))).status).toBe(200);
+      expect((await api.get('/v1/members', as(res.body.token))).status).toBe(200);
     });
 
     it('refuses scopes beyond the caller role: 403 scope_not_allowed', async () => {
@@ -126,7 +113,7 @@ describe('tokens API', () => {
       expect(admin.status).toBe(403);
       expect(admin.body.code).toBe('scope_not_allowed');
       // Within its own scopes it may.
-      const ok = await api.post<TokenBody>(
+      const ok = await api.post<CreatedTokenResponse>(
         '/v1/auth/tokens',
         as(narrow.token, { body: { name: 'Reader', scopes: ['read:members'] } }),
       );
@@ -170,15 +157,15 @@ describe('tokens API', () => {
 
   describe('GET /v1/auth/tokens', () => {
     it('lists metadata only: no token value and no hash anywhere', async () => {
-      const created = await api.post<TokenBody>(
+      const created = await api.post<CreatedTokenResponse>(
         '/v1/auth/tokens',
         as(church.token, { body: { name: 'Listed', scopes: ['read:members'] } }),
       );
       expect(created.status).toBe(201);
-      const res = await api.get<List<TokenBody>>('/v1/auth/tokens?limit=250', as(church.token));
+      const res = await api.get<List<TokenResponse>>('/v1/auth/tokens?limit=250', as(church.token));
       expect(res.status).toBe(200);
       const text = JSON.stringify(res.body);
-      expect(text).not.toContain(created.body.token!);
+      expect(text).not.toContain(created.body.token);
       expect(text).not.toMatch(/ch[pskor]_[0-9A-Za-z]{36}/);
       for (const item of res.body.data) {
         expect(item).not.toHaveProperty('token');
@@ -189,7 +176,7 @@ describe('tokens API', () => {
       const { token: _value, ...metadata } = created.body;
       expect(listed).toEqual(metadata);
 
-      const one = await api.get<TokenBody>(`/v1/auth/tokens/${created.body.id}`, as(church.token));
+      const one = await api.get<TokenResponse>(`/v1/auth/tokens/${created.body.id}`, as(church.token));
       expect(one.status).toBe(200);
       expect(one.body).toEqual(metadata);
       expect(one.body).not.toHaveProperty('token');
@@ -197,7 +184,7 @@ describe('tokens API', () => {
 
     it('shows a non-admin only its own tokens; an admin:* token sees every token of the church', async () => {
       const staff = await newToken(api, church, ['read:members', 'write:members'], 'staff');
-      const mine = await api.post<TokenBody>(
+      const mine = await api.post<CreatedTokenResponse>(
         '/v1/auth/tokens',
         as(staff.token, { body: { name: 'Staff helper', scopes: ['read:members'] } }),
       );
@@ -205,13 +192,13 @@ describe('tokens API', () => {
       expect(mine.body.user_id).toBe(toPublicId(ID_PREFIX.user, staff.user.id));
       const other = await newToken(api, church, ['read:members'], 'staff');
 
-      const staffList = await api.get<List<TokenBody>>('/v1/auth/tokens?limit=250', as(staff.token));
+      const staffList = await api.get<List<TokenResponse>>('/v1/auth/tokens?limit=250', as(staff.token));
       expect(staffList.status).toBe(200);
       expect(staffList.body.data.map((t) => t.id).sort()).toEqual([staff.id, mine.body.id].sort());
       expect(staffList.body.total).toBe(2);
       for (const t of staffList.body.data) expect(t.user_id).toBe(toPublicId(ID_PREFIX.user, staff.user.id));
 
-      const adminList = await api.get<List<TokenBody>>('/v1/auth/tokens?limit=250', as(church.token));
+      const adminList = await api.get<List<TokenResponse>>('/v1/auth/tokens?limit=250', as(church.token));
       const ids = adminList.body.data.map((t) => t.id);
       expect(ids).toEqual(expect.arrayContaining([staff.id, mine.body.id, other.id]));
       expect(adminList.body.total).toBeGreaterThan(3);
@@ -224,10 +211,11 @@ describe('tokens API', () => {
 
     it('is confined to the church', async () => {
       const other = await newTenant(api);
-      const res = await api.get<List<TokenBody>>('/v1/auth/tokens', { token: other.token, tenant: other.slug });
+      const res = await api.get<List<TokenResponse>>('/v1/auth/tokens', { token: other.token, tenant: other.slug });
       expect(res.status).toBe(200);
       expect(res.body.total).toBe(1); // the other church's own admin token
-      const adminTokenOfA = (await api.get<List<TokenBody>>('/v1/auth/tokens?limit=1', as(church.token))).body.data[0];
+      const adminTokenOfA = (await api.get<List<TokenResponse>>('/v1/auth/tokens?limit=1', as(church.token))).body
+        .data[0];
       const peek = await api.get<Problem>(`/v1/auth/tokens/${adminTokenOfA.id}`, {
         token: other.token,
         tenant: other.slug,
@@ -238,31 +226,31 @@ describe('tokens API', () => {
 
   describe('DELETE /v1/auth/tokens/{id}', () => {
     it('revokes at once: 204, then 401 token_revoked on the very next call', async () => {
-      const created = await api.post<TokenBody>(
+      const created = await api.post<CreatedTokenResponse>(
         '/v1/auth/tokens',
         as(church.token, { body: { name: 'Short lived', scopes: ['read:members'] } }),
       );
-      expect((await api.get('/v1/members', as(created.body.token!))).status).toBe(200);
+      expect((await api.get('/v1/members', as(created.body.token))).status).toBe(200);
 
       const del = await api.delete(`/v1/auth/tokens/${created.body.id}`, as(church.token));
       expect(del.status).toBe(204);
       expect(del.text).toBe('');
 
-      const after = await api.get<Problem & { title: string }>('/v1/members', as(created.body.token!));
+      const after = await api.get<Problem & { title: string }>('/v1/members', as(created.body.token));
       expect(after.status).toBe(401);
       expect(after.body.code).toBe('token_revoked');
       expect(after.body.title).toBe('Token revoked');
       expect(after.headers['www-authenticate']).toMatch(/^Bearer /);
 
-      const meta = await api.get<TokenBody>(`/v1/auth/tokens/${created.body.id}`, as(church.token));
+      const meta = await api.get<TokenResponse>(`/v1/auth/tokens/${created.body.id}`, as(church.token));
       expect(meta.body.revoked_at).not.toBeNull();
-      const live = await api.get<List<TokenBody>>('/v1/auth/tokens?revoked=false&limit=250', as(church.token));
+      const live = await api.get<List<TokenResponse>>('/v1/auth/tokens?revoked=false&limit=250', as(church.token));
       expect(live.body.data.map((t) => t.id)).not.toContain(created.body.id);
     });
 
     it('lets a non-admin revoke its own token, and not anyone else’s (404)', async () => {
       const staff = await newToken(api, church, ['read:members', 'write:members'], 'staff');
-      const own = await api.post<TokenBody>(
+      const own = await api.post<CreatedTokenResponse>(
         '/v1/auth/tokens',
         as(staff.token, { body: { name: 'Mine', scopes: ['read:members'] } }),
       );
@@ -272,12 +260,13 @@ describe('tokens API', () => {
       expect(refused.status).toBe(404);
       expect(refused.body.code).toBe('resource_not_found');
       expect((await api.get('/v1/members', as(victim.token))).status).toBe(200);
-      const adminsToken = (await api.get<List<TokenBody>>('/v1/auth/tokens?limit=1', as(church.token))).body.data[0];
+      const adminsToken = (await api.get<List<TokenResponse>>('/v1/auth/tokens?limit=1', as(church.token))).body
+        .data[0];
       expect((await api.delete(`/v1/auth/tokens/${adminsToken.id}`, as(staff.token))).status).toBe(404);
       expect((await api.get('/v1/members', as(church.token))).status).toBe(200);
 
       expect((await api.delete(`/v1/auth/tokens/${own.body.id}`, as(staff.token))).status).toBe(204);
-      expect((await api.get<Problem>('/v1/members', as(own.body.token!))).body.code).toBe('token_revoked');
+      expect((await api.get<Problem>('/v1/members', as(own.body.token))).body.code).toBe('token_revoked');
     });
 
     it('answers 404 for a malformed or unknown id', async () => {
@@ -301,7 +290,7 @@ describe('tokens API', () => {
       const first = await newToken(api, church, ['admin:*'], 'org_admin');
       const second = await newToken(api, church, ['admin:*'], 'org_admin');
       for (let i = 1; i <= 10; i++) {
-        const res = await api.post<TokenBody>(
+        const res = await api.post<CreatedTokenResponse>(
           '/v1/auth/tokens',
           as(first.token, { body: { name: `Batch ${i}`, scopes: ['read:members'] } }),
         );
@@ -323,7 +312,7 @@ describe('tokens API', () => {
       expect(eleventh.headers['x-ratelimit-remaining']).toBe('0');
 
       // The refused request created nothing.
-      const batch = await api.get<List<TokenBody>>('/v1/auth/tokens?limit=250', as(church.token));
+      const batch = await api.get<List<TokenResponse>>('/v1/auth/tokens?limit=250', as(church.token));
       expect(
         batch.body.data
           .filter((t) => t.name.startsWith('Batch '))
@@ -333,7 +322,7 @@ describe('tokens API', () => {
       expect(batch.body.data.some((t) => t.name === 'Batch 11')).toBe(false);
 
       // The quota is per token: another token of the same church still creates, and the first still reads.
-      const other = await api.post<TokenBody>(
+      const other = await api.post<CreatedTokenResponse>(
         '/v1/auth/tokens',
         as(second.token, { body: { name: 'Other token', scopes: ['read:members'] } }),
       );

@@ -5,30 +5,17 @@ import { cancelPendingDeliveries, newMembers, newTenant, TestTenant } from '../s
 import { TestReceiver } from '../support/receiver';
 import { TestSmtpServer } from '../support/smtp';
 import { sleep, waitFor } from '../support/wait';
+import type {
+  AttemptResponse as Attempt,
+  EndpointResponse as Endpoint,
+  EndpointWithSecretResponse,
+} from '../../src/platform/webhooks/dto/endpoint.response';
 
 /**
  * Retries, deactivation and failure kinds, on a time-scaled schedule (the specification's
  * 30s,5m,1h,6h,24h becomes 200ms..1000ms; the time-out 3 s becomes 500 ms). In-process delivery
  * (no REDIS_URL), a real HTTP receiver and a real SMTP server.
  */
-
-interface Endpoint {
-  id: string;
-  url: string;
-  status: 'enabled' | 'disabled';
-  disabled_reason: string | null;
-  secret?: string;
-}
-
-interface Attempt {
-  delivery_id: string;
-  event_id: string;
-  attempt: number;
-  status_code: number | null;
-  duration_ms: number;
-  error: string | null;
-  succeeded: boolean;
-}
 
 const SCHEDULE_MS = [200, 400, 600, 800, 1000];
 const TIMEOUT_MS = 500;
@@ -76,8 +63,8 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     return c;
   }
 
-  async function endpointFor(c: TestTenant, path: string): Promise<Endpoint & { secret: string }> {
-    const res = await api.post<Endpoint & { secret: string }>('/v1/webhook-endpoints', {
+  async function endpointFor(c: TestTenant, path: string): Promise<EndpointWithSecretResponse> {
+    const res = await api.post<EndpointWithSecretResponse>('/v1/webhook-endpoints', {
       token: c.token,
       tenant: c.slug,
       body: { url: receiver.url(path), events: ['member.created'] },

@@ -11,6 +11,8 @@ import { cancelPendingDeliveries, newTenant, TestTenant } from '../support/facto
 import { cleanEnv, DIST_DIR, freePort, NODE_BIN, REPO_ROOT } from '../support/processes';
 import { TestReceiver } from '../support/receiver';
 import { sleep, waitFor } from '../support/wait';
+import type { WebhookEventResponse } from '../../src/platform/webhooks/dto/webhook-event.response';
+import type { AttemptResponse as Attempt } from '../../src/platform/webhooks/dto/endpoint.response';
 
 /**
  * The production shape: the API (TestApi, in this process) only writes the outbox and enqueues;
@@ -19,11 +21,8 @@ import { sleep, waitFor } from '../support/wait';
  * touching the shared Redis.
  */
 
-interface Envelope {
-  id: string;
-  type: string;
-  data: { object: { id: string } };
-}
+/** A delivered event: what the checks read of it. */
+type Envelope = WebhookEventResponse & { data: { object: { id: string } } };
 
 const ENCRYPTION_KEY = Buffer.alloc(32, 17).toString('base64');
 const WORKER_JS = join(DIST_DIR, 'worker.js');
@@ -210,12 +209,6 @@ describe('webhook worker process (BullMQ on Redis)', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ created: n, failed: 0 });
     return res.body.results.map((r: { id?: string }) => r.id!);
-  }
-
-  interface Attempt {
-    attempt: number;
-    succeeded: boolean;
-    status_code: number | null;
   }
 
   /** The endpoint's attempts once there are `n` (an attempt is recorded just after the receiver answered). */

@@ -7,6 +7,14 @@ import { JsonObject, TestApi } from '../support/api';
 import { cancelPendingDeliveries, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { PING_PATH, TestReceiver } from '../support/receiver';
 import { sleep, waitFor } from '../support/wait';
+import type {
+  AttemptResponse as Attempt,
+  EndpointResponse as Endpoint,
+  EndpointWithSecretResponse,
+} from '../../src/platform/webhooks/dto/endpoint.response';
+import type { WebhookEventResponse } from '../../src/platform/webhooks/dto/webhook-event.response';
+import type { ProblemBody as Problem } from '../../src/common/errors/problem';
+import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 
 /**
  * Webhooks in the API process (no REDIS_URL: deliveries run in-process from the outbox), to a real
@@ -17,51 +25,8 @@ import { sleep, waitFor } from '../support/wait';
 // Types and helpers
 // ---------------------------------------------------------------------------------------------
 
-interface Endpoint {
-  id: string;
-  url: string;
-  description: string | null;
-  events: string[];
-  filters: { path: string; op: string; value: unknown }[];
-  status: 'enabled' | 'disabled';
-  disabled_reason: string | null;
-  created_at: string;
-  updated_at: string;
-  secret?: string;
-}
-
-interface Envelope {
-  id: string;
-  type: string;
-  created: number;
-  tenant: string;
-  api_version: string;
-  data: { object: Record<string, unknown> };
-}
-
-interface Attempt {
-  delivery_id: string;
-  event_id: string;
-  attempt: number;
-  status_code: number | null;
-  duration_ms: number;
-  error: string | null;
-  succeeded: boolean;
-  created_at: string;
-}
-
-interface List<T> {
-  data: T[];
-  next_cursor: string | null;
-  total: number;
-}
-
-interface Problem {
-  status: number;
-  code: string;
-  detail: string;
-  errors?: { field: string; issue: string }[];
-}
+/** An event as delivered and listed: its `data.object` is the record, a JSON object. */
+type Envelope = WebhookEventResponse & { data: { object: Record<string, unknown> } };
 
 const ENCRYPTION_KEY = Buffer.alloc(32, 11).toString('base64');
 const SIGNATURE = /^t=(\d+)(,v1=[0-9a-f]{64})+$/;
@@ -252,7 +217,7 @@ describe('webhooks (in-process delivery)', () => {
       return c;
     }
 
-    async function createEndpoint(c: TestTenant, body: JsonObject): Promise<Endpoint & { secret: string }> {
+    async function createEndpoint(c: TestTenant, body: JsonObject): Promise<EndpointWithSecretResponse> {
       // With filters, skip TestApi's OpenAPI check here: the conformance of `filters` in responses is
       // asserted by the 'creates an endpoint' test, and these tests are about delivery.
       const res = body.filters
@@ -261,13 +226,13 @@ describe('webhooks (in-process delivery)', () => {
             .set('Authorization', `Bearer ${c.token}`)
             .set('X-Tenant', c.slug)
             .send(body)
-        : await api.post<Endpoint & { secret: string }>('/v1/webhook-endpoints', {
+        : await api.post<EndpointWithSecretResponse>('/v1/webhook-endpoints', {
             token: c.token,
             tenant: c.slug,
             body,
           });
       if (res.status !== 201) throw new Error(`endpoint not created: ${res.status} ${JSON.stringify(res.body)}`);
-      return res.body as Endpoint & { secret: string };
+      return res.body as EndpointWithSecretResponse;
     }
 
     async function createMember(
@@ -313,7 +278,7 @@ describe('webhooks (in-process delivery)', () => {
       it('creates an endpoint: 201, whe_ id, status enabled, whsec_ secret shown once', async () => {
         const c = await church();
         const url = receiver.url(uniquePath('create'));
-        const res = await api.post<Endpoint>('/v1/webhook-endpoints', {
+        const res = await api.post<EndpointWithSecretResponse>('/v1/webhook-endpoints', {
           token: c.token,
           tenant: c.slug,
           body: {
@@ -344,7 +309,7 @@ describe('webhooks (in-process delivery)', () => {
         expect(got.body).not.toHaveProperty('secret');
         const { secret: _secret, ...rest } = res.body;
         expect(got.body).toEqual(rest);
-        expect(JSON.stringify(got.body)).not.toContain(res.body.secret!);
+        expect(JSON.stringify(got.body)).not.toContain(res.body.secret);
       });
 
       it('lists, updates and deletes endpoints; never returns a secret after create', async () => {
