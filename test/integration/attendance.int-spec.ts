@@ -1,11 +1,19 @@
-import { TenantContext } from '../../src/common/context/tenant-context';
 import { AppError } from '../../src/common/errors/app-error';
-import { ID_PREFIX, newUuid, parsePublicId, toPublicId } from '../../src/common/ids/id';
+import { ID_PREFIX, newUuid, parsePublicId } from '../../src/common/ids/id';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { AttendanceService } from '../../src/modules/attendance/attendance.service';
 import { JsonObject, TestApi } from '../support/api';
-import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import {
+  hoursFromNow,
+  inTenant,
+  newCampus,
+  newEvent,
+  newMembers,
+  newTenant,
+  newToken,
+  TestTenant,
+} from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
 import { as, qs, sortedIssuesOf } from '../support/http';
 import type {
@@ -16,27 +24,9 @@ import type {
 const ATT_ID = /^att_[0-9a-f]{32}$/;
 const ids = (list: List<Attendance>) => list.data.map((a) => a.id);
 
-/** A calendar event of the church, written directly (this suite is about attendance, not the events API). */
-async function newEvent(
-  api: TestApi,
-  church: TestTenant,
-  fields: { campusId?: string | null; deleted?: boolean } = {},
-): Promise<string> {
-  const id = newUuid();
-  await inTenant(api, church.id, () =>
-    TenantContext.current().manager.query(
-      `INSERT INTO events (tenant_id, id, name, starts_at, ends_at, campus_id, deleted_at) VALUES ($1, $2, 'Sunday service', now() - interval '1 hour', now() + interval '1 hour', $3, $4)`,
-      [church.id, id, fields.campusId ?? null, fields.deleted ? new Date() : null],
-    ),
-  );
-  return toPublicId(ID_PREFIX.event, id);
-}
-
-async function newCampus(api: TestApi, church: TestTenant, key: string): Promise<string> {
-  const res = await api.post<{ id: string }>('/v1/campuses', as(church, { body: { key, name: `${key} campus` } }));
-  if (res.status !== 201) throw new Error(`campus: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.id;
-}
+/** A calendar event of the church happening now (from an hour ago to an hour from now); its id. */
+const eventNow = async (api: TestApi, church: TestTenant, body: JsonObject = {}) =>
+  (await newEvent(api, church, { starts_at: hoursFromNow(-1), ends_at: hoursFromNow(1), ...body })).id;
 
 const people = (n: number, last = 'Ortiz'): JsonObject[] =>
   Array.from({ length: n }, (_, i) => ({ first_name: `P${i}`, last_name: last }));
@@ -89,7 +79,7 @@ describe('attendance', () => {
     it('records a member at an event: 201, Location, att_ id, defaults (regular, now), attendance.recorded with the record as GET returns it', async () => {
       const church = await newTenant(api);
       const [member] = await newMembers(api, church, people(1));
-      const event = await newEvent(api, church);
+      const event = await eventNow(api, church);
       const before = Date.now();
       const res = await record(api, church, { member_id: member, event_id: event });
 
@@ -112,7 +102,7 @@ describe('attendance', () => {
     it('takes kind and checked_in_at (an offset is honoured; answered in UTC)', async () => {
       const church = await newTenant(api);
       const [member] = await newMembers(api, church, people(1));
-      const event = await newEvent(api, church);
+      const event = await eventNow(api, church);
       const res = await record(api, church, {
         member_id: member,
         event_id: event,
@@ -126,7 +116,7 @@ describe('attendance', () => {
     it('the same member at the same event twice is 409 conflict naming the record; nothing more is recorded', async () => {
       const church = await newTenant(api);
       const [member] = await newMembers(api, church, people(1));
-      const event = await newEvent(api, church);
+      const event = await eventNow(api, church);
       const first = await record(api, church, { member_id: member, event_id: event });
       const again = await record(api, church, { member_id: member, event_id: event, kind: 'guest' });
       expect(again.status).toBe(409);
@@ -135,7 +125,7 @@ describe('attendance', () => {
       expect(await rowsIn(api, church)).toBe(1);
       expect(await recorded(api, church)).toHaveLength(1);
       // Another event is fine.
-      expect((await record(api, church, { member_id: member, event_id: await newEvent(api, church) })).status).toBe(
+      expect((await record(api, church, { member_id: member, event_id: await eventNow(api, church) })).status).toBe(
         201,
       );
     });
@@ -143,7 +133,7 @@ describe('attendance', () => {
     it('10 concurrent records of one member at one event: exactly one 201, nine 409, one row, one event', async () => {
       const church = await newTenant(api);
       const [member] = await newMembers(api, church, people(1));
-      const event = await newEvent(api, church);
+      const event = await eventNow(api, church);
       const answers = await Promise.all(
         Array.from({ length: 10 }, () => record(api, church, { member_id: member, event_id: event })),
       );
@@ -157,10 +147,11 @@ describe('attendance', () => {
       const other = await newTenant(api);
       const [member, gone] = await newMembers(api, church, people(2));
       expect((await api.delete(`/v1/members/${gone}`, as(church))).status).toBe(204);
-      const event = await newEvent(api, church);
-      const deletedEvent = await newEvent(api, church, { deleted: true });
+      const event = await eventNow(api, church);
+      const deletedEvent = await eventNow(api, church);
+      expect((await api.delete(`/v1/events/${deletedEvent}`, as(church))).status).toBe(204);
       const [stranger] = await newMembers(api, other, people(1));
-      const strangeEvent = await newEvent(api, other);
+      const strangeEvent = await eventNow(api, other);
 
       const cases: [JsonObject, { field: string; issue: string }[]][] = [
         [
@@ -223,7 +214,7 @@ describe('attendance', () => {
     it('records the valid rows in one call and answers each row (the bulk result shape): validation_failed and conflict rows, one attendance.recorded per record', async () => {
       const church = await newTenant(api);
       const members = await newMembers(api, church, people(5));
-      const event = await newEvent(api, church);
+      const event = await eventNow(api, church);
       const already = await record(api, church, { member_id: members[4], event_id: event });
       const res = await api.post<BulkResult>(
         '/v1/attendance/bulk',
@@ -280,7 +271,7 @@ describe('attendance', () => {
     it('500 rows are recorded at once; 501 rows are 413; an empty, missing or non-array attendance is 422', async () => {
       const church = await newTenant(api);
       const members = await newMembers(api, church, people(500));
-      const event = await newEvent(api, church);
+      const event = await eventNow(api, church);
       const rows = members.map((member_id) => ({ member_id, event_id: event }));
       const big = await api.post<BulkResult & Problem>(
         '/v1/attendance/bulk',
@@ -304,7 +295,7 @@ describe('attendance', () => {
     it('two bulk calls of the same rows at once: every pair is recorded once (the other call answers conflict rows)', async () => {
       const church = await newTenant(api);
       const members = await newMembers(api, church, people(40));
-      const event = await newEvent(api, church);
+      const event = await eventNow(api, church);
       const body = { attendance: members.map((member_id) => ({ member_id, event_id: event })) };
       const [a, b] = await Promise.all([
         api.post<BulkResult>('/v1/attendance/bulk', as(church, { body })),
@@ -328,10 +319,10 @@ describe('attendance', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      north = await newCampus(api, church, 'north');
+      north = (await newCampus(api, church, { key: 'north' })).id;
       members = await newMembers(api, church, people(3));
-      sunday = await newEvent(api, church, { campusId: parsePublicId(ID_PREFIX.campus, north) });
-      wednesday = await newEvent(api, church);
+      sunday = await eventNow(api, church, { campus: north });
+      wednesday = await eventNow(api, church);
       const bodies: JsonObject[] = [
         { member_id: members[0], event_id: sunday, kind: 'regular', checked_in_at: '2026-03-01T16:00:00Z' },
         { member_id: members[1], event_id: sunday, kind: 'volunteer', checked_in_at: '2026-03-01T15:00:00Z' },
@@ -449,7 +440,7 @@ describe('attendance', () => {
     it('records every row and raises one attendance.recorded each; a member already recorded makes it 409 and keeps nothing', async () => {
       const church = await newTenant(api);
       const members = await newMembers(api, church, people(3));
-      const event = parsePublicId(ID_PREFIX.event, await newEvent(api, church))!;
+      const event = parsePublicId(ID_PREFIX.event, await eventNow(api, church))!;
       const [m0, m1, m2] = members.map((m) => parsePublicId(ID_PREFIX.member, m)!);
       const service = api.app.get(AttendanceService);
       const at = new Date('2026-03-01T15:00:00Z');

@@ -4,7 +4,7 @@ import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import { parsePublicId } from '../../src/common/ids/id';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { Call, JsonObject, TestApi } from '../support/api';
-import { newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import { newBatch, newFund, newMembers, newTenant, newToken, TestTenant, TokenPool } from '../support/factories';
 import { waitFor } from '../support/wait';
 import { sortedIssuesOf } from '../support/http';
 import type { BatchResponse as Batch } from '../../src/modules/batches/dto/batch.response';
@@ -26,19 +26,19 @@ async function lockWaiters(pg: Client, n: number): Promise<boolean> {
 
 /** A church, a fund, and write:donations tokens rotated every 25 gifts (30 a minute per token). */
 class Desk {
-  private token = '';
-  private used = 0;
+  private readonly tokens: TokenPool;
   fundId = '';
 
   constructor(
     private readonly api: TestApi,
     readonly church: TestTenant,
-  ) {}
+  ) {
+    this.tokens = new TokenPool(api, church, ['write:donations']);
+  }
 
   static async open(api: TestApi, church?: TestTenant): Promise<Desk> {
     const desk = new Desk(api, church ?? (await newTenant(api)));
-    const fund = await api.post<{ id: string }>('/v1/funds', desk.as({ body: { name: 'General' } }));
-    desk.fundId = fund.body.id;
+    desk.fundId = (await newFund(api, desk.church, { name: 'General' })).id;
     return desk;
   }
 
@@ -47,25 +47,15 @@ class Desk {
   }
 
   async gift(body: JsonObject) {
-    if (!this.token || this.used >= 25) {
-      this.token = (await newToken(this.api, this.church, ['write:donations'], 'finance')).token;
-      this.used = 0;
-    }
-    this.used++;
     return this.api.post<Donation & Problem>('/v1/donations', {
-      token: this.token,
+      token: await this.tokens.next(),
       tenant: this.church.slug,
       body: { currency: 'USD', fund_id: this.fundId, ...body },
     });
   }
 
-  async batch(body: JsonObject = {}): Promise<Batch> {
-    const res = await this.api.post<Batch>(
-      '/v1/batches',
-      this.as({ body: { description: 'Sunday', currency: 'USD', ...body } }),
-    );
-    if (res.status !== 201) throw new Error(`batch failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
+  batch(body: JsonObject = {}): Promise<Batch> {
+    return newBatch(this.api, this.church, body);
   }
 
   async get(batchId: string): Promise<Batch> {

@@ -1,5 +1,5 @@
 import { JsonObject, TestApi } from '../support/api';
-import { newTenant, newToken, TestTenant } from '../support/factories';
+import { newCampus, newTenant, newToken, TestTenant } from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { sleep } from '../support/wait';
@@ -12,12 +12,6 @@ import type { CampusResponse as Campus } from '../../src/modules/campuses/dto/ca
 
 const CAMPUS_ID = /^cmp_[0-9a-f]{32}$/;
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-async function createCampus(api: TestApi, church: TestTenant, body: JsonObject): Promise<Campus> {
-  const res = await api.post<Campus>('/v1/campuses', as(church, { body }));
-  if (res.status !== 201) throw new Error(`create campus failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
 
 async function listCampuses(
   api: TestApi,
@@ -74,13 +68,13 @@ describe('campuses', () => {
     });
 
     it('defaults timezone to null and trims the name', async () => {
-      const campus = await createCampus(api, church, { key: 'online', name: '  Online  ' });
+      const campus = await newCampus(api, church, { key: 'online', name: '  Online  ' });
       expect(campus.timezone).toBeNull();
       expect(campus.name).toBe('Online');
     });
 
     it('refuses a duplicate key in the same church with 409 conflict (key duplicate)', async () => {
-      await createCampus(api, church, { key: 'dup', name: 'First' });
+      await newCampus(api, church, { key: 'dup', name: 'First' });
       const res = await api.post<Problem>('/v1/campuses', as(church, { body: { key: 'dup', name: 'Second' } }));
 
       expect(res.status).toBe(409);
@@ -95,7 +89,7 @@ describe('campuses', () => {
 
     it('allows the same key in another church', async () => {
       const other = await newTenant(api);
-      await createCampus(api, church, { key: 'shared', name: 'Ours' });
+      await newCampus(api, church, { key: 'shared', name: 'Ours' });
       const theirs = await api.post<Campus>('/v1/campuses', as(other, { body: { key: 'shared', name: 'Theirs' } }));
       expect(theirs.status).toBe(201);
       expect(theirs.body.name).toBe('Theirs');
@@ -170,7 +164,7 @@ describe('campuses', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      campus = await createCampus(api, church, { key: 'central', name: 'Central Campus', timezone: 'America/Bogota' });
+      campus = await newCampus(api, church, { key: 'central', name: 'Central Campus', timezone: 'America/Bogota' });
     });
 
     it('returns the campus with an ETag; If-None-Match answers 304', async () => {
@@ -208,9 +202,9 @@ describe('campuses', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      c.north = await createCampus(api, church, { key: 'north', name: 'North Campus' });
-      c.central = await createCampus(api, church, { key: 'central', name: 'Central Campus' });
-      c.south = await createCampus(api, church, { key: 'south', name: 'South Campus' });
+      c.north = await newCampus(api, church, { key: 'north', name: 'North Campus' });
+      c.central = await newCampus(api, church, { key: 'central', name: 'Central Campus' });
+      c.south = await newCampus(api, church, { key: 'south', name: 'South Campus' });
     });
 
     it('lists every campus of the church, oldest first by default', async () => {
@@ -279,7 +273,7 @@ describe('campuses', () => {
     });
 
     it('changes the name only, and advances updated_at', async () => {
-      const campus = await createCampus(api, church, { key: 'east', name: 'East', timezone: 'America/Lima' });
+      const campus = await newCampus(api, church, { key: 'east', name: 'East', timezone: 'America/Lima' });
       await sleep(15);
       const res = await api.patch<Campus>(`/v1/campuses/${campus.id}`, as(church, { body: { name: 'East Campus' } }));
 
@@ -290,7 +284,7 @@ describe('campuses', () => {
     });
 
     it('changes the key; members then resolve the new key and show it', async () => {
-      const campus = await createCampus(api, church, { key: 'old-key', name: 'Renamed' });
+      const campus = await newCampus(api, church, { key: 'old-key', name: 'Renamed' });
       const member = await api.post<{ id: string; campus: unknown }>(
         '/v1/members',
         as(church, { body: { first_name: 'A', last_name: 'B', campus: 'old-key' } }),
@@ -316,8 +310,8 @@ describe('campuses', () => {
     });
 
     it('refuses a key change to an existing key with 409 conflict, and changes nothing', async () => {
-      await createCampus(api, church, { key: 'taken', name: 'Taken' });
-      const campus = await createCampus(api, church, { key: 'mine', name: 'Mine' });
+      await newCampus(api, church, { key: 'taken', name: 'Taken' });
+      const campus = await newCampus(api, church, { key: 'mine', name: 'Mine' });
       const res = await api.patch<Problem>(
         `/v1/campuses/${campus.id}`,
         as(church, { body: { key: 'taken', name: 'Hijack' } }),
@@ -330,7 +324,7 @@ describe('campuses', () => {
     });
 
     it('accepts its own key unchanged (no false conflict)', async () => {
-      const campus = await createCampus(api, church, { key: 'same', name: 'Same' });
+      const campus = await newCampus(api, church, { key: 'same', name: 'Same' });
       const res = await api.patch<Campus>(
         `/v1/campuses/${campus.id}`,
         as(church, { body: { key: 'same', name: 'Same Again' } }),
@@ -340,7 +334,7 @@ describe('campuses', () => {
     });
 
     it('sets and clears the time zone; validates key, name and time zone', async () => {
-      const campus = await createCampus(api, church, { key: 'tz', name: 'TZ' });
+      const campus = await newCampus(api, church, { key: 'tz', name: 'TZ' });
       const set = await api.patch<Campus>(
         `/v1/campuses/${campus.id}`,
         as(church, { body: { timezone: 'America/Santiago' } }),
@@ -394,8 +388,8 @@ describe('campuses', () => {
     beforeAll(async () => {
       a = await newTenant(api);
       b = await newTenant(api);
-      aCampus = await createCampus(api, a, { key: 'a-only', name: 'A Only' });
-      await createCampus(api, b, { key: 'b-only', name: 'B Only' });
+      aCampus = await newCampus(api, a, { key: 'a-only', name: 'A Only' });
+      await newCampus(api, b, { key: 'b-only', name: 'B Only' });
     });
 
     it("answers 404 to another church's campus on GET and PATCH", async () => {
@@ -426,7 +420,7 @@ describe('campuses', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      campus = await createCampus(api, church, { key: 'scoped', name: 'Scoped' });
+      campus = await newCampus(api, church, { key: 'scoped', name: 'Scoped' });
     });
 
     it('read:campuses can read but not create or update (403 naming write:campuses)', async () => {

@@ -1,7 +1,15 @@
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import { BANNED_SEQUENCES, isAllowedCode, SECURITY_CODE_ALPHABET } from '../../src/modules/check-in/security-code';
 import { JsonValue, TestApi } from '../support/api';
-import { cancelPendingDeliveries, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import {
+  cancelPendingDeliveries,
+  newDevice,
+  newMembers,
+  newTenant,
+  newToken,
+  newUpcomingEvent,
+  TestTenant,
+} from '../support/factories';
 import { as } from '../support/http';
 import type { CheckInSettingsResponse as Settings } from '../../src/modules/check-in/dto/check-in-settings.dto';
 
@@ -29,20 +37,9 @@ describe("the church's banned security-code sequences (/v1/settings/check-in)", 
   const putSettings = (c: TestTenant, body: JsonValue, lang?: string) =>
     api.put<Settings & Problem & { errors: Issue[] }>('/v1/settings/check-in', as(c.token, c, { body, lang }));
 
-  async function newEvent(c: TestTenant, name: string): Promise<string> {
-    const starts = new Date(Date.now() + 3600_000);
-    const body = {
-      name,
-      starts_at: starts.toISOString(),
-      ends_at: new Date(starts.getTime() + 7200_000).toISOString(),
-      timezone: 'America/Mexico_City',
-    };
-    return (await ok<{ id: string }>(await api.post('/v1/events', as(c.token, c, { body })), 201)).id;
-  }
-
   /** One check-in per member (`count` new members of `c`), a few at a time; their codes. */
   async function codesOf(c: TestTenant, token: string, count: number, tag: string): Promise<string[]> {
-    const event = await newEvent(c, `Codes ${tag}`);
+    const event = await newUpcomingEvent(api, c, { name: `Codes ${tag}` }).then((e) => e.id);
     const members = await newMembers(
       api,
       c,
@@ -69,12 +66,7 @@ describe("the church's banned security-code sequences (/v1/settings/check-in)", 
     api = await TestApi.start();
     church = await newTenant(api);
     other = await newTenant(api);
-    kiosk = (
-      await ok<{ key: string }>(
-        await api.post('/v1/devices', as(church.token, church, { body: { name: 'Lobby kiosk' } })),
-        201,
-      )
-    ).key;
+    kiosk = (await newDevice(api, church, { name: 'Lobby kiosk' })).key;
   });
 
   afterAll(async () => {

@@ -6,13 +6,25 @@ import { KIOSK_ROUTES } from '../../src/platform/auth/kiosk-routes';
 import { OPENAPI_DOCUMENT, OpenApiDocumentHolder } from '../../src/platform/openapi/openapi.controller';
 import { BANNED_SEQUENCES, isAllowedCode } from '../../src/modules/check-in/security-code';
 import { JsonObject, TestApi } from '../support/api';
-import { cancelPendingDeliveries, inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import {
+  addToHousehold,
+  cancelPendingDeliveries,
+  inTenant,
+  newDevice,
+  newHousehold,
+  newMembers,
+  newTenant,
+  newToken,
+  newUpcomingEvent,
+  TestTenant,
+} from '../support/factories';
 import { as } from '../support/http';
 import type {
   CheckInResponse as CheckIn,
   CheckoutResponse as Checkout,
   SearchHousehold,
 } from '../../src/modules/check-in/dto/check-in.response';
+import { newCustomField } from '../support/factories';
 
 const CODE = /^[BCDFGHJKLMNPRSTXZ2456789]{4}$/;
 const uuidOf = (prefix: keyof typeof ID_PREFIX, id: string) => parsePublicId(ID_PREFIX[prefix], id)!;
@@ -30,19 +42,8 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
     return res.body as T;
   }
 
-  async function newEvent(c: TestTenant, name = 'Sunday service'): Promise<string> {
-    const starts = new Date(Date.now() + 3600_000);
-    const body = {
-      name,
-      starts_at: starts.toISOString(),
-      ends_at: new Date(starts.getTime() + 7200_000).toISOString(),
-      timezone: 'America/Mexico_City',
-    };
-    return (await ok<{ id: string }>(await api.post('/v1/events', as(c.token, c, { body })), 201)).id;
-  }
-
   /** A household with its members (the first has the phone ending in `last4`). */
-  async function newHousehold(
+  async function newFamily(
     c: TestTenant,
     lastName: string,
     last4: string,
@@ -58,18 +59,9 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
         phone: i === 0 ? `+52133${randomBytes(2).readUInt16BE() % 10}00${last4}` : null,
       })),
     );
-    const household = await ok<{ id: string }>(
-      await api.post('/v1/households', as(c.token, c, { body: { name: `${lastName} family` } })),
-      201,
-    );
+    const household = await newHousehold(api, c, { name: `${lastName} family` });
     for (const [i, id] of ids.entries())
-      await ok(
-        await api.post(
-          `/v1/households/${household.id}/members`,
-          as(c.token, c, { body: { member_id: id, household_role: people[i].role } }),
-        ),
-        200,
-      );
+      await addToHousehold(api, c, household.id, { member_id: id, household_role: people[i].role });
     return { id: household.id, memberIds: ids };
   }
 
@@ -87,12 +79,9 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
     api = await TestApi.start();
     church = await newTenant(api);
     other = await newTenant(api);
-    const device = await ok<{ id: string; key: string }>(
-      await api.post('/v1/devices', as(church.token, church, { body: { name: 'Lobby kiosk' } })),
-      201,
-    );
+    const device = await newDevice(api, church, { name: 'Lobby kiosk' });
     kiosk = { key: device.key, deviceId: device.id };
-    eventId = await newEvent(church);
+    eventId = await newUpcomingEvent(api, church).then((e) => e.id);
   });
 
   afterAll(async () => {
@@ -103,7 +92,7 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
   describe('search', () => {
     it('finds the household by the last four phone digits, with all its members and nothing else about them', async () => {
       const last4 = digits();
-      const home = await newHousehold(church, `Pérez${last4}`, last4, [
+      const home = await newFamily(church, `Pérez${last4}`, last4, [
         { first: 'Ana', birthdate: '1985-02-03', role: 'head' },
         {
           first: 'Sofía',
@@ -143,7 +132,7 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
 
     it('finds by the start of a household, first or last name in any case; a person in no household is listed alone', async () => {
       const tag = randomBytes(3).toString('hex');
-      const home = await newHousehold(church, `Zamora${tag}`, digits(), [{ first: 'Luis', role: 'head' }]);
+      const home = await newFamily(church, `Zamora${tag}`, digits(), [{ first: 'Luis', role: 'head' }]);
       const [solo] = await newMembers(api, church, [{ first_name: `Quintín${tag}`, last_name: 'Solo' }]);
       const byLast = await ok<{ data: SearchHousehold[] }>(
         await api.get(`/v1/check-in/search?event_id=${eventId}&name=zAmOrA${tag}`, as(kiosk.key, church)),
@@ -232,7 +221,7 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
       expect(
         (await api.get<Problem>(`/v1/check-in/search?event_id=${eventId}&name=%20%20a`, as(kiosk.key, church))).status,
       ).toBe(400); // not a match-all
-      const theirEvent = await newEvent(other);
+      const theirEvent = await newUpcomingEvent(api, other).then((e) => e.id);
       const res = await api.get<Problem>(
         `/v1/check-in/search?event_id=${theirEvent}&phone_last4=1234`,
         as(kiosk.key, church),
@@ -243,8 +232,8 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
 
   describe('check-in and checkout', () => {
     it('checks a household in with one security code: labels, parent label, one attendance each pointing at the check-in', async () => {
-      const event = await newEvent(church);
-      const home = await newHousehold(church, 'Gómez', digits(), [
+      const event = await newUpcomingEvent(api, church).then((e) => e.id);
+      const home = await newFamily(church, 'Gómez', digits(), [
         { first: 'Marta', role: 'head' },
         { first: 'Leo', birthdate: '2020-05-06', role: 'child' },
       ]);
@@ -283,28 +272,24 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
 
     it('labels carry allergies when the church defines an `allergies` custom field (null when the member has none)', async () => {
       const c = await newTenant(api);
-      const key = (
-        await ok<{ key: string }>(await api.post('/v1/devices', as(c.token, c, { body: { name: 'K' } })), 201)
-      ).key;
-      await ok(
-        await api.post(
-          '/v1/custom-fields',
-          as(c.token, c, { body: { key: 'allergies', label: 'Allergies', type: 'text' } }),
-        ),
-        201,
-      );
+      const { key } = await newDevice(api, c, { name: 'K' });
+      await newCustomField(api, c, { key: 'allergies', label: 'Allergies', type: 'text' });
       const [kid, parent] = await newMembers(api, c, [
         { first_name: 'Tim', last_name: 'Ruiz', custom_fields: { allergies: 'Peanuts' } },
         { first_name: 'Eva', last_name: 'Ruiz' },
       ]);
-      const res = await checkIn({ event_id: await newEvent(c), member_ids: [kid, parent] }, key, c);
+      const res = await checkIn(
+        { event_id: await newUpcomingEvent(api, c).then((e) => e.id), member_ids: [kid, parent] },
+        key,
+        c,
+      );
       expect(res.status).toBe(201);
       expect(res.body.labels.map((l) => l.allergies)).toEqual(['Peanuts', null]);
       await cancelPendingDeliveries(api, [c.id]);
     });
 
     it('a person already checked in to the event is 409 already_checked_in, and nothing of the call is kept', async () => {
-      const event = await newEvent(church);
+      const event = await newUpcomingEvent(api, church).then((e) => e.id);
       const [first, second] = await newMembers(api, church, [
         { first_name: 'Uno', last_name: 'Dup' },
         { first_name: 'Dos', last_name: 'Dup' },
@@ -322,7 +307,7 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
     });
 
     it('the same person checked in by two kiosks at once: one 201, one 409', async () => {
-      const event = await newEvent(church);
+      const event = await newUpcomingEvent(api, church).then((e) => e.id);
       const [member] = await newMembers(api, church, [{ first_name: 'Race', last_name: 'Kid' }]);
       const results = await Promise.all([
         checkIn({ event_id: event, member_ids: [member] }),
@@ -334,7 +319,7 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
     });
 
     it('checkout with a wrong code is 422 security_code_mismatch and changes nothing; the right one (any case) records who and when; twice is 409', async () => {
-      const event = await newEvent(church);
+      const event = await newUpcomingEvent(api, church).then((e) => e.id);
       const [member] = await newMembers(api, church, [{ first_name: 'Out', last_name: 'Kid' }]);
       const visit = await ok<CheckIn>(await checkIn({ event_id: event, member_ids: [member] }), 201);
       const rowOf = async () => {
@@ -373,17 +358,16 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
     });
 
     it("another church's check-in is 404; another church's event, member or device is 422 naming the field", async () => {
-      const event = await newEvent(church);
+      const event = await newUpcomingEvent(api, church).then((e) => e.id);
       const [mine] = await newMembers(api, church, [{ first_name: 'Mine', last_name: 'X' }]);
       const [theirs] = await newMembers(api, other, [{ first_name: 'Theirs', last_name: 'X' }]);
-      const theirDevice = (
-        await ok<{ id: string }>(
-          await api.post('/v1/devices', as(other.token, other, { body: { name: 'Their kiosk' } })),
-          201,
-        )
-      ).id;
+      const theirDevice = (await newDevice(api, other, { name: 'Their kiosk' })).id;
       const theirVisit = await ok<CheckIn>(
-        await checkIn({ event_id: await newEvent(other), member_ids: [theirs] }, other.token, other),
+        await checkIn(
+          { event_id: await newUpcomingEvent(api, other).then((e) => e.id), member_ids: [theirs] },
+          other.token,
+          other,
+        ),
         201,
       );
       const checkout = await api.post<Problem>(
@@ -407,7 +391,7 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
     });
 
     it('a canceled event is 409 event_canceled', async () => {
-      const event = await newEvent(church);
+      const event = await newUpcomingEvent(api, church).then((e) => e.id);
       const [member] = await newMembers(api, church, [{ first_name: 'Late', last_name: 'Kid' }]);
       await ok(
         await api.post(`/v1/events/${event}/cancel`, as(church.token, church, { body: { reason: 'Storm' } })),
@@ -539,7 +523,7 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
 
   describe('security codes', () => {
     it('200 concurrent check-ins of different households on one church and day get 200 distinct codes', async () => {
-      const event = await newEvent(church, 'Big Sunday');
+      const event = await newUpcomingEvent(api, church, { name: 'Big Sunday' }).then((e) => e.id);
       const members = await newMembers(
         api,
         church,
@@ -554,7 +538,7 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
 
     it('a code the church already used today is never issued again: the check-in draws another', async () => {
       // A quarter of all codes taken today (every code starting with one of the first 6 letters of the alphabet): without a retry, about one check-in in four would fail.
-      const event = await newEvent(church, 'Full day');
+      const event = await newUpcomingEvent(api, church, { name: 'Full day' }).then((e) => e.id);
       const eventUuid = uuidOf('event', event);
       await api.db.platform.query(
         `INSERT INTO check_ins (tenant_id, id, event_id, day, security_code, member_ids)

@@ -3,7 +3,7 @@ import { TenantContext } from '../../src/common/context/tenant-context';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { JsonObject, TestApi } from '../support/api';
-import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import { inTenant, newCustomField, newMember, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { sleep } from '../support/wait';
 import { as, issuesOf, itRefusesBadListParams, qs } from '../support/http';
 import type { CustomFieldResponse as CustomField } from '../../src/modules/custom-fields/dto/custom-field.response';
@@ -42,29 +42,10 @@ const FIELDS: JsonObject[] = [
 describe('custom fields', () => {
   let api: TestApi;
 
-  async function define(church: TestTenant, body: JsonObject): Promise<CustomField> {
-    const res = await api.post<CustomField>('/v1/custom-fields', as(church, { body }));
-    if (res.status !== 201) throw new Error(`define failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  }
-
   async function churchWithFields(extra: JsonObject[] = []): Promise<TestTenant> {
     const church = await newTenant(api);
-    for (const body of [...FIELDS, ...extra]) await define(church, body);
+    for (const body of [...FIELDS, ...extra]) await newCustomField(api, church, body);
     return church;
-  }
-
-  async function createMember(
-    church: TestTenant,
-    custom_fields: JsonObject = {},
-    extra: JsonObject = {},
-  ): Promise<Member> {
-    const res = await api.post<Member>(
-      '/v1/members',
-      as(church, { body: { first_name: 'Ana', last_name: 'Ruiz', custom_fields, ...extra } }),
-    );
-    if (res.status !== 201) throw new Error(`create member failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
   }
 
   async function listMembers(church: TestTenant, params: Record<string, string>): Promise<List<Member>> {
@@ -124,7 +105,7 @@ describe('custom fields', () => {
     });
 
     it('defines a select field with its options, and a required field', async () => {
-      const select = await define(church, {
+      const select = await newCustomField(api, church, {
         key: 'size',
         label: 'Size',
         type: 'select',
@@ -133,11 +114,11 @@ describe('custom fields', () => {
       });
       expect(select).toMatchObject({ type: 'select', options: ['S', 'M', 'L'], required: true });
       for (const type of ['text', 'number', 'date'])
-        expect((await define(church, { key: `a_${type}`, label: type, type })).type).toBe(type);
+        expect((await newCustomField(api, church, { key: `a_${type}`, label: type, type })).type).toBe(type);
     });
 
     it('refuses a key the church already has (409 conflict naming key); another church may use it', async () => {
-      await define(church, { key: 'dup', label: 'First', type: 'text' });
+      await newCustomField(api, church, { key: 'dup', label: 'First', type: 'text' });
       const res = await api.post<Problem>(
         '/v1/custom-fields',
         as(church, { body: { key: 'dup', label: 'Second', type: 'number' } }),
@@ -236,7 +217,12 @@ describe('custom fields', () => {
     });
 
     it('PATCH changes label, options and required; key and type are fixed', async () => {
-      const field = await define(church, { key: 'team', label: 'Team', type: 'select', options: ['Red', 'Blue'] });
+      const field = await newCustomField(api, church, {
+        key: 'team',
+        label: 'Team',
+        type: 'select',
+        options: ['Red', 'Blue'],
+      });
       await sleep(5);
       const res = await api.patch<CustomField>(
         `/v1/custom-fields/${field.id}`,
@@ -297,7 +283,7 @@ describe('custom fields', () => {
 
     it('DELETE removes the key from every member in one go: 204, no member.updated, updated_at advances, the key unknown again', async () => {
       const c = await churchWithFields();
-      const keep = await createMember(c, { notes: 'keep me', visits: 2 });
+      const keep = await newMember(api, c, { custom_fields: { notes: 'keep me', visits: 2 } });
       const ids = await newMembers(
         api,
         c,
@@ -344,10 +330,10 @@ describe('custom fields', () => {
 
     it('accepts a value of the right type for each field, and null for no value', async () => {
       const values = { baptized: true, shirt_size: 'M', visits: 3.5, baptism_date: '2001-09-30', notes: 'Sings' };
-      const member = await createMember(church, values);
+      const member = await newMember(api, church, { custom_fields: values });
       expect(member.custom_fields).toEqual(values);
       expect((await api.get<Member>(`/v1/members/${member.id}`, as(church))).body.custom_fields).toEqual(values);
-      expect((await createMember(church, { notes: null, visits: -2 })).custom_fields).toEqual({
+      expect((await newMember(api, church, { custom_fields: { notes: null, visits: -2 } })).custom_fields).toEqual({
         notes: null,
         visits: -2,
       });
@@ -421,11 +407,15 @@ describe('custom fields', () => {
             errors: [{ field: 'custom_fields.campus_group', issue: 'missing' }],
           });
         }
-        expect((await createMember(c, { campus_group: 'North' })).custom_fields).toEqual({ campus_group: 'North' });
+        expect((await newMember(api, c, { custom_fields: { campus_group: 'North' } })).custom_fields).toEqual({
+          campus_group: 'North',
+        });
       });
 
       it('are missing on PUT (which replaces custom_fields), not on a PATCH that leaves them out (PATCH merges)', async () => {
-        const member = await createMember(c, { campus_group: 'North', notes: 'n', baptized: true });
+        const member = await newMember(api, c, {
+          custom_fields: { campus_group: 'North', notes: 'n', baptized: true },
+        });
         const put = await api.put<Problem>(
           `/v1/members/${member.id}`,
           as(c, { body: { first_name: 'A', last_name: 'B' } }),
@@ -466,7 +456,7 @@ describe('custom fields', () => {
     });
 
     it('PATCH checks the keys it sets and changes nothing when one is wrong', async () => {
-      const member = await createMember(church, { visits: 1 });
+      const member = await newMember(api, church, { custom_fields: { visits: 1 } });
       for (const [custom_fields, error] of [
         [{ visits: 'two' }, { field: 'custom_fields.visits', issue: 'invalid_type' }],
         [{ nickname: 'x' }, { field: 'custom_fields.nickname', issue: 'unknown_field' }],
@@ -521,11 +511,11 @@ describe('custom fields', () => {
     });
 
     it('reads the definitions once per write, and not at all for a PATCH without custom_fields', async () => {
-      const member = await createMember(church, { visits: 1 });
+      const member = await newMember(api, church, { custom_fields: { visits: 1 } });
       const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query');
       const definitionQueries = () => spy.mock.calls.filter(([sql]) => /custom_field_definitions/.test(sql)).length;
       try {
-        await createMember(church, { visits: 2, notes: 'x', baptized: true });
+        await newMember(api, church, { custom_fields: { visits: 2, notes: 'x', baptized: true } });
         expect(definitionQueries()).toBe(1);
         spy.mockClear();
         expect((await api.patch(`/v1/members/${member.id}`, as(church, { body: { first_name: 'Name' } }))).status).toBe(
@@ -557,27 +547,33 @@ describe('custom fields', () => {
     beforeAll(async () => {
       church = await churchWithFields();
       m.ana = (
-        await createMember(church, {
-          baptized: true,
-          shirt_size: 'S',
-          visits: 1,
-          baptism_date: '1999-01-10',
-          notes: 'choir',
+        await newMember(api, church, {
+          custom_fields: {
+            baptized: true,
+            shirt_size: 'S',
+            visits: 1,
+            baptism_date: '1999-01-10',
+            notes: 'choir',
+          },
         })
       ).id;
       m.beto = (
-        await createMember(church, {
-          baptized: false,
-          shirt_size: 'M',
-          visits: 5,
-          baptism_date: '2010-06-01',
-          notes: 'Choir',
+        await newMember(api, church, {
+          custom_fields: {
+            baptized: false,
+            shirt_size: 'M',
+            visits: 5,
+            baptism_date: '2010-06-01',
+            notes: 'Choir',
+          },
         })
       ).id;
       m.carla = (
-        await createMember(church, { baptized: true, shirt_size: 'M', visits: 12.5, baptism_date: '2020-12-31' })
+        await newMember(api, church, {
+          custom_fields: { baptized: true, shirt_size: 'M', visits: 12.5, baptism_date: '2020-12-31' },
+        })
       ).id;
-      m.dario = (await createMember(church, {})).id;
+      m.dario = (await newMember(api, church, { custom_fields: {} })).id;
       // A value stored before its definition said otherwise (free-form custom_fields of old): never a match, never an error.
       await inTenant(api, church.id, () =>
         TenantContext.current().manager.query(
@@ -754,8 +750,8 @@ describe('custom fields', () => {
     beforeAll(async () => {
       a = await newTenant(api);
       b = await newTenant(api);
-      field = await define(a, { key: 'ours', label: 'Ours', type: 'text' });
-      await define(b, { key: 'theirs', label: 'Theirs', type: 'text' });
+      field = await newCustomField(api, a, { key: 'ours', label: 'Ours', type: 'text' });
+      await newCustomField(api, b, { key: 'theirs', label: 'Theirs', type: 'text' });
     });
 
     it("answers 404 to another church's definition on every route, and lists only the church's own", async () => {

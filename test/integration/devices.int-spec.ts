@@ -1,5 +1,5 @@
 import { TestApi } from '../support/api';
-import { newTenant, newToken, TestTenant } from '../support/factories';
+import { newCampus, newTenant, newToken, TestTenant } from '../support/factories';
 import type { DeviceWithKeyResponse as DeviceWithKey } from '../../src/modules/devices/dto/device.response';
 
 describe('kiosk devices (/v1/devices)', () => {
@@ -10,7 +10,7 @@ describe('kiosk devices (/v1/devices)', () => {
   beforeAll(async () => {
     api = await TestApi.start();
     church = await newTenant(api);
-    await api.post('/v1/campuses', as(church.token, { body: { key: 'lobby', name: 'Lobby' } }));
+    await newCampus(api, church, { key: 'lobby', name: 'Lobby' });
   });
   afterAll(() => api.close());
 

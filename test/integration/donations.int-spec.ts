@@ -9,11 +9,21 @@ import { NET_GIVEN_SQL } from '../../src/modules/donations/donation.entity';
 import { DonationsService } from '../../src/modules/donations/donations.service';
 import { OPENAPI_DOCUMENT, OpenApiDocumentHolder } from '../../src/platform/openapi/openapi.controller';
 import { Call, JsonObject, TestApi } from '../support/api';
-import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import {
+  inTenant,
+  newDonation,
+  newFund,
+  newMembers,
+  newTenant,
+  newToken,
+  TestTenant,
+  TokenPool,
+} from '../support/factories';
 import { waitFor } from '../support/wait';
 import { itRefusesBadListParams, qs, sortedIssuesOf } from '../support/http';
 import type { FundRef as Ref } from '../../src/modules/funds/dto/fund.response';
 import type { DonationResponse as Donation } from '../../src/modules/donations/dto/donation.response';
+import { newCampus } from '../support/factories';
 
 interface PlanNode {
   'Node Type': string;
@@ -45,25 +55,21 @@ async function lockWaiters(pg: Client, n: number): Promise<boolean> {
  * token, so a suite that makes more gifts moves on to a fresh token every 25.
  */
 class Giver {
-  private tokens: string[] = [];
-  private used = 0;
+  private readonly tokens: TokenPool;
 
   constructor(
     private readonly api: TestApi,
     readonly church: TestTenant,
-  ) {}
+  ) {
+    this.tokens = new TokenPool(api, church, ['read:donations', 'write:donations']);
+  }
 
   as(extra: Call = {}): Call {
     return { token: this.church.token, tenant: this.church.slug, ...extra };
   }
 
-  async donationToken(): Promise<string> {
-    if (this.tokens.length === 0 || this.used >= 25) {
-      this.tokens.push((await newToken(this.api, this.church, ['read:donations', 'write:donations'], 'finance')).token);
-      this.used = 0;
-    }
-    this.used++;
-    return this.tokens[this.tokens.length - 1];
+  donationToken(): Promise<string> {
+    return this.tokens.next();
   }
 
   async post<T = Donation>(body: JsonObject, headers: Record<string, string> = {}) {
@@ -76,15 +82,13 @@ class Giver {
   }
 
   async donate(body: JsonObject): Promise<Donation> {
-    const res = await this.post(body);
-    if (res.status !== 201) throw new Error(`donation failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
+    return newDonation(this.api, this.church, body, { token: await this.donationToken() });
   }
 
+  /** A fund, as gifts show it (`{id, name}`). */
   async fund(name: string, extra: JsonObject = {}): Promise<Ref> {
-    const res = await this.api.post<Ref>('/v1/funds', this.as({ body: { name, ...extra } }));
-    if (res.status !== 201) throw new Error(`fund failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return { id: res.body.id, name: res.body.name };
+    const fund = await newFund(this.api, this.church, { name, ...extra });
+    return { id: fund.id, name: fund.name };
   }
 
   async list(params: Record<string, string> = {}, path = '/v1/donations'): Promise<List<Donation>> {
@@ -126,7 +130,7 @@ describe('donations', () => {
       g = new Giver(api, await newTenant(api));
       general = await g.fund('General');
       [donorId] = await newMembers(api, g.church, [{ first_name: 'Lucía', last_name: 'Ramírez' }]);
-      await api.post('/v1/campuses', g.as({ body: { key: 'north', name: 'North Campus' } }));
+      await newCampus(api, g.church, { key: 'north', name: 'North Campus' });
     });
 
     it('records a gift: 201, Location, don_ id, the exact shape, donation.created with the same object', async () => {
@@ -351,7 +355,7 @@ describe('donations', () => {
         { first_name: 'Ana', last_name: 'Uno' },
         { first_name: 'Ben', last_name: 'Dos' },
       ]);
-      await api.post('/v1/campuses', g.as({ body: { key: 'south', name: 'South' } }));
+      await newCampus(api, g.church, { key: 'south', name: 'South' });
       d.a = await g.donate({
         amount: 5000,
         currency: 'USD',
@@ -495,7 +499,7 @@ describe('donations', () => {
       const g = new Giver(api, await newTenant(api));
       const general = await g.fund('General');
       const building = await g.fund('Building');
-      await api.post('/v1/campuses', g.as({ body: { key: 'east', name: 'East' } }));
+      await newCampus(api, g.church, { key: 'east', name: 'East' });
       const gift = await g.donate({
         amount: 2000,
         currency: 'USD',

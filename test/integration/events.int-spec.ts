@@ -3,11 +3,19 @@ import { ID_PREFIX, parsePublicId } from '../../src/common/ids/id';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { JsonObject, TestApi } from '../support/api';
-import { cancelPendingDeliveries, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import {
+  cancelPendingDeliveries,
+  newCampus,
+  newEvent,
+  newMembers,
+  newRegistration,
+  newTenant,
+  newToken,
+  TestTenant,
+} from '../support/factories';
 import { TestSmtpServer } from '../support/smtp';
 import { waitFor } from '../support/wait';
 import { as, qs, sortedIssuesOf } from '../support/http';
-import type { CampusRef } from '../../src/modules/campuses/dto/campus.response';
 import type { CalendarEventResponse as CalendarEvent } from '../../src/modules/events/dto/event.response';
 import type { RegistrationResponse as Registration } from '../../src/modules/events/dto/registration.response';
 
@@ -51,26 +59,6 @@ describe('calendar events', () => {
     const c = await newTenant(api);
     churches.push(c);
     return c;
-  }
-
-  async function createEvent(c: TestTenant, body: JsonObject = {}): Promise<CalendarEvent> {
-    const res = await api.post<CalendarEvent>(
-      '/v1/events',
-      as(c, {
-        body: { name: 'Sunday service', starts_at: '2026-12-06T10:00:00Z', ends_at: '2026-12-06T11:30:00Z', ...body },
-      }),
-    );
-    if (res.status !== 201) throw new Error(`create event failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  }
-
-  async function createCampus(c: TestTenant, key: string, timezone?: string): Promise<CampusRef> {
-    const res = await api.post<CampusRef>(
-      '/v1/campuses',
-      as(c, { body: { key, name: `${key} campus`, ...(timezone ? { timezone } : {}) } }),
-    );
-    if (res.status !== 201) throw new Error(`create campus failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return { id: res.body.id, key: res.body.key, name: res.body.name };
   }
 
   function register(c: TestTenant, eventId: string, body: JsonObject) {
@@ -141,26 +129,26 @@ describe('calendar events', () => {
 
     it('reads a time without an offset as local time in the event time zone (DST included)', async () => {
       const c = await church();
-      const summer = await createEvent(c, {
+      const summer = await newEvent(api, c, {
         starts_at: '2026-07-05T10:00',
         ends_at: '2026-07-05T11:00:00',
         timezone: 'America/New_York',
       });
       expect([summer.starts_at, summer.ends_at]).toEqual(['2026-07-05T14:00:00.000Z', '2026-07-05T15:00:00.000Z']);
-      const winter = await createEvent(c, {
+      const winter = await newEvent(api, c, {
         starts_at: '2026-12-06T10:00',
         ends_at: '2026-12-06T11:00',
         timezone: 'America/New_York',
       });
       expect(winter.starts_at).toBe('2026-12-06T15:00:00.000Z');
       // 02:30 does not exist on 2026-03-08 in New York (02:00 -> 03:00): it moves forward by the gap, to 03:30 EDT.
-      const skipped = await createEvent(c, {
+      const skipped = await newEvent(api, c, {
         starts_at: '2026-03-08T02:30',
         ends_at: '2026-03-08T05:00',
         timezone: 'America/New_York',
       });
       expect(skipped.starts_at).toBe('2026-03-08T07:30:00.000Z');
-      const madrid = await createEvent(c, {
+      const madrid = await newEvent(api, c, {
         starts_at: '2026-03-29T02:30',
         ends_at: '2026-03-29T05:00',
         timezone: 'Europe/Madrid',
@@ -170,9 +158,9 @@ describe('calendar events', () => {
 
     it("defaults the time zone to the campus's, else UTC", async () => {
       const c = await church();
-      await createCampus(c, 'bogota', 'America/Bogota');
-      await createCampus(c, 'plain');
-      const atCampus = await createEvent(c, {
+      await newCampus(api, c, { key: 'bogota', timezone: 'America/Bogota' });
+      await newCampus(api, c, { key: 'plain' });
+      const atCampus = await newEvent(api, c, {
         campus: 'bogota',
         starts_at: '2026-12-06T10:00',
         ends_at: '2026-12-06T12:00',
@@ -180,14 +168,14 @@ describe('calendar events', () => {
       expect(atCampus.timezone).toBe('America/Bogota');
       expect(atCampus.starts_at).toBe('2026-12-06T15:00:00.000Z');
       expect(atCampus.campus).toMatchObject({ key: 'bogota' });
-      const noZone = await createEvent(c, {
+      const noZone = await newEvent(api, c, {
         campus: 'plain',
         starts_at: '2026-12-06T10:00',
         ends_at: '2026-12-06T12:00',
       });
       expect(noZone.timezone).toBe('UTC');
       expect(noZone.starts_at).toBe('2026-12-06T10:00:00.000Z');
-      expect((await createEvent(c)).timezone).toBe('UTC');
+      expect((await newEvent(api, c)).timezone).toBe('UTC');
     });
 
     it('refuses an unknown time zone, an offset as a zone, ends_at not after starts_at, a bad time, an unknown campus (422 naming each field)', async () => {
@@ -220,7 +208,7 @@ describe('calendar events', () => {
 
     it('PATCH: a subset; a new time zone alone keeps the instants; local times are read in the new zone; ends_at must stay after starts_at', async () => {
       const c = await church();
-      const e = await createEvent(c, { capacity: 10 });
+      const e = await newEvent(api, c, { capacity: 10 });
       const renamed = await api.patch<CalendarEvent>(
         `/v1/events/${e.id}`,
         as(c, { body: { name: 'Renamed', capacity: null, location: 'Hall' } }),
@@ -253,18 +241,18 @@ describe('calendar events', () => {
 
     it('GET carries an ETag: 304 while unchanged, 200 after a registration changes it', async () => {
       const c = await church();
-      const e = await createEvent(c);
+      const e = await newEvent(api, c);
       const first = await api.get<CalendarEvent>(`/v1/events/${e.id}`, as(c));
       const etag = String(first.headers.etag);
       expect((await api.get(`/v1/events/${e.id}`, as(c, { headers: { 'If-None-Match': etag } }))).status).toBe(304);
-      await register(c, e.id, { guest: { first_name: 'Ana', last_name: 'Torres' } });
+      await newRegistration(api, c, e.id, { guest: { first_name: 'Ana', last_name: 'Torres' } });
       const after = await api.get<CalendarEvent>(`/v1/events/${e.id}`, as(c, { headers: { 'If-None-Match': etag } }));
       expect([after.status, after.body.registration_count]).toEqual([200, 1]);
     });
 
     it('DELETE: 204, then 404 by id and gone from the list', async () => {
       const c = await church();
-      const e = await createEvent(c);
+      const e = await newEvent(api, c);
       expect((await api.delete(`/v1/events/${e.id}`, as(c))).status).toBe(204);
       const gone = await api.get<Problem>(`/v1/events/${e.id}`, as(c));
       expect([gone.status, gone.body.code]).toEqual([404, 'resource_not_found']);
@@ -275,7 +263,7 @@ describe('calendar events', () => {
     it("another church's event is 404 on every {id} route; a malformed id too", async () => {
       const mine = await church();
       const theirs = await church();
-      const e = await createEvent(theirs);
+      const e = await newEvent(api, theirs);
       const reg = await register(theirs, e.id, { guest: { first_name: 'Ana', last_name: 'Torres' } });
       const calls = [
         api.get<Problem>(`/v1/events/${e.id}`, as(mine)),
@@ -299,7 +287,7 @@ describe('calendar events', () => {
 
     it('scopes: read:events reads but cannot write (403 scope_insufficient); without read:events nothing', async () => {
       const c = await church();
-      const e = await createEvent(c);
+      const e = await newEvent(api, c);
       const reader = await newToken(api, c, ['read:events'], 'volunteer');
       const read = await api.get<CalendarEvent>(`/v1/events/${e.id}`, { token: reader.token, tenant: c.slug });
       expect(read.status).toBe(200);
@@ -329,19 +317,19 @@ describe('calendar events', () => {
   describe('GET /v1/events', () => {
     it('filters by starts_at[…], status, campus, created_at; sorts by starts_at; pages with the cursor', async () => {
       const c = await church();
-      await createCampus(c, 'north');
-      const jan = await createEvent(c, {
+      await newCampus(api, c, { key: 'north' });
+      const jan = await newEvent(api, c, {
         name: 'Jan',
         starts_at: '2027-01-10T10:00:00Z',
         ends_at: '2027-01-10T11:00:00Z',
         campus: 'north',
       });
-      const dec = await createEvent(c, {
+      const dec = await newEvent(api, c, {
         name: 'Dec',
         starts_at: '2026-12-10T10:00:00Z',
         ends_at: '2026-12-10T11:00:00Z',
       });
-      const feb = await createEvent(c, {
+      const feb = await newEvent(api, c, {
         name: 'Feb',
         starts_at: '2027-02-10T10:00:00Z',
         ends_at: '2027-02-10T11:00:00Z',
@@ -396,9 +384,17 @@ describe('calendar events', () => {
         c,
         Array.from({ length: 3 }, (_, i) => ({ first_name: `Att${i}`, last_name: 'Count' })),
       );
-      const a = await createEvent(c, { name: 'A', starts_at: '2026-12-06T10:00:00Z', ends_at: '2026-12-06T11:00:00Z' });
-      const b = await createEvent(c, { name: 'B', starts_at: '2026-12-13T10:00:00Z', ends_at: '2026-12-13T11:00:00Z' });
-      const none = await createEvent(c, {
+      const a = await newEvent(api, c, {
+        name: 'A',
+        starts_at: '2026-12-06T10:00:00Z',
+        ends_at: '2026-12-06T11:00:00Z',
+      });
+      const b = await newEvent(api, c, {
+        name: 'B',
+        starts_at: '2026-12-13T10:00:00Z',
+        ends_at: '2026-12-13T11:00:00Z',
+      });
+      const none = await newEvent(api, c, {
         name: 'None',
         starts_at: '2026-12-20T10:00:00Z',
         ends_at: '2026-12-20T11:00:00Z',
@@ -430,7 +426,7 @@ describe('calendar events', () => {
       const [maria] = await newMembers(api, c, [
         { first_name: 'María', last_name: 'González', email: 'maria@example.org' },
       ]);
-      const e = await createEvent(c, { capacity: 5 });
+      const e = await newEvent(api, c, { capacity: 5 });
       const m = await register(c, e.id, { member_id: maria });
       expect(m.status).toBe(201);
       expect(m.body.id).toMatch(REG_ID);
@@ -462,7 +458,7 @@ describe('calendar events', () => {
       const other = await church();
       const [maria] = await newMembers(api, c, [{ first_name: 'María', last_name: 'González' }]);
       const [stranger] = await newMembers(api, other, [{ first_name: 'Otro', last_name: 'Miembro' }]);
-      const e = await createEvent(c);
+      const e = await newEvent(api, c);
       expect((await register(c, e.id, { member_id: maria })).status).toBe(201);
       const twice = await register(c, e.id, { member_id: maria });
       expect([twice.status, twice.body.code]).toEqual([409, 'conflict']);
@@ -491,7 +487,7 @@ describe('calendar events', () => {
         { first_name: 'María', last_name: 'González' },
         { first_name: 'José', last_name: 'Pérez' },
       ]);
-      const e = await createEvent(c, { capacity: 1 });
+      const e = await newEvent(api, c, { capacity: 1 });
       const first = await register(c, e.id, { member_id: maria });
       const full = await register(c, e.id, { member_id: jose });
       expect([full.status, full.body.code]).toEqual([409, 'event_full']);
@@ -502,17 +498,17 @@ describe('calendar events', () => {
       expect((await api.get<CalendarEvent>(`/v1/events/${e.id}`, as(c))).body.registration_count).toBe(0);
       expect((await register(c, e.id, { member_id: jose })).status).toBe(201);
       expect((await register(c, e.id, { member_id: maria })).body.code).toBe('event_full');
-      const zero = await createEvent(c, { capacity: 0 });
+      const zero = await newEvent(api, c, { capacity: 0 });
       expect((await register(c, zero.id, { member_id: maria })).body.code).toBe('event_full');
-      const unlimited = await createEvent(c);
+      const unlimited = await newEvent(api, c);
       for (let i = 0; i < 3; i++)
         expect((await register(c, unlimited.id, { guest: { first_name: `G${i}`, last_name: 'X' } })).status).toBe(201);
     });
 
     it("a registration of another event is 404 on this event's DELETE", async () => {
       const c = await church();
-      const a = await createEvent(c);
-      const b = await createEvent(c);
+      const a = await newEvent(api, c);
+      const b = await newEvent(api, c);
       const reg = await register(c, a.id, { guest: { first_name: 'A', last_name: 'B' } });
       const res = await api.delete<Problem>(`/v1/events/${b.id}/registrations/${reg.body.id}`, as(c));
       expect([res.status, res.body.code]).toEqual([404, 'resource_not_found']);
@@ -521,7 +517,7 @@ describe('calendar events', () => {
 
     it('registration_open: false is 409 conflict', async () => {
       const c = await church();
-      const e = await createEvent(c, { registration_open: false });
+      const e = await newEvent(api, c, { registration_open: false });
       const res = await register(c, e.id, { guest: { first_name: 'A', last_name: 'B' } });
       expect([res.status, res.body.code]).toEqual([409, 'conflict']);
     });
@@ -533,7 +529,7 @@ describe('calendar events', () => {
         c,
         Array.from({ length: 10 }, (_, i) => ({ first_name: `Racer${i}`, last_name: 'Seat' })),
       );
-      const e = await createEvent(c, { capacity: 3 });
+      const e = await newEvent(api, c, { capacity: 3 });
       const results = await Promise.all(ids.map((member_id) => register(c, e.id, { member_id })));
       const statuses = results.map((r) => (r.status === 201 ? 201 : `${r.status} ${r.body.code}`));
       expect(statuses.filter((s) => s === 201)).toHaveLength(3);
@@ -545,7 +541,7 @@ describe('calendar events', () => {
     it('the same member registering 5 times at once: one 201, the others 409 conflict', async () => {
       const c = await church();
       const [maria] = await newMembers(api, c, [{ first_name: 'María', last_name: 'González' }]);
-      const e = await createEvent(c, { capacity: 10 });
+      const e = await newEvent(api, c, { capacity: 10 });
       const results = await Promise.all(Array.from({ length: 5 }, () => register(c, e.id, { member_id: maria })));
       expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
       expect(results.filter((r) => r.status === 409).map((r) => r.body.code)).toEqual([
@@ -568,7 +564,7 @@ describe('calendar events', () => {
         { first_name: 'María', last_name: 'González', email: maria },
         { first_name: 'Sin', last_name: 'Correo' },
       ]);
-      const e = await createEvent(c, {
+      const e = await newEvent(api, c, {
         name: unique('Retiro de jóvenes'),
         starts_at: '2026-12-24T19:00',
         ends_at: '2026-12-24T21:00',
@@ -622,8 +618,8 @@ describe('calendar events', () => {
     it('in English for an English request; without a reason; no registrants, no mail', async () => {
       const c = await church();
       const bob = `bob-${randomBytes(3).toString('hex')}@example.org`;
-      const e = await createEvent(c, { name: unique('Youth night') });
-      await register(c, e.id, { guest: { first_name: 'Bob', last_name: 'Smith', email: bob } });
+      const e = await newEvent(api, c, { name: unique('Youth night') });
+      await newRegistration(api, c, e.id, { guest: { first_name: 'Bob', last_name: 'Smith', email: bob } });
       const res = await api.post<CalendarEvent>(`/v1/events/${e.id}/cancel`, as(c, { lang: 'en', body: {} }));
       expect([res.status, res.body.cancel_reason]).toEqual([200, null]);
       await waitFor(async () => smtp.to(bob).length >= 1, { what: 'the English mail', timeout: 15_000 });
@@ -631,7 +627,7 @@ describe('calendar events', () => {
       expect(smtp.to(bob)[0].text).toContain('Hello Bob,');
       expect(smtp.to(bob)[0].text).not.toContain('Reason:');
 
-      const empty = await createEvent(c, { name: unique('Empty') });
+      const empty = await newEvent(api, c, { name: unique('Empty') });
       expect((await api.post(`/v1/events/${empty.id}/cancel`, as(c))).status).toBe(200); // no body at all
       const queued: { n: number }[] = await api.db.platform.query(
         `SELECT count(*)::int AS n FROM mail_outbox WHERE subject LIKE $1`,
@@ -643,8 +639,8 @@ describe('calendar events', () => {
     it('two concurrent cancels: one 200, one 409 event_canceled, one event and one mail', async () => {
       const c = await church();
       const carl = `carl-${randomBytes(3).toString('hex')}@example.org`;
-      const e = await createEvent(c, { name: unique('Race') });
-      await register(c, e.id, { guest: { first_name: 'Carl', last_name: 'X', email: carl } });
+      const e = await newEvent(api, c, { name: unique('Race') });
+      await newRegistration(api, c, e.id, { guest: { first_name: 'Carl', last_name: 'X', email: carl } });
       const results = await Promise.all(
         [0, 1].map(() => api.post<Problem>(`/v1/events/${e.id}/cancel`, as(c, { body: {} }))),
       );

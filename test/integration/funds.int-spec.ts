@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
-import { JsonObject, TestApi } from '../support/api';
-import { newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import { TestApi } from '../support/api';
+import { newFund, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { as, itRefusesBadListParams, qs, sortedIssuesOf } from '../support/http';
 import type { FundResponse as Fund } from '../../src/modules/funds/dto/fund.response';
 
@@ -10,12 +10,6 @@ const FUND_ID = /^fnd_[0-9a-f]{32}$/;
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const unique = (prefix: string) => `${prefix} ${randomBytes(4).toString('hex')}`;
-
-async function createFund(api: TestApi, church: TestTenant, body: JsonObject): Promise<Fund> {
-  const res = await api.post<Fund>('/v1/funds', as(church, { body }));
-  if (res.status !== 201) throw new Error(`create fund failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
 
 async function listFunds(api: TestApi, church: TestTenant, params: Record<string, string> = {}): Promise<List<Fund>> {
   const res = await api.get<List<Fund>>(`/v1/funds${qs(params)}`, as(church));
@@ -61,12 +55,12 @@ describe('funds', () => {
         (await api.get(res.headers.location, as(church, { headers: { 'If-None-Match': fetched.headers.etag } })))
           .status,
       ).toBe(304);
-      const other = await createFund(api, church, { name: 'Benevolence', tax_deductible: false, active: false });
+      const other = await newFund(api, church, { name: 'Benevolence', tax_deductible: false, active: false });
       expect(other).toMatchObject({ description: null, ledger_code: null, active: false, tax_deductible: false });
     });
 
     it('a name is unique ignoring case: 409 conflict, also for two creates at once', async () => {
-      await createFund(api, church, { name: 'Missions' });
+      await newFund(api, church, { name: 'Missions' });
       const dup = await api.post<Problem>('/v1/funds', as(church, { body: { name: 'MISSIONS' } }));
       expect([dup.status, dup.body.code, sortedIssuesOf(dup.body)]).toEqual([
         409,
@@ -81,7 +75,7 @@ describe('funds', () => {
       expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
       expect((await listFunds(api, church, { q: name })).total).toBe(1);
       // The same name in another church is fine.
-      expect((await createFund(api, await newTenant(api), { name: 'Missions' })).name).toBe('Missions');
+      expect((await newFund(api, await newTenant(api), { name: 'Missions' })).name).toBe('Missions');
     });
 
     it('refuses bad bodies with 422 naming every field', async () => {
@@ -127,8 +121,8 @@ describe('funds', () => {
     });
 
     it('PATCH renames, archives and clears; a null name is 422; another fund’s name is 409', async () => {
-      const fund = await createFund(api, church, { name: 'Youth', description: 'Camp', ledger_code: '4200' });
-      await createFund(api, church, { name: 'Music' });
+      const fund = await newFund(api, church, { name: 'Youth', description: 'Camp', ledger_code: '4200' });
+      await newFund(api, church, { name: 'Music' });
       const res = await api.patch<Fund>(
         `/v1/funds/${fund.id}`,
         as(church, { body: { name: 'Youth Ministry', active: false, description: null } }),
@@ -164,9 +158,9 @@ describe('funds', () => {
 
     it('lists with filters active, tax_deductible, q, created_at and updated_at, sorted by name or created_at, page by page', async () => {
       const c = await newTenant(api);
-      const a = await createFund(api, c, { name: 'Alpha' });
-      const b = await createFund(api, c, { name: 'Charlie', active: false });
-      const d = await createFund(api, c, { name: 'Bravo', tax_deductible: false });
+      const a = await newFund(api, c, { name: 'Alpha' });
+      const b = await newFund(api, c, { name: 'Charlie', active: false });
+      const d = await newFund(api, c, { name: 'Bravo', tax_deductible: false });
       const ids = (l: List<Fund>) => l.data.map((f) => f.id);
       expect(ids(await listFunds(api, c))).toEqual([a.id, b.id, d.id]);
       expect(ids(await listFunds(api, c, { sort: 'name' }))).toEqual([a.id, d.id, b.id]);
@@ -206,11 +200,11 @@ describe('funds', () => {
     );
 
     it('DELETE removes a fund nobody gave to (204, then 404); one with donations is 409 and stays', async () => {
-      const unused = await createFund(api, church, { name: unique('Unused') });
+      const unused = await newFund(api, church, { name: unique('Unused') });
       expect((await api.delete(`/v1/funds/${unused.id}`, as(church))).status).toBe(204);
       expect((await api.get<Problem>(`/v1/funds/${unused.id}`, as(church))).status).toBe(404);
 
-      const used = await createFund(api, church, { name: unique('Used') });
+      const used = await newFund(api, church, { name: unique('Used') });
       const gift = await api.post(
         '/v1/donations',
         as(church, { body: { amount: 500, currency: 'USD', fund_id: used.id } }),
@@ -224,7 +218,7 @@ describe('funds', () => {
 
     it('a fund with only a recurring gift or a pledge is 409 too, and the answer says which', async () => {
       const [donor] = await newMembers(api, church, [{ first_name: 'Pledger', last_name: 'One' }]);
-      const pledged = await createFund(api, church, { name: unique('Pledged') });
+      const pledged = await newFund(api, church, { name: unique('Pledged') });
       const pledge = {
         donor_id: donor,
         fund_id: pledged.id,
@@ -234,7 +228,7 @@ describe('funds', () => {
         ends_on: '2026-12-31',
       };
       expect((await api.post('/v1/pledges', as(church, { body: pledge }))).status).toBe(201);
-      const scheduled = await createFund(api, church, { name: unique('Scheduled') });
+      const scheduled = await newFund(api, church, { name: unique('Scheduled') });
       const gift = {
         donor_id: donor,
         fund_id: scheduled.id,
@@ -255,7 +249,7 @@ describe('funds', () => {
     });
 
     it('an archived fund takes no new gift (422 inactive on fund_id); its old gifts stay', async () => {
-      const fund = await createFund(api, church, { name: unique('Closing') });
+      const fund = await newFund(api, church, { name: unique('Closing') });
       expect(
         (await api.post('/v1/donations', as(church, { body: { amount: 700, currency: 'USD', fund_id: fund.id } })))
           .status,
@@ -297,7 +291,7 @@ describe('funds', () => {
     it("another church's fund is 404 on every {id} route, absent from its list, and unusable for a gift", async () => {
       const a = await newTenant(api);
       const b = await newTenant(api);
-      const theirs = await createFund(api, a, { name: 'Only A' });
+      const theirs = await newFund(api, a, { name: 'Only A' });
       for (const [method, body] of [
         ['get', undefined],
         ['patch', { name: 'Taken' }],
@@ -321,7 +315,7 @@ describe('funds', () => {
 
     it('funds ride on the donations scopes: read:donations reads, write:donations writes, members scopes reach nothing', async () => {
       const church = await newTenant(api);
-      const fund = await createFund(api, church, { name: 'Scoped' });
+      const fund = await newFund(api, church, { name: 'Scoped' });
       const reader = await newToken(api, church, ['read:donations'], 'staff');
       expect((await api.get('/v1/funds', { token: reader.token, tenant: church.slug })).status).toBe(200);
       expect((await api.get(`/v1/funds/${fund.id}`, { token: reader.token, tenant: church.slug })).status).toBe(200);

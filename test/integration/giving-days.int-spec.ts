@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { ID_PREFIX, parsePublicId } from '../../src/common/ids/id';
 import { JsonObject, TestApi } from '../support/api';
-import { newTenant, newToken, TestTenant } from '../support/factories';
+import { newCampus, newDonation, newFund, newTenant, TestTenant, TokenPool } from '../support/factories';
 
 /**
  * The giving report's daily rollup (giving_days, issue 16): kept by triggers in the transaction of
@@ -22,34 +22,16 @@ interface Church {
 describe('giving report rollup (giving_days)', () => {
   let api: TestApi;
   let c: Church;
-  const tokens: { token: string; used: number }[] = [];
+  /** Tokens with quota left (30 gifts or reports a minute per token). */
+  let tokens: TokenPool;
 
   const as = (token = c.tenant.token) => ({ token, tenant: c.tenant.slug });
   const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
     api.db.platform.query<T[]>(text, [c.tenant.id, ...params]);
 
-  /** A write:donations token with quota left (30 gifts a minute per token). */
-  async function donationsToken(): Promise<string> {
-    let t = tokens.find((x) => x.used < 25);
-    if (!t)
-      tokens.push(
-        (t = {
-          token: (await newToken(api, c.tenant, ['read:donations', 'write:donations', 'read:reports'], 'finance'))
-            .token,
-          used: 0,
-        }),
-      );
-    t.used++;
-    return t.token;
-  }
-
   async function donate(body: JsonObject): Promise<string> {
-    const res = await api.post<{ id: string }>('/v1/donations', {
-      ...as(await donationsToken()),
-      body: { method: 'cash', currency: 'MXN', fund_id: c.funds[0], ...body },
-    });
-    if (res.status !== 201) throw new Error(`donation: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.id;
+    const gift = { method: 'cash', currency: 'MXN', fund_id: c.funds[0], ...body };
+    return (await newDonation(api, c.tenant, gift, { token: await tokens.next() })).id;
   }
 
   async function report(params: Record<string, string>) {
@@ -57,7 +39,7 @@ describe('giving report rollup (giving_days)', () => {
       rows: Record<string, unknown>[];
       totals: Record<string, unknown>[];
       params: Record<string, unknown>;
-    }>(`/v1/reports/giving?${new URLSearchParams(params).toString()}`, as(await donationsToken()));
+    }>(`/v1/reports/giving?${new URLSearchParams(params).toString()}`, as(await tokens.next()));
     expect(res.status).toBe(200);
     return res.body;
   }
@@ -91,11 +73,7 @@ describe('giving report rollup (giving_days)', () => {
   beforeAll(async () => {
     api = await TestApi.start();
     const tenant = await newTenant(api);
-    const make = async (path: string, body: JsonObject) => {
-      const res = await api.post<{ id: string }>(path, { token: tenant.token, tenant: tenant.slug, body });
-      if (res.status !== 201) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
-      return res.body.id;
-    };
+    tokens = new TokenPool(api, tenant, ['read:donations', 'write:donations', 'read:reports']);
     expect(
       (
         await api.put('/v1/settings/statements', {
@@ -107,8 +85,11 @@ describe('giving report rollup (giving_days)', () => {
     ).toBe(200);
     c = {
       tenant,
-      funds: [await make('/v1/funds', { name: 'General' }), await make('/v1/funds', { name: 'Building' })],
-      campus: await make('/v1/campuses', { key: 'centro', name: 'Centro', timezone: MEXICO }),
+      funds: [
+        (await newFund(api, tenant, { name: 'General' })).id,
+        (await newFund(api, tenant, { name: 'Building' })).id,
+      ],
+      campus: (await newCampus(api, tenant, { key: 'centro', name: 'Centro', timezone: MEXICO })).id,
     };
   }, 60_000);
 
@@ -248,15 +229,13 @@ describe('giving report rollup (giving_days)', () => {
 
   it('another church’s gifts never reach this church’s rollup, and a church’s transaction sees only its own rows (row-level security)', async () => {
     const other = await newTenant(api);
-    const fund = await api.post<{ id: string }>('/v1/funds', {
-      token: other.token,
-      tenant: other.slug,
-      body: { name: 'General' },
-    });
-    await api.post('/v1/donations', {
-      token: other.token,
-      tenant: other.slug,
-      body: { amount: 123456, currency: 'MXN', fund_id: fund.body.id, method: 'cash', received_at: DAY },
+    const fund = await newFund(api, other, { name: 'General' });
+    await newDonation(api, other, {
+      amount: 123456,
+      currency: 'MXN',
+      fund_id: fund.id,
+      method: 'cash',
+      received_at: DAY,
     });
     const mine = await sql<{ n: number }>(
       'SELECT count(*)::int AS n FROM giving_days WHERE tenant_id = $1 AND amount >= 123456',

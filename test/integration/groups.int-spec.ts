@@ -4,7 +4,17 @@ import { parsePublicId } from '../../src/common/ids/id';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { JsonObject, TestApi } from '../support/api';
-import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import {
+  campusRef,
+  inTenant,
+  joinGroup,
+  newCampus,
+  newGroup,
+  newMembers,
+  newTenant,
+  newToken,
+  TestTenant,
+} from '../support/factories';
 import { as, qs, sortedIssuesOf } from '../support/http';
 import type { CampusRef } from '../../src/modules/campuses/dto/campus.response';
 import type { GroupResponse as Group } from '../../src/modules/groups/dto/group.response';
@@ -21,39 +31,12 @@ const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const unique = (prefix: string) => `${prefix} ${randomBytes(4).toString('hex')}`;
 const sorted = (ids: string[]) => [...ids].sort();
 
-async function createGroup(api: TestApi, church: TestTenant, body: JsonObject = {}): Promise<Group> {
-  const res = await api.post<Group>('/v1/groups', as(church, { body: { name: unique('Célula'), ...body } }));
-  if (res.status !== 201) throw new Error(`create group failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
-
-async function createCampus(api: TestApi, church: TestTenant, key: string, name: string): Promise<CampusRef> {
-  const res = await api.post<CampusRef>('/v1/campuses', as(church, { body: { key, name } }));
-  if (res.status !== 201) throw new Error(`create campus failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { id: res.body.id, key: res.body.key, name: res.body.name };
-}
-
 async function members(api: TestApi, church: TestTenant, n: number, lastName = unique('Ruiz')): Promise<string[]> {
   return newMembers(
     api,
     church,
     Array.from({ length: n }, (_, i) => ({ first_name: `Persona${i}`, last_name: lastName })),
   );
-}
-
-async function join(
-  api: TestApi,
-  church: TestTenant,
-  groupId: string,
-  memberId: string,
-  role?: string,
-): Promise<GroupMember> {
-  const res = await api.put<GroupMember>(
-    `/v1/groups/${groupId}/members/${memberId}`,
-    as(church, { body: role ? { group_role: role } : {} }),
-  );
-  if (res.status !== 200) throw new Error(`put member failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
 }
 
 /** Every member of a group, page after page (limit `limit`). */
@@ -119,7 +102,7 @@ describe('groups', () => {
     api = await TestApi.start();
     church = await newTenant(api);
     other = await newTenant(api);
-    north = await createCampus(api, church, 'north', 'North Campus');
+    north = await newCampus(api, church, { key: 'north', name: 'North Campus' }).then(campusRef);
   });
   afterAll(() => api.close());
 
@@ -202,7 +185,7 @@ describe('groups', () => {
     });
 
     it('PATCH changes the given fields, null clears; name cannot be cleared; status closed is 422', async () => {
-      const group = await createGroup(api, church, { campus: 'north', location: 'Casa' });
+      const group = await newGroup(api, church, { campus: 'north', location: 'Casa' });
       const res = await api.patch<Group>(
         `/v1/groups/${group.id}`,
         as(church, { body: { meeting_day: 'sunday', location: null, campus: null, status: 'full' } }),
@@ -225,9 +208,9 @@ describe('groups', () => {
     });
 
     it('DELETE is a soft delete: 204, then 404 everywhere', async () => {
-      const group = await createGroup(api, church);
+      const group = await newGroup(api, church);
       const [id] = await members(api, church, 1);
-      await join(api, church, group.id, id);
+      await joinGroup(api, church, group.id, id);
       expect((await api.delete(`/v1/groups/${group.id}`, as(church))).status).toBe(204);
       expect((await api.get(`/v1/groups/${group.id}`, as(church))).status).toBe(404);
       expect((await api.delete(`/v1/groups/${group.id}`, as(church))).status).toBe(404);
@@ -236,9 +219,9 @@ describe('groups', () => {
     });
 
     it("another church's group is 404 resource_not_found on every {id} route, and changes nothing", async () => {
-      const group = await createGroup(api, church);
+      const group = await newGroup(api, church);
       const [mine] = await members(api, church, 1);
-      await join(api, church, group.id, mine);
+      await joinGroup(api, church, group.id, mine);
       const [theirs] = await members(api, other, 1);
       const calls: [string, string, JsonObject | undefined][] = [
         ['GET', `/v1/groups/${group.id}`, undefined],
@@ -267,7 +250,7 @@ describe('groups', () => {
     });
 
     it('scopes: read:groups reads, write:groups writes', async () => {
-      const group = await createGroup(api, church);
+      const group = await newGroup(api, church);
       const reader = await newToken(api, church, ['read:groups'], 'staff');
       const outsider = await newToken(api, church, ['read:members'], 'staff');
       expect((await api.get(`/v1/groups/${group.id}`, { token: reader.token, tenant: church.slug })).status).toBe(200);
@@ -289,13 +272,13 @@ describe('groups', () => {
     let church2: TestTenant;
     beforeAll(async () => {
       church2 = await newTenant(api);
-      await createCampus(api, church2, 'south', 'South');
+      await newCampus(api, church2, { key: 'south', name: 'South' }).then(campusRef);
     });
 
     it('filters by status, campus, meeting_day, q and parent_group_id; sorts by name; pages without gaps', async () => {
-      const a = await createGroup(api, church2, { name: 'Alfa', campus: 'south', meeting_day: 'monday' });
-      const b = await createGroup(api, church2, { name: 'Beta', meeting_day: 'friday' });
-      const c = await createGroup(api, church2, { name: 'Gamma', status: 'full' });
+      const a = await newGroup(api, church2, { name: 'Alfa', campus: 'south', meeting_day: 'monday' });
+      const b = await newGroup(api, church2, { name: 'Beta', meeting_day: 'friday' });
+      const c = await newGroup(api, church2, { name: 'Gamma', status: 'full' });
       const list = async (params: Record<string, string>) => {
         const res = await api.get<List<Group>>(`/v1/groups${qs(params)}`, as(church2));
         expect(res.status).toBe(200);
@@ -332,7 +315,7 @@ describe('groups', () => {
   // -------------------------------------------------------------------------------------------
   describe('members of a group', () => {
     it('PUT adds a member (role member, joined_at) and answers the member as GET /v1/members/{id} shows it plus group_role and joined_at', async () => {
-      const group = await createGroup(api, church);
+      const group = await newGroup(api, church);
       const [id] = await newMembers(api, church, [
         { first_name: 'Ana', last_name: 'Ortiz', campus: 'north', birthdate: '1990-05-01' },
       ]);
@@ -344,22 +327,23 @@ describe('groups', () => {
       expect((await api.get<Group>(`/v1/groups/${group.id}`, as(church))).body.member_count).toBe(1);
 
       // Again with another role: the role changes, joined_at stays.
-      const leader = await join(api, church, group.id, id, 'leader');
+      const leader = await joinGroup(api, church, group.id, id, { group_role: 'leader' });
       expect(leader).toEqual({ ...added.body, group_role: 'leader' });
       // Again without a role: nothing changes.
-      expect(await join(api, church, group.id, id)).toEqual(leader);
+      expect(await joinGroup(api, church, group.id, id)).toEqual(leader);
       expect((await api.get<Group>(`/v1/groups/${group.id}`, as(church))).body.member_count).toBe(1);
     });
 
     it('GET /v1/groups/{id}/members: the member list envelope, every member once across pages, group_role filter, tags loaded', async () => {
-      const group = await createGroup(api, church);
+      const group = await newGroup(api, church);
       const ids = await members(api, church, 7);
       const tag = await api.post<{ id: string; name: string }>(
         '/v1/tags',
         as(church, { body: { name: unique('tag') } }),
       );
       expect((await api.put(`/v1/members/${ids[0]}/tags/${tag.body.id}`, as(church))).status).toBe(200);
-      for (const [i, id] of ids.entries()) await join(api, church, group.id, id, i < 2 ? 'leader' : undefined);
+      for (const [i, id] of ids.entries())
+        await joinGroup(api, church, group.id, id, { group_role: i < 2 ? 'leader' : undefined });
 
       const page = await api.get<List<GroupMember>>(`/v1/groups/${group.id}/members?limit=3`, as(church));
       expect(page.status).toBe(200);
@@ -385,7 +369,7 @@ describe('groups', () => {
     });
 
     it('a 500-member group pages through every member once, in joined order, with the exact total', async () => {
-      const group = await createGroup(api, church);
+      const group = await newGroup(api, church);
       const ids = await members(api, church, 500);
       // Joined a minute apart (set in SQL inside the church's transaction): the order is known.
       await inTenant(api, church.id, () =>
@@ -410,9 +394,9 @@ describe('groups', () => {
     });
 
     it("the roster's total and ETag are cached under the members list version: 304 while nothing changed; a join, a role change, a removal, a member's deletion or the group's deletion each change them", async () => {
-      const group = await createGroup(api, church);
+      const group = await newGroup(api, church);
       const ids = await members(api, church, 4);
-      for (const id of ids.slice(0, 3)) await join(api, church, group.id, id);
+      for (const id of ids.slice(0, 3)) await joinGroup(api, church, group.id, id);
       const path = `/v1/groups/${group.id}/members?limit=1`;
       const read = async () => {
         const res = await api.get<List<GroupMember>>(path, as(church));
@@ -424,7 +408,7 @@ describe('groups', () => {
       let seen = await read();
       expect([seen.total, await unchanged(seen.etag)]).toEqual([3, 304]);
       const changes: [string, () => Promise<unknown>, number][] = [
-        ['join', () => join(api, church, group.id, ids[3]), 4],
+        ['join', () => joinGroup(api, church, group.id, ids[3]), 4],
         [
           'role change',
           () => api.put(`/v1/groups/${group.id}/members/${ids[0]}`, as(church, { body: { group_role: 'leader' } })),
@@ -450,9 +434,9 @@ describe('groups', () => {
     });
 
     it('a deleted member leaves the roster and the count; DELETE takes a member out (204, then 404)', async () => {
-      const group = await createGroup(api, church);
+      const group = await newGroup(api, church);
       const ids = await members(api, church, 3);
-      for (const id of ids) await join(api, church, group.id, id);
+      for (const id of ids) await joinGroup(api, church, group.id, id);
       expect((await api.delete(`/v1/members/${ids[0]}`, as(church))).status).toBe(204);
       expect((await roster(api, church, group.id)).map((m) => m.id)).toEqual(ids.slice(1));
       expect((await api.get<Group>(`/v1/groups/${group.id}`, as(church))).body.member_count).toBe(2);
@@ -462,7 +446,7 @@ describe('groups', () => {
     });
 
     it("another church's member, or an unknown one, is 404 and nothing is added", async () => {
-      const group = await createGroup(api, church);
+      const group = await newGroup(api, church);
       const [theirs] = await members(api, other, 1);
       const res = await api.put<Problem>(`/v1/groups/${group.id}/members/${theirs}`, as(church, { body: {} }));
       expect([res.status, res.body.code]).toEqual([404, 'resource_not_found']);
@@ -479,13 +463,13 @@ describe('groups', () => {
     });
 
     it('capacity holds: a member past it is 409, and of 10 concurrent joins on 3 seats exactly 3 succeed', async () => {
-      const small = await createGroup(api, church, { capacity: 1 });
+      const small = await newGroup(api, church, { capacity: 1 });
       const [a, b] = await members(api, church, 2);
-      await join(api, church, small.id, a);
+      await joinGroup(api, church, small.id, a);
       const full = await api.put<Problem>(`/v1/groups/${small.id}/members/${b}`, as(church, { body: {} }));
       expect([full.status, full.body.code]).toEqual([409, 'conflict']);
 
-      const group = await createGroup(api, church, { capacity: 3 });
+      const group = await newGroup(api, church, { capacity: 3 });
       const ids = await members(api, church, 10);
       const answers = await Promise.all(
         ids.map((id) => api.put(`/v1/groups/${group.id}/members/${id}`, as(church, { body: {} }))),
@@ -498,9 +482,9 @@ describe('groups', () => {
   // -------------------------------------------------------------------------------------------
   describe('POST /v1/groups/{id}/close', () => {
     it('closes: status closed, closed_at, group.closed; twice is 409; adding members, multiplying or changing status is 409', async () => {
-      const group = await createGroup(api, church);
+      const group = await newGroup(api, church);
       const [a, b] = await members(api, church, 2);
-      await join(api, church, group.id, a);
+      await joinGroup(api, church, group.id, a);
       const res = await api.post<Group>(`/v1/groups/${group.id}/close`, as(church));
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
@@ -531,9 +515,10 @@ describe('groups', () => {
   // -------------------------------------------------------------------------------------------
   describe('POST /v1/groups/{id}/multiply', () => {
     it('moves the members and the leader into a new group (201, Location, parent_group_id, campus), with group.created and group.multiplied', async () => {
-      const source = await createGroup(api, church, { campus: 'north', meeting_day: 'tuesday' });
+      const source = await newGroup(api, church, { campus: 'north', meeting_day: 'tuesday' });
       const ids = await members(api, church, 6);
-      for (const [i, id] of ids.entries()) await join(api, church, source.id, id, i === 0 ? 'leader' : undefined);
+      for (const [i, id] of ids.entries())
+        await joinGroup(api, church, source.id, id, { group_role: i === 0 ? 'leader' : undefined });
       const [, m1, m2, leader] = ids;
       const res = await api.post<Group>(
         `/v1/groups/${source.id}/multiply`,
@@ -574,9 +559,9 @@ describe('groups', () => {
     });
 
     it('a member of another church, a member not in the group, or a leader not in it: 422 naming each, and nothing moves', async () => {
-      const source = await createGroup(api, church);
+      const source = await newGroup(api, church);
       const ids = await members(api, church, 3);
-      for (const id of ids) await join(api, church, source.id, id);
+      for (const id of ids) await joinGroup(api, church, source.id, id);
       const [outsider] = await members(api, church, 1);
       const [foreign] = await members(api, other, 1);
       const name = unique('Nunca');
@@ -614,9 +599,9 @@ describe('groups', () => {
     });
 
     it('a multiply retried with the same Idempotency-Key replays its 201 without a second group', async () => {
-      const source = await createGroup(api, church);
+      const source = await newGroup(api, church);
       const ids = await members(api, church, 2);
-      for (const id of ids) await join(api, church, source.id, id);
+      for (const id of ids) await joinGroup(api, church, source.id, id);
       const headers = { 'Idempotency-Key': randomUUID() };
       const body = { name: 'Reintento', member_ids: [ids[0]], leader_id: ids[0] };
       const first = await api.post<Group>(`/v1/groups/${source.id}/multiply`, as(church, { body, headers }));
@@ -630,9 +615,9 @@ describe('groups', () => {
 
     it('two multiplies of the same members at once: one 201, one 422, and each member ends in exactly one group', async () => {
       for (let round = 0; round < 3; round++) {
-        const source = await createGroup(api, church);
+        const source = await newGroup(api, church);
         const ids = await members(api, church, 4);
-        for (const id of ids) await join(api, church, source.id, id);
+        for (const id of ids) await joinGroup(api, church, source.id, id);
         const body = (name: string) => ({ name, member_ids: ids.slice(0, 3), leader_id: ids[0] });
         const answers = await Promise.all([
           api.post<Group>(`/v1/groups/${source.id}/multiply`, as(church, { body: body('Uno') })),

@@ -3,7 +3,7 @@ import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { MembersRepository } from '../../src/modules/members/members.repository';
 import { JsonObject, TestApi } from '../support/api';
-import { newTenant, newToken, TestTenant } from '../support/factories';
+import { addToHousehold, newHousehold, newMember, newTenant, newToken, TestTenant } from '../support/factories';
 import { as, issuesOf, itRefusesBadListParams, qs, sortedIssuesOf } from '../support/http';
 import type {
   HouseholdMemberRef as HouseholdMember,
@@ -46,18 +46,6 @@ describe('households', () => {
     await api?.close();
   });
 
-  async function createHousehold(church: TestTenant, body: JsonObject): Promise<Household> {
-    const res = await api.post<Household>('/v1/households', as(church, { body }));
-    if (res.status !== 201) throw new Error(`create household failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  }
-
-  async function createMember(church: TestTenant, body: JsonObject): Promise<Member> {
-    const res = await api.post<Member>('/v1/members', as(church, { body }));
-    if (res.status !== 201) throw new Error(`create member failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  }
-
   async function getMember(church: TestTenant, id: string): Promise<Member> {
     return (await api.get<Member>(`/v1/members/${id}`, as(church))).body;
   }
@@ -65,12 +53,6 @@ describe('households', () => {
   async function getHousehold(church: TestTenant, id: string): Promise<Household> {
     const res = await api.get<Household>(`/v1/households/${id}`, as(church));
     if (res.status !== 200) throw new Error(`get household failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  }
-
-  async function join(church: TestTenant, householdId: string, body: JsonObject): Promise<Household> {
-    const res = await api.post<Household>(`/v1/households/${householdId}/members`, as(church, { body }));
-    if (res.status !== 200) throw new Error(`join failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   }
 
@@ -92,7 +74,7 @@ describe('households', () => {
     });
 
     it('creates a household: 201, Location, hh_ id, fields echoed, no members yet; GET answers it with an ETag', async () => {
-      const contact = await createMember(church, { first_name: 'María', last_name: 'González' });
+      const contact = await newMember(api, church, { first_name: 'María', last_name: 'González' });
       const address = {
         line1: 'Av. Juárez 100',
         line2: null,
@@ -131,7 +113,7 @@ describe('households', () => {
     });
 
     it('defaults address and primary_contact_id to null', async () => {
-      const household = await createHousehold(church, { name: 'Ruiz' });
+      const household = await newHousehold(api, church, { name: 'Ruiz' });
       expect(household).toMatchObject({ name: 'Ruiz', address: null, primary_contact_id: null, members: [] });
     });
 
@@ -193,8 +175,8 @@ describe('households', () => {
 
     it('refuses a primary_contact_id that is no live member of the church (422 not_found)', async () => {
       const other = await newTenant(api);
-      const theirs = await createMember(other, { first_name: 'Not', last_name: 'Ours' });
-      const gone = await createMember(church, { first_name: 'Gone', last_name: 'Away' });
+      const theirs = await newMember(api, other, { first_name: 'Not', last_name: 'Ours' });
+      const gone = await newMember(api, church, { first_name: 'Gone', last_name: 'Away' });
       expect((await api.delete(`/v1/members/${gone.id}`, as(church))).status).toBe(204);
       for (const primary_contact_id of [NO_MEMBER, theirs.id, gone.id]) {
         const res = await api.post<Problem>(
@@ -211,7 +193,7 @@ describe('households', () => {
     });
 
     it('answers unknown and malformed ids with 404 resource_not_found', async () => {
-      const household = await createHousehold(church, { name: 'Real' });
+      const household = await newHousehold(api, church, { name: 'Real' });
       for (const id of [NO_HOUSEHOLD, 'hh_123', `mem_${household.id.slice(3)}`, household.id.toUpperCase()]) {
         const res = await api.get<Problem>(`/v1/households/${id}`, as(church));
         expect({ id, status: res.status, code: res.body.code }).toEqual({
@@ -223,8 +205,8 @@ describe('households', () => {
     });
 
     it('shows primary_contact_id as null once that member is deleted', async () => {
-      const contact = await createMember(church, { first_name: 'Short', last_name: 'Lived' });
-      const household = await createHousehold(church, { name: 'Contactless', primary_contact_id: contact.id });
+      const contact = await newMember(api, church, { first_name: 'Short', last_name: 'Lived' });
+      const household = await newHousehold(api, church, { name: 'Contactless', primary_contact_id: contact.id });
       expect(household.primary_contact_id).toBe(contact.id);
       await api.delete(`/v1/members/${contact.id}`, as(church));
       expect((await getHousehold(church, household.id)).primary_contact_id).toBeNull();
@@ -240,8 +222,8 @@ describe('households', () => {
     });
 
     it('changes any subset; null clears address and primary contact; updated_at advances', async () => {
-      const contact = await createMember(church, { first_name: 'Ana', last_name: 'Ruiz' });
-      const household = await createHousehold(church, { name: 'Ruiz', address: { city: 'Lima', country: 'PE' } });
+      const contact = await newMember(api, church, { first_name: 'Ana', last_name: 'Ruiz' });
+      const household = await newHousehold(api, church, { name: 'Ruiz', address: { city: 'Lima', country: 'PE' } });
       await new Promise((resolve) => setTimeout(resolve, 15));
 
       const renamed = await api.patch<Household>(
@@ -266,7 +248,7 @@ describe('households', () => {
     });
 
     it('refuses a null name, a bad address and an unknown contact with 422 naming the fields, and changes nothing', async () => {
-      const household = await createHousehold(church, { name: 'Stable' });
+      const household = await newHousehold(api, church, { name: 'Stable' });
       const res = await api.patch<Problem>(
         `/v1/households/${household.id}`,
         as(church, { body: { name: 'Changed', address: { country: 'xx', zip: '1' } } }),
@@ -312,17 +294,17 @@ describe('households', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      h.perez = await createHousehold(church, { name: 'Pérez' });
-      h.alvarez = await createHousehold(church, { name: 'Álvarez' });
-      h.castro = await createHousehold(church, { name: 'Castro' });
-      m.kid = await createMember(church, { first_name: 'Kid', last_name: 'Pérez' });
-      m.dad = await createMember(church, { first_name: 'Juan', last_name: 'Pérez' });
-      m.mom = await createMember(church, { first_name: 'Rosa', last_name: 'Pérez' });
-      m.solo = await createMember(church, { first_name: 'Sol', last_name: 'Castro' });
-      await join(church, h.perez.id, { member_id: m.kid.id, household_role: 'child' });
-      await join(church, h.perez.id, { member_id: m.mom.id, household_role: 'spouse' });
-      await join(church, h.perez.id, { member_id: m.dad.id, household_role: 'head' });
-      await join(church, h.castro.id, { member_id: m.solo.id, household_role: 'head' });
+      h.perez = await newHousehold(api, church, { name: 'Pérez' });
+      h.alvarez = await newHousehold(api, church, { name: 'Álvarez' });
+      h.castro = await newHousehold(api, church, { name: 'Castro' });
+      m.kid = await newMember(api, church, { first_name: 'Kid', last_name: 'Pérez' });
+      m.dad = await newMember(api, church, { first_name: 'Juan', last_name: 'Pérez' });
+      m.mom = await newMember(api, church, { first_name: 'Rosa', last_name: 'Pérez' });
+      m.solo = await newMember(api, church, { first_name: 'Sol', last_name: 'Castro' });
+      await addToHousehold(api, church, h.perez.id, { member_id: m.kid.id, household_role: 'child' });
+      await addToHousehold(api, church, h.perez.id, { member_id: m.mom.id, household_role: 'spouse' });
+      await addToHousehold(api, church, h.perez.id, { member_id: m.dad.id, household_role: 'head' });
+      await addToHousehold(api, church, h.castro.id, { member_id: m.solo.id, household_role: 'head' });
     });
 
     it('lists every household with its members (by role), oldest first', async () => {
@@ -394,8 +376,8 @@ describe('households', () => {
     });
 
     it('adds a member with a role: 200 with the household; the member shows household_id and household_role; member.updated raised', async () => {
-      const household = await createHousehold(church, { name: 'Torres' });
-      const member = await createMember(church, { first_name: 'Luis', last_name: 'Torres' });
+      const household = await newHousehold(api, church, { name: 'Torres' });
+      const member = await newMember(api, church, { first_name: 'Luis', last_name: 'Torres' });
       expect([member.household_id, member.household_role]).toEqual([null, null]);
 
       const res = await api.post<Household>(
@@ -413,28 +395,35 @@ describe('households', () => {
     });
 
     it('changes the role on a second POST; the same role, or none, changes nothing and raises nothing', async () => {
-      const household = await createHousehold(church, { name: 'Vega' });
-      const member = await createMember(church, { first_name: 'Eva', last_name: 'Vega' });
-      await join(church, household.id, { member_id: member.id, household_role: 'adult' });
-      const spouse = await join(church, household.id, { member_id: member.id, household_role: 'spouse' });
+      const household = await newHousehold(api, church, { name: 'Vega' });
+      const member = await newMember(api, church, { first_name: 'Eva', last_name: 'Vega' });
+      await addToHousehold(api, church, household.id, { member_id: member.id, household_role: 'adult' });
+      const spouse = await addToHousehold(api, church, household.id, {
+        member_id: member.id,
+        household_role: 'spouse',
+      });
       expect(spouse.members).toEqual([ref(member, 'spouse')]);
       expect(await updatesOf(church, member.id)).toHaveLength(2);
 
-      expect((await join(church, household.id, { member_id: member.id, household_role: 'spouse' })).members).toEqual([
+      expect(
+        (await addToHousehold(api, church, household.id, { member_id: member.id, household_role: 'spouse' })).members,
+      ).toEqual([ref(member, 'spouse')]);
+      expect((await addToHousehold(api, church, household.id, { member_id: member.id })).members).toEqual([
         ref(member, 'spouse'),
       ]);
-      expect((await join(church, household.id, { member_id: member.id })).members).toEqual([ref(member, 'spouse')]);
       expect(await updatesOf(church, member.id)).toHaveLength(2);
     });
 
     it('gives `other` to a member joining without a role', async () => {
-      const household = await createHousehold(church, { name: 'Soto' });
-      const member = await createMember(church, { first_name: 'Ivo', last_name: 'Soto' });
-      expect((await join(church, household.id, { member_id: member.id })).members).toEqual([ref(member, 'other')]);
+      const household = await newHousehold(api, church, { name: 'Soto' });
+      const member = await newMember(api, church, { first_name: 'Ivo', last_name: 'Soto' });
+      expect((await addToHousehold(api, church, household.id, { member_id: member.id })).members).toEqual([
+        ref(member, 'other'),
+      ]);
     });
 
     it('refuses a bad body with 422 naming the fields; an unknown, deleted or foreign member is not_found', async () => {
-      const household = await createHousehold(church, { name: 'Strict' });
+      const household = await newHousehold(api, church, { name: 'Strict' });
       const res = await api.post<Problem>(
         `/v1/households/${household.id}/members`,
         as(church, { body: { household_role: 'cousin', extra: true } }),
@@ -452,8 +441,8 @@ describe('households', () => {
       expect(issuesOf(malformed.body)).toEqual([{ field: 'member_id', issue: 'invalid_format' }]);
 
       const other = await newTenant(api);
-      const theirs = await createMember(other, { first_name: 'Their', last_name: 'Member' });
-      const gone = await createMember(church, { first_name: 'Gone', last_name: 'Member' });
+      const theirs = await newMember(api, other, { first_name: 'Their', last_name: 'Member' });
+      const gone = await newMember(api, church, { first_name: 'Gone', last_name: 'Member' });
       await api.delete(`/v1/members/${gone.id}`, as(church));
       for (const member_id of [NO_MEMBER, theirs.id, gone.id]) {
         const bad = await api.post<Problem>(
@@ -471,12 +460,12 @@ describe('households', () => {
     });
 
     it('removes a member: 204, both fields null, member.updated; again, or from another household, 404', async () => {
-      const household = await createHousehold(church, { name: 'Leaving' });
-      const elsewhere = await createHousehold(church, { name: 'Elsewhere' });
-      const member = await createMember(church, { first_name: 'Leo', last_name: 'Leaving' });
-      const stays = await createMember(church, { first_name: 'Sara', last_name: 'Leaving' });
-      await join(church, household.id, { member_id: member.id, household_role: 'child' });
-      await join(church, household.id, { member_id: stays.id, household_role: 'head' });
+      const household = await newHousehold(api, church, { name: 'Leaving' });
+      const elsewhere = await newHousehold(api, church, { name: 'Elsewhere' });
+      const member = await newMember(api, church, { first_name: 'Leo', last_name: 'Leaving' });
+      const stays = await newMember(api, church, { first_name: 'Sara', last_name: 'Leaving' });
+      await addToHousehold(api, church, household.id, { member_id: member.id, household_role: 'child' });
+      await addToHousehold(api, church, household.id, { member_id: stays.id, household_role: 'head' });
 
       const wrong = await api.delete<Problem>(`/v1/households/${elsewhere.id}/members/${member.id}`, as(church));
       expect([wrong.status, wrong.body.code]).toEqual([404, 'resource_not_found']);
@@ -500,7 +489,7 @@ describe('households', () => {
     });
 
     it('answers 404 for an unknown household on both routes', async () => {
-      const member = await createMember(church, { first_name: 'No', last_name: 'Home' });
+      const member = await newMember(api, church, { first_name: 'No', last_name: 'Home' });
       const post = await api.post<Problem>(
         `/v1/households/${NO_HOUSEHOLD}/members`,
         as(church, { body: { member_id: member.id } }),
@@ -519,14 +508,14 @@ describe('households', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      a = await createHousehold(church, { name: 'A' });
-      b = await createHousehold(church, { name: 'B' });
+      a = await newHousehold(api, church, { name: 'A' });
+      b = await newHousehold(api, church, { name: 'B' });
     });
 
     it('POST to another household moves the member out of the first one, with one member.updated', async () => {
-      const member = await createMember(church, { first_name: 'Mover', last_name: 'One' });
-      await join(church, a.id, { member_id: member.id, household_role: 'head' });
-      const moved = await join(church, b.id, { member_id: member.id, household_role: 'child' });
+      const member = await newMember(api, church, { first_name: 'Mover', last_name: 'One' });
+      await addToHousehold(api, church, a.id, { member_id: member.id, household_role: 'head' });
+      const moved = await addToHousehold(api, church, b.id, { member_id: member.id, household_role: 'child' });
 
       expect(moved.members).toEqual([ref(member, 'child')]);
       expect((await getHousehold(church, a.id)).members.map((x) => x.id)).not.toContain(member.id);
@@ -540,8 +529,8 @@ describe('households', () => {
     });
 
     it('PATCH of the member’s household_id moves them with role `other`; the same household keeps the role; null clears both', async () => {
-      const member = await createMember(church, { first_name: 'Patcher', last_name: 'Two' });
-      await join(church, a.id, { member_id: member.id, household_role: 'spouse' });
+      const member = await newMember(api, church, { first_name: 'Patcher', last_name: 'Two' });
+      await addToHousehold(api, church, a.id, { member_id: member.id, household_role: 'spouse' });
 
       const moved = await api.patch<Member>(`/v1/members/${member.id}`, as(church, { body: { household_id: b.id } }));
       expect(moved.status).toBe(200);
@@ -549,7 +538,7 @@ describe('households', () => {
       expect((await getHousehold(church, a.id)).members.map((x) => x.id)).not.toContain(member.id);
       expect((await getHousehold(church, b.id)).members).toContainEqual(ref(member, 'other'));
 
-      await join(church, b.id, { member_id: member.id, household_role: 'adult' });
+      await addToHousehold(api, church, b.id, { member_id: member.id, household_role: 'adult' });
       const same = await api.patch<Member>(
         `/v1/members/${member.id}`,
         as(church, { body: { household_id: b.id, first_name: 'Patched' } }),
@@ -562,8 +551,8 @@ describe('households', () => {
     });
 
     it('PUT without household_id takes the member out of their household', async () => {
-      const member = await createMember(church, { first_name: 'Put', last_name: 'Three' });
-      await join(church, a.id, { member_id: member.id, household_role: 'head' });
+      const member = await newMember(api, church, { first_name: 'Put', last_name: 'Three' });
+      await addToHousehold(api, church, a.id, { member_id: member.id, household_role: 'head' });
       const put = await api.put<Member>(
         `/v1/members/${member.id}`,
         as(church, { body: { first_name: 'Put', last_name: 'Three' } }),
@@ -572,7 +561,7 @@ describe('households', () => {
     });
 
     it('POST /v1/members and bulk with household_id join with role `other`; an unknown household is 422 not_found', async () => {
-      const created = await createMember(church, { first_name: 'Born', last_name: 'In', household_id: a.id });
+      const created = await newMember(api, church, { first_name: 'Born', last_name: 'In', household_id: a.id });
       expect([created.household_id, created.household_role]).toEqual([a.id, 'other']);
       expect((await getHousehold(church, a.id)).members).toContainEqual(ref(created, 'other'));
 
@@ -610,11 +599,11 @@ describe('households', () => {
     });
 
     it('PATCH to an unknown, deleted or foreign household is 422 not_found and changes nothing', async () => {
-      const member = await createMember(church, { first_name: 'Stay', last_name: 'Put', household_id: a.id });
-      const deleted = await createHousehold(church, { name: 'Deleted' });
+      const member = await newMember(api, church, { first_name: 'Stay', last_name: 'Put', household_id: a.id });
+      const deleted = await newHousehold(api, church, { name: 'Deleted' });
       await api.delete(`/v1/households/${deleted.id}`, as(church));
       const other = await newTenant(api);
-      const foreign = await createHousehold(other, { name: 'Foreign' });
+      const foreign = await newHousehold(api, other, { name: 'Foreign' });
       for (const household_id of [NO_HOUSEHOLD, deleted.id, foreign.id]) {
         const res = await api.patch<Problem>(`/v1/members/${member.id}`, as(church, { body: { household_id } }));
         expect({ household_id, status: res.status, errors: issuesOf(res.body) }).toEqual({
@@ -628,11 +617,11 @@ describe('households', () => {
 
     it('filters members by household_id and household_id[in]; a malformed id is a 400', async () => {
       const c = await newTenant(api);
-      const x = await createHousehold(c, { name: 'X' });
-      const y = await createHousehold(c, { name: 'Y' });
-      const inX = await createMember(c, { first_name: 'In', last_name: 'X', household_id: x.id });
-      const inY = await createMember(c, { first_name: 'In', last_name: 'Y', household_id: y.id });
-      await createMember(c, { first_name: 'No', last_name: 'Household' });
+      const x = await newHousehold(api, c, { name: 'X' });
+      const y = await newHousehold(api, c, { name: 'Y' });
+      const inX = await newMember(api, c, { first_name: 'In', last_name: 'X', household_id: x.id });
+      const inY = await newMember(api, c, { first_name: 'In', last_name: 'Y', household_id: y.id });
+      await newMember(api, c, { first_name: 'No', last_name: 'Household' });
 
       const listed = async (params: Record<string, string>) =>
         (await api.get<List<Member>>(`/v1/members${qs(params)}`, as(c))).body;
@@ -670,14 +659,14 @@ describe('households', () => {
   describe('DELETE /v1/households/{id}', () => {
     it('soft-deletes: 204; its members are detached (member.updated each); it is gone from GET, lists and sub-routes', async () => {
       const church = await newTenant(api);
-      const household = await createHousehold(church, { name: 'Doomed' });
-      const keep = await createHousehold(church, { name: 'Kept' });
-      const one = await createMember(church, { first_name: 'One', last_name: 'Doomed' });
-      const two = await createMember(church, { first_name: 'Two', last_name: 'Doomed' });
-      const other = await createMember(church, { first_name: 'Other', last_name: 'Kept' });
-      await join(church, household.id, { member_id: one.id, household_role: 'head' });
-      await join(church, household.id, { member_id: two.id, household_role: 'child' });
-      await join(church, keep.id, { member_id: other.id, household_role: 'head' });
+      const household = await newHousehold(api, church, { name: 'Doomed' });
+      const keep = await newHousehold(api, church, { name: 'Kept' });
+      const one = await newMember(api, church, { first_name: 'One', last_name: 'Doomed' });
+      const two = await newMember(api, church, { first_name: 'Two', last_name: 'Doomed' });
+      const other = await newMember(api, church, { first_name: 'Other', last_name: 'Kept' });
+      await addToHousehold(api, church, household.id, { member_id: one.id, household_role: 'head' });
+      await addToHousehold(api, church, household.id, { member_id: two.id, household_role: 'child' });
+      await addToHousehold(api, church, keep.id, { member_id: other.id, household_role: 'head' });
 
       const res = await api.delete(`/v1/households/${household.id}`, as(church));
       expect(res.status).toBe(204);
@@ -722,11 +711,11 @@ describe('households', () => {
   describe('races', () => {
     it('one member moved between two households by 16 requests at once (POST and PATCH), 3 rounds: it ends in exactly one; every answer shows its own move', async () => {
       const church = await newTenant(api);
-      const a = await createHousehold(church, { name: 'A' });
-      const b = await createHousehold(church, { name: 'B' });
+      const a = await newHousehold(api, church, { name: 'A' });
+      const b = await newHousehold(api, church, { name: 'B' });
       for (let round = 0; round < 3; round++) {
-        const member = await createMember(church, { first_name: 'Raced', last_name: `Member ${round}` });
-        await join(church, a.id, { member_id: member.id, household_role: 'head' });
+        const member = await newMember(api, church, { first_name: 'Raced', last_name: `Member ${round}` });
+        await addToHousehold(api, church, a.id, { member_id: member.id, household_role: 'head' });
         // Half of the requests ask for where the member already is: each must still answer what it made true.
         const moves = Array.from({ length: 16 }, (_, i) => ({
           target: i % 2 === 0 ? a : b,
@@ -777,9 +766,9 @@ describe('households', () => {
     it('a household deleted while members join it: joins 200 or 404, and no live member is left in the deleted household', async () => {
       const church = await newTenant(api);
       for (let round = 0; round < 3; round++) {
-        const household = await createHousehold(church, { name: `Race ${round}` });
+        const household = await newHousehold(api, church, { name: `Race ${round}` });
         const members = await Promise.all(
-          Array.from({ length: 6 }, (_, i) => createMember(church, { first_name: `M${i}`, last_name: `R${round}` })),
+          Array.from({ length: 6 }, (_, i) => newMember(api, church, { first_name: `M${i}`, last_name: `R${round}` })),
         );
         const answers = await Promise.all([
           ...members
@@ -811,13 +800,13 @@ describe('households', () => {
     beforeAll(async () => {
       a = await newTenant(api);
       b = await newTenant(api);
-      theirMember = await createMember(a, { first_name: 'Theirs', last_name: 'Only' });
-      theirs = await createHousehold(a, { name: 'A only', primary_contact_id: theirMember.id });
-      await join(a, theirs.id, { member_id: theirMember.id, household_role: 'head' });
+      theirMember = await newMember(api, a, { first_name: 'Theirs', last_name: 'Only' });
+      theirs = await newHousehold(api, a, { name: 'A only', primary_contact_id: theirMember.id });
+      await addToHousehold(api, a, theirs.id, { member_id: theirMember.id, household_role: 'head' });
     });
 
     it("answers 404 to another church's household on every {id} route, and changes nothing", async () => {
-      const mine = await createMember(b, { first_name: 'Mine', last_name: 'B' });
+      const mine = await newMember(api, b, { first_name: 'Mine', last_name: 'B' });
       const calls: [string, string, JsonObject?][] = [
         ['GET', `/v1/households/${theirs.id}`],
         ['PATCH', `/v1/households/${theirs.id}`, { name: 'Hijacked' }],

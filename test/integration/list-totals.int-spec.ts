@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
-import { Call, JsonObject, TestApi } from '../support/api';
-import { newMembers, newTenant, TestTenant } from '../support/factories';
+import { Call, TestApi } from '../support/api';
+import { campusRef, newCampus, newMember, newMembers, newTenant, TestTenant } from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
 import type { CampusRef } from '../../src/modules/campuses/dto/campus.response';
 
@@ -131,12 +131,6 @@ describe('list totals (cached, exact)', () => {
   describe('campuses on member pages (cached per list version)', () => {
     let other: TestTenant;
     const as = (extra: Call = {}): Call => ({ token: other.token, tenant: other.slug, ...extra });
-    const createCampus = async (key: string, name: string): Promise<CampusRef> => {
-      const { id } = (await api.post<CampusRef>('/v1/campuses', as({ body: { key, name } }))).body;
-      return { id, key, name };
-    };
-    const createMember = async (body: JsonObject) =>
-      (await api.post<{ id: string }>('/v1/members', as({ body }))).body.id;
     const campusesOnPage = async (headers: Record<string, string> = {}) => {
       const res = await api.get<{ data: { id: string; campus: CampusRef | null }[] }>('/v1/members', as({ headers }));
       return {
@@ -151,11 +145,15 @@ describe('list totals (cached, exact)', () => {
     });
 
     it('shows each member its campus or null, and a renamed campus on the next page with a new ETag', async () => {
-      const north = await createCampus('north', 'North');
-      const south = await createCampus('south', 'South');
-      const ana = await createMember({ first_name: 'Ana', last_name: 'Norte', campus: 'north' });
-      const beto = await createMember({ first_name: 'Beto', last_name: 'Sur', campus: 'south' });
-      const carla = await createMember({ first_name: 'Carla', last_name: 'Nadie' });
+      const north = await newCampus(api, other, { key: 'north', name: 'North' }).then(campusRef);
+      const south = await newCampus(api, other, { key: 'south', name: 'South' }).then(campusRef);
+      const ana = await newMember(api, other, { first_name: 'Ana', last_name: 'Norte', campus: 'north' }).then(
+        (m) => m.id,
+      );
+      const beto = await newMember(api, other, { first_name: 'Beto', last_name: 'Sur', campus: 'south' }).then(
+        (m) => m.id,
+      );
+      const carla = await newMember(api, other, { first_name: 'Carla', last_name: 'Nadie' }).then((m) => m.id);
       const before = await campusesOnPage();
       expect(before.campusOf).toEqual({ [ana]: north, [beto]: south, [carla]: null });
 
@@ -167,10 +165,12 @@ describe('list totals (cached, exact)', () => {
     });
 
     it('shows a campus created after a page was served, once a member joins it', async () => {
-      await createMember({ first_name: 'Ana', last_name: 'Ruiz' });
+      await newMember(api, other, { first_name: 'Ana', last_name: 'Ruiz' });
       await campusesOnPage();
-      const later = await createCampus('later', 'Later');
-      const beto = await createMember({ first_name: 'Beto', last_name: 'Soto', campus: 'later' });
+      const later = await newCampus(api, other, { key: 'later', name: 'Later' }).then(campusRef);
+      const beto = await newMember(api, other, { first_name: 'Beto', last_name: 'Soto', campus: 'later' }).then(
+        (m) => m.id,
+      );
       expect((await campusesOnPage()).campusOf[beto]).toEqual(later);
     });
   });

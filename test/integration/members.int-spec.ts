@@ -2,7 +2,17 @@ import { TenantContext } from '../../src/common/context/tenant-context';
 import { parsePublicId } from '../../src/common/ids/id';
 import { BearerStrategy } from '../../src/platform/auth/bearer.strategy';
 import { JsonObject, JsonValue, TestApi } from '../support/api';
-import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import {
+  campusRef,
+  inTenant,
+  newCampus,
+  newCustomField,
+  newMember,
+  newMembers,
+  newTenant,
+  newToken,
+  TestTenant,
+} from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { sleep } from '../support/wait';
@@ -49,24 +59,9 @@ function varyOf(header: string | undefined): string[] {
   return (header ?? '').split(',').map((v) => v.trim().toLowerCase());
 }
 
-async function createMember(api: TestApi, church: TestTenant, body: JsonObject, lang?: string): Promise<Member> {
-  const res = await api.post<Member>('/v1/members', as(church, { body, lang }));
-  if (res.status !== 201) throw new Error(`create member failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
-
 /** Custom-field definitions (custom_fields only takes keys the church defined). */
 async function defineCustomFields(api: TestApi, church: TestTenant, fields: Record<string, string>): Promise<void> {
-  for (const [key, type] of Object.entries(fields)) {
-    const res = await api.post('/v1/custom-fields', as(church, { body: { key, label: key, type } }));
-    if (res.status !== 201) throw new Error(`define custom field failed: ${res.status} ${JSON.stringify(res.body)}`);
-  }
-}
-
-async function createCampus(api: TestApi, church: TestTenant, key: string, name: string): Promise<CampusRef> {
-  const res = await api.post<CampusRef>('/v1/campuses', as(church, { body: { key, name } }));
-  if (res.status !== 201) throw new Error(`create campus failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { id: res.body.id, key: res.body.key, name: res.body.name };
+  for (const [key, type] of Object.entries(fields)) await newCustomField(api, church, { key, label: key, type });
 }
 
 async function listMembers(
@@ -110,7 +105,7 @@ describe('members', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      north = await createCampus(api, church, 'north', 'North Campus');
+      north = await newCampus(api, church, { key: 'north', name: 'North Campus' }).then(campusRef);
       await defineCustomFields(api, church, {
         baptized: 'boolean',
         shirt_size: 'text',
@@ -204,8 +199,8 @@ describe('members', () => {
 
     it('resolves the campus given by key and by cmp_ id to {id, key, name}', async () => {
       expect(north.id).toMatch(CAMPUS_ID);
-      const byKey = await createMember(api, church, { first_name: 'K', last_name: 'ByKey', campus: 'north' });
-      const byId = await createMember(api, church, { first_name: 'I', last_name: 'ById', campus: north.id });
+      const byKey = await newMember(api, church, { first_name: 'K', last_name: 'ByKey', campus: 'north' });
+      const byId = await newMember(api, church, { first_name: 'I', last_name: 'ById', campus: north.id });
 
       expect(byKey.campus).toEqual({ id: north.id, key: 'north', name: 'North Campus' });
       expect(byId.campus).toEqual({ id: north.id, key: 'north', name: 'North Campus' });
@@ -227,7 +222,7 @@ describe('members', () => {
 
     it('does not resolve a campus of another church', async () => {
       const other = await newTenant(api);
-      const theirs = await createCampus(api, other, 'theirs', 'Their Campus');
+      const theirs = await newCampus(api, other, { key: 'theirs', name: 'Their Campus' }).then(campusRef);
       for (const campus of ['theirs', theirs.id]) {
         const res = await api.post<Problem>(
           '/v1/members',
@@ -242,10 +237,10 @@ describe('members', () => {
       const thirtyToday = utcDate({ years: -30 }); // birthday today: already 30
       const thirtyTomorrow = utcDate({ years: -30, days: 1 }); // birthday tomorrow: still 29
       const fixed = '1990-06-15';
-      const a = await createMember(api, church, { first_name: 'A', last_name: 'Today', birthdate: thirtyToday });
-      const b = await createMember(api, church, { first_name: 'B', last_name: 'Tomorrow', birthdate: thirtyTomorrow });
-      const c = await createMember(api, church, { first_name: 'C', last_name: 'Fixed', birthdate: fixed });
-      const d = await createMember(api, church, { first_name: 'D', last_name: 'Unknown' });
+      const a = await newMember(api, church, { first_name: 'A', last_name: 'Today', birthdate: thirtyToday });
+      const b = await newMember(api, church, { first_name: 'B', last_name: 'Tomorrow', birthdate: thirtyTomorrow });
+      const c = await newMember(api, church, { first_name: 'C', last_name: 'Fixed', birthdate: fixed });
+      const d = await newMember(api, church, { first_name: 'D', last_name: 'Unknown' });
 
       expect(a.age).toBe(expectedAge(thirtyToday));
       expect(b.age).toBe(29);
@@ -256,10 +251,10 @@ describe('members', () => {
 
     it('localizes gender_label and status_label by Accept-Language (default es)', async () => {
       const body = { first_name: 'Lucía', last_name: 'Pérez', gender: 'female' };
-      const es = await createMember(api, church, body);
+      const es = await newMember(api, church, body);
       expect([es.gender_label, es.status_label]).toEqual(['Femenino', 'Visitante']);
 
-      const en = await createMember(api, church, body, 'en');
+      const en = await newMember(api, church, body, { lang: 'en' });
       expect([en.gender_label, en.status_label]).toEqual(['Female', 'Visitor']);
 
       const pt = await api.get<Member>(`/v1/members/${es.id}`, as(church, { lang: 'pt-BR' }));
@@ -268,18 +263,18 @@ describe('members', () => {
       const enGet = await api.get<Member>(`/v1/members/${es.id}`, as(church, { lang: 'en-US,en;q=0.9' }));
       expect([enGet.body.gender_label, enGet.body.status_label]).toEqual(['Female', 'Visitor']);
 
-      const leader = await createMember(
+      const leader = await newMember(
         api,
         church,
         { first_name: 'L', last_name: 'Leader', gender: 'male', status: 'leader' },
-        'en',
+        { lang: 'en' },
       );
       expect([leader.gender_label, leader.status_label]).toEqual(['Male', 'Leader']);
     });
 
     it('writes timestamps in UTC ISO 8601 with Z, at the time of the request', async () => {
       const before = Date.now();
-      const m = await createMember(api, church, { first_name: 'T', last_name: 'Stamp' });
+      const m = await newMember(api, church, { first_name: 'T', last_name: 'Stamp' });
       const after = Date.now();
       expect(m.created_at).toMatch(UTC_ISO);
       expect(m.updated_at).toMatch(UTC_ISO);
@@ -370,7 +365,7 @@ describe('members', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      member = await createMember(api, church, {
+      member = await newMember(api, church, {
         first_name: 'Eva',
         last_name: 'Luna',
         gender: 'female',
@@ -408,7 +403,7 @@ describe('members', () => {
     });
 
     it('answers the old ETag with 200 and a new ETag after a PATCH', async () => {
-      const m = await createMember(api, church, { first_name: 'Old', last_name: 'Tag' });
+      const m = await newMember(api, church, { first_name: 'Old', last_name: 'Tag' });
       const before = await api.get<Member>(`/v1/members/${m.id}`, as(church));
       const patched = await api.patch<Member>(`/v1/members/${m.id}`, as(church, { body: { first_name: 'New' } }));
       expect(patched.status).toBe(200);
@@ -482,7 +477,7 @@ describe('members', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      campus = await createCampus(api, church, 'east', 'East Campus');
+      campus = await newCampus(api, church, { key: 'east', name: 'East Campus' }).then(campusRef);
       await defineCustomFields(api, church, { baptized: 'boolean' });
     });
 
@@ -499,7 +494,7 @@ describe('members', () => {
     });
 
     it('changes only the given fields and advances updated_at', async () => {
-      const original = await createMember(api, church, full());
+      const original = await newMember(api, church, full());
       await sleep(15);
       const res = await api.patch<Member>(
         `/v1/members/${original.id}`,
@@ -523,7 +518,7 @@ describe('members', () => {
     });
 
     it('clears an optional field with null', async () => {
-      const original = await createMember(api, church, full());
+      const original = await newMember(api, church, full());
       const res = await api.patch<Member>(
         `/v1/members/${original.id}`,
         as(church, { body: { email: null, campus: null, birthdate: null } }),
@@ -542,7 +537,7 @@ describe('members', () => {
     });
 
     it('sets and clears the address', async () => {
-      const m = await createMember(api, church, { first_name: 'Ad', last_name: 'Dress' });
+      const m = await newMember(api, church, { first_name: 'Ad', last_name: 'Dress' });
       const address = {
         line1: 'Calle 1',
         line2: null,
@@ -562,7 +557,7 @@ describe('members', () => {
     });
 
     it('sets a campus by id and by key', async () => {
-      const m = await createMember(api, church, { first_name: 'C', last_name: 'Ampus' });
+      const m = await newMember(api, church, { first_name: 'C', last_name: 'Ampus' });
       const byId = await api.patch<Member>(`/v1/members/${m.id}`, as(church, { body: { campus: campus.id } }));
       expect(byId.body.campus).toEqual(campus);
       const cleared = await api.patch<Member>(`/v1/members/${m.id}`, as(church, { body: { campus: null } }));
@@ -572,7 +567,7 @@ describe('members', () => {
     });
 
     it('refuses null on a required field with 422 required, and changes nothing', async () => {
-      const original = await createMember(api, church, full());
+      const original = await newMember(api, church, full());
       const res = await api.patch<Problem>(
         `/v1/members/${original.id}`,
         as(church, { body: { first_name: null, email: 'changed@example.org' } }),
@@ -584,7 +579,7 @@ describe('members', () => {
     });
 
     it('validates the fields it is given (422) and unknown campus', async () => {
-      const original = await createMember(api, church, full());
+      const original = await newMember(api, church, full());
       const res = await api.patch<Problem>(
         `/v1/members/${original.id}`,
         as(church, { body: { email: 'nope', status: 'boss', campus: 'west' } }),
@@ -612,12 +607,12 @@ describe('members', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      await createCampus(api, church, 'west', 'West Campus');
+      await newCampus(api, church, { key: 'west', name: 'West Campus' }).then(campusRef);
       await defineCustomFields(api, church, { baptized: 'boolean', k: 'number' });
     });
 
     it('replaces the member: omitted optional fields become null or their defaults', async () => {
-      const original = await createMember(api, church, {
+      const original = await newMember(api, church, {
         first_name: 'Rosa',
         last_name: 'Mística',
         email: 'rosa@example.org',
@@ -663,7 +658,7 @@ describe('members', () => {
     });
 
     it('sets every given field', async () => {
-      const original = await createMember(api, church, { first_name: 'A', last_name: 'B' });
+      const original = await newMember(api, church, { first_name: 'A', last_name: 'B' });
       const body = {
         first_name: 'Full',
         last_name: 'Body',
@@ -685,7 +680,7 @@ describe('members', () => {
     });
 
     it('requires last_name (422) and leaves the member unchanged', async () => {
-      const original = await createMember(api, church, {
+      const original = await newMember(api, church, {
         first_name: 'Keep',
         last_name: 'Me',
         email: 'keep@example.org',
@@ -751,7 +746,7 @@ describe('members', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      await createCampus(api, church, 'south', 'South Campus');
+      await newCampus(api, church, { key: 'south', name: 'South Campus' }).then(campusRef);
     });
 
     it('creates the valid rows and reports the invalid ones, in index order', async () => {
@@ -869,8 +864,8 @@ describe('members', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      north = await createCampus(api, church, 'north', 'North Campus');
-      south = await createCampus(api, church, 'south', 'South Campus');
+      north = await newCampus(api, church, { key: 'north', name: 'North Campus' }).then(campusRef);
+      south = await newCampus(api, church, { key: 'south', name: 'South Campus' }).then(campusRef);
       const rows: [string, JsonObject][] = [
         [
           'ana',
@@ -919,7 +914,7 @@ describe('members', () => {
         ],
         ['elena', { first_name: 'Elena', last_name: 'Vega', email: 'Elena.Vega@Example.org', status: 'member' }],
       ];
-      for (const [name, body] of rows) m[name] = (await createMember(api, church, body)).id;
+      for (const [name, body] of rows) m[name] = (await newMember(api, church, body)).id;
     });
 
     async function expectFilter(params: Record<string, string>, expected: string[]) {
@@ -1059,10 +1054,10 @@ describe('members', () => {
         jan2: '2020-01-02T00:00:00.000Z',
       };
       for (const [name, at] of Object.entries(stamps)) {
-        m[name] = (await createMember(api, church, { first_name: name, last_name: 'Time' })).id;
+        m[name] = (await newMember(api, church, { first_name: name, last_name: 'Time' })).id;
         await backdate(api, church, m[name], at);
       }
-      m.now = (await createMember(api, church, { first_name: 'now', last_name: 'Time' })).id;
+      m.now = (await newMember(api, church, { first_name: 'now', last_name: 'Time' })).id;
     });
 
     async function expectFilter(params: Record<string, string>, expected: string[]) {
@@ -1140,7 +1135,7 @@ describe('members', () => {
       church = await newTenant(api);
       // Created in this order (ids ascend in this order); last names in another order.
       for (const last of ['Miller', 'Adams', 'Young', 'Baker', 'Cole']) {
-        m[last] = (await createMember(api, church, { first_name: `F${last}`, last_name: last })).id;
+        m[last] = (await newMember(api, church, { first_name: `F${last}`, last_name: last })).id;
       }
       // Miller, Adams, Young share one created_at: only last_name can order them, not the id.
       for (const last of ['Miller', 'Adams', 'Young']) await backdate(api, church, m[last], '2021-06-01T12:00:00.000Z');
@@ -1233,8 +1228,8 @@ describe('members', () => {
     beforeAll(async () => {
       a = await newTenant(api);
       b = await newTenant(api);
-      aMember = await createMember(api, a, { first_name: 'Only', last_name: 'InA', email: 'only@a.example.org' });
-      await createMember(api, b, { first_name: 'Only', last_name: 'InB' });
+      aMember = await newMember(api, a, { first_name: 'Only', last_name: 'InA', email: 'only@a.example.org' });
+      await newMember(api, b, { first_name: 'Only', last_name: 'InB' });
     });
 
     it("hides church A's member from church B (404 on GET, PATCH, PUT, DELETE)", async () => {
@@ -1297,7 +1292,7 @@ describe('members', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      member = await createMember(api, church, { first_name: 'Scoped', last_name: 'Member' });
+      member = await newMember(api, church, { first_name: 'Scoped', last_name: 'Member' });
     });
 
     it('a read:members token can read but not write (403 scope_insufficient naming write:members)', async () => {

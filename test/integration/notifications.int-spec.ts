@@ -10,7 +10,7 @@ import { InProcessJobs } from '../../src/platform/jobs/in-process-jobs';
 import { JobsRepository } from '../../src/platform/jobs/jobs.repository';
 import { QUEUES } from '../../src/platform/jobs/queues';
 import { Call, JsonObject, TestApi } from '../support/api';
-import { newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import { newEvent, newGroup, newMembers, newTag, newTenant, newToken, TestTenant } from '../support/factories';
 import { FakePushGateway } from '../support/push-gateway';
 import { TestSmtpServer } from '../support/smtp';
 import { TEST_REDIS_URL } from '../support/test-env';
@@ -302,25 +302,24 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
         { first_name: 'T3', last_name: 'A', email: mail('t3'), campus: 'north' },
         { first_name: 'T4', last_name: 'A', email: mail('t4') },
       ]);
-      const youth = await api.post<Ref>('/v1/tags', as(c, { body: { name: 'Youth' } }));
+      const youth = await newTag(api, c, { name: 'Youth' });
       for (const m of [t1, t2])
-        expect((await api.put(`/v1/members/${m}/tags/${youth.body.id}`, as(c))).status).toBeLessThan(300);
-      const group = await api.post<Ref>('/v1/groups', as(c, { body: { name: 'Cell' } }));
+        expect((await api.put(`/v1/members/${m}/tags/${youth.id}`, as(c))).status).toBeLessThan(300);
+      const group = await newGroup(api, c, { name: 'Cell' });
       for (const m of [t2, t3])
-        expect((await api.put(`/v1/groups/${group.body.id}/members/${m}`, as(c, { body: {} }))).status).toBeLessThan(
-          300,
-        );
-      const event = await api.post<Ref>(
-        '/v1/events',
-        as(c, { body: { name: 'Retreat', starts_at: '2030-05-01T10:00:00Z', ends_at: '2030-05-01T18:00:00Z' } }),
+        expect((await api.put(`/v1/groups/${group.id}/members/${m}`, as(c, { body: {} }))).status).toBeLessThan(300);
+      const event = await newEvent(api, c, {
+        name: 'Retreat',
+        starts_at: '2030-05-01T10:00:00Z',
+        ends_at: '2030-05-01T18:00:00Z',
+      });
+      expect((await api.post(`/v1/events/${event.id}/registrations`, as(c, { body: { member_id: t4 } }))).status).toBe(
+        201,
       );
-      expect(
-        (await api.post(`/v1/events/${event.body.id}/registrations`, as(c, { body: { member_id: t4 } }))).status,
-      ).toBe(201);
       expect(
         (
           await api.post(
-            `/v1/events/${event.body.id}/registrations`,
+            `/v1/events/${event.id}/registrations`,
             as(c, { body: { guest: { first_name: 'G', last_name: 'Uest', email: mail('guest') } } }),
           )
         ).status,
@@ -329,16 +328,16 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
       const [gone] = await newMembers(api, c, [
         { first_name: 'Gone', last_name: 'A', email: mail('gone'), campus: 'north' },
       ]);
-      expect((await api.put(`/v1/members/${gone}/tags/${youth.body.id}`, as(c))).status).toBeLessThan(300);
+      expect((await api.put(`/v1/members/${gone}/tags/${youth.id}`, as(c))).status).toBeLessThan(300);
       expect((await api.delete(`/v1/members/${gone}`, as(c))).status).toBe(204);
 
       const cases: [JsonObject, string[]][] = [
         [{ tag: 'youth' }, ['t1', 't2']],
-        [{ tag: youth.body.id }, ['t1', 't2']],
-        [{ group_id: group.body.id }, ['t2', 't3']],
+        [{ tag: youth.id }, ['t1', 't2']],
+        [{ group_id: group.id }, ['t2', 't3']],
         [{ campus: 'north' }, ['t1', 't3']],
         [{ campus: campus.body.id }, ['t1', 't3']],
-        [{ event_id: event.body.id }, ['t4']],
+        [{ event_id: event.id }, ['t4']],
       ];
       for (const [i, [audience, expected]] of cases.entries()) {
         const title = `Audience ${i} ${tag}`;
@@ -353,9 +352,9 @@ describe('notifications (CONTRACT §13): e-mail and push to members, fanned out 
     });
 
     it('refuses an unknown or foreign reference, several audiences or none, and a time not in the future (422)', async () => {
-      const foreignGroup = await api.post<Ref>('/v1/groups', as(other, { body: { name: 'Theirs' } }));
+      const foreignGroup = await newGroup(api, other, { name: 'Theirs' });
       const bad: [JsonObject, string][] = [
-        [{ audience: { group_id: foreignGroup.body.id } }, 'audience.group_id'],
+        [{ audience: { group_id: foreignGroup.id } }, 'audience.group_id'],
         [{ audience: { tag: 'no-such-tag' } }, 'audience.tag'],
         [{ audience: { campus: 'nowhere' } }, 'audience.campus'],
         [{ audience: { event_id: 'evt_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' } }, 'audience.event_id'],

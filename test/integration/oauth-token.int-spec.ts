@@ -7,7 +7,7 @@ import { OAuthCodesService } from '../../src/modules/oauth/oauth-codes.service';
 import { UsersService } from '../../src/platform/users/users.service';
 import type { UserEntity } from '../../src/platform/users/user.entity';
 import { TestApi, TypedResponse } from '../support/api';
-import { inTenant, newTenant, newToken, TestTenant } from '../support/factories';
+import { inTenant, newOAuthClientThroughApi, newTenant, newToken, TestTenant } from '../support/factories';
 import { listenOnLoopback } from '../support/fake-http-server';
 import { freePort } from '../support/processes';
 import type {
@@ -15,6 +15,7 @@ import type {
   OAuthTokenResponse as Tokens,
 } from '../../src/platform/oauth/dto/oauth-token.response';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
+import type { CreatedOAuthClientResponse as Client } from '../../src/platform/oauth/dto/oauth-client.response';
 
 /**
  * The token endpoint, revocation, metadata and the authorized-apps list (CONTRACT §5, §14), over
@@ -25,12 +26,6 @@ import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 
 const FORM = 'application/x-www-form-urlencoded';
 const REDIRECT = 'http://127.0.0.1:8765/callback';
-
-interface Client {
-  id: string;
-  client_id: string;
-  client_secret?: string;
-}
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
@@ -64,16 +59,6 @@ describe('OAuth token endpoint, revocation, metadata and authorized apps', () =>
 
   const rows = <T>(tenant: TestTenant, sql: string, params: unknown[] = []) =>
     inTenant(api, tenant.id, () => TenantContext.current().manager.query<T[]>(sql, params));
-
-  const registerClient = async (tenant: TestTenant, body: Record<string, unknown>): Promise<Client> => {
-    const res = await api.post<Client>('/v1/oauth/clients', {
-      token: tenant.token,
-      tenant: tenant.slug,
-      body: body as never,
-    });
-    if (res.status !== 201) throw new Error(`client: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
 
   const newStaff = (tenant: TestTenant, role: Role = 'staff') =>
     inTenant(api, tenant.id, () =>
@@ -159,23 +144,23 @@ describe('OAuth token endpoint, revocation, metadata and authorized apps', () =>
     church = await newTenant(api);
     other = await newTenant(api);
     staff = await newStaff(church);
-    app = await registerClient(church, {
+    app = await newOAuthClientThroughApi(api, church, {
       name: 'Check-in App',
       redirect_uris: [REDIRECT],
       scopes: ['read:members', 'write:members', 'read:events', 'read:donations', 'admin:*'],
     });
-    server2server = await registerClient(church, {
+    server2server = await newOAuthClientThroughApi(api, church, {
       name: 'Giving Sync',
       type: 'confidential',
       redirect_uris: [REDIRECT],
       scopes: ['read:members'],
     });
-    otherApp = await registerClient(church, {
+    otherApp = await newOAuthClientThroughApi(api, church, {
       name: 'Another App',
       redirect_uris: [REDIRECT],
       scopes: ['read:members'],
     });
-    foreignApp = await registerClient(other, {
+    foreignApp = await newOAuthClientThroughApi(api, other, {
       name: 'Foreign App',
       redirect_uris: [REDIRECT],
       scopes: ['read:members'],

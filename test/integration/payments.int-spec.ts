@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import { JsonObject, TestApi } from '../support/api';
-import { cancelPendingDeliveries, newTenant, newToken, TestTenant } from '../support/factories';
+import { cancelPendingDeliveries, newFund, newMember, newTenant, newToken, TestTenant } from '../support/factories';
 import { Delivery, FakeEvent, FakeStripe } from '../support/fake-stripe';
 import { waitFor } from '../support/wait';
 import { listenOnLoopback } from '../support/fake-http-server';
@@ -64,24 +64,6 @@ describe('payment processor', () => {
     const res = await api.put<Settings>(SETTINGS, as(target, { body: { provider: 'stripe', api_key: key } }));
     if (res.status !== 200) throw new Error(`connect failed: ${res.status} ${JSON.stringify(res.body)}`);
     return key;
-  }
-
-  async function createFund(
-    target: TestTenant,
-    name = `Fund ${Math.random().toString(36).slice(2, 8)}`,
-  ): Promise<string> {
-    const res = await api.post<{ id: string }>('/v1/funds', as(target, { body: { name } }));
-    if (res.status !== 201) throw new Error(`create fund failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.id;
-  }
-
-  async function createMember(target: TestTenant, first_name = 'Lucía'): Promise<string> {
-    const res = await api.post<{ id: string }>(
-      '/v1/members',
-      as(target, { body: { first_name, last_name: 'Ramírez' } }),
-    );
-    if (res.status !== 201) throw new Error(`create member failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.id;
   }
 
   /** The church's donations with this processor id, through the API (found by id in the database). */
@@ -356,8 +338,8 @@ describe('payment processor', () => {
     beforeAll(async () => {
       target = await church();
       key = await connect(target);
-      fundId = await createFund(target, 'Tithes');
-      donorId = await createMember(target);
+      fundId = (await newFund(api, target, { name: 'Tithes' })).id;
+      donorId = (await newMember(api, target, { first_name: 'Lucía', last_name: 'Ramírez' })).id;
     });
 
     const intent = (

@@ -6,7 +6,17 @@ import { parsePublicId } from '../../src/common/ids/id';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { DonationsService } from '../../src/modules/donations/donations.service';
 import { Call, JsonObject, TestApi } from '../support/api';
-import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import {
+  inTenant,
+  newDonation,
+  newFund,
+  newMembers,
+  newPledge,
+  newTenant,
+  newToken,
+  TestTenant,
+  TokenPool,
+} from '../support/factories';
 import { itRefusesBadListParams, qs, sortedIssuesOf } from '../support/http';
 import type { PledgeResponse as Pledge } from '../../src/modules/pledges/dto/pledge.response';
 import type { DonationResponse as Donation } from '../../src/modules/donations/dto/donation.response';
@@ -22,8 +32,7 @@ const idsOf = (list: List<Pledge>) => list.data.map((p) => p.id);
  * /v1/donations allows 30 requests a minute per token, so a fresh token is taken every 25 gifts.
  */
 class Church {
-  private tokens: string[] = [];
-  private used = 0;
+  private readonly donations: TokenPool;
   ana: string;
   beto: string;
   general: Fund;
@@ -33,7 +42,9 @@ class Church {
   private constructor(
     private readonly api: TestApi,
     readonly tenant: TestTenant,
-  ) {}
+  ) {
+    this.donations = new TokenPool(api, tenant, ['read:donations', 'write:donations']);
+  }
 
   static async create(api: TestApi): Promise<Church> {
     const church = new Church(api, await newTenant(api));
@@ -52,31 +63,16 @@ class Church {
     return { token: this.tenant.token, tenant: this.tenant.slug, ...extra };
   }
 
-  async fund(name: string): Promise<Fund> {
-    const res = await this.api.post<Fund>('/v1/funds', this.as({ body: { name } }));
-    if (res.status !== 201) throw new Error(`fund failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
+  fund(name: string): Promise<Fund> {
+    return newFund(this.api, this.tenant, { name });
   }
 
   async donate(body: JsonObject): Promise<Donation> {
-    if (this.tokens.length === 0 || this.used >= 25) {
-      this.tokens.push((await newToken(this.api, this.tenant, ['read:donations', 'write:donations'], 'finance')).token);
-      this.used = 0;
-    }
-    this.used++;
-    const res = await this.api.post<Donation>('/v1/donations', {
-      token: this.tokens[this.tokens.length - 1],
-      tenant: this.tenant.slug,
-      body,
-    });
-    if (res.status !== 201) throw new Error(`donation failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
+    return newDonation(this.api, this.tenant, body, { token: await this.donations.next() });
   }
 
-  async pledge(body: JsonObject): Promise<Pledge> {
-    const res = await this.api.post<Pledge>('/v1/pledges', this.as({ body }));
-    if (res.status !== 201) throw new Error(`create pledge failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
+  pledge(body: JsonObject): Promise<Pledge> {
+    return newPledge(this.api, this.tenant, body);
   }
 
   async get(id: string): Promise<Pledge> {

@@ -6,11 +6,20 @@ import type { ListEnvelope as List } from '../../src/common/lists/list-envelope'
 import { TokensService } from '../../src/platform/auth/tokens.service';
 import type { UserEntity } from '../../src/platform/users/user.entity';
 import { JsonObject, TestApi } from '../support/api';
-import { cancelPendingDeliveries, inTenant, newTenant, newToken, TestTenant } from '../support/factories';
+import {
+  cancelPendingDeliveries,
+  inTenant,
+  newMember,
+  newPrayerRequest,
+  newTenant,
+  newToken,
+  TestTenant,
+} from '../support/factories';
 import { sleep } from '../support/wait';
 import { as, itRefusesBadListParams, qs, sortedIssuesOf } from '../support/http';
 import type { PrayerRequestResponse as PrayerRequest } from '../../src/modules/prayer-requests/dto/prayer-request.response';
 import type { WebhookEventResponse } from '../../src/platform/webhooks/dto/webhook-event.response';
+import { newCampus } from '../support/factories';
 
 // ---------------------------------------------------------------------------------------------
 // Types and small helpers
@@ -27,12 +36,6 @@ const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const PRAYER_SCOPES = ['read:prayer_requests', 'write:prayer_requests'] as const;
 
 const ids = (list: List<PrayerRequest>) => list.data.map((p) => p.id);
-
-async function create(api: TestApi, church: TestTenant, token: string, body: JsonObject): Promise<PrayerRequest> {
-  const res = await api.post<PrayerRequest>('/v1/prayer-requests', as(token, church, { body }));
-  if (res.status !== 201) throw new Error(`create prayer request failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
 
 async function list(
   api: TestApi,
@@ -67,15 +70,6 @@ async function listAll(
 async function staff(api: TestApi, church: TestTenant, role: 'staff' | 'org_admin' = 'staff'): Promise<Staff> {
   const { token, user } = await newToken(api, church, [...PRAYER_SCOPES], role);
   return { token, user };
-}
-
-async function createMember(api: TestApi, church: TestTenant, first_name: string, last_name: string): Promise<string> {
-  const res = await api.post<{ id: string }>(
-    '/v1/members',
-    as(church.token, church, { body: { first_name, last_name } }),
-  );
-  if (res.status !== 201) throw new Error(`create member failed: ${res.status}`);
-  return res.body.id;
 }
 
 async function eventsOf(api: TestApi, church: TestTenant, type: string, id: string): Promise<WebhookEvent[]> {
@@ -172,14 +166,19 @@ describe('prayer requests', () => {
     });
 
     it('creates a request for a member, urgent, public, on a campus (by key or cmp_ id): member and campus as references', async () => {
-      const memberId = await createMember(api, church, 'María', 'González');
-      const created = await create(api, church, author.token, {
-        request: 'Healing',
-        member_id: memberId,
-        urgent: true,
-        visibility: 'public',
-        campus: 'north',
-      });
+      const memberId = await newMember(api, church, { first_name: 'María', last_name: 'González' }).then((m) => m.id);
+      const created = await newPrayerRequest(
+        api,
+        church,
+        {
+          request: 'Healing',
+          member_id: memberId,
+          urgent: true,
+          visibility: 'public',
+          campus: 'north',
+        },
+        { token: author.token },
+      );
       expect(created).toMatchObject({
         member: { id: memberId, first_name: 'María', last_name: 'González' },
         name: null,
@@ -187,12 +186,17 @@ describe('prayer requests', () => {
         visibility: 'public',
         campus: { id: expect.stringMatching(/^cmp_/), key: 'north', name: 'North Campus' },
       });
-      const byId = await create(api, church, author.token, {
-        request: 'Peace',
-        member_id: memberId,
-        name: 'María G.',
-        campus: created.campus!.id,
-      });
+      const byId = await newPrayerRequest(
+        api,
+        church,
+        {
+          request: 'Peace',
+          member_id: memberId,
+          name: 'María G.',
+          campus: created.campus!.id,
+        },
+        { token: author.token },
+      );
       expect(byId.campus).toEqual(created.campus);
       expect(byId.name).toBe('María G.');
       expect(
@@ -217,7 +221,7 @@ describe('prayer requests', () => {
     });
 
     it('answers unknown and malformed ids with 404 resource_not_found', async () => {
-      const created = await create(api, church, author.token, { request: 'Ids', name: 'X' });
+      const created = await newPrayerRequest(api, church, { request: 'Ids', name: 'X' }, { token: author.token });
       const hex = created.id.slice(4);
       for (const id of [`prq_${'0'.repeat(32)}`, 'prq_123', `mem_${hex}`, `prq_${hex.toUpperCase()}`]) {
         const res = await api.get<Problem>(`/v1/prayer-requests/${id}`, as(author.token, church));
@@ -239,7 +243,7 @@ describe('prayer requests', () => {
     beforeAll(async () => {
       church = await newChurch();
       author = await staff(api, church);
-      memberId = await createMember(api, church, 'Val', 'Idation');
+      memberId = await newMember(api, church, { first_name: 'Val', last_name: 'Idation' }).then((m) => m.id);
     });
 
     const refuses = async (body: JsonObject, expected: { field: string; issue: string }[]) => {
@@ -279,14 +283,19 @@ describe('prayer requests', () => {
       ]);
       expect((await list(api, church, author.token)).total).toBe(0);
 
-      const longest = await create(api, church, author.token, { request: 'x'.repeat(4000), name: 'A' });
+      const longest = await newPrayerRequest(
+        api,
+        church,
+        { request: 'x'.repeat(4000), name: 'A' },
+        { token: author.token },
+      );
       expect(longest.request.length).toBe(4000);
     });
 
     it('refuses a member_id that is not a live member of the church (422 not_found on member_id) and an unknown campus', async () => {
       const other = await newChurch();
-      const theirs = await createMember(api, other, 'Their', 'Member');
-      const deleted = await createMember(api, church, 'Gone', 'Member');
+      const theirs = await newMember(api, other, { first_name: 'Their', last_name: 'Member' }).then((m) => m.id);
+      const deleted = await newMember(api, church, { first_name: 'Gone', last_name: 'Member' }).then((m) => m.id);
       expect((await api.delete(`/v1/members/${deleted}`, as(church.token, church))).status).toBe(204);
       for (const member_id of [theirs, deleted, `mem_${'0'.repeat(32)}`, 'mem_123', `prq_${memberId.slice(4)}`]) {
         await refuses({ request: 'Who?', member_id }, [{ field: 'member_id', issue: 'not_found' }]);
@@ -305,12 +314,17 @@ describe('prayer requests', () => {
     beforeAll(async () => {
       church = await newChurch();
       author = await staff(api, church);
-      await api.post('/v1/campuses', as(church.token, church, { body: { key: 'south', name: 'South' } }));
+      await newCampus(api, church, { key: 'south', name: 'South' });
     });
 
     it('changes request, name, member_id, visibility, urgent and campus; advances updated_at', async () => {
-      const memberId = await createMember(api, church, 'Pat', 'Ch');
-      const created = await create(api, church, author.token, { request: 'First', name: 'Someone' });
+      const memberId = await newMember(api, church, { first_name: 'Pat', last_name: 'Ch' }).then((m) => m.id);
+      const created = await newPrayerRequest(
+        api,
+        church,
+        { request: 'First', name: 'Someone' },
+        { token: author.token },
+      );
       await sleep(15);
       const res = await api.patch<PrayerRequest>(
         `/v1/prayer-requests/${created.id}`,
@@ -349,7 +363,12 @@ describe('prayer requests', () => {
     });
 
     it('refuses answer fields, cleared required fields, an unknown member and leaving neither member_id nor name (and changes nothing)', async () => {
-      const created = await create(api, church, author.token, { request: 'Keep', name: 'Only name' });
+      const created = await newPrayerRequest(
+        api,
+        church,
+        { request: 'Keep', name: 'Only name' },
+        { token: author.token },
+      );
       const cases: [JsonObject, { field: string; issue: string }[]][] = [
         [{ answer: 'Sneaky' }, [{ field: 'answer', issue: 'unknown_field' }]],
         [{ answered_at: '2026-01-01T00:00:00Z' }, [{ field: 'answered_at', issue: 'unknown_field' }]],
@@ -387,7 +406,7 @@ describe('prayer requests', () => {
     });
 
     it('soft-deletes: 204, then 404 everywhere and gone from the list; the row stays with deleted_at', async () => {
-      const created = await create(api, church, author.token, { request: 'Delete me', name: 'D' });
+      const created = await newPrayerRequest(api, church, { request: 'Delete me', name: 'D' }, { token: author.token });
       const path = `/v1/prayer-requests/${created.id}`;
       expect((await api.delete(path, as(author.token, church))).status).toBe(204);
       const after = [
@@ -427,17 +446,34 @@ describe('prayer requests', () => {
         )
       ).value;
       shared = [];
-      shared.push(await create(api, church, author.token, { request: 'Shared 1', name: 'S1' }));
-      secret = await create(api, church, author.token, { request: 'Only me', name: 'P', visibility: 'private' });
-      shared.push(
-        await create(api, church, otherStaff.token, { request: 'Shared 2', name: 'S2', visibility: 'public' }),
+      shared.push(await newPrayerRequest(api, church, { request: 'Shared 1', name: 'S1' }, { token: author.token }));
+      secret = await newPrayerRequest(
+        api,
+        church,
+        { request: 'Only me', name: 'P', visibility: 'private' },
+        { token: author.token },
       );
-      othersSecret = await create(api, church, otherStaff.token, {
-        request: 'Other secret',
-        name: 'Q',
-        visibility: 'private',
-      });
-      shared.push(await create(api, church, author.token, { request: 'Shared 3', name: 'S3', urgent: true }));
+      shared.push(
+        await newPrayerRequest(
+          api,
+          church,
+          { request: 'Shared 2', name: 'S2', visibility: 'public' },
+          { token: otherStaff.token },
+        ),
+      );
+      othersSecret = await newPrayerRequest(
+        api,
+        church,
+        {
+          request: 'Other secret',
+          name: 'Q',
+          visibility: 'private',
+        },
+        { token: otherStaff.token },
+      );
+      shared.push(
+        await newPrayerRequest(api, church, { request: 'Shared 3', name: 'S3', urgent: true }, { token: author.token }),
+      );
     });
 
     it("the author sees their private request with any of their tokens; another staff user's private one is 404 to them", async () => {
@@ -501,11 +537,16 @@ describe('prayer requests', () => {
     });
 
     it('a private request made visible to staff by its author appears for the others', async () => {
-      const made = await create(api, church, author.token, {
-        request: 'Later shared',
-        name: 'L',
-        visibility: 'private',
-      });
+      const made = await newPrayerRequest(
+        api,
+        church,
+        {
+          request: 'Later shared',
+          name: 'L',
+          visibility: 'private',
+        },
+        { token: author.token },
+      );
       expect((await api.get(`/v1/prayer-requests/${made.id}`, as(otherStaff.token, church))).status).toBe(404);
       const patched = await api.patch<PrayerRequest>(
         `/v1/prayer-requests/${made.id}`,
@@ -532,7 +573,7 @@ describe('prayer requests', () => {
     });
 
     it('sets answer and answered_at (200 with the request); a second answer is 409 conflict and changes nothing', async () => {
-      const created = await create(api, church, author.token, { request: 'Rain', name: 'Farmer' });
+      const created = await newPrayerRequest(api, church, { request: 'Rain', name: 'Farmer' }, { token: author.token });
       const res = await api.post<PrayerRequest>(
         `/v1/prayer-requests/${created.id}/answer`,
         as(author.token, church, { body: { answer: 'It rained.' } }),
@@ -560,7 +601,7 @@ describe('prayer requests', () => {
     });
 
     it('validates the answer body (422 naming answer)', async () => {
-      const created = await create(api, church, author.token, { request: 'Body', name: 'B' });
+      const created = await newPrayerRequest(api, church, { request: 'Body', name: 'B' }, { token: author.token });
       const cases: [JsonObject, { field: string; issue: string }[]][] = [
         [{}, [{ field: 'answer', issue: 'required' }]],
         [{ answer: '  ' }, [{ field: 'answer', issue: 'required' }]],
@@ -579,7 +620,12 @@ describe('prayer requests', () => {
 
     it('of two answers racing, exactly one wins (200) and the other is 409; one answer stored, one event', async () => {
       for (let round = 0; round < 3; round++) {
-        const created = await create(api, church, author.token, { request: `Race ${round}`, name: 'R' });
+        const created = await newPrayerRequest(
+          api,
+          church,
+          { request: `Race ${round}`, name: 'R' },
+          { token: author.token },
+        );
         const answers = ['First answer', 'Second answer'];
         const results = await Promise.all(
           answers.map((answer) =>
@@ -606,8 +652,13 @@ describe('prayer requests', () => {
     it('writes prayer_request.created and prayer_request.answered to the outbox with the request as GET returns it', async () => {
       const church = await newChurch();
       const author = await staff(api, church);
-      const memberId = await createMember(api, church, 'Eve', 'Nt');
-      const created = await create(api, church, author.token, { request: 'Events', member_id: memberId, urgent: true });
+      const memberId = await newMember(api, church, { first_name: 'Eve', last_name: 'Nt' }).then((m) => m.id);
+      const created = await newPrayerRequest(
+        api,
+        church,
+        { request: 'Events', member_id: memberId, urgent: true },
+        { token: author.token },
+      );
 
       const createdEvents = await eventsOf(api, church, 'prayer_request.created', created.id);
       expect(createdEvents.length).toBe(1);
@@ -646,19 +697,39 @@ describe('prayer requests', () => {
     beforeAll(async () => {
       church = await newChurch();
       author = await staff(api, church);
-      await api.post('/v1/campuses', as(church.token, church, { body: { key: 'east', name: 'East' } }));
-      await api.post('/v1/campuses', as(church.token, church, { body: { key: 'west', name: 'West' } }));
-      member1 = await createMember(api, church, 'One', 'M');
-      member2 = await createMember(api, church, 'Two', 'M');
-      p.a = await create(api, church, author.token, { request: 'A', member_id: member1, campus: 'east', urgent: true });
-      p.b = await create(api, church, author.token, {
-        request: 'B',
-        member_id: member2,
-        campus: 'west',
-        visibility: 'public',
-      });
-      p.c = await create(api, church, author.token, { request: 'C', name: 'Guest', visibility: 'private' });
-      p.d = await create(api, church, author.token, { request: 'D', member_id: member1, urgent: true });
+      await newCampus(api, church, { key: 'east', name: 'East' });
+      await newCampus(api, church, { key: 'west', name: 'West' });
+      member1 = await newMember(api, church, { first_name: 'One', last_name: 'M' }).then((m) => m.id);
+      member2 = await newMember(api, church, { first_name: 'Two', last_name: 'M' }).then((m) => m.id);
+      p.a = await newPrayerRequest(
+        api,
+        church,
+        { request: 'A', member_id: member1, campus: 'east', urgent: true },
+        { token: author.token },
+      );
+      p.b = await newPrayerRequest(
+        api,
+        church,
+        {
+          request: 'B',
+          member_id: member2,
+          campus: 'west',
+          visibility: 'public',
+        },
+        { token: author.token },
+      );
+      p.c = await newPrayerRequest(
+        api,
+        church,
+        { request: 'C', name: 'Guest', visibility: 'private' },
+        { token: author.token },
+      );
+      p.d = await newPrayerRequest(
+        api,
+        church,
+        { request: 'D', member_id: member1, urgent: true },
+        { token: author.token },
+      );
       const answered = await api.post<PrayerRequest>(
         `/v1/prayer-requests/${p.b.id}/answer`,
         as(author.token, church, { body: { answer: 'Done' } }),
@@ -727,8 +798,8 @@ describe('prayer requests', () => {
     beforeAll(async () => {
       a = await newChurch();
       b = await newChurch();
-      ours = await create(api, a, a.token, { request: 'Church A only', name: 'A' });
-      await create(api, b, b.token, { request: 'Church B only', name: 'B' });
+      ours = await newPrayerRequest(api, a, { request: 'Church A only', name: 'A' }, { token: a.token });
+      await newPrayerRequest(api, b, { request: 'Church B only', name: 'B' }, { token: b.token });
     });
 
     it("answers 404 to another church's id on every route, and lists only the church's own", async () => {

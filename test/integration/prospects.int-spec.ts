@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { TenantContext } from '../../src/common/context/tenant-context';
 import { ID_PREFIX, parsePublicId, toPublicId } from '../../src/common/ids/id';
 import { JsonObject, TestApi } from '../support/api';
-import { inTenant, newTenant, newToken, TestTenant } from '../support/factories';
+import { campusRef, inTenant, newCampus, newProspect, newTenant, newToken, TestTenant } from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { sleep } from '../support/wait';
@@ -21,18 +21,6 @@ const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const userId = (uuid: string) => toPublicId(ID_PREFIX.user, uuid);
 const unique = (prefix: string) => `${prefix}${randomBytes(4).toString('hex')}`;
-
-async function createProspect(api: TestApi, church: TestTenant, body: JsonObject): Promise<Prospect> {
-  const res = await api.post<Prospect>('/v1/prospects', as(church, { body }));
-  if (res.status !== 201) throw new Error(`create prospect failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
-
-async function createCampus(api: TestApi, church: TestTenant, key: string, name: string): Promise<CampusRef> {
-  const res = await api.post<CampusRef>('/v1/campuses', as(church, { body: { key, name } }));
-  if (res.status !== 201) throw new Error(`create campus failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { id: res.body.id, key: res.body.key, name: res.body.name };
-}
 
 async function listProspects(
   api: TestApi,
@@ -91,7 +79,7 @@ describe('prospects', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      north = await createCampus(api, church, 'north', 'North Campus');
+      north = await newCampus(api, church, { key: 'north', name: 'North Campus' }).then(campusRef);
     });
 
     it('creates a prospect: 201, Location, prs_ id, every field echoed, prospect.created in the outbox', async () => {
@@ -131,7 +119,7 @@ describe('prospects', () => {
     });
 
     it('defaults: stage new, everything else null; the campus by its cmp_ id', async () => {
-      const res = await createProspect(api, church, { first_name: 'Ana', last_name: 'Ruiz', campus: north.id });
+      const res = await newProspect(api, church, { first_name: 'Ana', last_name: 'Ruiz', campus: north.id });
       expect(res).toMatchObject({
         stage: 'new',
         email: null,
@@ -200,7 +188,7 @@ describe('prospects', () => {
           ],
         });
       }
-      const ok = await createProspect(api, church, {
+      const ok = await newProspect(api, church, {
         first_name: 'A',
         last_name: 'B',
         assigned_to: userId(church.admin.id),
@@ -233,7 +221,7 @@ describe('prospects', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      prospect = await createProspect(api, church, { first_name: 'Eva', last_name: 'Luna' });
+      prospect = await newProspect(api, church, { first_name: 'Eva', last_name: 'Luna' });
     });
 
     it('returns the prospect with an ETag; If-None-Match answers 304 until it changes', async () => {
@@ -283,11 +271,11 @@ describe('prospects', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      await createCampus(api, church, 'east', 'East Campus');
+      await newCampus(api, church, { key: 'east', name: 'East Campus' }).then(campusRef);
     });
 
     it('moves a prospect through the pipeline stages, raising no event', async () => {
-      const prospect = await createProspect(api, church, { first_name: 'Pipe', last_name: 'Line' });
+      const prospect = await newProspect(api, church, { first_name: 'Pipe', last_name: 'Line' });
       for (const stage of ['contacted', 'visited', 'connecting', 'lost', 'new', 'connecting']) {
         const res = await api.patch<Prospect>(`/v1/prospects/${prospect.id}`, as(church, { body: { stage } }));
         expect({ stage, status: res.status, now: res.body.stage }).toEqual({ stage, status: 200, now: stage });
@@ -298,7 +286,7 @@ describe('prospects', () => {
 
     it('changes the fields sent, clears optional ones with null, advances updated_at', async () => {
       const staff = await newToken(api, church, ['read:members'], 'staff');
-      const prospect = await createProspect(api, church, {
+      const prospect = await newProspect(api, church, {
         first_name: 'Al',
         last_name: 'Vaz',
         email: 'al@example.org',
@@ -346,7 +334,7 @@ describe('prospects', () => {
     });
 
     it('refuses stage converted (422 on stage: only convert sets it), cleared required fields and bad references', async () => {
-      const prospect = await createProspect(api, church, { first_name: 'No', last_name: 'Shortcut' });
+      const prospect = await newProspect(api, church, { first_name: 'No', last_name: 'Shortcut' });
       const cases: [JsonObject, { field: string; issue: string }[]][] = [
         [{ stage: 'converted' }, [{ field: 'stage', issue: 'one_of' }]],
         [{ stage: null }, [{ field: 'stage', issue: 'required' }]],
@@ -383,8 +371,8 @@ describe('prospects', () => {
   describe('DELETE /v1/prospects/{id}', () => {
     it('soft-deletes: 204, then 404 everywhere and gone from lists; the row stays in PostgreSQL', async () => {
       const church = await newTenant(api);
-      const keep = await createProspect(api, church, { first_name: 'Keep', last_name: 'Me' });
-      const gone = await createProspect(api, church, { first_name: 'Gone', last_name: 'Soon' });
+      const keep = await newProspect(api, church, { first_name: 'Keep', last_name: 'Me' });
+      const gone = await newProspect(api, church, { first_name: 'Gone', last_name: 'Soon' });
       const res = await api.delete(`/v1/prospects/${gone.id}`, as(church));
       expect(res.status).toBe(204);
       expect(res.text ?? '').toBe('');
@@ -420,8 +408,8 @@ describe('prospects', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      north = await createCampus(api, church, 'north', 'North Campus');
-      south = await createCampus(api, church, 'south', 'South Campus');
+      north = await newCampus(api, church, { key: 'north', name: 'North Campus' }).then(campusRef);
+      south = await newCampus(api, church, { key: 'south', name: 'South Campus' }).then(campusRef);
       // Member custom_fields only take keys the church defined.
       expect(
         (
@@ -435,7 +423,7 @@ describe('prospects', () => {
 
     it("creates the member from the prospect's fields, marks it converted, raises member.created and prospect.converted", async () => {
       const last = unique('Conv');
-      const prospect = await createProspect(api, church, {
+      const prospect = await newProspect(api, church, {
         first_name: 'Rosa',
         last_name: last,
         email: 'rosa@example.org',
@@ -479,7 +467,7 @@ describe('prospects', () => {
 
     it('lets a body of member fields override the prospect; the prospect keeps its own fields', async () => {
       const last = unique('Over');
-      const prospect = await createProspect(api, church, {
+      const prospect = await newProspect(api, church, {
         first_name: 'Tomás',
         last_name: last,
         email: 'tomas@old.example.org',
@@ -525,7 +513,7 @@ describe('prospects', () => {
 
     it('refuses a second convert with 409 conflict: still one member and one prospect.converted event', async () => {
       const last = unique('Twice');
-      const prospect = await createProspect(api, church, { first_name: 'Dos', last_name: last });
+      const prospect = await newProspect(api, church, { first_name: 'Dos', last_name: last });
       const first = await api.post<Prospect>(`/v1/prospects/${prospect.id}/convert`, as(church));
       expect(first.status).toBe(200);
       const second = await api.post<Problem>(
@@ -541,7 +529,7 @@ describe('prospects', () => {
 
     it('races two converts of one prospect: exactly one member, one 200 and one 409', async () => {
       const last = unique('Race');
-      const prospect = await createProspect(api, church, { first_name: 'Carrera', last_name: last });
+      const prospect = await newProspect(api, church, { first_name: 'Carrera', last_name: last });
       const answers = await Promise.all(
         [0, 1].map(() => api.post<Prospect | Problem>(`/v1/prospects/${prospect.id}/convert`, as(church))),
       );
@@ -560,7 +548,7 @@ describe('prospects', () => {
 
     it('refuses a bad body with 422 naming every field, and converts nothing', async () => {
       const last = unique('Bad');
-      const prospect = await createProspect(api, church, { first_name: 'Mala', last_name: last });
+      const prospect = await newProspect(api, church, { first_name: 'Mala', last_name: last });
       const cases: [unknown, { field: string; issue: string }[]][] = [
         [
           { email: 'nope', gender: 'other', birthdate: '2999-01-01', nickname: 'x' },
@@ -599,7 +587,7 @@ describe('prospects', () => {
     });
 
     it("keeps a converted prospect's stage: PATCH of the stage is 409, other fields still change", async () => {
-      const prospect = await createProspect(api, church, { first_name: 'Fija', last_name: unique('Stage') });
+      const prospect = await newProspect(api, church, { first_name: 'Fija', last_name: unique('Stage') });
       const converted = (await api.post<Prospect>(`/v1/prospects/${prospect.id}/convert`, as(church))).body;
       for (const stage of ['new', 'lost', 'connecting']) {
         const res = await api.patch<Problem>(`/v1/prospects/${prospect.id}`, as(church, { body: { stage } }));
@@ -626,7 +614,7 @@ describe('prospects', () => {
 
     it('replays a convert retried with the same Idempotency-Key (200, not 409)', async () => {
       const last = unique('Retry');
-      const prospect = await createProspect(api, church, { first_name: 'Otra', last_name: last });
+      const prospect = await newProspect(api, church, { first_name: 'Otra', last_name: last });
       const headers = { 'Idempotency-Key': randomUUID() };
       const first = await api.post<Prospect>(`/v1/prospects/${prospect.id}/convert`, as(church, { headers }));
       const again = await api.post<Prospect>(`/v1/prospects/${prospect.id}/convert`, as(church, { headers }));
@@ -646,10 +634,10 @@ describe('prospects', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      north = await createCampus(api, church, 'north', 'North Campus');
-      await createCampus(api, church, 'south', 'South Campus');
+      north = await newCampus(api, church, { key: 'north', name: 'North Campus' }).then(campusRef);
+      await newCampus(api, church, { key: 'south', name: 'South Campus' }).then(campusRef);
       staffId = userId((await newToken(api, church, ['read:members'], 'staff')).user.id);
-      p.a = await createProspect(api, church, {
+      p.a = await newProspect(api, church, {
         first_name: 'Ana',
         last_name: 'Zamora',
         email: 'ana@example.org',
@@ -658,7 +646,7 @@ describe('prospects', () => {
         follow_up_on: '2026-03-01',
         assigned_to: staffId,
       });
-      p.b = await createProspect(api, church, {
+      p.b = await newProspect(api, church, {
         first_name: 'Beto',
         last_name: 'Aguilar',
         campus: 'south',
@@ -666,7 +654,7 @@ describe('prospects', () => {
         stage: 'contacted',
         follow_up_on: '2026-01-15',
       });
-      p.c = await createProspect(api, church, {
+      p.c = await newProspect(api, church, {
         first_name: 'Caro',
         last_name: 'Molina',
         email: 'caro@mail.example.net',
@@ -674,7 +662,7 @@ describe('prospects', () => {
         stage: 'lost',
         assigned_to: staffId,
       });
-      p.d = await createProspect(api, church, {
+      p.d = await newProspect(api, church, {
         first_name: 'Dani',
         last_name: 'Bravo',
         campus: 'north',
@@ -768,7 +756,7 @@ describe('prospects', () => {
     it("answers 404 to another church's prospect on every {id} route, and does not list it", async () => {
       const a = await newTenant(api);
       const b = await newTenant(api);
-      const theirs = await createProspect(api, a, { first_name: 'Solo', last_name: 'De A' });
+      const theirs = await newProspect(api, a, { first_name: 'Solo', last_name: 'De A' });
       for (const [method, path, body] of [
         ['get', `/v1/prospects/${theirs.id}`, undefined],
         ['patch', `/v1/prospects/${theirs.id}`, { stage: 'lost' }],
@@ -795,7 +783,7 @@ describe('prospects', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      prospect = await createProspect(api, church, { first_name: 'Scoped', last_name: 'Prospect' });
+      prospect = await newProspect(api, church, { first_name: 'Scoped', last_name: 'Prospect' });
     });
 
     it('read:members reads but does not write (403 naming write:members)', async () => {

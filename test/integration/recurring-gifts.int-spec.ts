@@ -6,10 +6,9 @@ import type { ListEnvelope as List } from '../../src/common/lists/list-envelope'
 import { DonationsService } from '../../src/modules/donations/donations.service';
 import { RecurringGiftsService } from '../../src/modules/recurring-gifts/recurring-gifts.service';
 import { Call, JsonObject, TestApi } from '../support/api';
-import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import { inTenant, newFund, newMembers, newRecurringGift, newTenant, newToken, TestTenant } from '../support/factories';
 import { as, itRefusesBadListParams, qs, sortedIssuesOf } from '../support/http';
 import type { RecurringGiftResponse as RecurringGift } from '../../src/modules/recurring-gifts/dto/recurring-gift.response';
-import type { FundResponse as Fund } from '../../src/modules/funds/dto/fund.response';
 
 const GIFT_ID = /^rcg_[0-9a-f]{32}$/;
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -41,12 +40,6 @@ async function eventTypes(api: TestApi, church: TestTenant, objectId: string): P
   return rows.map((r) => r.type);
 }
 
-async function createFund(api: TestApi, church: TestTenant, name: string, extra: JsonObject = {}): Promise<Fund> {
-  const res = await api.post<Fund>('/v1/funds', as(church, { body: { name, ...extra } }));
-  if (res.status !== 201) throw new Error(`create fund failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
-
 /** A church with two donors, a general fund, a missions fund and an archived one. */
 async function newGivingChurch(api: TestApi) {
   const church = await newTenant(api);
@@ -54,17 +47,11 @@ async function newGivingChurch(api: TestApi) {
     { first_name: 'Ana', last_name: 'Ortiz' },
     { first_name: 'Beto', last_name: 'Ruiz' },
   ]);
-  const general = await createFund(api, church, 'General');
-  const missions = await createFund(api, church, 'Missions');
-  const closed = await createFund(api, church, 'Old roof');
+  const general = await newFund(api, church, { name: 'General' });
+  const missions = await newFund(api, church, { name: 'Missions' });
+  const closed = await newFund(api, church, { name: 'Old roof' });
   expect((await api.patch(`/v1/funds/${closed.id}`, as(church, { body: { active: false } }))).status).toBe(200);
   return { church, ana, beto, general, missions, closed };
-}
-
-async function createGift(api: TestApi, church: TestTenant, body: JsonObject): Promise<RecurringGift> {
-  const res = await api.post<RecurringGift>('/v1/recurring-gifts', as(church, { body }));
-  if (res.status !== 201) throw new Error(`create recurring gift failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
 }
 
 async function listGifts(
@@ -154,7 +141,7 @@ describe('recurring gifts', () => {
     });
 
     it('end_on is optional (null: until canceled); CLP and PYG amounts are whole units', async () => {
-      const res = await createGift(api, g.church, {
+      const res = await newRecurringGift(api, g.church, {
         donor_id: g.beto,
         amount: 25000,
         currency: 'CLP',
@@ -298,7 +285,7 @@ describe('recurring gifts', () => {
         message: 'Must be on or after the start date (2026-03-01).',
       });
       // end_on equal to start_on is a one-charge gift.
-      const once = await createGift(api, g.church, {
+      const once = await newRecurringGift(api, g.church, {
         ...base,
         donor_id: g.ana,
         fund_id: g.general.id,
@@ -338,7 +325,13 @@ describe('recurring gifts', () => {
     });
 
     const gift = (body: JsonObject) =>
-      createGift(api, g.church, { donor_id: g.ana, amount: 1000, currency: 'USD', fund_id: g.general.id, ...body });
+      newRecurringGift(api, g.church, {
+        donor_id: g.ana,
+        amount: 1000,
+        currency: 'USD',
+        fund_id: g.general.id,
+        ...body,
+      });
 
     it('is start_on while it is today or later', async () => {
       await onToday(
@@ -404,7 +397,7 @@ describe('recurring gifts', () => {
   describe('GET /v1/recurring-gifts/{id}', () => {
     it('carries an ETag (304 while unchanged) and answers 404 resource_not_found to malformed and unknown ids on every {id} route', async () => {
       const g = await newGivingChurch(api);
-      const gift = await createGift(api, g.church, {
+      const gift = await newRecurringGift(api, g.church, {
         donor_id: g.ana,
         amount: 1000,
         currency: 'USD',
@@ -447,7 +440,7 @@ describe('recurring gifts', () => {
     });
 
     const newGift = () =>
-      createGift(api, g.church, {
+      newRecurringGift(api, g.church, {
         donor_id: g.ana,
         amount: 5000,
         currency: 'USD',
@@ -650,7 +643,7 @@ describe('recurring gifts', () => {
 
     beforeAll(async () => {
       g = await newGivingChurch(api);
-      r.a = await createGift(api, g.church, {
+      r.a = await newRecurringGift(api, g.church, {
         donor_id: g.ana,
         amount: 1000,
         currency: 'USD',
@@ -658,7 +651,7 @@ describe('recurring gifts', () => {
         interval: 'month',
         start_on: '2025-03-01',
       });
-      r.b = await createGift(api, g.church, {
+      r.b = await newRecurringGift(api, g.church, {
         donor_id: g.beto,
         amount: 2000,
         currency: 'MXN',
@@ -666,7 +659,7 @@ describe('recurring gifts', () => {
         interval: 'week',
         start_on: '2025-01-05',
       });
-      r.c = await createGift(api, g.church, {
+      r.c = await newRecurringGift(api, g.church, {
         donor_id: g.ana,
         amount: 3000,
         currency: 'USD',
@@ -674,7 +667,7 @@ describe('recurring gifts', () => {
         interval: 'year',
         start_on: '2025-06-10',
       });
-      r.d = await createGift(api, g.church, {
+      r.d = await newRecurringGift(api, g.church, {
         donor_id: g.beto,
         amount: 4000,
         currency: 'USD',
@@ -760,7 +753,7 @@ describe('recurring gifts', () => {
     it('chargeFailed raises recurring.charge_failed: the gift as GET returns it plus the failure; null for an unknown gift or another church', async () => {
       const g = await newGivingChurch(api);
       const other = await newGivingChurch(api);
-      const gift = await createGift(api, g.church, {
+      const gift = await newRecurringGift(api, g.church, {
         donor_id: g.ana,
         amount: 5000,
         currency: 'USD',
@@ -801,7 +794,7 @@ describe('recurring gifts', () => {
 
     it("a processor charge of the gift makes its donation with recurring_gift_id; donations' recurring_gift_id must name a gift of the church", async () => {
       const g = await newGivingChurch(api);
-      const gift = await createGift(api, g.church, {
+      const gift = await newRecurringGift(api, g.church, {
         donor_id: g.ana,
         amount: 5000,
         currency: 'USD',
@@ -829,7 +822,7 @@ describe('recurring gifts', () => {
 
       // The foreign key: no donation points at a gift the church does not have.
       const other = await newGivingChurch(api);
-      const theirs = await createGift(api, other.church, {
+      const theirs = await newRecurringGift(api, other.church, {
         donor_id: other.ana,
         amount: 5000,
         currency: 'USD',
@@ -857,7 +850,7 @@ describe('recurring gifts', () => {
     it("answers 404 to another church's gift on every {id} route, and does not list it", async () => {
       const a = await newGivingChurch(api);
       const b = await newGivingChurch(api);
-      const theirs = await createGift(api, a.church, {
+      const theirs = await newRecurringGift(api, a.church, {
         donor_id: a.ana,
         amount: 5000,
         currency: 'USD',
@@ -883,7 +876,7 @@ describe('recurring gifts', () => {
 
     it('read:donations reads but does not write; write:donations writes but does not read; members scopes reach nothing', async () => {
       const g = await newGivingChurch(api);
-      const gift = await createGift(api, g.church, {
+      const gift = await newRecurringGift(api, g.church, {
         donor_id: g.ana,
         amount: 5000,
         currency: 'USD',

@@ -4,7 +4,21 @@ import { SERIES_COLORS } from '../../src/common/charts/svg-chart';
 import { ID_PREFIX, parsePublicId } from '../../src/common/ids/id';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import { Call, JsonObject, TestApi } from '../support/api';
-import { newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import {
+  created,
+  newBatch,
+  newCampus,
+  newDonation,
+  newEvent,
+  newFund,
+  newGroup,
+  newMembers,
+  newProspect,
+  newTenant,
+  newToken,
+  TestTenant,
+  TokenPool,
+} from '../support/factories';
 import { readSvg } from '../support/svg';
 import { qs } from '../support/http';
 
@@ -33,44 +47,32 @@ const uuid = (prefix: keyof typeof ID_PREFIX, id: string) => parsePublicId(ID_PR
 
 /** A church's handle: its admin token for seeding, a pool of tokens for the 30-a-minute endpoints. */
 class Church {
-  private pools = new Map<string, { tokens: string[]; used: number }>();
+  private readonly pools: Record<'reports' | 'donations', TokenPool>;
   constructor(
     readonly api: TestApi,
     readonly tenant: TestTenant,
-  ) {}
+  ) {
+    this.pools = {
+      reports: new TokenPool(api, tenant, ['read:reports']),
+      donations: new TokenPool(api, tenant, ['read:donations', 'write:donations']),
+    };
+  }
 
   as(extra: Call = {}): Call {
     return { token: this.tenant.token, tenant: this.tenant.slug, ...extra };
   }
 
   /** A token of `pool` with at most 25 uses (the reports and donations quotas are 30 a minute per token). */
-  async pooled(pool: 'reports' | 'donations'): Promise<string> {
-    const state = this.pools.get(pool) ?? { tokens: [], used: 0 };
-    this.pools.set(pool, state);
-    if (state.tokens.length === 0 || state.used >= 25) {
-      const scopes =
-        pool === 'reports' ? (['read:reports'] as const) : (['read:donations', 'write:donations'] as const);
-      state.tokens.push((await newToken(this.api, this.tenant, [...scopes], 'finance')).token);
-      state.used = 0;
-    }
-    state.used++;
-    return state.tokens[state.tokens.length - 1];
+  pooled(pool: 'reports' | 'donations'): Promise<string> {
+    return this.pools[pool].next();
   }
 
-  async make(path: string, body: JsonObject, status = 201): Promise<Row> {
-    const res = await this.api.post<Row>(path, this.as({ body }));
-    if (res.status !== status) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
+  make(path: string, body: JsonObject, status = 201): Promise<Row> {
+    return created<Row>(this.api, this.tenant, path, body, {}, status);
   }
 
   async donate(body: JsonObject): Promise<string> {
-    const res = await this.api.post<Row>('/v1/donations', {
-      token: await this.pooled('donations'),
-      tenant: this.tenant.slug,
-      body,
-    });
-    if (res.status !== 201) throw new Error(`donation: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.id as string;
+    return (await newDonation(this.api, this.tenant, body, { token: await this.pooled('donations') })).id;
   }
 
   async report(path: string, params: Record<string, string> = {}, extra: Call = {}) {
@@ -140,10 +142,10 @@ describe('reports', () => {
     other = new Church(api, await newTenant(api));
 
     expect((await api.put('/v1/settings/statements', c.as({ body: { timezone: TZ } }))).status).toBe(200);
-    campuses.north = (await c.make('/v1/campuses', { key: 'north', name: 'North', timezone: TZ })).id as string;
-    campuses.south = (await c.make('/v1/campuses', { key: 'south', name: 'South' })).id as string;
-    funds.general = (await c.make('/v1/funds', { name: 'General' })).id as string;
-    funds.missions = (await c.make('/v1/funds', { name: 'Missions, "abroad"' })).id as string;
+    campuses.north = (await newCampus(api, c.tenant, { key: 'north', name: 'North', timezone: TZ })).id;
+    campuses.south = (await newCampus(api, c.tenant, { key: 'south', name: 'South' })).id;
+    funds.general = (await newFund(api, c.tenant, { name: 'General' })).id;
+    funds.missions = (await newFund(api, c.tenant, { name: 'Missions, "abroad"' })).id;
     m.push(
       ...(await newMembers(
         api,
@@ -193,7 +195,7 @@ describe('reports', () => {
     await c.sql(`UPDATE donations SET status = 'disputed' WHERE tenant_id = $1 AND id = $2`, [
       uuid('donation', disputed),
     ]);
-    const batch = (await c.make('/v1/batches', { description: 'Sunday', currency: 'MXN' })).id as string;
+    const batch = (await newBatch(api, c.tenant, { description: 'Sunday', currency: 'MXN' })).id;
     await c.donate({
       amount: 777,
       currency: 'MXN',
@@ -202,7 +204,7 @@ describe('reports', () => {
       received_at: '2025-07-06T11:00:00-06:00',
     });
     // Another church's gift in the same days.
-    const otherFund = (await other.make('/v1/funds', { name: 'General' })).id as string;
+    const otherFund = (await newFund(api, other.tenant, { name: 'General' })).id;
     await other.donate({
       amount: 99999,
       currency: 'MXN',
@@ -213,8 +215,7 @@ describe('reports', () => {
     // Attendance over weeks; one check-in at 23:30 local on a Sunday.
     const event = async (name: string, starts_at: string, campus?: string) => {
       const ends = new Date(Date.parse(starts_at) + 3_600_000).toISOString();
-      const id = (await c.make('/v1/events', { name, starts_at, ends_at: ends, ...(campus ? { campus } : {}) }))
-        .id as string;
+      const id = (await newEvent(api, c.tenant, { name, starts_at, ends_at: ends, ...(campus ? { campus } : {}) })).id;
       events.push(id);
       return id;
     };
@@ -238,9 +239,9 @@ describe('reports', () => {
     }
 
     // Groups with leaders; a closed one.
-    groups.alpha = (await c.make('/v1/groups', { name: 'Alpha' })).id as string;
-    groups.beta = (await c.make('/v1/groups', { name: 'Beta' })).id as string;
-    groups.gamma = (await c.make('/v1/groups', { name: 'Gamma' })).id as string;
+    groups.alpha = (await newGroup(api, c.tenant, { name: 'Alpha' })).id;
+    groups.beta = (await newGroup(api, c.tenant, { name: 'Beta' })).id;
+    groups.gamma = (await newGroup(api, c.tenant, { name: 'Gamma' })).id;
     const join = async (group: string, member: string, group_role: string) =>
       expect((await api.put(`/v1/groups/${group}/members/${member}`, c.as({ body: { group_role } }))).status).toBe(200);
     await join(groups.alpha, m[1], 'leader');
@@ -264,7 +265,7 @@ describe('reports', () => {
     ]);
     const prospects: string[] = [];
     for (let i = 0; i < 3; i++)
-      prospects.push((await c.make('/v1/prospects', { first_name: `Prospect ${i}`, last_name: 'Ruiz' })).id as string);
+      prospects.push((await newProspect(api, c.tenant, { first_name: `Prospect ${i}`, last_name: 'Ruiz' })).id);
     const converted = await c.make(`/v1/prospects/${prospects[0]}/convert`, {}, 200);
     await c.sql('UPDATE prospects SET created_at = $2 WHERE tenant_id = $1 AND id = ANY($3::uuid[])', [
       '2025-01-12T12:00:00Z',
@@ -804,7 +805,7 @@ describe('reports', () => {
     it('the time zone: the first campus’s when the church has no setting (or one PostgreSQL does not know), else UTC', async () => {
       const plain = await other.ok('giving');
       expect(plain.params).toMatchObject({ timezone: 'UTC', timezone_source: 'default' });
-      await other.make('/v1/campuses', { key: 'east', name: 'East', timezone: 'America/Bogota' });
+      await newCampus(api, other.tenant, { key: 'east', name: 'East', timezone: 'America/Bogota' });
       expect((await other.ok('giving')).params).toMatchObject({
         timezone: 'America/Bogota',
         timezone_source: 'campus',

@@ -12,7 +12,16 @@ import { loadConfig } from '../../src/config/app-config';
 import { DonationsService } from '../../src/modules/donations/donations.service';
 import { STATEMENTS_PER_BATCH } from '../../src/modules/statements/statement-run.job';
 import { JsonObject, TestApi } from '../support/api';
-import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import {
+  inTenant,
+  newDonation,
+  newFund,
+  newMembers,
+  newTenant,
+  newToken,
+  TestTenant,
+  TokenPool,
+} from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
 import { startWorker, stopWorkerMidQuery } from '../support/worker';
 import { waitFor } from '../support/wait';
@@ -45,36 +54,17 @@ describe('statements (CONTRACT §12): year-end contribution statements, a backgr
   let worker: INestApplicationContext;
   let church: TestTenant;
   let other: TestTenant;
-  /** Per church: its finance tokens for POST /v1/donations and the uses of the newest. */
-  const pools = new Map<string, { tokens: string[]; uses: number }>();
+  /** Per church: its finance tokens for POST /v1/donations (30 a minute per token). */
+  const pools = new Map<string, TokenPool>();
 
-  /** POST /v1/donations allows 30 a minute per token: a fresh finance token every 25 gifts. */
   async function donate(c: TestTenant, body: JsonObject): Promise<Ref> {
     let pool = pools.get(c.id);
-    if (!pool || pool.uses >= 25) {
-      pool = {
-        tokens: [
-          ...(pool?.tokens ?? []),
-          (await newToken(api, c, ['read:donations', 'write:donations'], 'finance')).token,
-        ],
-        uses: 0,
-      };
-      pools.set(c.id, pool);
-    }
-    pool.uses++;
-    const res = await api.post<Ref>('/v1/donations', {
-      token: pool.tokens[pool.tokens.length - 1],
-      tenant: c.slug,
-      body,
-    });
-    if (res.status !== 201) throw new Error(`donation failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
+    if (!pool) pools.set(c.id, (pool = new TokenPool(api, c, ['read:donations', 'write:donations'])));
+    return newDonation(api, c, body, { token: await pool.next() });
   }
 
   async function fund(c: TestTenant, name: string, extra: JsonObject = {}): Promise<string> {
-    const res = await api.post<Ref>('/v1/funds', as(c, { body: { name, ...extra } }));
-    if (res.status !== 201) throw new Error(`fund failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.id;
+    return (await newFund(api, c, { name, ...extra })).id;
   }
 
   async function startRun(c: TestTenant, body: JsonObject): Promise<Run> {

@@ -3,7 +3,7 @@ import { TenantContext } from '../../src/common/context/tenant-context';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { JsonObject, TestApi } from '../support/api';
-import { inTenant, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import { inTenant, newMember, newMembers, newTag, newTenant, newToken, TestTenant } from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
 import { sleep } from '../support/wait';
 import { as, issuesOf, itRefusesBadListParams, qs } from '../support/http';
@@ -33,21 +33,6 @@ const idsOf = (list: List<Member>) => sorted(list.data.map((m) => m.id));
 
 describe('tags', () => {
   let api: TestApi;
-
-  async function createTag(church: TestTenant, body: JsonObject): Promise<Tag> {
-    const res = await api.post<Tag>('/v1/tags', as(church, { body }));
-    if (res.status !== 201) throw new Error(`create tag failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  }
-
-  async function createMember(
-    church: TestTenant,
-    body: JsonObject = { first_name: 'Ana', last_name: 'Ruiz' },
-  ): Promise<Member> {
-    const res = await api.post<Member>('/v1/members', as(church, { body }));
-    if (res.status !== 201) throw new Error(`create member failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  }
 
   async function tagMember(church: TestTenant, memberId: string, tag: string): Promise<Member> {
     const res = await api.put<Member>(`/v1/members/${memberId}/tags/${encodeURIComponent(tag)}`, as(church));
@@ -122,12 +107,12 @@ describe('tags', () => {
 
     it('takes a color of the list', async () => {
       for (const color of ['blue', 'brown', 'green', 'grey', 'orange', 'pink', 'purple', 'red']) {
-        expect((await createTag(church, { name: `Color ${color}`, color })).color).toBe(color);
+        expect((await newTag(api, church, { name: `Color ${color}`, color })).color).toBe(color);
       }
     });
 
     it('refuses a name the church already has, ignoring case: 409 conflict naming name', async () => {
-      await createTag(church, { name: 'Volunteers' });
+      await newTag(api, church, { name: 'Volunteers' });
       for (const name of ['Volunteers', 'VOLUNTEERS', ' volunteers ']) {
         const res = await api.post<Problem>('/v1/tags', as(church, { body: { name } }));
         expect({ name, status: res.status, code: res.body.code, errors: issuesOf(res.body) }).toEqual({
@@ -142,7 +127,7 @@ describe('tags', () => {
 
     it('allows the same name in another church', async () => {
       const other = await newTenant(api);
-      await createTag(church, { name: 'Shared' });
+      await newTag(api, church, { name: 'Shared' });
       expect((await api.post('/v1/tags', as(other, { body: { name: 'shared' } }))).status).toBe(201);
     });
 
@@ -165,8 +150,8 @@ describe('tags', () => {
           errors,
         });
       }
-      expect((await createTag(church, { name: 'x'.repeat(50) })).name).toHaveLength(50);
-      expect((await createTag(church, { name: 'tag_team' })).name).toBe('tag_team');
+      expect((await newTag(api, church, { name: 'x'.repeat(50) })).name).toHaveLength(50);
+      expect((await newTag(api, church, { name: 'tag_team' })).name).toBe('tag_team');
     });
 
     it('20 concurrent creates of one name in different cases: one 201, nineteen 409 conflict, one row', async () => {
@@ -191,11 +176,11 @@ describe('tags', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      t.youth = await createTag(church, { name: 'Youth', color: 'blue' });
+      t.youth = await newTag(api, church, { name: 'Youth', color: 'blue' });
       await sleep(5);
-      t.choir = await createTag(church, { name: 'Choir' });
+      t.choir = await newTag(api, church, { name: 'Choir' });
       await sleep(5);
-      t.band = await createTag(church, { name: 'Band', color: 'green' });
+      t.band = await newTag(api, church, { name: 'Band', color: 'green' });
     });
 
     it('lists the church’s tags, oldest first by default', async () => {
@@ -262,8 +247,8 @@ describe('tags', () => {
     });
 
     it('renames and recolors; members show the new name; updated_at advances', async () => {
-      const tag = await createTag(church, { name: 'Old Name', color: 'red' });
-      const member = await createMember(church);
+      const tag = await newTag(api, church, { name: 'Old Name', color: 'red' });
+      const member = await newMember(api, church);
       await tagMember(church, member.id, tag.id);
       await sleep(5);
       const res = await api.patch<Tag>(`/v1/tags/${tag.id}`, as(church, { body: { name: 'New Name', color: null } }));
@@ -280,8 +265,8 @@ describe('tags', () => {
     });
 
     it('refuses a rename to a name taken ignoring case (409), accepts a change of case of its own name', async () => {
-      await createTag(church, { name: 'Taken' });
-      const tag = await createTag(church, { name: 'Mine' });
+      await newTag(api, church, { name: 'Taken' });
+      const tag = await newTag(api, church, { name: 'Mine' });
       const res = await api.patch<Problem>(`/v1/tags/${tag.id}`, as(church, { body: { name: 'TAKEN' } }));
       expect([res.status, res.body.code, issuesOf(res.body)]).toEqual([
         409,
@@ -294,7 +279,7 @@ describe('tags', () => {
     });
 
     it('validates the body (422)', async () => {
-      const tag = await createTag(church, { name: 'Valid' });
+      const tag = await newTag(api, church, { name: 'Valid' });
       for (const [body, error] of [
         [{ name: null }, { field: 'name', issue: 'required' }],
         [{ name: 'y'.repeat(51) }, { field: 'name', issue: 'too_long' }],
@@ -311,8 +296,8 @@ describe('tags', () => {
     });
 
     it('DELETE takes the tag off every member at once: 204, no tag.removed per member, members updated_at advances, name free again', async () => {
-      const tag = await createTag(church, { name: 'Doomed' });
-      const keep = await createTag(church, { name: 'Kept' });
+      const tag = await newTag(api, church, { name: 'Doomed' });
+      const keep = await newTag(api, church, { name: 'Kept' });
       const ids = await newMembers(
         api,
         church,
@@ -375,18 +360,18 @@ describe('tags', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      youth = await createTag(church, { name: 'Youth', color: 'blue' });
-      band = await createTag(church, { name: 'band' });
+      youth = await newTag(api, church, { name: 'Youth', color: 'blue' });
+      band = await newTag(api, church, { name: 'band' });
     });
 
     it('a new member has no tags', async () => {
-      const member = await createMember(church);
+      const member = await newMember(api, church);
       expect(member.tags).toEqual([]);
       expect((await api.get<Member>(`/v1/members/${member.id}`, as(church))).body.tags).toEqual([]);
     });
 
     it('PUT by id or by name (ignoring case): 200 with the member, tags by name, tag.added with {tag, member}', async () => {
-      const member = await createMember(church, { first_name: 'María', last_name: 'González' });
+      const member = await newMember(api, church, { first_name: 'María', last_name: 'González' });
       await sleep(5);
       const res = await api.put<Member>(`/v1/members/${member.id}/tags/${youth.id}`, as(church));
       expect(res.status).toBe(200);
@@ -406,13 +391,13 @@ describe('tags', () => {
     });
 
     it('a name with spaces and accents works percent-encoded', async () => {
-      const tag = await createTag(church, { name: 'Jóvenes adultos' });
-      const member = await createMember(church);
+      const tag = await newTag(api, church, { name: 'Jóvenes adultos' });
+      const member = await newMember(api, church);
       expect((await tagMember(church, member.id, 'jóvenes ADULTOS')).tags).toEqual([refOf(tag)]);
     });
 
     it('PUT of a tag the member has changes nothing and raises nothing', async () => {
-      const member = await createMember(church);
+      const member = await newMember(api, church);
       const first = await tagMember(church, member.id, 'Youth');
       const added = (await eventsOf(church, 'tag.added')).length;
       const again = await api.put<Member>(`/v1/members/${member.id}/tags/${youth.id}`, as(church));
@@ -422,7 +407,7 @@ describe('tags', () => {
     });
 
     it('DELETE: 204 and tag.removed when the member had it; 204 and nothing when not', async () => {
-      const member = await createMember(church, { first_name: 'Luis', last_name: 'Paz' });
+      const member = await newMember(api, church, { first_name: 'Luis', last_name: 'Paz' });
       await tagMember(church, member.id, 'Youth');
       await tagMember(church, member.id, 'band');
       const removed = (await eventsOf(church, 'tag.removed')).length;
@@ -442,7 +427,7 @@ describe('tags', () => {
     });
 
     it('an unknown tag is a 404, and so is an unknown member; nothing changes', async () => {
-      const member = await createMember(church);
+      const member = await newMember(api, church);
       for (const tag of ['Nobody', `tag_${'0'.repeat(32)}`, 'x'.repeat(300), 'a%00b']) {
         for (const method of ['PUT', 'DELETE']) {
           const res = await api.send<Problem>(method, `/v1/members/${member.id}/tags/${tag}`, as(church));
@@ -462,7 +447,7 @@ describe('tags', () => {
           code: 'resource_not_found',
         });
       }
-      const deleted = await createMember(church);
+      const deleted = await newMember(api, church);
       expect((await api.delete(`/v1/members/${deleted.id}`, as(church))).status).toBe(204);
       expect((await api.put<Problem>(`/v1/members/${deleted.id}/tags/Youth`, as(church))).status).toBe(404);
       expect((await api.get<Member>(`/v1/members/${member.id}`, as(church))).body.tags).toEqual([]);
@@ -470,8 +455,8 @@ describe('tags', () => {
 
     it('10 concurrent PUTs of one tag on one member: all 200, one row, one tag.added', async () => {
       const c = await newTenant(api);
-      const tag = await createTag(c, { name: 'Race' });
-      const member = await createMember(c);
+      const tag = await newTag(api, c, { name: 'Race' });
+      const member = await newMember(api, c);
       const answers = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
           api.put<Member>(`/v1/members/${member.id}/tags/${i % 2 ? tag.id : 'race'}`, as(c)),
@@ -485,7 +470,7 @@ describe('tags', () => {
 
     it('a tag deleted while members are being tagged: no error but 404, and no row left for the deleted tag', async () => {
       const c = await newTenant(api);
-      const tag = await createTag(c, { name: 'Fleeting' });
+      const tag = await newTag(api, c, { name: 'Fleeting' });
       const ids = await newMembers(
         api,
         c,
@@ -511,8 +496,8 @@ describe('tags', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      youth = await createTag(church, { name: 'Youth' });
-      choir = await createTag(church, { name: 'Choir' });
+      youth = await newTag(api, church, { name: 'Youth' });
+      choir = await newTag(api, church, { name: 'Choir' });
       ids = await newMembers(
         api,
         church,
@@ -577,7 +562,7 @@ describe('tags', () => {
 
     it('loads the tags of a whole page in one query, never one per member', async () => {
       const c = await newTenant(api);
-      const tag = await createTag(c, { name: 'Everyone' });
+      const tag = await newTag(api, c, { name: 'Everyone' });
       const members = await newMembers(
         api,
         c,
@@ -606,7 +591,7 @@ describe('tags', () => {
         { first_name: 'Two', last_name: 'Tags' },
         { first_name: 'No', last_name: 'Tags' },
       ]);
-      const [zeta, alpha] = [await createTag(c, { name: 'zeta' }), await createTag(c, { name: 'Alpha' })];
+      const [zeta, alpha] = [await newTag(api, c, { name: 'zeta' }), await newTag(api, c, { name: 'Alpha' })];
       await tagMember(c, first, 'zeta');
       await tagMember(c, first, 'alpha');
       await listMembers(c);
@@ -633,8 +618,8 @@ describe('tags', () => {
 
     it("does not see another church's tags or taggings", async () => {
       const other = await newTenant(api);
-      const theirs = await createTag(other, { name: 'Youth' });
-      const theirMember = await createMember(other);
+      const theirs = await newTag(api, other, { name: 'Youth' });
+      const theirMember = await newMember(api, other);
       await tagMember(other, theirMember.id, 'youth');
       expect((await listMembers(church, { tag: theirs.id })).total).toBe(0);
       expect(idsOf(await listMembers(church, { tag: 'youth' }))).toEqual(sorted([ids[0], ids[1]]));
@@ -649,8 +634,8 @@ describe('tags', () => {
 
     beforeAll(async () => {
       church = await newTenant(api);
-      const rare = await createTag(church, { name: 'Rare' });
-      const common = await createTag(church, { name: 'Common' });
+      const rare = await newTag(api, church, { name: 'Rare' });
+      const common = await newTag(api, church, { name: 'Common' });
       await inTenant(api, church.id, async () => {
         const { manager } = TenantContext.current();
         await manager.query(
@@ -749,10 +734,10 @@ describe('tags', () => {
     beforeAll(async () => {
       a = await newTenant(api);
       b = await newTenant(api);
-      aTag = await createTag(a, { name: 'Ours' });
-      aMember = await createMember(a);
-      bMember = await createMember(b);
-      await createTag(b, { name: 'Theirs' });
+      aTag = await newTag(api, a, { name: 'Ours' });
+      aMember = await newMember(api, a);
+      bMember = await newMember(api, b);
+      await newTag(api, b, { name: 'Theirs' });
     });
 
     it("answers 404 to another church's tag on every route, and to another church's member", async () => {

@@ -1,14 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { verifyWebhook } from '../../src/sdk/verify-webhook';
 import { TestApi } from '../support/api';
-import { cancelPendingDeliveries, newMembers, newTenant, TestTenant } from '../support/factories';
+import {
+  cancelPendingDeliveries,
+  newMember,
+  newMembers,
+  newTenant,
+  newWebhookEndpoint,
+  TestTenant,
+} from '../support/factories';
 import { TestReceiver } from '../support/receiver';
 import { TestSmtpServer } from '../support/smtp';
 import { sleep, waitFor } from '../support/wait';
 import type {
   AttemptResponse as Attempt,
   EndpointResponse as Endpoint,
-  EndpointWithSecretResponse,
 } from '../../src/platform/webhooks/dto/endpoint.response';
 
 /**
@@ -63,26 +69,6 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     return c;
   }
 
-  async function endpointFor(c: TestTenant, path: string): Promise<EndpointWithSecretResponse> {
-    const res = await api.post<EndpointWithSecretResponse>('/v1/webhook-endpoints', {
-      token: c.token,
-      tenant: c.slug,
-      body: { url: receiver.url(path), events: ['member.created'] },
-    });
-    expect(res.status).toBe(201);
-    return res.body;
-  }
-
-  async function createMember(c: TestTenant, firstName = 'Ana'): Promise<string> {
-    const res = await api.post<{ id: string }>('/v1/members', {
-      token: c.token,
-      tenant: c.slug,
-      body: { first_name: firstName, last_name: 'Ruiz' },
-    });
-    expect(res.status).toBe(201);
-    return res.body.id;
-  }
-
   async function getEndpoint(c: TestTenant, id: string): Promise<Endpoint> {
     const res = await api.get<Endpoint>(`/v1/webhook-endpoints/${id}`, { token: c.token, tenant: c.slug });
     expect(res.status).toBe(200);
@@ -104,8 +90,8 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     const c = await church();
     const p = path('always-500');
     receiver.answer(p, { status: 500 });
-    const endpoint = await endpointFor(c, p);
-    await createMember(c);
+    const endpoint = await newWebhookEndpoint(api, c, { url: receiver.url(p), events: ['member.created'] });
+    await newMember(api, c);
 
     const requests = await receiver.waitForCount(p, 6, 15_000);
     const disabled = await waitFor(() => getEndpoint(c, endpoint.id), {
@@ -152,7 +138,7 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     expect(mails[0].text).toContain(endpoint.url);
 
     // While disabled, new events are not delivered
-    await createMember(c, 'Quiet');
+    await newMember(api, c, { first_name: 'Quiet' });
     await sleep(800);
     expect(receiver.at(p)).toHaveLength(6);
 
@@ -165,7 +151,7 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     });
     expect(enabled.status).toBe(200);
     expect(enabled.body).toMatchObject({ id: endpoint.id, status: 'enabled', disabled_reason: null });
-    const memberId = await createMember(c, 'Back');
+    const memberId = (await newMember(api, c, { first_name: 'Back' })).id;
     const [, , , , , , seventh] = await receiver.waitForCount(p, 7);
     expect((seventh.body as { data: { object: { id: string } } }).data.object.id).toBe(memberId);
     expect(seventh.headers['service-webhook-id']).not.toBe(eventId);
@@ -184,7 +170,7 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     const c = await church();
     const p = path('two-500');
     receiver.answer(p, { status: 500 });
-    const endpoint = await endpointFor(c, p);
+    const endpoint = await newWebhookEndpoint(api, c, { url: receiver.url(p), events: ['member.created'] });
     const ids = await newMembers(api, c, [
       { first_name: 'Uno', last_name: 'A' },
       { first_name: 'Dos', last_name: 'B' },
@@ -215,8 +201,8 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     const c = await church();
     const p = path('gone');
     receiver.answer(p, { status: 410 });
-    const endpoint = await endpointFor(c, p);
-    await createMember(c);
+    const endpoint = await newWebhookEndpoint(api, c, { url: receiver.url(p), events: ['member.created'] });
+    await newMember(api, c);
     await receiver.waitForCount(p, 1);
     const disabled = await waitFor(() => getEndpoint(c, endpoint.id), {
       what: 'the endpoint to be disabled',
@@ -238,8 +224,8 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     let refusals = 0;
     smtp.rejectRecipient = (address) => address === c.admin.email && refusals++ < 1;
     try {
-      const endpoint = await endpointFor(c, p);
-      await createMember(c);
+      const endpoint = await newWebhookEndpoint(api, c, { url: receiver.url(p), events: ['member.created'] });
+      await newMember(api, c);
       await waitFor(() => getEndpoint(c, endpoint.id), {
         what: 'the endpoint to be disabled',
         until: (e) => e.status === 'disabled',
@@ -276,8 +262,8 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     receiver.answer(p, (_req, i) =>
       i === 0 ? { status: 302, headers: { location: receiver.url(target) } } : { status: 200 },
     );
-    const endpoint = await endpointFor(c, p);
-    await createMember(c);
+    const endpoint = await newWebhookEndpoint(api, c, { url: receiver.url(p), events: ['member.created'] });
+    await newMember(api, c);
     const requests = await receiver.waitForCount(p, 2, 5_000);
     expect(requests[1].receivedAt - requests[0].receivedAt).toBeGreaterThanOrEqual(SCHEDULE_MS[0]);
     expect(receiver.at(target, null)).toEqual([]);
@@ -294,8 +280,8 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     const c = await church();
     const p = path('slow');
     receiver.answer(p, (_req, i) => (i === 0 ? { status: 200, delayMs: TIMEOUT_MS * 2 } : { status: 200 }));
-    const endpoint = await endpointFor(c, p);
-    await createMember(c);
+    const endpoint = await newWebhookEndpoint(api, c, { url: receiver.url(p), events: ['member.created'] });
+    await newMember(api, c);
     await receiver.waitForCount(p, 2, 5_000);
     const list = await waitFor(() => attempts(c, endpoint.id), { what: 'two attempts', until: (l) => l.length >= 2 });
     expect(list[1]).toMatchObject({ attempt: 1, status_code: null, succeeded: false });
@@ -311,8 +297,8 @@ describe('webhook retries and deactivation (time-scaled)', () => {
     const c = await church();
     const p = path('second');
     receiver.answer(p, (_req, i) => (i === 0 ? { status: 500 } : { status: 202 }));
-    const endpoint = await endpointFor(c, p);
-    await createMember(c);
+    const endpoint = await newWebhookEndpoint(api, c, { url: receiver.url(p), events: ['member.created'] });
+    await newMember(api, c);
     await receiver.waitForCount(p, 2, 5_000);
     const list = await waitFor(() => attempts(c, endpoint.id), { what: 'two attempts', until: (l) => l.length >= 2 });
     expect(list).toEqual([

@@ -7,7 +7,7 @@ import { QUEUES } from '../../src/platform/jobs/queues';
 import { DELIVERY_QUEUE } from '../../src/platform/outbox/delivery/delivery-queue';
 import { verifyWebhook } from '../../src/sdk/verify-webhook';
 import { TestApi } from '../support/api';
-import { cancelPendingDeliveries, newTenant, TestTenant } from '../support/factories';
+import { cancelPendingDeliveries, newTenant, newWebhookEndpoint, TestTenant } from '../support/factories';
 import { cleanEnv, DIST_DIR, freePort, NODE_BIN, REPO_ROOT } from '../support/processes';
 import { TestReceiver } from '../support/receiver';
 import { sleep, waitFor } from '../support/wait';
@@ -190,16 +190,6 @@ describe('webhook worker process (BullMQ on Redis)', () => {
     return c;
   }
 
-  async function endpointFor(c: TestTenant, path: string): Promise<{ id: string; secret: string }> {
-    const res = await api.post<{ id: string; secret: string }>('/v1/webhook-endpoints', {
-      token: c.token,
-      tenant: c.slug,
-      body: { url: receiver.url(path), events: ['member.created'] },
-    });
-    expect(res.status).toBe(201);
-    return res.body;
-  }
-
   async function bulk(c: TestTenant, n: number, label: string): Promise<string[]> {
     const res = await api.post<{ created: number; failed: number; results: { id?: string }[] }>('/v1/members/bulk', {
       token: c.token,
@@ -237,7 +227,7 @@ describe('webhook worker process (BullMQ on Redis)', () => {
   it('events created through the API are delivered by the worker process', async () => {
     const c = await church();
     const p = path('worker');
-    const endpoint = await endpointFor(c, p);
+    const endpoint = await newWebhookEndpoint(api, c, { url: receiver.url(p), events: ['member.created'] });
     const res = await api.post<{ id: string }>('/v1/members', {
       token: c.token,
       tenant: c.slug,
@@ -261,7 +251,7 @@ describe('webhook worker process (BullMQ on Redis)', () => {
     const c = await church();
     const p = path('retry');
     receiver.answer(p, (_req, i) => (i === 0 ? { status: 500 } : { status: 200 }));
-    const endpoint = await endpointFor(c, p);
+    const endpoint = await newWebhookEndpoint(api, c, { url: receiver.url(p), events: ['member.created'] });
     expect(
       (
         await api.post('/v1/members', {
@@ -289,8 +279,8 @@ describe('webhook worker process (BullMQ on Redis)', () => {
     const slow = path('slow-a');
     const fast = path('fast-b');
     receiver.answer(slow, { status: 200, delayMs: 2_000 });
-    await endpointFor(a, slow);
-    await endpointFor(b, fast);
+    await newWebhookEndpoint(api, a, { url: receiver.url(slow), events: ['member.created'] });
+    await newWebhookEndpoint(api, b, { url: receiver.url(fast), events: ['member.created'] });
 
     await bulk(a, 20, 'Slow');
     await waitForCount(slow, 1, 10_000); // A's backlog is running
@@ -319,7 +309,7 @@ describe('webhook worker process (BullMQ on Redis)', () => {
   it('Redis down while 500 members are created: the outbox keeps every event and the sweeper delivers all of them after Redis returns', async () => {
     const c = await church();
     const p = path('fault');
-    await endpointFor(c, p);
+    await newWebhookEndpoint(api, c, { url: receiver.url(p), events: ['member.created'] });
 
     await redis.stop('SIGKILL');
     expect(await redisPing(redisPort)).toBe(false);
@@ -371,7 +361,7 @@ describe('webhook worker process (BullMQ on Redis)', () => {
     // Once the worker is fixed and the claim's lease has passed, the sweeper must get the delivery going again.
     const c = await church();
     const p = path('after-failure');
-    await endpointFor(c, p);
+    await newWebhookEndpoint(api, c, { url: receiver.url(p), events: ['member.created'] });
     const queue = new Queue(DELIVERY_QUEUE, {
       connection: { url: workerEnv.REDIS_URL! },
       prefix: workerEnv.QUEUE_PREFIX,

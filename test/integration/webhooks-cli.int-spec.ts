@@ -1,5 +1,5 @@
 import { TestApi } from '../support/api';
-import { newTenant, TestTenant } from '../support/factories';
+import { newMember, newTenant, newWebhookEndpoint, TestTenant } from '../support/factories';
 import { runCli } from '../support/processes';
 import { TestReceiver } from '../support/receiver';
 
@@ -16,12 +16,7 @@ describe('CLI webhooks:resend and webhooks:backfill', () => {
     receiver = await TestReceiver.start();
     api = await TestApi.start({ WEBHOOK_ALLOW_LOOPBACK: 'true' });
     church = await newTenant(api);
-    const endpoint = await api.post<{ id: string }>('/v1/webhook-endpoints', {
-      token: church.token,
-      tenant: church.slug,
-      body: { url: receiver.url('/cli'), events: ['member.created'] },
-    });
-    endpointId = endpoint.body.id;
+    endpointId = (await newWebhookEndpoint(api, church, { url: receiver.url('/cli'), events: ['member.created'] })).id;
   });
   afterAll(async () => {
     await api.close();
@@ -29,12 +24,7 @@ describe('CLI webhooks:resend and webhooks:backfill', () => {
   });
 
   it('resends one event, and backfills a type over a date range', async () => {
-    for (const name of ['Uno', 'Dos'])
-      await api.post('/v1/members', {
-        token: church.token,
-        tenant: church.slug,
-        body: { first_name: name, last_name: 'Cli' },
-      });
+    for (const name of ['Uno', 'Dos']) await newMember(api, church, { first_name: name, last_name: 'Cli' });
     await receiver.waitForCount('/cli', 2);
     const events = await api.get<{ data: { id: string }[] }>('/v1/webhook-events?type=member.created', {
       token: church.token,

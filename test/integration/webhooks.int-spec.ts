@@ -4,7 +4,15 @@ import { AppError } from '../../src/common/errors/app-error';
 import { assertWebhookUrl, guardedLookup } from '../../src/platform/outbox/url-guard';
 import { verifyWebhook } from '../../src/sdk/verify-webhook';
 import { JsonObject, TestApi } from '../support/api';
-import { cancelPendingDeliveries, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
+import {
+  cancelPendingDeliveries,
+  newMember,
+  newMembers,
+  newTenant,
+  newToken,
+  newWebhookEndpoint,
+  TestTenant,
+} from '../support/factories';
 import { PING_PATH, TestReceiver } from '../support/receiver';
 import { sleep, waitFor } from '../support/wait';
 import type {
@@ -15,6 +23,7 @@ import type {
 import type { WebhookEventResponse } from '../../src/platform/webhooks/dto/webhook-event.response';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
+import { newCampus } from '../support/factories';
 
 /**
  * Webhooks in the API process (no REDIS_URL: deliveries run in-process from the outbox), to a real
@@ -220,32 +229,14 @@ describe('webhooks (in-process delivery)', () => {
     async function createEndpoint(c: TestTenant, body: JsonObject): Promise<EndpointWithSecretResponse> {
       // With filters, skip TestApi's OpenAPI check here: the conformance of `filters` in responses is
       // asserted by the 'creates an endpoint' test, and these tests are about delivery.
-      const res = body.filters
-        ? await supertest(api.app.getHttpServer())
-            .post('/v1/webhook-endpoints')
-            .set('Authorization', `Bearer ${c.token}`)
-            .set('X-Tenant', c.slug)
-            .send(body)
-        : await api.post<EndpointWithSecretResponse>('/v1/webhook-endpoints', {
-            token: c.token,
-            tenant: c.slug,
-            body,
-          });
+      if (!body.filters) return newWebhookEndpoint(api, c, body);
+      const res = await supertest(api.app.getHttpServer())
+        .post('/v1/webhook-endpoints')
+        .set('Authorization', `Bearer ${c.token}`)
+        .set('X-Tenant', c.slug)
+        .send(body);
       if (res.status !== 201) throw new Error(`endpoint not created: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body as EndpointWithSecretResponse;
-    }
-
-    async function createMember(
-      c: TestTenant,
-      body: JsonObject = {},
-    ): Promise<Record<string, unknown> & { id: string }> {
-      const res = await api.post<Record<string, unknown> & { id: string }>('/v1/members', {
-        token: c.token,
-        tenant: c.slug,
-        body: { first_name: 'Ana', last_name: 'Ruiz', ...body },
-      });
-      expect(res.status).toBe(201);
-      return res.body;
     }
 
     async function attempts(c: TestTenant, endpointId: string): Promise<Attempt[]> {
@@ -639,7 +630,7 @@ describe('webhooks (in-process delivery)', () => {
         const campusGet = await api.get(`/v1/campuses/${campus.body.id}`, { token: c.token, tenant: c.slug });
         expect(envelopes(path)[0].data.object).toEqual(campusGet.body);
 
-        const member = await createMember(c, { campus: 'norte' });
+        const member = await newMember(api, c, { campus: 'norte' });
         await receiver.waitForCount(path, 2);
         const patched = await api.patch(`/v1/members/${member.id}`, {
           token: c.token,
@@ -791,7 +782,7 @@ describe('webhooks (in-process delivery)', () => {
           (await api.get(`/v1/webhook-endpoints/${endpoint.id}`, { token: c.token, tenant: c.slug })).body,
         ).not.toHaveProperty('secret');
 
-        await createMember(c);
+        await newMember(api, c);
         const [request] = await receiver.waitForCount(path, 1);
         const header = String(request.headers['service-signature']);
         expect(header).toMatch(SIGNATURE);
@@ -809,7 +800,7 @@ describe('webhooks (in-process delivery)', () => {
           token: c.token,
           tenant: c.slug,
         });
-        await createMember(c);
+        await newMember(api, c);
         const [, second] = await receiver.waitForCount(path, 2);
         const header2 = String(second.headers['service-signature']);
         expect(verifyWebhook(second.rawBody, header2, [again.body.secret]).ok).toBe(true);
@@ -967,7 +958,7 @@ describe('webhooks (in-process delivery)', () => {
         const c = await church();
         const path = uniquePath('resend');
         const endpoint = await createEndpoint(c, { url: receiver.url(path), events: ['member.created'] });
-        await createMember(c);
+        await newMember(api, c);
         const [first] = await receiver.waitForCount(path, 1);
         const eventId = (first.body as Envelope).id;
 
@@ -1032,11 +1023,11 @@ describe('webhooks (in-process delivery)', () => {
           c,
           Array.from({ length: 4 }, (_, i) => ({ first_name: `Early${i}`, last_name: 'Member' })),
         );
-        await api.post('/v1/campuses', { token: c.token, tenant: c.slug, body: { key: 'este', name: 'Este' } });
+        await newCampus(api, c, { key: 'este', name: 'Este' });
         await sleep(30);
         const to = new Date();
         await sleep(30);
-        await createMember(c, { first_name: 'Late' }); // after `to`
+        await newMember(api, c, { first_name: 'Late' }); // after `to`
 
         const path = uniquePath('backfill');
         const endpoint = await createEndpoint(c, { url: receiver.url(path), events: ['member.created'] });
@@ -1090,7 +1081,7 @@ describe('webhooks (in-process delivery)', () => {
         const path = uniquePath('attempts');
         receiver.answer(path, (_req, i) => (i === 0 ? { status: 503 } : { status: 204 }));
         const endpoint = await createEndpoint(c, { url: receiver.url(path), events: ['member.created'] });
-        await createMember(c);
+        await newMember(api, c);
         await receiver.waitForCount(path, 2);
         const list = await waitForAttempts(c, endpoint.id, 2);
         const eventId = receiver.webhookIds(path)[0];

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { ID_PREFIX, toPublicId } from '../../src/common/ids/id';
-import { Role, Scope } from '../../src/platform/auth/scopes';
-import { TokensService } from '../../src/platform/auth/tokens.service';
-import type { Plan } from '../../src/platform/tenancy/tenant.entity';
-import { TenantsService } from '../../src/platform/tenancy/tenants.service';
-import type { UserEntity } from '../../src/platform/users/user.entity';
-import { UsersService } from '../../src/platform/users/users.service';
-import type { JsonObject, TestApi } from './api';
+import { ID_PREFIX, toPublicId } from '../../../src/common/ids/id';
+import { Role, Scope } from '../../../src/platform/auth/scopes';
+import { TokensService } from '../../../src/platform/auth/tokens.service';
+import type { Plan } from '../../../src/platform/tenancy/tenant.entity';
+import { TenantsService } from '../../../src/platform/tenancy/tenants.service';
+import type { UserEntity } from '../../../src/platform/users/user.entity';
+import { UsersService } from '../../../src/platform/users/users.service';
+import type { TestApi } from '../api';
 
 export interface TestTenant {
   id: string;
@@ -58,21 +58,6 @@ export function inTenant<T>(api: TestApi, tenantId: string, fn: () => Promise<T>
   return api.db.runInTenant({ tenantId, actor: { kind: 'cli' }, lang: 'en' }, fn);
 }
 
-/** Creates members through the API (validated path); returns their ids. */
-export async function newMembers(api: TestApi, tenant: TestTenant, rows: JsonObject[]): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < rows.length; i += 500) {
-    const res = await api.post<{ results: { id?: string }[] }>('/v1/members/bulk', {
-      token: tenant.token,
-      tenant: tenant.slug,
-      body: { members: rows.slice(i, i + 500) },
-    });
-    if (res.status !== 200) throw new Error(`bulk failed: ${res.status} ${JSON.stringify(res.body)}`);
-    ids.push(...res.body.results.map((r: { id?: string }) => r.id!));
-  }
-  return ids;
-}
-
 /** Cancels the churches' pending webhook deliveries, so that nothing is delivered into the suites that run next. */
 export async function cancelPendingDeliveries(api: TestApi, tenantIds: string[]): Promise<void> {
   if (tenantIds.length === 0) return;
@@ -80,4 +65,36 @@ export async function cancelPendingDeliveries(api: TestApi, tenantIds: string[])
     `UPDATE webhook_deliveries SET status = 'canceled', next_attempt_at = NULL WHERE tenant_id = ANY($1::uuid[]) AND status = 'pending'`,
     [tenantIds],
   );
+}
+
+/**
+ * Tokens of one church for the routes limited per token (30 requests a minute: POST /v1/donations,
+ * the reports): `next()` hands out a token used fewer than `uses` times, making a new one (a staff
+ * user of `role` with `scopes`) when none is left. Safe with calls at once.
+ */
+export class TokenPool {
+  private readonly tokens: { token: string; used: number }[] = [];
+  private making: Promise<void> | null = null;
+
+  constructor(
+    private readonly api: TestApi,
+    private readonly tenant: TestTenant,
+    private readonly scopes: Scope[],
+    private readonly role: Role = 'finance',
+    private readonly uses = 25,
+  ) {}
+
+  async next(): Promise<string> {
+    for (;;) {
+      const spare = this.tokens.find((t) => t.used < this.uses);
+      if (spare) {
+        spare.used++;
+        return spare.token;
+      }
+      this.making ??= newToken(this.api, this.tenant, this.scopes, this.role)
+        .then(({ token }) => void this.tokens.push({ token, used: 0 }))
+        .finally(() => (this.making = null));
+      await this.making;
+    }
+  }
 }
