@@ -3,7 +3,7 @@ import { JsonValue, TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
-import type { AuditEntryResponse as Entry } from '../../src/platform/audit/dto/audit-entry.response';
+import type { AuditEntryResponse as Entry } from '../../src/modules/audit-log/dto/audit-entry.response';
 
 /** GET /v1/audit-log (CONTRACT §5): every change made with a token, under the token's name. */
 

@@ -10,7 +10,7 @@ import { TestApi } from '../support/api';
 import { cancelPendingDeliveries, newTenant, TestTenant } from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
 import { listenOnLoopback } from '../support/fake-http-server';
-import type { WebhookEventResponse } from '../../src/platform/webhooks/dto/webhook-event.response';
+import type { WebhookEventResponse } from '../../src/modules/webhook-endpoints/dto/webhook-event.response';
 import type { MemberResponse as Member } from '../../src/modules/members/dto/member.response';
 
 /**

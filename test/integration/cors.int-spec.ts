@@ -3,7 +3,7 @@ import request from 'supertest';
 import { JsonValue, TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
-import type { CorsSettingsDto as CorsSettings } from '../../src/platform/settings/dto/cors-settings.dto';
+import type { CorsSettingsDto as CorsSettings } from '../../src/modules/settings/dto/cors-settings.dto';
 
 /** Browser access (CONTRACT §8b): a per-church CORS allowlist, refused by default. */
 

@@ -2,6 +2,7 @@ import { TenantContext } from '../../src/common/context/tenant-context';
 import { TestApi } from '../support/api';
 import { newTenant, TestTenant } from '../support/factories';
 import { TestReceiver } from '../support/receiver';
+import { waitFor } from '../support/wait';
 
 /**
  * No outbound call holds a database connection, and no session can sit on one: a pool of three,
@@ -46,11 +47,11 @@ describe('database connections and outbound calls', () => {
     );
     // All ten are at the receiver at once: none waits for one of the pool's three connections.
     const pings = () => receiver.at('/webhooks/ping', 'GET').length;
-    await receiver.waitFor(
-      () => pings() === 10,
-      2_500,
-      () => `10 pings at once; got ${pings()}`,
-    );
+    await waitFor(() => pings() === 10, {
+      timeout: 2_500,
+      interval: 20,
+      what: () => `10 pings at once; got ${pings()}`,
+    });
     const list = await api.get('/v1/members', as());
     expect(list.status).toBe(200);
     expect(pings()).toBe(10);

@@ -1,6 +1,9 @@
 import { TestApi } from '../support/api';
 import { newCampus, newTenant, newToken, TestTenant } from '../support/factories';
-import type { DeviceWithKeyResponse as DeviceWithKey } from '../../src/modules/devices/dto/device.response';
+import type { DeviceWithKeyResponse } from '../../src/modules/devices/dto/device.response';
+
+/** A kiosk as registered (not replayed): its key is shown. */
+type DeviceWithKey = DeviceWithKeyResponse & { key: string };
 
 describe('kiosk devices (/v1/devices)', () => {
   let api: TestApi;

@@ -7,6 +7,7 @@ import { ID_PREFIX, parsePublicId } from '../../src/common/ids/id';
 import { OAuthCodesService } from '../../src/modules/oauth/oauth-codes.service';
 import { JsonObject, TestApi } from '../support/api';
 import { inTenant, newTenant, newToken, TestTenant } from '../support/factories';
+import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 
 /** What an outside security review found (CONTRACT §21), each with the test that failed before the fix. */
 describe('hardening', () => {
@@ -86,9 +87,6 @@ describe('hardening', () => {
   });
 
   describe('credential routes', () => {
-    interface Problem {
-      code: string;
-    }
     const call = (token: string) => ({ token, tenant: church.slug });
 
     /** An OAuth access token of the org_admin, who granted an app admin:* (code, then the token endpoint). */

@@ -6,7 +6,7 @@ import { OAuthCodesService } from '../../src/modules/oauth/oauth-codes.service';
 import { JsonObject, TestApi } from '../support/api';
 import { inTenant, newTenant, newToken, TestTenant } from '../support/factories';
 import { runCli, runCliOk } from '../support/processes';
-import type { CreatedOAuthClientResponse as ClientBody } from '../../src/platform/oauth/dto/oauth-client.response';
+import type { CreatedOAuthClientResponse as ClientBody } from '../../src/modules/oauth/dto/oauth-client.response';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 
 /**

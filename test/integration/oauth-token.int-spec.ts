@@ -13,9 +13,9 @@ import { freePort } from '../support/processes';
 import type {
   OAuthErrorResponse as OAuthErr,
   OAuthTokenResponse as Tokens,
-} from '../../src/platform/oauth/dto/oauth-token.response';
+} from '../../src/modules/oauth/dto/oauth-token.response';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
-import type { CreatedOAuthClientResponse as Client } from '../../src/platform/oauth/dto/oauth-client.response';
+import type { CreatedOAuthClientResponse } from '../../src/modules/oauth/dto/oauth-client.response';
 
 /**
  * The token endpoint, revocation, metadata and the authorized-apps list (CONTRACT §5, §14), over
@@ -32,6 +32,9 @@ const s256 = (verifier: string) => createHash('sha256').update(verifier).digest(
 const newVerifier = () => randomBytes(32).toString('base64url');
 const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+
+/** A client as registered (not replayed): a confidential one shows its secret. */
+type Client = CreatedOAuthClientResponse & { client_secret?: string };
 
 describe('OAuth token endpoint, revocation, metadata and authorized apps', () => {
   let api: TestApi;

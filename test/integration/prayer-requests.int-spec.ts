@@ -18,7 +18,7 @@ import {
 import { sleep } from '../support/wait';
 import { as, itRefusesBadListParams, qs, sortedIssuesOf } from '../support/http';
 import type { PrayerRequestResponse as PrayerRequest } from '../../src/modules/prayer-requests/dto/prayer-request.response';
-import type { WebhookEventResponse } from '../../src/platform/webhooks/dto/webhook-event.response';
+import type { WebhookEventResponse } from '../../src/modules/webhook-endpoints/dto/webhook-event.response';
 import { newCampus } from '../support/factories';
 
 // ---------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import { sleep } from '../support/wait';
 import { as, issuesOf, itRefusesBadListParams, qs } from '../support/http';
 import type { TagRef, TagResponse as Tag, MemberTagEvent } from '../../src/modules/tags/dto/tag.response';
 import type { MemberResponse as Member } from '../../src/modules/members/dto/member.response';
-import type { WebhookEventResponse } from '../../src/platform/webhooks/dto/webhook-event.response';
+import type { WebhookEventResponse } from '../../src/modules/webhook-endpoints/dto/webhook-event.response';
 
 /** CONTRACT §10 Tags: /v1/tags, members' `tags` and `tag` filter, PUT/DELETE /v1/members/{id}/tags/{tag}, tag.added/tag.removed. */
 

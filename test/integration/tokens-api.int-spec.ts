@@ -3,7 +3,10 @@ import { JsonValue, TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
-import type { CreatedTokenResponse, TokenResponse } from '../../src/platform/auth/dto/token.response';
+import type { CreatedTokenResponse, TokenResponse } from '../../src/modules/api-tokens/dto/token.response';
+
+/** A token as issued (not replayed): its value is shown. */
+type IssuedToken = CreatedTokenResponse & { token: string };
 
 /** /v1/auth/tokens (CONTRACT §5): creation within the caller's role and token, listing without values, revocation. */
 
@@ -29,7 +32,7 @@ describe('tokens API', () => {
   describe('POST /v1/auth/tokens', () => {
     it('creates a PAT: 201, the value once, metadata, Location and Cache-Control: no-store; the token works at once', async () => {
       const before = Date.now();
-      const res = await api.post<CreatedTokenResponse>(
+      const res = await api.post<IssuedToken>(
         '/v1/auth/tokens',
         as(church.token, { body: { name: 'Planning sync', scopes: ['read:members', 'write:members'] } }),
       );
@@ -66,7 +69,7 @@ describe('tokens API', () => {
     });
 
     it('creates a service token (chs_, no owner, one year) for an org_admin', async () => {
-      const res = await api.post<CreatedTokenResponse>(
+      const res = await api.post<IssuedToken>(
         '/v1/auth/tokens',
         as(church.token, { body: { name: 'Nightly export', scopes: ['read:members'], type: 'service' } }),
       );
@@ -113,7 +116,7 @@ describe('tokens API', () => {
       expect(admin.status).toBe(403);
       expect(admin.body.code).toBe('scope_not_allowed');
       // Within its own scopes it may.
-      const ok = await api.post<CreatedTokenResponse>(
+      const ok = await api.post<IssuedToken>(
         '/v1/auth/tokens',
         as(narrow.token, { body: { name: 'Reader', scopes: ['read:members'] } }),
       );
@@ -157,7 +160,7 @@ describe('tokens API', () => {
 
   describe('GET /v1/auth/tokens', () => {
     it('lists metadata only: no token value and no hash anywhere', async () => {
-      const created = await api.post<CreatedTokenResponse>(
+      const created = await api.post<IssuedToken>(
         '/v1/auth/tokens',
         as(church.token, { body: { name: 'Listed', scopes: ['read:members'] } }),
       );
@@ -184,7 +187,7 @@ describe('tokens API', () => {
 
     it('shows a non-admin only its own tokens; an admin:* token sees every token of the church', async () => {
       const staff = await newToken(api, church, ['read:members', 'write:members'], 'staff');
-      const mine = await api.post<CreatedTokenResponse>(
+      const mine = await api.post<IssuedToken>(
         '/v1/auth/tokens',
         as(staff.token, { body: { name: 'Staff helper', scopes: ['read:members'] } }),
       );
@@ -226,7 +229,7 @@ describe('tokens API', () => {
 
   describe('DELETE /v1/auth/tokens/{id}', () => {
     it('revokes at once: 204, then 401 token_revoked on the very next call', async () => {
-      const created = await api.post<CreatedTokenResponse>(
+      const created = await api.post<IssuedToken>(
         '/v1/auth/tokens',
         as(church.token, { body: { name: 'Short lived', scopes: ['read:members'] } }),
       );
@@ -250,7 +253,7 @@ describe('tokens API', () => {
 
     it('lets a non-admin revoke its own token, and not anyone else’s (404)', async () => {
       const staff = await newToken(api, church, ['read:members', 'write:members'], 'staff');
-      const own = await api.post<CreatedTokenResponse>(
+      const own = await api.post<IssuedToken>(
         '/v1/auth/tokens',
         as(staff.token, { body: { name: 'Mine', scopes: ['read:members'] } }),
       );
@@ -290,7 +293,7 @@ describe('tokens API', () => {
       const first = await newToken(api, church, ['admin:*'], 'org_admin');
       const second = await newToken(api, church, ['admin:*'], 'org_admin');
       for (let i = 1; i <= 10; i++) {
-        const res = await api.post<CreatedTokenResponse>(
+        const res = await api.post<IssuedToken>(
           '/v1/auth/tokens',
           as(first.token, { body: { name: `Batch ${i}`, scopes: ['read:members'] } }),
         );
@@ -322,7 +325,7 @@ describe('tokens API', () => {
       expect(batch.body.data.some((t) => t.name === 'Batch 11')).toBe(false);
 
       // The quota is per token: another token of the same church still creates, and the first still reads.
-      const other = await api.post<CreatedTokenResponse>(
+      const other = await api.post<IssuedToken>(
         '/v1/auth/tokens',
         as(second.token, { body: { name: 'Other token', scopes: ['read:members'] } }),
       );

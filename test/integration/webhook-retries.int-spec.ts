@@ -15,7 +15,7 @@ import { sleep, waitFor } from '../support/wait';
 import type {
   AttemptResponse as Attempt,
   EndpointResponse as Endpoint,
-} from '../../src/platform/webhooks/dto/endpoint.response';
+} from '../../src/modules/webhook-endpoints/dto/endpoint.response';
 
 /**
  * Retries, deactivation and failure kinds, on a time-scaled schedule (the specification's

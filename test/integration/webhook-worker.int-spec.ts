@@ -11,8 +11,8 @@ import { cancelPendingDeliveries, newTenant, newWebhookEndpoint, TestTenant } fr
 import { cleanEnv, DIST_DIR, freePort, NODE_BIN, REPO_ROOT } from '../support/processes';
 import { TestReceiver } from '../support/receiver';
 import { sleep, waitFor } from '../support/wait';
-import type { WebhookEventResponse } from '../../src/platform/webhooks/dto/webhook-event.response';
-import type { AttemptResponse as Attempt } from '../../src/platform/webhooks/dto/endpoint.response';
+import type { WebhookEventResponse } from '../../src/modules/webhook-endpoints/dto/webhook-event.response';
+import type { AttemptResponse as Attempt } from '../../src/modules/webhook-endpoints/dto/endpoint.response';
 
 /**
  * The production shape: the API (TestApi, in this process) only writes the outbox and enqueues;

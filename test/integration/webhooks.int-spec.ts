@@ -19,8 +19,8 @@ import type {
   AttemptResponse as Attempt,
   EndpointResponse as Endpoint,
   EndpointWithSecretResponse,
-} from '../../src/platform/webhooks/dto/endpoint.response';
-import type { WebhookEventResponse } from '../../src/platform/webhooks/dto/webhook-event.response';
+} from '../../src/modules/webhook-endpoints/dto/endpoint.response';
+import type { WebhookEventResponse } from '../../src/modules/webhook-endpoints/dto/webhook-event.response';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { newCampus } from '../support/factories';
@@ -226,7 +226,10 @@ describe('webhooks (in-process delivery)', () => {
       return c;
     }
 
-    async function createEndpoint(c: TestTenant, body: JsonObject): Promise<EndpointWithSecretResponse> {
+    async function createEndpoint(
+      c: TestTenant,
+      body: JsonObject,
+    ): Promise<EndpointWithSecretResponse & { secret: string }> {
       // With filters, skip TestApi's OpenAPI check here: the conformance of `filters` in responses is
       // asserted by the 'creates an endpoint' test, and these tests are about delivery.
       if (!body.filters) return newWebhookEndpoint(api, c, body);
@@ -236,7 +239,7 @@ describe('webhooks (in-process delivery)', () => {
         .set('X-Tenant', c.slug)
         .send(body);
       if (res.status !== 201) throw new Error(`endpoint not created: ${res.status} ${JSON.stringify(res.body)}`);
-      return res.body as EndpointWithSecretResponse;
+      return res.body as EndpointWithSecretResponse & { secret: string };
     }
 
     async function attempts(c: TestTenant, endpointId: string): Promise<Attempt[]> {

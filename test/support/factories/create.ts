@@ -34,3 +34,14 @@ export function created<T>(
 ): Promise<T> {
   return answered<T>(api, 'POST', church, path, body, call, status);
 }
+
+/** The answer of a creation with its secret `field` shown (it is null only on an idempotent replay, which a factory never makes). */
+export async function shown<T, K extends keyof T>(
+  answer: Promise<T>,
+  field: K,
+): Promise<T & { [P in K]: NonNullable<T[P]> }> {
+  const body = await answer;
+  if (body[field] === null || body[field] === undefined)
+    throw new Error(`no ${String(field)} in the answer (a replay?)`);
+  return body as T & { [P in K]: NonNullable<T[P]> };
+}
