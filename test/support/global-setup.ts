@@ -5,8 +5,26 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source-options';
 import { ADMIN_DATABASE_URL, databaseUrlFor } from './test-env';
 
-/** A fresh database per run, migrated once; every test file then makes its own churches. */
+/** The projects named by --selectProjects on jest's command line (none: every project runs). */
+function selectedProjects(argv = process.argv): string[] {
+  const at = argv.findIndex((arg) => arg === '--selectProjects' || arg.startsWith('--selectProjects='));
+  if (at < 0) return [];
+  if (argv[at].includes('=')) return argv[at].slice(argv[at].indexOf('=') + 1).split(',');
+  const names: string[] = [];
+  for (const arg of argv.slice(at + 1)) {
+    if (arg.startsWith('-')) break;
+    names.push(arg);
+  }
+  return names;
+}
+
+/**
+ * A fresh database per run, migrated once; every test file then makes its own churches. A run of
+ * the unit project alone (`--selectProjects unit`) needs none.
+ */
 export default async function globalSetup(): Promise<void> {
+  const projects = selectedProjects();
+  if (projects.length > 0 && projects.every((name) => name === 'unit')) return;
   Logger.overrideLogger(['error', 'warn']); // TypeORM's start-up chatter (debug) stays out of the CI log
   const name = `church_test_${Date.now()}_${process.pid}`;
   const admin = new Client({ connectionString: ADMIN_DATABASE_URL });

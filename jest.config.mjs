@@ -1,0 +1,60 @@
+// @ts-check
+/**
+ * Three projects, one run (`npm test` runs them all; `npm run test:<project>` one of them):
+ *
+ * - unit: `*.spec.ts` beside the code in src/, and test/lint-layers.spec.ts; no database, no app;
+ * - api: test/api/, each file the API in process (TestApi) on the run's database, HTTP through
+ *   supertest: the everyday loop;
+ * - system: test/system/, what needs more than one app in process: the built server, CLI and worker
+ *   as processes, headless Chromium, restarts, cut connections, workers stopped mid-job, PGlite,
+ *   shutdown, the README walk-through, and suites that run for minutes.
+ *
+ * globalSetup and globalTeardown are the run's, so they are set here and not in a project: one
+ * database per run, whatever the projects (none for `unit` alone).
+ */
+
+/** TypeScript through SWC, decorators and their metadata as Nest needs them. */
+const transform = {
+  '^.+\\.ts$': [
+    '@swc/jest',
+    {
+      jsc: {
+        target: 'es2022',
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
+      },
+      module: { type: 'commonjs' },
+    },
+  ],
+};
+
+/**
+ * @param {string} displayName
+ * @param {string[]} roots
+ * @param {string} testRegex
+ * @returns {import('jest').Config}
+ */
+const project = (displayName, roots, testRegex) => ({
+  displayName,
+  rootDir: import.meta.dirname,
+  roots,
+  testRegex,
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  transform,
+  testTimeout: 60_000,
+});
+
+/** @type {import('jest').Config} */
+export default {
+  rootDir: import.meta.dirname,
+  projects: [
+    project('unit', ['<rootDir>/src', '<rootDir>/test'], '\\.spec\\.ts$'),
+    project('api', ['<rootDir>/test/api'], '\\.int-spec\\.ts$'),
+    project('system', ['<rootDir>/test/system'], '\\.int-spec\\.ts$'),
+  ],
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testTimeout: 60_000,
+  maxWorkers: 1,
+};
