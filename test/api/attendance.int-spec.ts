@@ -20,6 +20,7 @@ import type {
   AttendanceResponse as Attendance,
   BulkAttendanceResponse as BulkResult,
 } from '../../src/modules/attendance/dto/attendance.response';
+import { outboxObjects } from '../support/outbox';
 
 const ATT_ID = /^att_[0-9a-f]{32}$/;
 const ids = (list: List<Attendance>) => list.data.map((a) => a.id);
@@ -48,11 +49,7 @@ async function list(
 
 /** `attendance.recorded` objects in the church's outbox, oldest first. */
 async function recorded(api: TestApi, church: TestTenant): Promise<Attendance[]> {
-  const rows: { object: Attendance }[] = await api.db.platform.query(
-    `SELECT payload->'data'->'object' AS object FROM webhook_events WHERE tenant_id = $1 AND type = 'attendance.recorded' ORDER BY created_at, id`,
-    [church.id],
-  );
-  return rows.map((r) => r.object);
+  return outboxObjects<Attendance>(api, church, 'attendance.recorded');
 }
 
 async function rowsIn(api: TestApi, church: TestTenant): Promise<number> {

@@ -9,6 +9,7 @@ import { waitFor } from '../support/wait';
 import { sortedIssuesOf } from '../support/http';
 import type { BatchResponse as Batch } from '../../src/modules/batches/dto/batch.response';
 import type { DonationResponse as Donation } from '../../src/modules/donations/dto/donation.response';
+import { outboxObjects } from '../support/outbox';
 
 const BATCH_ID = /^bat_[0-9a-f]{32}$/;
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -71,11 +72,7 @@ async function createdEvents(
   api: TestApi,
   church: TestTenant,
 ): Promise<{ id: string; status: string; batch_id: string | null }[]> {
-  const rows: { object: { id: string; status: string; batch_id: string | null } }[] = await api.db.platform.query(
-    `SELECT payload->'data'->'object' AS object FROM webhook_events WHERE tenant_id = $1 AND type = 'donation.created' ORDER BY created_at, id`,
-    [church.id],
-  );
-  return rows.map((r) => r.object);
+  return outboxObjects(api, church, 'donation.created');
 }
 
 describe('batches', () => {

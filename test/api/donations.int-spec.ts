@@ -24,6 +24,7 @@ import { itRefusesBadListParams, qs, sortedIssuesOf } from '../support/http';
 import type { FundRef as Ref } from '../../src/modules/funds/dto/fund.response';
 import type { DonationResponse as Donation } from '../../src/modules/donations/dto/donation.response';
 import { newCampus } from '../support/factories';
+import { outboxObjects } from '../support/outbox';
 
 interface PlanNode {
   'Node Type': string;
@@ -105,11 +106,7 @@ async function eventObjects<T = Donation>(
   type: string,
   objectId: string,
 ): Promise<T[]> {
-  const rows: { object: T }[] = await api.db.platform.query(
-    `SELECT payload->'data'->'object' AS object FROM webhook_events WHERE tenant_id = $1 AND type = $2 AND payload->'data'->'object'->>'id' = $3 ORDER BY created_at, id`,
-    [church.id, type, objectId],
-  );
-  return rows.map((r) => r.object);
+  return outboxObjects<T>(api, church, type, objectId);
 }
 
 describe('donations', () => {

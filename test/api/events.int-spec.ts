@@ -18,6 +18,7 @@ import { waitFor } from '../support/wait';
 import { as, qs, sortedIssuesOf } from '../support/http';
 import type { CalendarEventResponse as CalendarEvent } from '../../src/modules/events/dto/event.response';
 import type { RegistrationResponse as Registration } from '../../src/modules/events/dto/registration.response';
+import { outboxObjects } from '../support/outbox';
 
 // ---------------------------------------------------------------------------------------------
 // Calendar events and registrations (CONTRACT §11), over HTTP on PostgreSQL, with a real SMTP server
@@ -72,11 +73,7 @@ describe('calendar events', () => {
   }
 
   async function outbox<T>(c: TestTenant, type: string, objectId: string): Promise<T[]> {
-    const rows: { object: T }[] = await api.db.platform.query(
-      `SELECT payload->'data'->'object' AS object FROM webhook_events WHERE tenant_id = $1 AND type = $2 AND payload->'data'->'object'->>'id' = $3 ORDER BY created_at, id`,
-      [c.id, type, objectId],
-    );
-    return rows.map((r) => r.object);
+    return outboxObjects<T>(api, c, type, objectId);
   }
 
   async function registrationRows(c: TestTenant, eventId: string): Promise<number> {

@@ -10,6 +10,7 @@ import { as } from '../support/http';
 import type { PaymentProcessorResponse as Settings } from '../../src/modules/payments/dto/payment-processor.response';
 import type { ProcessorEventAck as Ack } from '../../src/modules/payments/dto/processor-event-ack.response';
 import type { DonationResponse as Donation } from '../../src/modules/donations/dto/donation.response';
+import { outboxObjects } from '../support/outbox';
 
 // ---------------------------------------------------------------------------------------------
 // Types and helpers
@@ -90,11 +91,7 @@ describe('payment processor', () => {
 
   /** The `data.object` of every outbox event of `type` in the church whose object has this id. */
   async function outbox<T = JsonObject>(target: TestTenant, type: string, objectId: string): Promise<T[]> {
-    const rows: { object: T }[] = await api.db.platform.query(
-      `SELECT payload->'data'->'object' AS object FROM webhook_events WHERE tenant_id = $1 AND type = $2 AND payload->'data'->'object'->>'id' = $3 ORDER BY created_at, id`,
-      [target.id, type, objectId],
-    );
-    return rows.map((r) => r.object);
+    return outboxObjects<T>(api, target, type, objectId);
   }
 
   /** Sends through the fake to the church's endpoint(s) and checks each answer against the OpenAPI description. */

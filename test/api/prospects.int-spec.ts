@@ -10,6 +10,7 @@ import { as, itRefusesBadListParams, qs, sortedIssuesOf } from '../support/http'
 import type { CampusRef } from '../../src/modules/campuses/dto/campus.response';
 import type { ProspectResponse as Prospect } from '../../src/modules/prospects/dto/prospect.response';
 import type { MemberResponse as Member } from '../../src/modules/members/dto/member.response';
+import { outboxObjects } from '../support/outbox';
 
 // ---------------------------------------------------------------------------------------------
 // Types and small helpers
@@ -34,11 +35,7 @@ async function listProspects(
 
 /** The `data.object` of every outbox event of `type` in the church whose object has this id (oldest first). */
 async function eventObjects<T>(api: TestApi, church: TestTenant, type: string, objectId: string): Promise<T[]> {
-  const rows: { object: T }[] = await api.db.platform.query(
-    `SELECT payload->'data'->'object' AS object FROM webhook_events WHERE tenant_id = $1 AND type = $2 AND payload->'data'->'object'->>'id' = $3 ORDER BY created_at, id`,
-    [church.id, type, objectId],
-  );
-  return rows.map((r) => r.object);
+  return outboxObjects<T>(api, church, type, objectId);
 }
 
 /** Live members of the church with this last name, counted in PostgreSQL. */

@@ -9,6 +9,7 @@ import { Call, JsonObject, TestApi } from '../support/api';
 import { inTenant, newFund, newMembers, newRecurringGift, newTenant, newToken, TestTenant } from '../support/factories';
 import { as, itRefusesBadListParams, qs, sortedIssuesOf } from '../support/http';
 import type { RecurringGiftResponse as RecurringGift } from '../../src/modules/recurring-gifts/dto/recurring-gift.response';
+import { outboxObjects } from '../support/outbox';
 
 const GIFT_ID = /^rcg_[0-9a-f]{32}$/;
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -25,11 +26,7 @@ async function eventObjects<T = RecurringGift>(
   type: string,
   objectId: string,
 ): Promise<T[]> {
-  const rows: { object: T }[] = await api.db.platform.query(
-    `SELECT payload->'data'->'object' AS object FROM webhook_events WHERE tenant_id = $1 AND type = $2 AND payload->'data'->'object'->>'id' = $3 ORDER BY created_at, id`,
-    [church.id, type, objectId],
-  );
-  return rows.map((r) => r.object);
+  return outboxObjects<T>(api, church, type, objectId);
 }
 
 async function eventTypes(api: TestApi, church: TestTenant, objectId: string): Promise<string[]> {
