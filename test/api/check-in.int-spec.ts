@@ -422,7 +422,10 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
     /** A visit of one new person at a new event, and a code that is not its own. */
     async function newVisit() {
       const [member] = await newMembers(api, church, [{ first_name: 'Lock', last_name: 'Kid' }]);
-      const visit = await ok<CheckIn>(await checkIn({ event_id: await newEvent(church), member_ids: [member] }), 201);
+      const visit = await ok<CheckIn>(
+        await checkIn({ event_id: await newUpcomingEvent(api, church).then((e) => e.id), member_ids: [member] }),
+        201,
+      );
       return { ...visit, wrongCode: visit.security_code === 'BBBB' ? 'CCCC' : 'BBBB' };
     }
     const checkout = (visit: CheckIn, code: string) =>
@@ -506,7 +509,11 @@ describe('kiosk check-in (/v1/check-in/search, /v1/check-ins)', () => {
     it("another church's check-in is still 404, with or without wrong codes counted", async () => {
       const [theirs] = await newMembers(api, other, [{ first_name: 'Far', last_name: 'Kid' }]);
       const theirVisit = await ok<CheckIn>(
-        await checkIn({ event_id: await newEvent(other), member_ids: [theirs] }, other.token, other),
+        await checkIn(
+          { event_id: await newUpcomingEvent(api, other).then((e) => e.id), member_ids: [theirs] },
+          other.token,
+          other,
+        ),
         201,
       );
       for (let i = 0; i < 6; i++) {

@@ -89,11 +89,11 @@ describe('database connections and outbound calls', () => {
     // Six reconnections at once: all six wait on the processor together, none on a connection or the row.
     const reconnections = Array.from({ length: 6 }, connect);
     const creates = () => receiver.at('/v1/webhook_endpoints').length;
-    await receiver.waitFor(
-      () => creates() === 7,
-      900,
-      () => `7 endpoint creations; got ${creates()}`,
-    );
+    await waitFor(() => creates() === 7, {
+      timeout: 900,
+      interval: 20,
+      what: () => `7 endpoint creations; got ${creates()}`,
+    });
     expect((await api.get('/v1/members', as())).status).toBe(200);
     for (const res of await Promise.all(reconnections)) expect(res.status).toBe(200);
     // One connection is left, and every endpoint it replaced was deleted at the processor.
