@@ -292,9 +292,8 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
     const job = await api.app
       .get(JobsService)
       .create(QUEUES.mail, { mailId, tenantId: church.id }, { runAt: new Date(Date.now() - 60_000) });
-    await sleep(200);
-    expect(smtp.to(to)).toEqual([]);
-    expect(await worker.get(JobSweeper).sweep()).toBeGreaterThanOrEqual(1);
+    // Only a sweep can hand it over: this one, or the worker's own (every 5 s), if that came first.
+    await worker.get(JobSweeper).sweep();
     const [mail] = await mailsTo(to);
     expect(mail.subject).toBe('Lost');
     expect(
