@@ -3,6 +3,7 @@ import { TenantContext } from '../../src/common/context/tenant-context';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { JsonObject, TestApi } from '../support/api';
+import { explainQueryOf, MEMBERS_PAGE, nodesOf, PlanNode, planSummary } from '../support/query-plan';
 import { inTenant, newCustomField, newMember, newMembers, newTenant, newToken, TestTenant } from '../support/factories';
 import { sleep } from '../support/wait';
 import { as, issuesOf, itRefusesBadListParams, qs } from '../support/http';
@@ -14,13 +15,6 @@ import type {
 
 /** CONTRACT §10 Custom fields: /v1/custom-fields, members' custom_fields checked against them, custom_fields.<key> filters. */
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
 const FIELD_ID = /^cfd_[0-9a-f]{32}$/;
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -28,7 +22,6 @@ const byField = <T extends { field: string }>(issues: T[]) =>
   [...issues].sort((a, b) => a.field.localeCompare(b.field));
 const uuidOf = (publicId: string) =>
   publicId.slice(publicId.indexOf('_') + 1).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 /** Fields of every type, as most tests use them. */
 const FIELDS: JsonObject[] = [
@@ -656,35 +649,13 @@ describe('custom fields', () => {
       await api.db.platform.query('VACUUM ANALYZE members');
     }, 60_000);
 
-    /** The page query the API runs for GET /v1/members with `params` (captured from the driver), EXPLAINed in the church's transaction. */
+    /** The page query the API runs for GET /v1/members with `params`, EXPLAINed as the church's request ran it. */
     async function explain(params: Record<string, string>): Promise<{ plan: PlanNode; total: number | null }> {
-      const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query');
-      let res: List<Member>;
-      let page: [string, unknown[]];
-      try {
-        res = await listMembers(church, params);
-        const calls = spy.mock.calls.filter(([sql]) => /FROM "members"/.test(sql) && /LIMIT 51/.test(sql));
-        expect(calls).toHaveLength(1);
-        page = [calls[0][0], (calls[0][1] as unknown[] | undefined) ?? []];
-      } finally {
-        spy.mockRestore();
-      }
-      return inTenant(api, church.id, async () => {
-        const plan: { 'QUERY PLAN': { Plan: PlanNode }[] }[] = await TenantContext.current().manager.query(
-          `EXPLAIN (FORMAT JSON) ${page[0]}`,
-          page[1],
-        );
-        return { plan: plan[0]['QUERY PLAN'][0].Plan, total: res.total };
-      });
+      const { plan, answer } = await explainQueryOf(api, church.id, () => listMembers(church, params), MEMBERS_PAGE);
+      return { plan, total: answer.total };
     }
 
-    const summary = (plan: PlanNode) =>
-      nodesOf(plan)
-        .map(
-          (n) =>
-            `${n['Node Type']}${n['Index Name'] ? ` using ${n['Index Name']}` : ''}${n['Relation Name'] ? ` on ${n['Relation Name']}` : ''}`,
-        )
-        .join(' > ');
+    const summary = planSummary;
 
     it('a rare value (10 of 6,000): a bitmap scan of members_custom_fields_idx, no Seq Scan', async () => {
       const { plan, total } = await explain({ 'custom_fields.shirt_size': 'L', limit: '50' });

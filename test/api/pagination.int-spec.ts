@@ -5,6 +5,7 @@ import { parseListQuery } from '../../src/common/lists/list-query';
 import { MemberEntity } from '../../src/modules/members/member.entity';
 import { MEMBER_LIST } from '../../src/modules/members/members.list';
 import { TestApi } from '../support/api';
+import { nodesOf, PlanNode } from '../support/query-plan';
 import { inTenant, newTenant, TestTenant } from '../support/factories';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import { BadListParams, itRefusesBadListParams } from '../support/http';
@@ -150,21 +151,6 @@ function describeMember(m: Member): string {
 }
 
 // ---- EXPLAIN plans ----
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Index Cond'?: string;
-  Filter?: string;
-  'Actual Rows'?: number;
-  'Rows Removed by Filter'?: number;
-  Plans?: PlanNode[];
-}
-
-function nodesOf(node: PlanNode): PlanNode[] {
-  return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-}
 
 describe('keyset pagination over 10,000 members', () => {
   let api: TestApi;

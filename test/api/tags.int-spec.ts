@@ -3,6 +3,7 @@ import { TenantContext } from '../../src/common/context/tenant-context';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { JsonObject, TestApi } from '../support/api';
+import { explainQueryOf, MEMBERS_PAGE, nodesOf, PlanNode, planSummary } from '../support/query-plan';
 import { inTenant, newMember, newMembers, newTag, newTenant, newToken, TestTenant } from '../support/factories';
 import { TEST_REDIS_URL } from '../support/test-env';
 import { sleep } from '../support/wait';
@@ -14,20 +15,12 @@ import type { WebhookEventResponse } from '../../src/modules/webhook-endpoints/d
 /** CONTRACT §10 Tags: /v1/tags, members' `tags` and `tag` filter, PUT/DELETE /v1/members/{id}/tags/{tag}, tag.added/tag.removed. */
 
 type TagEvent = WebhookEventResponse & { data: { object: MemberTagEvent } };
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
 const TAG_ID = /^tag_[0-9a-f]{32}$/;
 const UTC_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const uuidOf = (publicId: string) =>
   publicId.slice(publicId.indexOf('_') + 1).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
 const refOf = (tag: Tag): TagRef => ({ id: tag.id, name: tag.name });
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 const sorted = (values: string[]) => [...values].sort();
 const idsOf = (list: List<Member>) => sorted(list.data.map((m) => m.id));
 
@@ -657,35 +650,13 @@ describe('tags', () => {
       await api.db.platform.query('ANALYZE tags');
     }, 60_000);
 
-    /** The page query the API runs for GET /v1/members with `params` (captured from the driver), EXPLAINed in the church's transaction. */
+    /** The page query the API runs for GET /v1/members with `params`, EXPLAINed as the church's request ran it. */
     async function explain(params: Record<string, string>): Promise<{ plan: PlanNode; rows: number }> {
-      const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query');
-      let res: List<Member>;
-      let page: [string, unknown[]];
-      try {
-        res = await listMembers(church, params);
-        const calls = spy.mock.calls.filter(([sql]) => /FROM "members"/.test(sql) && /LIMIT 51/.test(sql));
-        expect(calls).toHaveLength(1);
-        page = [calls[0][0], (calls[0][1] as unknown[] | undefined) ?? []];
-      } finally {
-        spy.mockRestore();
-      }
-      return inTenant(api, church.id, async () => {
-        const plan: { 'QUERY PLAN': { Plan: PlanNode }[] }[] = await TenantContext.current().manager.query(
-          `EXPLAIN (FORMAT JSON) ${page[0]}`,
-          page[1],
-        );
-        return { plan: plan[0]['QUERY PLAN'][0].Plan, rows: res.data.length };
-      });
+      const { plan, answer } = await explainQueryOf(api, church.id, () => listMembers(church, params), MEMBERS_PAGE);
+      return { plan, rows: answer.data.length };
     }
 
-    const summary = (plan: PlanNode) =>
-      nodesOf(plan)
-        .map(
-          (n) =>
-            `${n['Node Type']}${n['Index Name'] ? ` using ${n['Index Name']}` : ''}${n['Relation Name'] ? ` on ${n['Relation Name']}` : ''}`,
-        )
-        .join(' > ');
+    const summary = planSummary;
 
     it.each([
       // A rare tag: its few members are read through (tenant_id, tag_id, member_id).
