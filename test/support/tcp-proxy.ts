@@ -44,6 +44,11 @@ export class TcpProxy {
     return n;
   }
 
+  /** The local ports of the proxy's open connections to the server: pg_stat_activity's client_port of its sessions. */
+  upstreamPorts(): number[] {
+    return [...this.pairs].map(([, upstream]) => upstream.localPort).filter((p): p is number => p !== undefined);
+  }
+
   refuse(): void {
     if (this.server.listening) this.server.close();
   }

@@ -133,17 +133,23 @@ describe('connection loss: 503 with Retry-After, never a 500, nothing half-writt
 
   const backendsWaiting = (query: string) =>
     sql<{ pid: number }>(
-      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'church-api' AND wait_event_type = 'Lock' AND query LIKE $1`,
-      [query],
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'church-api'
+          AND client_port = ANY($2::int[]) AND wait_event_type = 'Lock' AND query LIKE $1`,
+      [query, proxy.upstreamPorts()],
     );
 
   /** Polls every 20 ms; fails after 5 s. */
   const pollFor = (what: string) => ({ what, timeout: 5_000, interval: 20 });
 
-  /** pg_terminate_backend on every session of the API in the test database: each gets 57P01. */
+  /**
+   * pg_terminate_backend on every session of this file's API (those behind the proxy): each gets
+   * 57P01. Other files share the database and run meanwhile; their sessions are left alone.
+   */
   const terminateBackends = () =>
     sql(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'church-api'`,
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = current_database() AND application_name = 'church-api' AND client_port = ANY($1::int[])`,
+      [proxy.upstreamPorts()],
     );
 
   const backendGone = (pid: number) => async () =>
