@@ -7,6 +7,7 @@ import { AuditModule } from './platform/audit/audit.module';
 import { AuthModule } from './platform/auth/auth.module';
 import { CorsModule } from './platform/cors/cors.module';
 import { ListTotalsModule } from './platform/list-totals/list-totals.module';
+import { ChangesPlatformModule } from './platform/changes/changes.module';
 import { MailModule } from './platform/mail/mail.module';
 import { OutboxModule } from './platform/outbox/outbox.module';
 import { PushModule } from './platform/push/push.module';
@@ -27,6 +28,7 @@ import { UsersModule } from './platform/users/users.module';
     RedisModule,
     ListTotalsModule,
     MailModule,
+    ChangesPlatformModule,
     PushModule,
     OutboxModule,
     TenancyModule,

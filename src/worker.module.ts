@@ -6,6 +6,7 @@ import { StatementsProcessor } from './modules/statements/statements.processor';
 import { JobsModule } from './platform/jobs/jobs.module';
 import { MailProcessor } from './platform/mail/mail.processor';
 import { MailRetentionProcessor } from './platform/mail/mail-retention.processor';
+import { ChangeRetentionProcessor } from './platform/changes/change-retention.processor';
 import { TokenExpiryProcessor } from './modules/api-tokens/token-expiry.processor';
 import { DeliveryProcessor } from './platform/outbox/delivery/delivery.processor';
 import { DeliverySweeper } from './platform/outbox/delivery/delivery-sweeper';
@@ -19,6 +20,7 @@ import { DeliverySweeper } from './platform/outbox/delivery/delivery-sweeper';
     TokenExpiryProcessor,
     MailProcessor,
     MailRetentionProcessor,
+    ChangeRetentionProcessor,
     StatementsProcessor,
     NotificationsProcessor,
   ],

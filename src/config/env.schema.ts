@@ -52,6 +52,12 @@ export class EnvironmentVariables {
   @Min(0)
   DB_IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
 
+  /** Days the changes feed keeps a change (CONTRACT §15); an older cursor is 410 sync_cursor_expired. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  CHANGES_RETENTION_DAYS = 30;
+
   /**
    * Reports computed at once per API process (about the database's cores); more wait their turn
    * for up to a minute without holding a database connection, so reports never starve other routes.

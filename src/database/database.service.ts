@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import type { Pool, PoolClient, QueryResult } from 'pg';
+import { escapeLiteral, type Pool, type PoolClient, type QueryResult } from 'pg';
 import {
   DataSource,
   EntityManager,
@@ -10,6 +10,7 @@ import {
 } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { Actor, TenantContext } from '../common/context/tenant-context';
+import { changeActor } from '../common/context/change-actor';
 import { DEFAULT_LANGUAGE, Language } from '../common/i18n/language';
 import { APP_ROLE } from './app-role';
 import { dataSourceOptions } from './data-source-options';
@@ -24,8 +25,17 @@ const MIGRATION_LOCK = 7_262_019; // arbitrary advisory-lock key for "migrations
  * commit). The values are a constant and a checked uuid, so inlining them is safe.
  */
 function enterTenant(tenantId: string, settings: Record<string, string> = {}): string {
-  const more = Object.entries(settings).map(([name, value]) => `, set_config('${name}', '${value}', true)`);
+  const more = Object.entries(settings).map(
+    ([name, value]) => `, set_config('${name}', ${escapeLiteral(value)}, true)`,
+  );
   return `SELECT set_config('role', '${APP_ROLE}', true), set_config('app.tenant_id', '${tenantId}', true)${more.join('')}`;
+}
+
+/** Who the change log names for this transaction's changes (CONTRACT §16), and its request. */
+function changeSettings(run: TenantRun): Record<string, string> {
+  const settings: Record<string, string> = { 'app.actor': JSON.stringify(changeActor(run.actor)) };
+  if (run.requestId) settings['app.request_id'] = run.requestId;
+  return settings;
 }
 
 /** Tells TypeORM that the runner is inside the transaction we opened ourselves (see runInTenant). */
@@ -163,7 +173,7 @@ export class Database implements OnApplicationShutdown {
     let result: T;
     try {
       // One round trip opens the transaction and enters the tenant.
-      await runner.query(`START TRANSACTION; ${enterTenant(run.tenantId)}`);
+      await runner.query(`START TRANSACTION; ${enterTenant(run.tenantId, changeSettings(run))}`);
       markTransactionStarted(runner);
       result = await TenantContext.run(
         {

@@ -2,6 +2,7 @@ import { ApiTokensModule } from './api-tokens/api-tokens.module';
 import { AttendanceModule } from './attendance/attendance.module';
 import { AuditLogModule } from './audit-log/audit-log.module';
 import { BatchesModule } from './batches/batches.module';
+import { ChangesModule } from './changes/changes.module';
 import { CampusesModule } from './campuses/campuses.module';
 import { CheckInModule } from './check-in/check-in.module';
 import { CustomFieldsModule } from './custom-fields/custom-fields.module';
@@ -57,6 +58,7 @@ export const FEATURE_MODULES = [
   DevicesModule,
   PrayerRequestsModule,
   WebhookEndpointsModule,
+  ChangesModule,
   AuditLogModule,
   SettingsModule,
   UsageModule,

@@ -10,6 +10,10 @@ export interface Actor {
   tokenId?: string;
   tokenName?: string;
   userId?: string | null;
+  /** For `token`: an OAuth access token acts for its app. */
+  tokenType?: 'pat' | 'service' | 'kiosk' | 'oauth';
+  /** For `cli` and `staff`: whom the change log and audit name (a command, an e-mail). */
+  name?: string;
   kind: 'token' | 'cli' | 'worker' | 'processor' | 'staff';
 }
 

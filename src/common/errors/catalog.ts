@@ -86,6 +86,11 @@ const en: Catalog = {
     title: 'Wrong security code',
     detail: 'The security code does not match this check-in; nothing was changed.',
   },
+  sync_cursor_expired: {
+    title: 'Sync cursor expired',
+    detail:
+      'This cursor is older than the changes kept ({retention_days} days): list the records again, then follow GET /v1/changes/head.',
+  },
   checkout_locked: {
     title: 'Check-out locked',
     detail: 'Too many wrong security codes for this check-in; check-out is locked for {retry_after} seconds.',
@@ -183,6 +188,11 @@ const es: Catalog = {
     title: 'Código de seguridad incorrecto',
     detail: 'El código de seguridad no corresponde a este registro de entrada; no se cambió nada.',
   },
+  sync_cursor_expired: {
+    title: 'Cursor de sincronización vencido',
+    detail:
+      'Este cursor es anterior a los cambios que se conservan ({retention_days} días): vuelva a listar los registros y siga GET /v1/changes/head.',
+  },
   checkout_locked: {
     title: 'Salida bloqueada',
     detail:
@@ -278,6 +288,11 @@ const pt: Catalog = {
   security_code_mismatch: {
     title: 'Código de segurança incorreto',
     detail: 'O código de segurança não corresponde a este check-in; nada foi alterado.',
+  },
+  sync_cursor_expired: {
+    title: 'Cursor de sincronização expirado',
+    detail:
+      'Este cursor é anterior às mudanças guardadas ({retention_days} dias): liste os registros de novo e siga GET /v1/changes/head.',
   },
   checkout_locked: {
     title: 'Check-out bloqueado',

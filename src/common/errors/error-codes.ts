@@ -33,6 +33,7 @@ export const ERROR_CODES = [
   'already_checked_in',
   'security_code_mismatch',
   'checkout_locked',
+  'sync_cursor_expired',
   'rate_limited',
   'internal_error',
   'processor_unavailable',
@@ -85,6 +86,8 @@ export function statusOf(code: ErrorCode): number {
     case 'refund_exceeds_remaining':
     case 'security_code_mismatch':
       return 422;
+    case 'sync_cursor_expired':
+      return 410;
     case 'checkout_locked':
       return 423;
     case 'rate_limited':

@@ -32,6 +32,7 @@ export const ID_PREFIX = {
   statementRun: 'stmrun',
   audit: 'aud',
   request: 'req',
+  change: 'chg',
 } as const;
 
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];

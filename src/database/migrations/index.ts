@@ -28,6 +28,7 @@ import { CreateGivingDays1765000000000 } from './1765000000000-CreateGivingDays'
 import { AddTokenCreatorToken1765100000000 } from './1765100000000-AddTokenCreatorToken';
 import { IsolateMailOutbox1765110000000 } from './1765110000000-IsolateMailOutbox';
 import { AddCheckoutLock1765120000000 } from './1765120000000-AddCheckoutLock';
+import { CreateChangeLog1765130000000 } from './1765130000000-CreateChangeLog';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   AddTokenCreatorToken1765100000000,
   IsolateMailOutbox1765110000000,
   AddCheckoutLock1765120000000,
+  CreateChangeLog1765130000000,
 ];

@@ -8,6 +8,7 @@ import { MemberTagsController } from './member-tags.controller';
 import { MemberTagsService } from './member-tags.service';
 import { MemberHouseholdsService } from './member-households.service';
 import { MemberLookup } from './member-lookup';
+import { MembersChangeSource } from './members.changes';
 import { MembersBulkService } from './members-bulk.service';
 import { MembersController } from './members.controller';
 import { MembersRepository } from './members.repository';
@@ -18,6 +19,7 @@ import { MembersService } from './members.service';
   controllers: [MembersController, MemberTagsController],
   providers: [
     MembersService,
+    MembersChangeSource,
     MembersBulkService,
     MembersRepository,
     CampusDirectory,

@@ -94,6 +94,14 @@ export class MembersService {
     return this.respond(member, await this.campusesOf([member]), await this.memberTags.ofOne(member.id));
   }
 
+  /** The live members among `ids` as GET returns them, by id (the changes feed's objects). */
+  async getMany(ids: string[]): Promise<Map<string, MemberResponse>> {
+    const members = await this.members.findLiveMany(ids);
+    const [campuses, tags] = await Promise.all([this.campusesOf(members), this.memberTags.of(ids)]);
+    const { lang } = TenantContext.current();
+    return new Map(members.map((m) => [m.id, toMemberResponse(m, campuses, lang, tags.get(m.id) ?? [])]));
+  }
+
   /**
    * A page of members. With Redis, the ETag comes from the church's list version and the request,
    * so a matching If-None-Match is answered (304) before any query.

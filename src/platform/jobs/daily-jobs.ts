@@ -3,8 +3,8 @@ import { nextDailyRun } from './daily-schedule';
 import { JobsService } from './jobs.service';
 import { JobKind, QUEUES } from './queues';
 
-/** The platform's daily chores: token-expiry notices, and deleting mail sent more than 30 days ago. */
-export const DAILY_JOBS: JobKind[] = [QUEUES.tokenExpiry, QUEUES.mailRetention];
+/** The platform's daily chores: token-expiry notices, deleting mail sent and changes made long ago. */
+export const DAILY_JOBS: JobKind[] = [QUEUES.tokenExpiry, QUEUES.mailRetention, QUEUES.changeRetention];
 
 /**
  * Asks for one job of each daily kind per UTC day: at start (today's, unless it exists) and then

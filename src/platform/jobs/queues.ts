@@ -7,6 +7,7 @@ export const QUEUES = {
   tokenExpiry: 'token-expiry',
   mail: 'mail',
   mailRetention: 'mail-retention',
+  changeRetention: 'change-retention',
   statements: 'statements',
   notifications: 'notifications',
 } as const;

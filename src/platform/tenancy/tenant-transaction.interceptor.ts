@@ -27,6 +27,7 @@ export class TenantTransactionInterceptor implements NestInterceptor {
         kind: 'token',
         tokenId: principal.tokenId,
         tokenName: principal.tokenName,
+        tokenType: principal.tokenType,
         userId: principal.actingUserId,
       },
       lang: req.lang,
