@@ -1,5 +1,4 @@
 import type { Type } from '@nestjs/common';
-import { DECORATORS } from '@nestjs/swagger/dist/constants';
 import { ID_PREFIX, type IdPrefix, toPublicId } from '../../common/ids/id';
 import type { ChangeSource } from '../../platform/changes/change-sources';
 
@@ -24,14 +23,16 @@ const REFERENCES: Record<string, IdPrefix> = {
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?[+-]\d\d:\d\d$/;
 
+/** Where @nestjs/swagger keeps a class's @ApiProperty names (its DECORATORS constant, not exported by the package). */
+const PROPERTIES = 'swagger/apiModelPropertiesArray';
+
 const fieldsOf = new WeakMap<Type<unknown>, Set<string>>();
 
 /** The fields a response class documents (its @ApiProperty names). */
 export function documentedFields(response: Type<unknown>): Set<string> {
   let fields = fieldsOf.get(response);
   if (!fields) {
-    const names = (Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, response.prototype as object) ??
-      []) as string[];
+    const names = (Reflect.getMetadata(PROPERTIES, response.prototype as object) ?? []) as string[];
     fields = new Set(names.map((n) => n.replace(/^:/, '')));
     fieldsOf.set(response, fields);
   }

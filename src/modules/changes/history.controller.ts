@@ -5,7 +5,7 @@ import { ApiHistory } from './changes.openapi';
 import { ChangesService } from './changes.service';
 import { HistoryPageResponse } from './dto/history-entry.response';
 
-type Query = Record<string, unknown>;
+type Params = Record<string, unknown>;
 
 /** `GET /v1/<collection>/{id}/history` (CONTRACT §16), under each record's read scope. */
 @ApiTags('Changes')
@@ -17,7 +17,7 @@ export class HistoryController {
   @Auth({ scopes: ['read:members'] })
   @ApiHistory('members', 'member')
   @ApiOkResponse({ type: HistoryPageResponse })
-  member(@Param('id') id: string, @Query() query: Query): Promise<HistoryPageResponse> {
+  member(@Param('id') id: string, @Query() query: Params): Promise<HistoryPageResponse> {
     return this.changes.history('member', id, query);
   }
 
@@ -25,7 +25,7 @@ export class HistoryController {
   @Auth({ scopes: ['read:members'] })
   @ApiHistory('households', 'household')
   @ApiOkResponse({ type: HistoryPageResponse })
-  household(@Param('id') id: string, @Query() query: Query): Promise<HistoryPageResponse> {
+  household(@Param('id') id: string, @Query() query: Params): Promise<HistoryPageResponse> {
     return this.changes.history('household', id, query);
   }
 
@@ -33,7 +33,7 @@ export class HistoryController {
   @Auth({ scopes: ['read:members'] })
   @ApiHistory('prospects', 'prospect')
   @ApiOkResponse({ type: HistoryPageResponse })
-  prospect(@Param('id') id: string, @Query() query: Query): Promise<HistoryPageResponse> {
+  prospect(@Param('id') id: string, @Query() query: Params): Promise<HistoryPageResponse> {
     return this.changes.history('prospect', id, query);
   }
 
@@ -41,7 +41,7 @@ export class HistoryController {
   @Auth({ scopes: ['read:donations'] })
   @ApiHistory('donations', 'donation')
   @ApiOkResponse({ type: HistoryPageResponse })
-  donation(@Param('id') id: string, @Query() query: Query): Promise<HistoryPageResponse> {
+  donation(@Param('id') id: string, @Query() query: Params): Promise<HistoryPageResponse> {
     return this.changes.history('donation', id, query);
   }
 
@@ -49,7 +49,7 @@ export class HistoryController {
   @Auth({ scopes: ['read:groups'] })
   @ApiHistory('groups', 'group')
   @ApiOkResponse({ type: HistoryPageResponse })
-  group(@Param('id') id: string, @Query() query: Query): Promise<HistoryPageResponse> {
+  group(@Param('id') id: string, @Query() query: Params): Promise<HistoryPageResponse> {
     return this.changes.history('group', id, query);
   }
 
@@ -57,7 +57,7 @@ export class HistoryController {
   @Auth({ scopes: ['read:events'] })
   @ApiHistory('events', 'event')
   @ApiOkResponse({ type: HistoryPageResponse })
-  event(@Param('id') id: string, @Query() query: Query): Promise<HistoryPageResponse> {
+  event(@Param('id') id: string, @Query() query: Params): Promise<HistoryPageResponse> {
     return this.changes.history('event', id, query);
   }
 }

@@ -49,7 +49,7 @@ export class MemberHouseholdsService {
     const updatedAt = new Date();
     const detached = await this.members.detachHousehold(householdId, updatedAt);
     await this.service.recordUpdated(
-      detached.map((m) => Object.assign(m, { householdId: null, householdRole: null, updatedAt })),
+      detached.map((m) => ({ before: m, after: { ...m, householdId: null, householdRole: null, updatedAt } })),
     );
   }
 
@@ -58,6 +58,6 @@ export class MemberHouseholdsService {
     changes: Pick<MemberEntity, 'householdId' | 'householdRole' | 'updatedAt'>,
   ): Promise<void> {
     await this.members.update(member.id, changes);
-    await this.service.recordUpdated([Object.assign(member, changes)]);
+    await this.service.recordUpdated([{ before: member, after: { ...member, ...changes } }]);
   }
 }

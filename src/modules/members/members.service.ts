@@ -158,10 +158,14 @@ export class MembersService {
           ? member.householdRole
           : DEFAULT_HOUSEHOLD_ROLE;
     await this.save(id, changes);
-    const updated = Object.assign(member, changes);
-    const campuses = await this.campusesOf([updated]);
+    const updated = { ...member, ...changes };
+    const campuses = await this.campusesOf([member, updated]);
     const tags = await this.memberTags.ofOne(id);
-    await this.outbox.record('member.updated', toMemberResponse(updated, campuses, DEFAULT_LANGUAGE, tags));
+    await this.outbox.recordUpdate(
+      'member.updated',
+      toMemberResponse(member, campuses, DEFAULT_LANGUAGE, tags),
+      toMemberResponse(updated, campuses, DEFAULT_LANGUAGE, tags),
+    );
     return toMemberResponse(updated, campuses, TenantContext.current().lang, tags);
   }
 
@@ -243,12 +247,13 @@ export class MembersService {
   }
 
   /** `member.updated` for members another resource changed in this transaction (households), as GET shows them. */
-  async recordUpdated(members: MemberEntity[]): Promise<void> {
-    const campuses = await this.campusesOf(members);
-    const tags = await this.memberTags.of(members.map((m) => m.id));
-    await this.outbox.recordMany(
+  async recordUpdated(changed: { before: MemberEntity; after: MemberEntity }[]): Promise<void> {
+    const campuses = await this.campusesOf(changed.map((c) => c.after));
+    const tags = await this.memberTags.of(changed.map((c) => c.after.id));
+    const respond = (m: MemberEntity) => toMemberResponse(m, campuses, DEFAULT_LANGUAGE, tags.get(m.id) ?? []);
+    await this.outbox.recordUpdates(
       'member.updated',
-      members.map((m) => toMemberResponse(m, campuses, DEFAULT_LANGUAGE, tags.get(m.id) ?? [])),
+      changed.map((c) => ({ before: respond(c.before), after: respond(c.after) })),
     );
   }
 

@@ -119,8 +119,10 @@ export class RecurringGiftsService {
     changes.updatedAt = now;
     if (changes.status === 'canceled') changes.canceledAt = now;
     if (!(await this.gifts.update(gift.id, changes))) throw AppError.notFound('recurring gift');
+    const before = toRecurringGiftResponse(gift, utcDate(now));
     const response = toRecurringGiftResponse(Object.assign(gift, changes), utcDate(now));
-    await this.outbox.record(changes.status === 'canceled' ? 'recurring.canceled' : 'recurring.updated', response);
+    if (changes.status === 'canceled') await this.outbox.record('recurring.canceled', response);
+    else await this.outbox.recordUpdate('recurring.updated', before, response);
     return response;
   }
 

@@ -40,7 +40,22 @@ function eventSchema(type: EventType, schemas: Record<string, unknown>): SchemaO
       created: { type: 'integer', example: 1767225600, description: 'Unix time in seconds.' },
       tenant: { type: 'string', example: 'grace', description: 'The church key.' },
       api_version: { type: 'string', example: API_VERSION },
-      data: { type: 'object', required: ['object'], properties: { object } },
+      data: type.endsWith('.updated')
+        ? {
+            type: 'object',
+            required: ['object', 'previous_attributes'],
+            properties: {
+              object,
+              previous_attributes: {
+                type: 'object',
+                additionalProperties: true,
+                example: { email: 'ana.old@example.org' },
+                description:
+                  'The top-level fields of the object that this change modified, with their old values (as Stripe sends them); updated_at is not listed.',
+              },
+            },
+          }
+        : { type: 'object', required: ['object'], properties: { object } },
     },
   };
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { API_VERSION } from '../../common/api-version';
 import { TenantContext } from '../../common/context/tenant-context';
 import { ID_PREFIX, newUuid, toPublicId } from '../../common/ids/id';
+import { previousAttributes } from '../../common/events/previous-attributes';
 import { matchesFilters, type DeliveryFilter } from './delivery-filters';
 import { DeliveryDispatcher } from './delivery/delivery-dispatcher';
 import { TenantsService } from '../tenancy/tenants.service';
@@ -24,14 +25,30 @@ export class OutboxService {
     return this.recordMany(type, [object]);
   }
 
+  /**
+   * A `*.updated` event: the record after the change, with `data.previous_attributes` (the
+   * top-level fields the change modified, with their old values; CONTRACT §16).
+   */
+  recordUpdate(type: EventType, before: object, after: object): Promise<void> {
+    return this.recordUpdates(type, [{ before, after }]);
+  }
+
+  recordUpdates(type: EventType, changes: { before: object; after: object }[]): Promise<void> {
+    return this.recordMany(
+      type,
+      changes.map((c) => c.after),
+      changes.map((c) => previousAttributes(c.before, c.after)),
+    );
+  }
+
   /** One statement for the events and one for the deliveries, whatever the number of objects. */
-  async recordMany(type: EventType, objects: unknown[]): Promise<void> {
+  async recordMany(type: EventType, objects: unknown[], previous?: Record<string, unknown>[]): Promise<void> {
     if (objects.length === 0) return;
     const scope = TenantContext.current();
     const { manager, tenantId } = scope;
     const now = new Date();
     const tenant = await this.tenants.currentSlug();
-    const events = objects.map((object) => {
+    const events = objects.map((object, i) => {
       const id = newUuid();
       const payload: EventPayload = {
         id: toPublicId(ID_PREFIX.event, id),
@@ -39,7 +56,7 @@ export class OutboxService {
         created: Math.floor(now.getTime() / 1000),
         tenant,
         api_version: API_VERSION,
-        data: { object },
+        data: previous ? { object, previous_attributes: previous[i] } : { object },
       };
       return { id, payload };
     });

@@ -7,7 +7,8 @@ export interface EventPayload {
   created: number;
   tenant: string;
   api_version: string;
-  data: { object: unknown };
+  /** `previous_attributes` on `*.updated` events only. */
+  data: { object: unknown; previous_attributes?: Record<string, unknown> };
 }
 
 /** The outbox: one row per event, written in the transaction of the change that raised it. */

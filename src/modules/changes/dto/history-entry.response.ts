@@ -7,10 +7,22 @@ export class ChangeActorResponse {
   @ApiProperty({ example: 'Planning sync', nullable: true, type: String }) name: string | null;
 }
 
+/** A field's value, of whatever type the record's GET gives it. */
+const ANY_VALUE = {
+  nullable: true,
+  oneOf: [
+    { type: 'string' },
+    { type: 'number' },
+    { type: 'boolean' },
+    { type: 'object', additionalProperties: true },
+    { type: 'array', items: {} },
+  ],
+};
+
 export class FieldChange {
-  @ApiProperty({ example: 'ana.old@example.org', nullable: true, description: 'The value before (null on a create).' })
+  @ApiProperty({ ...ANY_VALUE, example: 'ana.old@example.org', description: 'The value before (null on a create).' })
   from: unknown;
-  @ApiProperty({ example: 'ana@example.org', nullable: true, description: 'The value after.' })
+  @ApiProperty({ ...ANY_VALUE, example: 'ana@example.org', description: 'The value after.' })
   to: unknown;
 }
 
