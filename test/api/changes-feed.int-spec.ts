@@ -384,12 +384,15 @@ describe('changes feed (CONTRACT §15–§16)', () => {
   it('a write that fails leaves no change; a change rolled back with its request is never in the feed', async () => {
     const c = await newTenant(api);
     const member = await newMember(api, c);
-    const before = (await pg.query(`SELECT count(*)::int AS n FROM changes WHERE tenant_id = $1`, [c.id])).rows[0].n;
+    const before = (
+      await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM changes WHERE tenant_id = $1`, [c.id])
+    ).rows[0].n;
     const bad = await api.patch(`/v1/members/${member.id}`, as(c, { body: { email: 'not-an-email', last_name: '' } }));
     expect(bad.status).toBe(422);
     const key = randomUUID();
     await api.post('/v1/members', as(c, { body: { first_name: 'X' }, headers: { 'Idempotency-Key': key } }));
-    const after = (await pg.query(`SELECT count(*)::int AS n FROM changes WHERE tenant_id = $1`, [c.id])).rows[0].n;
+    const after = (await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM changes WHERE tenant_id = $1`, [c.id]))
+      .rows[0].n;
     expect(after).toBe(before);
   });
 });
