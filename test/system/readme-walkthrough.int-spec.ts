@@ -300,6 +300,15 @@ describe('README walk-through', () => {
         /fund_id,fund_name,currency,count,amount,refunded,net\r\nfnd_[0-9a-f]{32},Building Fund,MXN,3,40000,5000,35000\r\n/,
       ],
       ['a chart', /<svg width="800" height="420" xmlns="http:\/\/www\.w3\.org\/2000\/svg"/],
+      // The changes feed: María's new phone number with its old value, and her history.
+      [
+        'the change followed from head',
+        /\{"data":\[\{"id":"chg_\d+","object_type":"member","object_id":"mem_[0-9a-f]{32}","op":"upsert"[^\n]*?"phone":"\+52 33 1234 5678"[^\n]*?"previous_attributes":\{"phone":null\}[^\n]*?\],"next_cursor":"[A-Za-z0-9_-]+","has_more":false\}/,
+      ],
+      [
+        'her history, newest first',
+        /\{"data":\[\{"id":"chg_\d+","changed_at":"[^"]+","op":"update","actor":\{[^}]*"type":"token"[^}]*\},"request_id":"req_[0-9a-f]{32}","changes":\{"phone":\{"from":null,"to":"\+52 33 1234 5678"\}\}/,
+      ],
     ];
     let from = 0;
     for (const [step, pattern] of steps) {

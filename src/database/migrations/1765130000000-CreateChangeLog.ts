@@ -118,42 +118,42 @@ export class CreateChangeLog1765130000000 implements MigrationInterface {
       ...isolateTenantTable('change_horizons', 'SELECT'),
       allowPlatformAccess('change_horizons'),
       // The record's next position: never below its previous change's (see the class comment).
-      `CREATE FUNCTION change_position(tenant uuid, kind text, record uuid, tx bigint) RETURNS bigint
+      `CREATE FUNCTION change_position(p_tenant uuid, p_kind text, p_record uuid, p_tx bigint) RETURNS bigint
          LANGUAGE sql STABLE AS $$
-           SELECT greatest(tx, (SELECT c.position FROM changes c
-                                 WHERE c.tenant_id = tenant AND c.object_type = kind AND c.object_id = record
-                                 ORDER BY c.position DESC, c.seq DESC LIMIT 1))
+           SELECT greatest(p_tx, (SELECT c.position FROM changes c
+                                   WHERE c.tenant_id = p_tenant AND c.object_type = p_kind AND c.object_id = p_record
+                                   ORDER BY c.position DESC, c.seq DESC LIMIT 1))
          $$`,
       `CREATE FUNCTION record_changes() RETURNS trigger LANGUAGE plpgsql AS $$
-       DECLARE
-         kind text := TG_ARGV[0];
-         ignored text[] := TG_ARGV[1]::text[];
-         who jsonb := nullif(current_setting('app.actor', true), '')::jsonb;
-         request text := nullif(current_setting('app.request_id', true), '');
-         tx bigint := pg_current_xact_id()::text::bigint;
+       DECLARE -- v_ names: a column of the table (attendance.kind, prayer_requests.request) must not shadow them
+         v_kind text := TG_ARGV[0];
+         v_ignored text[] := TG_ARGV[1]::text[];
+         v_who jsonb := nullif(current_setting('app.actor', true), '')::jsonb;
+         v_request text := nullif(current_setting('app.request_id', true), '');
+         v_tx bigint := pg_current_xact_id()::text::bigint;
        BEGIN
          IF TG_OP = 'INSERT' THEN
            INSERT INTO changes (tenant_id, position, xid, object_type, object_id, op, new_values, actor, request_id)
-           SELECT n.tenant_id, tx, tx, kind, n.id, 'create', to_jsonb(n) - ignored, who, request FROM new_rows n
+           SELECT n.tenant_id, v_tx, v_tx, v_kind, n.id, 'create', to_jsonb(n) - v_ignored, v_who, v_request FROM new_rows n
             WHERE (to_jsonb(n) ->> 'deleted_at') IS NULL;
          ELSIF TG_OP = 'DELETE' THEN
            INSERT INTO changes (tenant_id, position, xid, object_type, object_id, op, actor, request_id)
-           SELECT o.tenant_id, change_position(o.tenant_id, kind, o.id, tx), tx, kind, o.id, 'delete', who, request
+           SELECT o.tenant_id, change_position(o.tenant_id, v_kind, o.id, v_tx), v_tx, v_kind, o.id, 'delete', v_who, v_request
              FROM old_rows o WHERE (to_jsonb(o) ->> 'deleted_at') IS NULL;
          ELSE
            INSERT INTO changes (tenant_id, position, xid, object_type, object_id, op, old_values, new_values, merged_into, actor, request_id)
-           SELECT d.tenant_id, change_position(d.tenant_id, kind, d.id, tx), tx, kind, d.id, d.op,
+           SELECT d.tenant_id, change_position(d.tenant_id, v_kind, d.id, v_tx), v_tx, v_kind, d.id, d.op,
                   CASE WHEN d.op = 'update' THEN d.old_values END, CASE WHEN d.op = 'update' THEN d.new_values END,
-                  CASE WHEN d.op = 'delete' THEN (d.nj ->> 'merged_into')::uuid END, who, request
+                  CASE WHEN d.op = 'delete' THEN (d.nj ->> 'merged_into')::uuid END, v_who, v_request
              FROM (
                SELECT o.tenant_id, o.id, j.nj,
                       CASE WHEN (j.oj ->> 'deleted_at') IS NULL AND (j.nj ->> 'deleted_at') IS NOT NULL THEN 'delete'
                            WHEN (j.oj ->> 'deleted_at') IS NOT NULL THEN 'create'
                            ELSE 'update' END AS op,
                       (SELECT jsonb_object_agg(k, j.oj -> k) FROM jsonb_object_keys(j.nj) k
-                        WHERE k <> ALL (ignored) AND j.oj -> k IS DISTINCT FROM j.nj -> k) AS old_values,
+                        WHERE k <> ALL (v_ignored) AND j.oj -> k IS DISTINCT FROM j.nj -> k) AS old_values,
                       (SELECT jsonb_object_agg(k, j.nj -> k) FROM jsonb_object_keys(j.nj) k
-                        WHERE k <> ALL (ignored) AND j.oj -> k IS DISTINCT FROM j.nj -> k) AS new_values
+                        WHERE k <> ALL (v_ignored) AND j.oj -> k IS DISTINCT FROM j.nj -> k) AS new_values
                  FROM old_rows o JOIN new_rows n ON n.tenant_id = o.tenant_id AND n.id = o.id,
                       LATERAL (SELECT to_jsonb(o) AS oj, to_jsonb(n) AS nj) j
                 WHERE (j.oj ->> 'deleted_at') IS NULL OR (j.nj ->> 'deleted_at') IS NULL
@@ -165,29 +165,29 @@ export class CreateChangeLog1765130000000 implements MigrationInterface {
       // A membership row changed: an upsert (no field values) of each record whose GET shows it.
       `CREATE FUNCTION record_membership_changes() RETURNS trigger LANGUAGE plpgsql AS $$
        DECLARE
-         kind text := TG_ARGV[0];
-         parent text := TG_ARGV[1];
-         watched text[] := TG_ARGV[2]::text[];
-         who jsonb := nullif(current_setting('app.actor', true), '')::jsonb;
-         request text := nullif(current_setting('app.request_id', true), '');
-         tx bigint := pg_current_xact_id()::text::bigint;
-         touched jsonb[];
+         v_kind text := TG_ARGV[0];
+         v_parent text := TG_ARGV[1];
+         v_watched text[] := TG_ARGV[2]::text[];
+         v_who jsonb := nullif(current_setting('app.actor', true), '')::jsonb;
+         v_request text := nullif(current_setting('app.request_id', true), '');
+         v_tx bigint := pg_current_xact_id()::text::bigint;
+         v_touched jsonb[];
        BEGIN
          IF TG_OP = 'INSERT' THEN
-           SELECT array_agg(to_jsonb(n)) INTO touched FROM new_rows n;
+           SELECT array_agg(to_jsonb(n)) INTO v_touched FROM new_rows n;
          ELSIF TG_OP = 'DELETE' THEN
-           SELECT array_agg(to_jsonb(o)) INTO touched FROM old_rows o;
+           SELECT array_agg(to_jsonb(o)) INTO v_touched FROM old_rows o;
          ELSE
-           SELECT array_agg(u.row) INTO touched
+           SELECT array_agg(u.row) INTO v_touched
              FROM old_rows o JOIN new_rows n ON n.tenant_id = o.tenant_id AND n.id = o.id,
                   LATERAL (SELECT to_jsonb(o) AS old_row, to_jsonb(n) AS new_row) x,
                   LATERAL (VALUES (x.old_row), (x.new_row)) u(row)
-            WHERE EXISTS (SELECT 1 FROM unnest(watched) k WHERE x.old_row -> k IS DISTINCT FROM x.new_row -> k);
+            WHERE EXISTS (SELECT 1 FROM unnest(v_watched) k WHERE x.old_row -> k IS DISTINCT FROM x.new_row -> k);
          END IF;
-         IF touched IS NULL THEN RETURN NULL; END IF;
+         IF v_touched IS NULL THEN RETURN NULL; END IF;
          INSERT INTO changes (tenant_id, position, xid, object_type, object_id, op, actor, request_id)
-         SELECT p.tenant_id, change_position(p.tenant_id, kind, p.id, tx), tx, kind, p.id, 'update', who, request
-           FROM (SELECT DISTINCT (r ->> 'tenant_id')::uuid AS tenant_id, (r ->> parent)::uuid AS id FROM unnest(touched) r) p
+         SELECT p.tenant_id, change_position(p.tenant_id, v_kind, p.id, v_tx), v_tx, v_kind, p.id, 'update', v_who, v_request
+           FROM (SELECT DISTINCT (r ->> 'tenant_id')::uuid AS tenant_id, (r ->> v_parent)::uuid AS id FROM unnest(v_touched) r) p
           WHERE p.id IS NOT NULL;
          RETURN NULL;
        END $$`,
