@@ -80,7 +80,7 @@ describe('changes feed (CONTRACT §15–§16)', () => {
         cursor = step.cursor;
         return done(all);
       },
-      { what: 'the changes to be delivered', timeout: 15_000 },
+      { what: 'the changes to be delivered', timeout: 60_000 },
     );
     return { changes: all, cursor: cursor! };
   }
@@ -314,6 +314,46 @@ describe('changes feed (CONTRACT §15–§16)', () => {
       await locker.end();
       await pending?.catch(() => undefined);
     }
+  });
+
+  it('per record, commit order: a transaction that took its id first but wrote the record after another committed on it comes after that one', async () => {
+    const c = await newTenant(api);
+    const [first, shared] = await Promise.all([newMember(api, c), newMember(api, c, { email: 'start@example.org' })]);
+    const cursor = await head(c);
+    const asApp = async () => {
+      const client = new Client({ connectionString: process.env.DATABASE_URL });
+      await client.connect();
+      await client.query('BEGIN');
+      await client.query(`SELECT set_config('role', 'church_app', true), set_config('app.tenant_id', $1, true)`, [
+        c.id,
+      ]);
+      return client;
+    };
+    const early = await asApp();
+    const later = await asApp();
+    try {
+      // `early` takes its transaction id first (it writes another member), then `later` changes the
+      // shared member and commits, then `early` changes it too and commits last.
+      await early.query(`UPDATE members SET phone = '1' WHERE tenant_id = $1 AND id = $2`, [c.id, uuidOf(first.id)]);
+      await later.query(`UPDATE members SET email = 'later@example.org' WHERE tenant_id = $1 AND id = $2`, [
+        c.id,
+        uuidOf(shared.id),
+      ]);
+      await later.query('COMMIT');
+      await early.query(`UPDATE members SET email = 'early@example.org' WHERE tenant_id = $1 AND id = $2`, [
+        c.id,
+        uuidOf(shared.id),
+      ]);
+      await early.query('COMMIT');
+    } finally {
+      await early.end();
+      await later.end();
+    }
+    const { changes } = await followUntil(c, cursor, (all) => of(all, shared.id).length === 2);
+    expect(of(changes, shared.id).map((ch) => ch.previous_attributes)).toEqual([
+      { email: 'start@example.org' },
+      { email: 'later@example.org' },
+    ]);
   });
 
   it('soak: concurrent writers and a follower; the replayed feed equals the member list exactly', async () => {
