@@ -60,7 +60,7 @@ function runBash(
     let stdout = '';
     let stderr = '';
     let answered = false;
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 170_000);
     child.stdin.on('error', () => undefined); // bash may have exited before reading
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
