@@ -89,8 +89,10 @@ export class CreateChangeLog1765130000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     const statements = [
+      // No foreign key to tenants: its check would cost a look-up per change row, and every row is
+      // written by a trigger on a row of the same church.
       `CREATE TABLE changes (
-         tenant_id uuid NOT NULL REFERENCES tenants (id),
+         tenant_id uuid NOT NULL,
          position bigint NOT NULL,
          seq bigint GENERATED ALWAYS AS IDENTITY,
          xid bigint NOT NULL,
@@ -124,6 +126,8 @@ export class CreateChangeLog1765130000000 implements MigrationInterface {
                                    WHERE c.tenant_id = p_tenant AND c.object_type = p_kind AND c.object_id = p_record
                                    ORDER BY c.position DESC, c.seq DESC LIMIT 1))
          $$`,
+      // Each row is turned into JSON once (MATERIALIZED: an inlined to_jsonb would run again at every
+      // reference), and an update's changed columns are found in one pass over the old row.
       `CREATE FUNCTION record_changes() RETURNS trigger LANGUAGE plpgsql AS $$
        DECLARE -- v_ names: a column of the table (attendance.kind, prayer_requests.request) must not shadow them
          v_kind text := TG_ARGV[0];
@@ -133,36 +137,44 @@ export class CreateChangeLog1765130000000 implements MigrationInterface {
          v_tx bigint := pg_current_xact_id()::text::bigint;
        BEGIN
          IF TG_OP = 'INSERT' THEN
+           WITH r AS MATERIALIZED (SELECT n.tenant_id, n.id, to_jsonb(n) AS j FROM new_rows n)
            INSERT INTO changes (tenant_id, position, xid, object_type, object_id, op, new_values, actor, request_id)
-           SELECT n.tenant_id, v_tx, v_tx, v_kind, n.id, 'create', to_jsonb(n) - v_ignored, v_who, v_request FROM new_rows n
-            WHERE (to_jsonb(n) ->> 'deleted_at') IS NULL;
+           SELECT r.tenant_id, v_tx, v_tx, v_kind, r.id, 'create', r.j - v_ignored, v_who, v_request FROM r
+            WHERE (r.j ->> 'deleted_at') IS NULL;
          ELSIF TG_OP = 'DELETE' THEN
+           WITH r AS MATERIALIZED (SELECT o.tenant_id, o.id, to_jsonb(o) ->> 'deleted_at' AS deleted_at FROM old_rows o)
            INSERT INTO changes (tenant_id, position, xid, object_type, object_id, op, actor, request_id)
-           SELECT o.tenant_id, change_position(o.tenant_id, v_kind, o.id, v_tx), v_tx, v_kind, o.id, 'delete', v_who, v_request
-             FROM old_rows o WHERE (to_jsonb(o) ->> 'deleted_at') IS NULL;
+           SELECT r.tenant_id, change_position(r.tenant_id, v_kind, r.id, v_tx), v_tx, v_kind, r.id, 'delete', v_who, v_request
+             FROM r WHERE r.deleted_at IS NULL;
          ELSE
+           WITH pairs AS MATERIALIZED (
+             SELECT o.tenant_id, o.id, to_jsonb(o) AS oj, to_jsonb(n) AS nj
+               FROM old_rows o JOIN new_rows n ON n.tenant_id = o.tenant_id AND n.id = o.id
+           ), diffs AS MATERIALIZED (
+             SELECT p.tenant_id, p.id, p.nj ->> 'merged_into' AS merged_into,
+                    CASE WHEN (p.oj ->> 'deleted_at') IS NULL AND (p.nj ->> 'deleted_at') IS NOT NULL THEN 'delete'
+                         WHEN (p.oj ->> 'deleted_at') IS NOT NULL THEN 'create'
+                         ELSE 'update' END AS op,
+                    c.old_values, c.new_values
+               FROM pairs p,
+                    LATERAL (SELECT jsonb_object_agg(e.key, e.value) AS old_values,
+                                    jsonb_object_agg(e.key, p.nj -> e.key) AS new_values
+                               FROM jsonb_each(p.oj) e
+                              WHERE e.key <> ALL (v_ignored) AND e.value IS DISTINCT FROM p.nj -> e.key) c
+              WHERE (p.oj ->> 'deleted_at') IS NULL OR (p.nj ->> 'deleted_at') IS NULL
+           )
            INSERT INTO changes (tenant_id, position, xid, object_type, object_id, op, old_values, new_values, merged_into, actor, request_id)
            SELECT d.tenant_id, change_position(d.tenant_id, v_kind, d.id, v_tx), v_tx, v_kind, d.id, d.op,
                   CASE WHEN d.op = 'update' THEN d.old_values END, CASE WHEN d.op = 'update' THEN d.new_values END,
-                  CASE WHEN d.op = 'delete' THEN (d.nj ->> 'merged_into')::uuid END, v_who, v_request
-             FROM (
-               SELECT o.tenant_id, o.id, j.nj,
-                      CASE WHEN (j.oj ->> 'deleted_at') IS NULL AND (j.nj ->> 'deleted_at') IS NOT NULL THEN 'delete'
-                           WHEN (j.oj ->> 'deleted_at') IS NOT NULL THEN 'create'
-                           ELSE 'update' END AS op,
-                      (SELECT jsonb_object_agg(k, j.oj -> k) FROM jsonb_object_keys(j.nj) k
-                        WHERE k <> ALL (v_ignored) AND j.oj -> k IS DISTINCT FROM j.nj -> k) AS old_values,
-                      (SELECT jsonb_object_agg(k, j.nj -> k) FROM jsonb_object_keys(j.nj) k
-                        WHERE k <> ALL (v_ignored) AND j.oj -> k IS DISTINCT FROM j.nj -> k) AS new_values
-                 FROM old_rows o JOIN new_rows n ON n.tenant_id = o.tenant_id AND n.id = o.id,
-                      LATERAL (SELECT to_jsonb(o) AS oj, to_jsonb(n) AS nj) j
-                WHERE (j.oj ->> 'deleted_at') IS NULL OR (j.nj ->> 'deleted_at') IS NULL
-             ) d
+                  CASE WHEN d.op = 'delete' THEN d.merged_into::uuid END, v_who, v_request
+             FROM diffs d
             WHERE d.op <> 'update' OR d.old_values IS NOT NULL;
          END IF;
          RETURN NULL;
        END $$`,
-      // A membership row changed: an upsert (no field values) of each record whose GET shows it.
+      // A membership row changed: an upsert (no field values) of each record whose GET shows it. The
+      // parent column is read as a column (dynamic SQL), not through a JSON copy of every row: most
+      // members are in no household.
       `CREATE FUNCTION record_membership_changes() RETURNS trigger LANGUAGE plpgsql AS $$
        DECLARE
          v_kind text := TG_ARGV[0];
@@ -171,24 +183,26 @@ export class CreateChangeLog1765130000000 implements MigrationInterface {
          v_who jsonb := nullif(current_setting('app.actor', true), '')::jsonb;
          v_request text := nullif(current_setting('app.request_id', true), '');
          v_tx bigint := pg_current_xact_id()::text::bigint;
-         v_touched jsonb[];
+         v_rows text;
        BEGIN
          IF TG_OP = 'INSERT' THEN
-           SELECT array_agg(to_jsonb(n)) INTO v_touched FROM new_rows n;
+           v_rows := format('SELECT n.tenant_id, n.%1$I FROM new_rows n WHERE n.%1$I IS NOT NULL', v_parent);
          ELSIF TG_OP = 'DELETE' THEN
-           SELECT array_agg(to_jsonb(o)) INTO v_touched FROM old_rows o;
+           v_rows := format('SELECT o.tenant_id, o.%1$I FROM old_rows o WHERE o.%1$I IS NOT NULL', v_parent);
          ELSE
-           SELECT array_agg(u.row) INTO v_touched
-             FROM old_rows o JOIN new_rows n ON n.tenant_id = o.tenant_id AND n.id = o.id,
-                  LATERAL (SELECT to_jsonb(o) AS old_row, to_jsonb(n) AS new_row) x,
-                  LATERAL (VALUES (x.old_row), (x.new_row)) u(row)
-            WHERE EXISTS (SELECT 1 FROM unnest(v_watched) k WHERE x.old_row -> k IS DISTINCT FROM x.new_row -> k);
+           v_rows := format(
+             'SELECT u.tenant_id, u.id FROM old_rows o JOIN new_rows n ON n.tenant_id = o.tenant_id AND n.id = o.id,
+                     LATERAL (VALUES (o.tenant_id, o.%1$I), (n.tenant_id, n.%1$I)) u(tenant_id, id)
+               WHERE u.id IS NOT NULL AND (%2$s)',
+             v_parent,
+             (SELECT string_agg(format('o.%1$I IS DISTINCT FROM n.%1$I', k), ' OR ') FROM unnest(v_watched) k));
          END IF;
-         IF v_touched IS NULL THEN RETURN NULL; END IF;
-         INSERT INTO changes (tenant_id, position, xid, object_type, object_id, op, actor, request_id)
-         SELECT p.tenant_id, change_position(p.tenant_id, v_kind, p.id, v_tx), v_tx, v_kind, p.id, 'update', v_who, v_request
-           FROM (SELECT DISTINCT (r ->> 'tenant_id')::uuid AS tenant_id, (r ->> v_parent)::uuid AS id FROM unnest(v_touched) r) p
-          WHERE p.id IS NOT NULL;
+         EXECUTE format(
+           'INSERT INTO changes (tenant_id, position, xid, object_type, object_id, op, actor, request_id)
+            SELECT p.tenant_id, change_position(p.tenant_id, $1, p.id, $2), $2, $1, p.id, %L, $3, $4
+              FROM (SELECT DISTINCT r.tenant_id, r.id FROM (%s) r(tenant_id, id)) p',
+           'update', v_rows)
+           USING v_kind, v_tx, v_who, v_request;
          RETURN NULL;
        END $$`,
       ...CHANGE_TABLES.flatMap(({ table, type, ignored = [] }) =>
