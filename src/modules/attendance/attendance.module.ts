@@ -4,6 +4,7 @@ import { AttendanceBulkService } from './attendance-bulk.service';
 import { AttendanceController } from './attendance.controller';
 import { AttendanceRepository } from './attendance.repository';
 import { AttendanceService } from './attendance.service';
+import { AttendanceChangeSource } from './attendance.changes';
 import { EventAttendanceController } from './event-attendance.controller';
 import { MemberAttendanceController } from './member-attendance.controller';
 
@@ -11,7 +12,7 @@ import { MemberAttendanceController } from './member-attendance.controller';
 @Module({
   imports: [MembersModule],
   controllers: [AttendanceController, MemberAttendanceController, EventAttendanceController],
-  providers: [AttendanceService, AttendanceRepository, AttendanceBulkService],
+  providers: [AttendanceService, AttendanceChangeSource, AttendanceRepository, AttendanceBulkService],
   exports: [AttendanceService],
 })
 export class AttendanceModule {}

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
 import { CachedTotal, fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import type { ListSpec } from '../../common/lists/list-spec';
@@ -41,6 +42,13 @@ export class AttendanceRepository {
   findById(id: string): Promise<AttendanceEntity | null> {
     const { repo, tenantId } = tenantScope(AttendanceEntity);
     return repo.findOne({ where: { tenantId, id } });
+  }
+
+  /** The records among `ids`, in one query. */
+  async findManyByIds(ids: string[]): Promise<AttendanceEntity[]> {
+    if (ids.length === 0) return [];
+    const { repo, tenantId } = tenantScope(AttendanceEntity);
+    return repo.find({ where: { tenantId, id: In(ids) } });
   }
 
   /** The records already made for these (event, member) pairs. */

@@ -130,6 +130,11 @@ export class AttendanceService {
     return toAttendanceResponse(record);
   }
 
+  /** The records among `ids` as GET returns them, by id (the changes feed's objects), in one query. */
+  async getMany(ids: string[]): Promise<Map<string, AttendanceResponse>> {
+    return new Map((await this.attendance.findManyByIds(ids)).map((a) => [a.id, toAttendanceResponse(a)]));
+  }
+
   list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<AttendanceResponse>> {
     return this.page(parseListQuery(rawQuery, ATTENDANCE_LIST));
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
@@ -17,6 +18,13 @@ export class BatchesRepository {
   findById(id: string, lock?: RowLock): Promise<BatchEntity | null> {
     const { repo, tenantId } = tenantScope(BatchEntity);
     return repo.findOne({ where: { tenantId, id }, ...withLock(lock) });
+  }
+
+  /** The batches among `ids`, in one query. */
+  async findManyByIds(ids: string[]): Promise<BatchEntity[]> {
+    if (ids.length === 0) return [];
+    const { repo, tenantId } = tenantScope(BatchEntity);
+    return repo.find({ where: { tenantId, id: In(ids) } });
   }
 
   async update(id: string, changes: Partial<BatchEntity>): Promise<void> {

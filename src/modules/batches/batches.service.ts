@@ -47,6 +47,13 @@ export class BatchesService {
     return this.respond(await this.require(id));
   }
 
+  /** The batches among `ids` as GET returns them, by id (the changes feed's objects): two queries (the batches, their sums). */
+  async getMany(ids: string[]): Promise<Map<string, BatchResponse>> {
+    const batches = await this.batches.findManyByIds(ids);
+    const sums = await this.donations.batchSums(batches.map((b) => b.id));
+    return new Map(batches.map((b) => [b.id, toBatchResponse(b, sums.get(b.id))]));
+  }
+
   /** A page of batches with their counts and totals (one query for the page's sums). */
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<BatchResponse>> {
     const page = await this.batches.list(parseListQuery(rawQuery, BATCH_LIST));

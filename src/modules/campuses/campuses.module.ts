@@ -2,10 +2,11 @@ import { Module } from '@nestjs/common';
 import { CampusesController } from './campuses.controller';
 import { CampusesRepository } from './campuses.repository';
 import { CampusesService } from './campuses.service';
+import { CampusesChangeSource } from './campuses.changes';
 
 @Module({
   controllers: [CampusesController],
-  providers: [CampusesService, CampusesRepository],
+  providers: [CampusesService, CampusesChangeSource, CampusesRepository],
   exports: [CampusesService],
 })
 export class CampusesModule {}

@@ -44,6 +44,11 @@ export class CampusesService {
     return toCampusResponse(await this.require(id));
   }
 
+  /** The campuses among `ids` as GET returns them, by id (the changes feed's objects), in one query. */
+  async getMany(ids: string[]): Promise<Map<string, CampusResponse>> {
+    return new Map((await this.campuses.findManyByIds(ids)).map((c) => [c.id, toCampusResponse(c)]));
+  }
+
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<CampusResponse>> {
     const page = await this.campuses.list(parseListQuery(rawQuery, CAMPUS_LIST));
     return toEnvelope(page, toCampusResponse);

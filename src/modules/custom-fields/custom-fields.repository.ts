@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
@@ -24,6 +25,13 @@ export class CustomFieldsRepository {
   findById(id: string, lock?: RowLock): Promise<CustomFieldEntity | null> {
     const { repo, tenantId } = tenantScope(CustomFieldEntity);
     return repo.findOne({ where: { tenantId, id }, ...withLock(lock) });
+  }
+
+  /** The definitions among `ids`, in one query. */
+  async findManyByIds(ids: string[]): Promise<CustomFieldEntity[]> {
+    if (ids.length === 0) return [];
+    const { repo, tenantId } = tenantScope(CustomFieldEntity);
+    return repo.find({ where: { tenantId, id: In(ids) } });
   }
 
   /**

@@ -51,6 +51,11 @@ export class CustomFieldsService {
     return toCustomFieldResponse(await this.require(id));
   }
 
+  /** The definitions among `ids` as GET returns them, by id (the changes feed's objects), in one query. */
+  async getMany(ids: string[]): Promise<Map<string, CustomFieldResponse>> {
+    return new Map((await this.fields.findManyByIds(ids)).map((f) => [f.id, toCustomFieldResponse(f)]));
+  }
+
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<CustomFieldResponse>> {
     const page = await this.fields.list(parseListQuery(rawQuery, CUSTOM_FIELD_LIST));
     return toEnvelope(page, toCustomFieldResponse);

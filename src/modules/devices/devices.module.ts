@@ -4,10 +4,11 @@ import { CampusesModule } from '../campuses/campuses.module';
 import { DevicesController } from './devices.controller';
 import { DevicesRepository } from './devices.repository';
 import { DevicesService } from './devices.service';
+import { DevicesChangeSource } from './devices.changes';
 
 @Module({
   imports: [CampusesModule, UsersModule],
   controllers: [DevicesController],
-  providers: [DevicesService, DevicesRepository],
+  providers: [DevicesService, DevicesChangeSource, DevicesRepository],
 })
 export class DevicesModule {}

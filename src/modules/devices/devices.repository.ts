@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
@@ -16,6 +17,13 @@ export class DevicesRepository {
   async findById(id: string, lock?: RowLock): Promise<DeviceEntity | null> {
     const { repo, tenantId } = tenantScope(DeviceEntity);
     return repo.findOne({ where: { tenantId, id }, ...withLock(lock) });
+  }
+
+  /** The devices among `ids`, in one query. */
+  async findManyByIds(ids: string[]): Promise<DeviceEntity[]> {
+    if (ids.length === 0) return [];
+    const { repo, tenantId } = tenantScope(DeviceEntity);
+    return repo.find({ where: { tenantId, id: In(ids) } });
   }
 
   async update(id: string, changes: Partial<DeviceEntity>): Promise<void> {

@@ -6,6 +6,7 @@ import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { parseListQuery } from '../../common/lists/list-query';
 import type { RowLock } from '../../database/row-lock';
 import { ApiTokenEntity } from '../../platform/auth/api-token.entity';
+import { NOT_FOR_CREDENTIALS } from '../../platform/auth/auth.decorator';
 import type { Principal } from '../../platform/auth/principal';
 import { KIOSK_SCOPES } from '../../platform/auth/scopes';
 import { TokensService } from '../../platform/auth/tokens.service';
@@ -73,6 +74,29 @@ export class DevicesService {
       await this.campusOf(device),
       device.tokenId ? await this.tokens.get(device.tokenId, null) : null,
     );
+  }
+
+  /**
+   * The devices among `ids` as GET returns them (`key_display` included), by id (the changes feed's
+   * objects): three queries (the devices, their campuses, their keys). None for an OAuth access
+   * token or a kiosk key, which GET refuses (a credential route).
+   */
+  async getMany(ids: string[]): Promise<Map<string, DeviceResponse>> {
+    const caller = TenantContext.current().actor.tokenType;
+    if (caller && (NOT_FOR_CREDENTIALS as readonly string[]).includes(caller)) return new Map();
+    const devices = await this.devices.findManyByIds(ids);
+    const campusIds = [...new Set(devices.map((d) => d.campusId).filter((c): c is string => !!c))];
+    const campuses = new Map((await this.campuses.findManyByIds(campusIds)).map((c) => [c.id, c]));
+    const tokenIds = devices.map((d) => d.tokenId).filter((t): t is string => !!t);
+    const tokens = new Map((await this.tokens.findMany(tokenIds)).map((t) => [t.id, t]));
+    const found = new Map<string, DeviceResponse>();
+    for (const d of devices) {
+      // GET answers 404 when the device's key is not found: so is it absent here.
+      if (d.tokenId && !tokens.has(d.tokenId)) continue;
+      const campus = d.campusId ? (campuses.get(d.campusId) ?? null) : null;
+      found.set(d.id, this.respond(d, campus, d.tokenId ? tokens.get(d.tokenId)! : null));
+    }
+    return found;
   }
 
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<DeviceResponse>> {

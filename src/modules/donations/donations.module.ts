@@ -7,13 +7,14 @@ import { DonationRefundsService } from './donation-refunds.service';
 import { DonationsController } from './donations.controller';
 import { DonationsRepository } from './donations.repository';
 import { DonationsService } from './donations.service';
+import { DonationsChangeSource } from './donations.changes';
 import { MemberDonationsController } from './member-donations.controller';
 
 /** Donations and their refunds (DonationRefundsService, answered through DonationsService). DonationsService is exported: batches commit through it, the payment processor records through it. */
 @Module({
   imports: [CampusesModule, FundsModule, MembersModule],
   controllers: [DonationsController, MemberDonationsController],
-  providers: [DonationsService, DonationRefundsService, DonationsRepository, DonationRefsLoader],
+  providers: [DonationsService, DonationsChangeSource, DonationRefundsService, DonationsRepository, DonationRefsLoader],
   exports: [DonationsService, FundsModule],
 })
 export class DonationsModule {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IsNull } from 'typeorm';
+import { In, IsNull } from 'typeorm';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
@@ -21,6 +21,13 @@ export class EventsRepository {
     return events.findOne({ where: { tenantId, id, deletedAt: IsNull() }, ...withLock(lock) });
   }
 
+  /** The live events among `ids`, in one query. */
+  async findLiveMany(ids: string[]): Promise<EventEntity[]> {
+    if (ids.length === 0) return [];
+    const { repo: events, tenantId } = tenantScope(EventEntity);
+    return events.find({ where: { tenantId, id: In(ids), deletedAt: IsNull() } });
+  }
+
   async update(id: string, changes: Partial<EventEntity>): Promise<boolean> {
     const { repo: events, tenantId } = tenantScope(EventEntity);
     const result = await events.update({ tenantId, id, deletedAt: IsNull() }, changes);
@@ -40,6 +47,19 @@ export class EventsRepository {
   async findRegistration(eventId: string, id: string): Promise<RegistrationEntity | null> {
     const { repo: registrations, tenantId } = tenantScope(RegistrationEntity);
     return registrations.findOne({ where: { tenantId, eventId, id } });
+  }
+
+  /** The registrations among `ids` whose event is live (a deleted event lists none), in one query. */
+  async findLiveRegistrations(ids: string[]): Promise<RegistrationEntity[]> {
+    if (ids.length === 0) return [];
+    const { repo: registrations, tenantId } = tenantScope(RegistrationEntity);
+    return registrations
+      .createQueryBuilder('r')
+      .where('r.tenant_id = :tenantId AND r.id = ANY(CAST(:ids AS uuid[]))', { tenantId, ids })
+      .andWhere(
+        'EXISTS (SELECT 1 FROM events e WHERE e.tenant_id = r.tenant_id AND e.id = r.event_id AND e.deleted_at IS NULL)',
+      )
+      .getMany();
   }
 
   async hasMemberRegistration(eventId: string, memberId: string): Promise<boolean> {

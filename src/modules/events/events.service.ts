@@ -76,6 +76,13 @@ export class EventsService {
     return (await this.respond([event]))[0];
   }
 
+  /** The live events among `ids` as GET returns them, by id (the changes feed's objects): three queries (the events, their campuses, their attendance counts). */
+  async getMany(ids: string[]): Promise<Map<string, CalendarEventResponse>> {
+    const events = await this.repository.findLiveMany(ids);
+    const responses = await this.respond(events);
+    return new Map(events.map((e, i) => [e.id, responses[i]]));
+  }
+
   /** A page of events; their campuses in one query. */
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<CalendarEventResponse>> {
     const page = await this.repository.list(parseListQuery(rawQuery, EVENT_LIST));
@@ -185,6 +192,17 @@ export class EventsService {
     const page = await this.repository.listRegistrations(event.id, query);
     const members = await this.members.names(page.rows.flatMap((r) => (r.memberId ? [r.memberId] : [])));
     return toEnvelope(page, (r) => toRegistrationResponse(r, members));
+  }
+
+  /**
+   * The registrations among `ids` as their event's registration list (GET /v1/events/{id}/registrations)
+   * shows them, by id (the changes feed's objects): those of live events only, two queries (the
+   * registrations, their members' names).
+   */
+  async getRegistrations(ids: string[]): Promise<Map<string, RegistrationResponse>> {
+    const rows = await this.repository.findLiveRegistrations(ids);
+    const members = await this.members.names(rows.flatMap((r) => (r.memberId ? [r.memberId] : [])));
+    return new Map(rows.map((r) => [r.id, toRegistrationResponse(r, members)]));
   }
 
   /** Frees the seat (the event is locked as register locks it, so the count stays exact). */

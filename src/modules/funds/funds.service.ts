@@ -43,6 +43,11 @@ export class FundsService {
     return toFundResponse(await this.require(id));
   }
 
+  /** The funds among `ids` as GET returns them, by id (the changes feed's objects), in one query. */
+  async getMany(ids: string[]): Promise<Map<string, FundResponse>> {
+    return new Map((await this.funds.findManyByIds(ids)).map((f) => [f.id, toFundResponse(f)]));
+  }
+
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<FundResponse>> {
     const page = await this.funds.list(parseListQuery(rawQuery, FUND_LIST));
     return toEnvelope(page, toFundResponse);

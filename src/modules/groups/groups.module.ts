@@ -7,11 +7,12 @@ import { GroupMembersService } from './group-members.service';
 import { GroupsController } from './groups.controller';
 import { GroupsRepository } from './groups.repository';
 import { GroupsService } from './groups.service';
+import { GroupsChangeSource } from './groups.changes';
 
 @Module({
   imports: [CampusesModule, TagsModule, MembersModule],
   controllers: [GroupsController, GroupMembersController],
-  providers: [GroupsService, GroupMembersService, GroupsRepository],
+  providers: [GroupsService, GroupsChangeSource, GroupMembersService, GroupsRepository],
   exports: [GroupsService, GroupMembersService],
 })
 export class GroupsModule {}

@@ -27,6 +27,13 @@ export class GroupsRepository {
     return groups.findOne({ where: { tenantId, id, deletedAt: IsNull() }, ...withLock(lock) });
   }
 
+  /** The live groups among `ids`, in one query. */
+  async findLiveMany(ids: string[]): Promise<GroupEntity[]> {
+    if (ids.length === 0) return [];
+    const { repo: groups, tenantId } = tenantScope(GroupEntity);
+    return groups.find({ where: { tenantId, id: In(ids), deletedAt: IsNull() } });
+  }
+
   async update(id: string, changes: Partial<GroupEntity>): Promise<void> {
     const { repo: groups, tenantId } = tenantScope(GroupEntity);
     await groups.update({ tenantId, id, deletedAt: IsNull() }, changes);

@@ -55,6 +55,16 @@ export class GroupsService {
     return this.respond(await this.require(id));
   }
 
+  /** The live groups among `ids` as GET returns them, by id (the changes feed's objects): three queries (the groups, their campuses, their member counts). */
+  async getMany(ids: string[]): Promise<Map<string, GroupResponse>> {
+    const groups = await this.groups.findLiveMany(ids);
+    const [campuses, counts] = [
+      await this.campuses.byIdOf(groups),
+      await this.groups.memberCounts(groups.map((g) => g.id)),
+    ];
+    return new Map(groups.map((g) => [g.id, toGroupResponse(g, campuses, counts.get(g.id) ?? 0)]));
+  }
+
   /** A page of groups; their campuses and member counts in one query each. */
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<GroupResponse>> {
     const page = await this.groups.list(parseListQuery(rawQuery, GROUP_LIST));

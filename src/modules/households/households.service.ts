@@ -52,6 +52,13 @@ export class HouseholdsService {
     return this.respond(await this.require(id));
   }
 
+  /** The live households among `ids` as GET returns them, by id (the changes feed's objects): two queries. */
+  async getMany(ids: string[]): Promise<Map<string, HouseholdResponse>> {
+    const households = await this.households.findLiveMany(ids);
+    const roster = await this.rosterOf(households);
+    return new Map(households.map((h) => [h.id, toHouseholdResponse(h, roster)]));
+  }
+
   /** A page of households with their members: one query for the page, one for every member on it. */
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<HouseholdResponse>> {
     const page = await this.households.list(parseListQuery(rawQuery, HOUSEHOLD_LIST));

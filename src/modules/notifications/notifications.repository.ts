@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
@@ -69,6 +70,13 @@ export class NotificationsRepository {
   find(id: string, lock?: RowLock): Promise<NotificationEntity | null> {
     const { repo, tenantId } = tenantScope(NotificationEntity);
     return repo.findOne({ where: { tenantId, id }, ...withLock(lock) });
+  }
+
+  /** The notifications among `ids`, in one query. */
+  async findMany(ids: string[]): Promise<NotificationEntity[]> {
+    if (ids.length === 0) return [];
+    const { repo, tenantId } = tenantScope(NotificationEntity);
+    return repo.find({ where: { tenantId, id: In(ids) } });
   }
 
   async update(id: string, changes: Partial<NotificationEntity>): Promise<void> {

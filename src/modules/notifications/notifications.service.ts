@@ -89,6 +89,11 @@ export class NotificationsService {
     return toNotificationResponse(notification);
   }
 
+  /** The notifications among `ids` as GET returns them, by id (the changes feed's objects), in one query. */
+  async getMany(ids: string[]): Promise<Map<string, NotificationResponse>> {
+    return new Map((await this.notifications.findMany(ids)).map((n) => [n.id, toNotificationResponse(n)]));
+  }
+
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<NotificationResponse>> {
     return toEnvelope(
       await this.notifications.list(parseListQuery(rawQuery, NOTIFICATION_LIST)),

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IsNull } from 'typeorm';
+import { In, IsNull } from 'typeorm';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
@@ -41,6 +41,13 @@ export class PledgesRepository {
   async findLive(id: string, lock?: RowLock): Promise<PledgeEntity | null> {
     const { repo, tenantId } = tenantScope(PledgeEntity);
     return repo.findOne({ where: { tenantId, id, deletedAt: IsNull() }, ...withLock(lock) });
+  }
+
+  /** The live pledges among `ids`, in one query. */
+  async findLiveMany(ids: string[]): Promise<PledgeEntity[]> {
+    if (ids.length === 0) return [];
+    const { repo, tenantId } = tenantScope(PledgeEntity);
+    return repo.find({ where: { tenantId, id: In(ids), deletedAt: IsNull() } });
   }
 
   /** Updates a live pledge; false when it does not exist (or was deleted meanwhile). */

@@ -61,6 +61,13 @@ export class PledgesService {
     return this.respond(await this.require(id));
   }
 
+  /** The live pledges among `ids` as GET returns them, by id (the changes feed's objects): two queries (the pledges, their `given`). */
+  async getMany(ids: string[]): Promise<Map<string, PledgeResponse>> {
+    const pledges = await this.pledges.findLiveMany(ids);
+    const given = await this.pledges.givenOf(pledges.map((p) => p.id));
+    return new Map(pledges.map((p) => [p.id, toPledgeResponse(p, given.get(p.id) ?? 0)]));
+  }
+
   /** A page of pledges with `given` for all of them in one query. */
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<PledgeResponse>> {
     const page = await this.pledges.list(parseListQuery(rawQuery, PLEDGE_LIST));

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IsNull } from 'typeorm';
+import { In, IsNull } from 'typeorm';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
@@ -25,6 +25,13 @@ export class PrayerRequestsRepository {
     const { repo, tenantId } = tenantScope(PrayerRequestEntity);
     const row = await repo.findOne({ where: { tenantId, id, deletedAt: IsNull() }, ...withLock(lock) });
     return row && isVisible(row, viewer) ? row : null;
+  }
+
+  /** The live requests among `ids`, in one query, visible or not (see isVisible). */
+  async findLiveMany(ids: string[]): Promise<PrayerRequestEntity[]> {
+    if (ids.length === 0) return [];
+    const { repo, tenantId } = tenantScope(PrayerRequestEntity);
+    return repo.find({ where: { tenantId, id: In(ids), deletedAt: IsNull() } });
   }
 
   async update(id: string, changes: Partial<PrayerRequestEntity>): Promise<void> {

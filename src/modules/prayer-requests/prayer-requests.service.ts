@@ -7,6 +7,7 @@ import { ListQuery, parseListQuery } from '../../common/lists/list-query';
 import { clearedRequiredFields } from '../../common/validation/validation-issues';
 import type { Principal } from '../../platform/auth/principal';
 import { OutboxService } from '../../platform/outbox/outbox.service';
+import { UsersService } from '../../platform/users/users.service';
 import type { CampusEntity } from '../campuses/campus.entity';
 import { CampusesService } from '../campuses/campuses.service';
 import { MemberLookup } from '../members/member-lookup';
@@ -17,7 +18,7 @@ import type { UpdatePrayerRequestDto } from './dto/update-prayer-request.dto';
 import { PrayerRequestEntity } from './prayer-request.entity';
 import { PRAYER_REQUEST_LIST } from './prayer-requests.list';
 import { Related, toPrayerRequestResponse } from './prayer-requests.mapper';
-import { PrayerRequestsRepository, Viewer } from './prayer-requests.repository';
+import { isVisible, PrayerRequestsRepository, Viewer } from './prayer-requests.repository';
 
 const REQUIRED_ON_PATCH = ['request', 'visibility', 'urgent'] as const;
 
@@ -33,6 +34,7 @@ export class PrayerRequestsService {
     private readonly campuses: CampusesService,
     private readonly outbox: OutboxService,
     private readonly members: MemberLookup,
+    private readonly users: UsersService,
   ) {}
 
   async create(dto: CreatePrayerRequestDto, principal: Principal): Promise<PrayerRequestResponse> {
@@ -67,6 +69,24 @@ export class PrayerRequestsService {
   async get(id: string, principal: Principal): Promise<PrayerRequestResponse> {
     const row = await this.require(id, principal);
     return toPrayerRequestResponse(row, await this.relatedTo([row]));
+  }
+
+  /**
+   * The live requests among `ids` that the current caller may see, as GET returns them, by id (the
+   * changes feed's objects). The feed has no Principal at hand: the caller is the transaction's
+   * actor (its userId is the principal's actingUserId), whose role is read only when a private
+   * request of someone else is among the rows. At most four queries (the requests, the role, their
+   * members, their campuses).
+   */
+  async getMany(ids: string[]): Promise<Map<string, PrayerRequestResponse>> {
+    const rows = await this.prayerRequests.findLiveMany(ids);
+    const userId = TenantContext.current().actor.userId ?? null;
+    const viewer: Viewer = { userId, seesEveryRequest: false };
+    if (userId && rows.some((r) => !isVisible(r, viewer)))
+      viewer.seesEveryRequest = (await this.users.findById(userId))?.role === 'org_admin';
+    const visible = rows.filter((r) => isVisible(r, viewer));
+    const related = await this.relatedTo(visible);
+    return new Map(visible.map((r) => [r.id, toPrayerRequestResponse(r, related)]));
   }
 
   async list(rawQuery: Record<string, unknown>, principal: Principal): Promise<ListEnvelope<PrayerRequestResponse>> {

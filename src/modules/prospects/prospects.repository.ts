@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IsNull } from 'typeorm';
+import { In, IsNull } from 'typeorm';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
@@ -18,6 +18,13 @@ export class ProspectsRepository {
   async findLive(id: string, lock?: RowLock): Promise<ProspectEntity | null> {
     const { repo, tenantId } = tenantScope(ProspectEntity);
     return repo.findOne({ where: { tenantId, id, deletedAt: IsNull() }, ...withLock(lock) });
+  }
+
+  /** The live prospects among `ids`, in one query. */
+  async findLiveMany(ids: string[]): Promise<ProspectEntity[]> {
+    if (ids.length === 0) return [];
+    const { repo, tenantId } = tenantScope(ProspectEntity);
+    return repo.find({ where: { tenantId, id: In(ids), deletedAt: IsNull() } });
   }
 
   /** Updates a live prospect; false when it does not exist (or was deleted meanwhile). */

@@ -76,6 +76,13 @@ export class ProspectsService {
     return toProspectResponse(prospect, await this.campusesOf([prospect]));
   }
 
+  /** The live prospects among `ids` as GET returns them, by id (the changes feed's objects): two queries. */
+  async getMany(ids: string[]): Promise<Map<string, ProspectResponse>> {
+    const prospects = await this.prospects.findLiveMany(ids);
+    const campuses = await this.campusesOf(prospects);
+    return new Map(prospects.map((p) => [p.id, toProspectResponse(p, campuses)]));
+  }
+
   /** A page of prospects; their campuses in one query. */
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<ProspectResponse>> {
     const page = await this.prospects.list(parseListQuery(rawQuery, PROSPECT_LIST));

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
@@ -17,6 +18,13 @@ export class RecurringGiftsRepository {
   async find(id: string, lock?: RowLock): Promise<RecurringGiftEntity | null> {
     const { repo, tenantId } = tenantScope(RecurringGiftEntity);
     return repo.findOne({ where: { tenantId, id }, ...withLock(lock) });
+  }
+
+  /** The gifts among `ids`, in one query. */
+  async findMany(ids: string[]): Promise<RecurringGiftEntity[]> {
+    if (ids.length === 0) return [];
+    const { repo, tenantId } = tenantScope(RecurringGiftEntity);
+    return repo.find({ where: { tenantId, id: In(ids) } });
   }
 
   async update(id: string, changes: Partial<RecurringGiftEntity>): Promise<boolean> {

@@ -77,6 +77,12 @@ export class RecurringGiftsService {
     return toRecurringGiftResponse(await this.require(id), utcDate(new Date()));
   }
 
+  /** The gifts among `ids` as GET returns them, by id (the changes feed's objects), in one query. */
+  async getMany(ids: string[]): Promise<Map<string, RecurringGiftResponse>> {
+    const today = utcDate(new Date());
+    return new Map((await this.gifts.findMany(ids)).map((gift) => [gift.id, toRecurringGiftResponse(gift, today)]));
+  }
+
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<RecurringGiftResponse>> {
     const page = await this.gifts.list(parseListQuery(rawQuery, RECURRING_GIFT_LIST));
     const today = utcDate(new Date());

@@ -2,10 +2,11 @@ import { Module } from '@nestjs/common';
 import { TagsController } from './tags.controller';
 import { TagsRepository } from './tags.repository';
 import { TagsService } from './tags.service';
+import { TagsChangeSource } from './tags.changes';
 
 @Module({
   controllers: [TagsController],
-  providers: [TagsService, TagsRepository],
+  providers: [TagsService, TagsChangeSource, TagsRepository],
   exports: [TagsService],
 })
 export class TagsModule {}

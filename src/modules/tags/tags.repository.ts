@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
@@ -34,6 +35,13 @@ export class TagsRepository {
   findById(id: string, lock?: RowLock): Promise<TagEntity | null> {
     const { repo, tenantId } = tenantScope(TagEntity);
     return repo.findOne({ where: { tenantId, id }, ...withLock(lock) });
+  }
+
+  /** The tags among `ids`, in one query. */
+  async findManyByIds(ids: string[]): Promise<TagEntity[]> {
+    if (ids.length === 0) return [];
+    const { repo, tenantId } = tenantScope(TagEntity);
+    return repo.find({ where: { tenantId, id: In(ids) } });
   }
 
   /** By name, ignoring case (the unique index on lower(name) answers it). */

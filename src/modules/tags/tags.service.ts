@@ -58,6 +58,11 @@ export class TagsService {
     return toTagResponse(await this.requireById(id));
   }
 
+  /** The tags among `ids` as GET returns them, by id (the changes feed's objects), in one query. */
+  async getMany(ids: string[]): Promise<Map<string, TagResponse>> {
+    return new Map((await this.tags.findManyByIds(ids)).map((t) => [t.id, toTagResponse(t)]));
+  }
+
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<TagResponse>> {
     const page = await this.tags.list(parseListQuery(rawQuery, TAG_LIST));
     return toEnvelope(page, toTagResponse);

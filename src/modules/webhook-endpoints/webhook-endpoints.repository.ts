@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
 import { fetchPage, Page } from '../../common/lists/keyset-page';
 import type { ListQuery } from '../../common/lists/list-query';
 import { RowLock, withLock } from '../../database/row-lock';
@@ -19,6 +20,13 @@ export class WebhookEndpointsRepository {
   async findEndpoint(id: string, lock?: RowLock): Promise<WebhookEndpointEntity | null> {
     const { repo, tenantId } = tenantScope(WebhookEndpointEntity);
     return repo.findOne({ where: { tenantId, id }, ...withLock(lock) });
+  }
+
+  /** The endpoints among `ids`, in one query. */
+  async findEndpoints(ids: string[]): Promise<WebhookEndpointEntity[]> {
+    if (ids.length === 0) return [];
+    const { repo, tenantId } = tenantScope(WebhookEndpointEntity);
+    return repo.find({ where: { tenantId, id: In(ids) } });
   }
 
   async sealedSecret(id: string): Promise<Buffer> {

@@ -75,6 +75,11 @@ export class WebhookEndpointsService {
     return toEndpointResponse(await this.require(id));
   }
 
+  /** The endpoints among `ids` as GET returns them, by id (the changes feed's objects), in one query. */
+  async getMany(ids: string[]): Promise<Map<string, EndpointResponse>> {
+    return new Map((await this.webhooks.findEndpoints(ids)).map((e) => [e.id, toEndpointResponse(e)]));
+  }
+
   async update(id: string, dto: UpdateEndpointDto): Promise<EndpointResponse> {
     const cleared = clearedRequiredFields(dto, REQUIRED_ON_PATCH);
     if (cleared.length) throw AppError.validation(cleared);

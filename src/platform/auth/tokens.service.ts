@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
 import { TenantContext } from '../../common/context/tenant-context';
 import { AppError } from '../../common/errors/app-error';
 import { newUuid } from '../../common/ids/id';
@@ -71,6 +72,12 @@ export class TokensService {
     });
     if (!token || (userId && token.userId !== userId)) throw AppError.notFound('token');
     return token;
+  }
+
+  /** The church's tokens among `ids`, in one query. */
+  async findMany(ids: string[]): Promise<ApiTokenEntity[]> {
+    if (ids.length === 0) return [];
+    return this.repo.find({ where: { tenantId: TenantContext.current().tenantId, id: In(ids) } });
   }
 
   /**
