@@ -47,7 +47,7 @@ export class BatchesService {
     return this.respond(await this.require(id));
   }
 
-  /** The batches among `ids` as GET returns them, by id (the changes feed's objects): two queries (the batches, their sums). */
+  /** The batches among `ids` as GET returns them, by id (the changes feed's objects): two queries (and their sums). */
   async getMany(ids: string[]): Promise<Map<string, BatchResponse>> {
     const batches = await this.batches.findManyByIds(ids);
     const sums = await this.donations.batchSums(batches.map((b) => b.id));

@@ -149,7 +149,10 @@ export class DonationsService {
     return this.refs.respond(await this.require(id));
   }
 
-  /** The donations among `ids` as GET returns them, by id (the changes feed's objects): their funds, donors and campuses as a page reads them, four queries. */
+  /**
+   * The donations among `ids` as GET returns them, by id (the changes feed's objects): four queries
+   * (the donations, then their funds, donors and campuses as a page reads them).
+   */
   async getMany(ids: string[]): Promise<Map<string, DonationResponse>> {
     const rows = await this.donations.findManyByIds(ids);
     const refs = await this.refs.of(rows);

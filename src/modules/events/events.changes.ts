@@ -5,7 +5,10 @@ import { CalendarEventResponse } from './dto/event.response';
 import { RegistrationResponse } from './dto/registration.response';
 import { EventsService } from './events.service';
 
-/** Events, and their registrations (as GET /v1/events/{id}/registrations lists them) in the changes feed (CONTRACT §15–§16). */
+/**
+ * Events and their registrations (as GET /v1/events/{id}/registrations lists them) in the changes
+ * feed (CONTRACT §15–§16).
+ */
 @Injectable()
 export class EventsChangeSource implements OnModuleInit {
   constructor(

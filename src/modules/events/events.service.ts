@@ -76,7 +76,10 @@ export class EventsService {
     return (await this.respond([event]))[0];
   }
 
-  /** The live events among `ids` as GET returns them, by id (the changes feed's objects): three queries (the events, their campuses, their attendance counts). */
+  /**
+   * The live events among `ids` as GET returns them, by id (the changes feed's objects): three
+   * queries (the events, their campuses, their attendance counts).
+   */
   async getMany(ids: string[]): Promise<Map<string, CalendarEventResponse>> {
     const events = await this.repository.findLiveMany(ids);
     const responses = await this.respond(events);

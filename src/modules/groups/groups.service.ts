@@ -55,7 +55,10 @@ export class GroupsService {
     return this.respond(await this.require(id));
   }
 
-  /** The live groups among `ids` as GET returns them, by id (the changes feed's objects): three queries (the groups, their campuses, their member counts). */
+  /**
+   * The live groups among `ids` as GET returns them, by id (the changes feed's objects): three
+   * queries (the groups, their campuses, their member counts).
+   */
   async getMany(ids: string[]): Promise<Map<string, GroupResponse>> {
     const groups = await this.groups.findLiveMany(ids);
     const [campuses, counts] = [

@@ -61,7 +61,7 @@ export class PledgesService {
     return this.respond(await this.require(id));
   }
 
-  /** The live pledges among `ids` as GET returns them, by id (the changes feed's objects): two queries (the pledges, their `given`). */
+  /** The live pledges among `ids` as GET returns them, by id (the changes feed's objects), with `given`: two queries. */
   async getMany(ids: string[]): Promise<Map<string, PledgeResponse>> {
     const pledges = await this.pledges.findLiveMany(ids);
     const given = await this.pledges.givenOf(pledges.map((p) => p.id));
