@@ -89,7 +89,7 @@ function changeOf(
   const picked = (c: Change) =>
     which === 'delete' ? c.op === 'delete' : c.op === 'upsert' && 'previous_attributes' in c === (which === 'update');
   return waitFor(async () => (await changesSince(api, who, since, type)).find((c) => c.object_id === id && picked(c)), {
-    timeout: 20_000,
+    timeout: 60_000,
     what: `the ${which} of ${type} ${id} in the feed`,
   });
 }
@@ -320,6 +320,9 @@ const CASES: Case[] = [
 let api: TestApi;
 let campusKey: string;
 
+// The feed waits for the cluster's oldest running transaction (the watermark): up to a minute on a loaded machine.
+jest.setTimeout(180_000);
+
 describe('change sources', () => {
   let world: World;
 
@@ -444,7 +447,7 @@ describe('change sources', () => {
           const changes = await changesSince(api, finance, start, GIVING.join(','));
           return GIVING.every((t) => changes.some((c) => c.object_type === t)) && changes;
         },
-        { timeout: 20_000, what: 'a change of each giving type' },
+        { timeout: 60_000, what: 'a change of each giving type' },
       );
       for (const change of named) expect(change.object).toEqual(await read(api, church, urlOf(change)));
       const res = await api.get<Page>(`/v1/changes${qs({ since: start, limit: '1000' })}`, as(finance));
@@ -509,7 +512,7 @@ describe('change sources', () => {
               ? changes
               : null;
           },
-          { timeout: 20_000, what: 'the two changes of the private request and the shared one' },
+          { timeout: 60_000, what: 'the two changes of the private request and the shared one' },
         );
 
       const seen = await read<PrayerRequest>(api, author, `/v1/prayer-requests/${request.id}`);
@@ -584,7 +587,7 @@ describe('change sources', () => {
           const changes = await changesSince(api, church, start, types);
           return changes.filter((c) => c.object_type === 'device').length === 12 && changes;
         },
-        { timeout: 20_000, what: 'every change of the twelve rounds' },
+        { timeout: 60_000, what: 'every change of the twelve rounds' },
       );
       const perRound = all.length / 12;
       expect(Number.isInteger(perRound)).toBe(true);
