@@ -29,7 +29,7 @@ export const CHANGE_TABLES: { table: string; type: string; ignored?: string[] }[
   { table: 'event_registrations', type: 'registration' },
   { table: 'attendance', type: 'attendance' },
   { table: 'groups', type: 'group' },
-  { table: 'devices', type: 'device', ignored: ['token_id'] },
+  { table: 'devices', type: 'device' },
   {
     table: 'webhook_endpoints',
     type: 'webhook_endpoint',
@@ -46,7 +46,16 @@ export const CHANGE_TABLES: { table: string; type: string; ignored?: string[] }[
 export const MEMBERSHIP_TABLES: { table: string; type: string; column: string; watched: string[] }[] = [
   { table: 'member_tags', type: 'member', column: 'member_id', watched: ['tag_id', 'member_id'] },
   { table: 'group_members', type: 'group', column: 'group_id', watched: ['group_id', 'member_id', 'group_role'] },
-  { table: 'members', type: 'household', column: 'household_id', watched: ['household_id', 'household_role'] },
+  // A household shows its members' names; a member's household is a column of the member.
+  {
+    table: 'members',
+    type: 'household',
+    column: 'household_id',
+    watched: ['household_id', 'household_role', 'first_name', 'last_name', 'deleted_at'],
+  },
+  // An event shows its attendance count; a batch its gifts' count and total.
+  { table: 'attendance', type: 'event', column: 'event_id', watched: ['event_id'] },
+  { table: 'donations', type: 'batch', column: 'batch_id', watched: ['batch_id', 'amount', 'status'] },
 ];
 
 const textArray = (values: string[]) => `'{${values.join(',')}}'`;

@@ -15,7 +15,7 @@ export class ChangesController {
   @Auth({ scopes: [] })
   @ApiChangesFeed()
   feed(@Query() query: Record<string, unknown>, @Req() req: AuthRequest): Promise<ChangesPageResponse> {
-    return this.changes.feed(query, req.principal!.scopes);
+    return this.changes.feed(query, req.principal!);
   }
 
   @Get('head')

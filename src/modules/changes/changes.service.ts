@@ -3,6 +3,8 @@ import { AppError, type FieldIssue } from '../../common/errors/app-error';
 import { SYSTEM_ACTOR } from '../../common/context/change-actor';
 import { ID_PREFIX, parsePublicId, toPublicId } from '../../common/ids/id';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { NOT_FOR_CREDENTIALS } from '../../platform/auth/auth.decorator';
+import type { Principal } from '../../platform/auth/principal';
 import { hasScope } from '../../platform/auth/scopes';
 import { type ChangeSource, ChangeSources } from '../../platform/changes/change-sources';
 import { type ChangeKey, compareKeys, decodeCursor, encodeCursor, laterOf, START } from './change-cursor';
@@ -28,11 +30,14 @@ export class ChangesService {
     return { cursor: encodeCursor({ position: await this.changes.line(), seq: 0n }) };
   }
 
-  async feed(query: Record<string, unknown>, scopes: readonly string[]): Promise<ChangesPageResponse> {
+  async feed(
+    query: Record<string, unknown>,
+    caller: Pick<Principal, 'scopes' | 'tokenType'>,
+  ): Promise<ChangesPageResponse> {
     onlyParameters(query, ['since', 'types', 'limit']);
     const since = query.since === undefined ? null : decodeCursor(query.since, 'since');
     const limit = parseLimit(query.limit, FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT);
-    const sources = this.readable(query.types, scopes);
+    const sources = this.readable(query.types, caller);
     const page = await this.changes.feed(
       since ?? START,
       sources.map((s) => s.type),
@@ -72,17 +77,24 @@ export class ChangesService {
   }
 
   /** The sources the token may read, or those `types` names (400 unknown, 403 not readable). */
-  private readable(types: unknown, scopes: readonly string[]): ChangeSource[] {
+  private readable(types: unknown, caller: Pick<Principal, 'scopes' | 'tokenType'>): ChangeSource[] {
     const all = this.sources.all();
-    if (types === undefined || types === '') return all.filter((s) => hasScope(scopes, s.scope));
+    const credentialRefused = (s: ChangeSource) =>
+      s.credentials === true && (NOT_FOR_CREDENTIALS as readonly string[]).includes(caller.tokenType);
+    if (types === undefined || types === '')
+      return all.filter((s) => hasScope(caller.scopes, s.scope) && !credentialRefused(s));
     if (typeof types !== 'string') throw AppError.invalidParameter('types', 'invalid');
     const named = [...new Set(types.split(','))];
     const unknown = named.filter((t) => !this.sources.get(t));
     if (unknown.length)
       throw AppError.invalidParameter('types', 'not_one_of', { values: all.map((s) => s.type).join(', ') });
     const chosen = named.map((t) => this.sources.get(t)!);
-    const closed = chosen.find((s) => !hasScope(scopes, s.scope));
+    const closed = chosen.find((s) => !hasScope(caller.scopes, s.scope));
     if (closed) throw new AppError('scope_insufficient', { scope: closed.scope });
+    if (chosen.some(credentialRefused))
+      throw new AppError('token_type_not_allowed', {
+        token_type: caller.tokenType === 'oauth' ? 'OAuth access token' : 'kiosk key',
+      });
     return chosen;
   }
 

@@ -17,6 +17,7 @@ export class DevicesChangeSource implements OnModuleInit {
       type: 'device',
       prefix: ID_PREFIX.device,
       scope: 'admin:*',
+      credentials: true,
       response: DeviceResponse,
       load: (ids) => this.devices.getMany(ids),
     });

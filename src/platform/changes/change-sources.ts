@@ -13,6 +13,8 @@ export interface ChangeSource {
   prefix: IdPrefix;
   /** The read scope of the record's GET. */
   scope: Scope;
+  /** The GET is a credential route (`@Auth({credentials: true})`): OAuth access tokens and kiosk keys may not read it. */
+  credentials?: true;
   /** The record's response class: its documented fields are the only ones a change shows. */
   response: Type<unknown>;
   /**
