@@ -37,8 +37,38 @@ export async function captureDonationListSql(tenantId, rawQuery) {
   });
 }
 
-/** Runs `fn(captured)` in the church's transaction and TenantContext on a capturing TypeORM data source of the build; its SELECTs. */
-async function captureSql(tenantId, fn) {
+/** The page SELECT ChangesRepository.feed emits for a cursor (`after`: {position, seq} as bigints), `types` and `limit` (scenario 18). */
+export async function captureFeedSql(tenantId, after, types, limit) {
+  const { ChangesRepository } = requireFromDist('modules/changes/changes.repository.js');
+  return captureSql(tenantId, async (captured) => {
+    captured.length = 0; // not the transaction's set_config
+    await new ChangesRepository().feed(after, types, limit);
+  });
+}
+
+/**
+ * The INSERT MembersRepository.insert emits for `members` (MemberEntity-shaped objects: firstName,
+ * campusId, createdAt, …), run in a transaction that is rolled back (scenario 17).
+ */
+export async function captureMemberInsertSql(tenantId, members) {
+  const { MembersRepository } = requireFromDist('modules/members/members.repository.js');
+  return captureSql(
+    tenantId,
+    async (captured) => {
+      captured.length = 0;
+      await new MembersRepository({ slot: () => undefined, invalidate: () => undefined }).insert(members);
+    },
+    { kind: /^\s*INSERT/i, rollback: true },
+  );
+}
+
+const ROLLBACK = new Error('bench: roll back');
+
+/**
+ * Runs `fn(captured)` in the church's transaction and TenantContext on a capturing TypeORM data
+ * source of the build; the statements of `kind` it ran (SELECTs by default; `rollback`: the transaction is rolled back).
+ */
+async function captureSql(tenantId, fn, { kind = /^\s*SELECT/i, rollback = false } = {}) {
   requireFromRepo('reflect-metadata');
   const { DataSource } = requireFromRepo('typeorm');
   const { dataSourceOptions } = requireFromDist('database/data-source-options.js');
@@ -65,11 +95,14 @@ async function captureSql(tenantId, fn) {
       await TenantContext.run({ tenantId, manager, actor: { kind: 'worker' }, lang: 'es', afterCommit: [] }, () =>
         fn(captured),
       );
+      if (rollback) throw ROLLBACK;
     });
+  } catch (error) {
+    if (error !== ROLLBACK) throw error;
   } finally {
     await source.destroy();
   }
-  return captured.filter((q) => /^\s*SELECT/i.test(q.sql));
+  return captured.filter((q) => kind.test(q.sql));
 }
 
 /** The build's CustomFieldsService on its repository (memberListSpec needs nothing else). */
@@ -87,8 +120,11 @@ function memberTagRefs() {
   return new MemberTagRefs(new TagsService(new TagsRepository(), null, null));
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of one captured statement as the app role, in the church's transaction. */
-export async function explain(tenantId, statement) {
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of one captured statement as the app role, in the church's transaction;
+ * `textOptions`: the options of the text form kept with it (scenario 18 keeps the buffers; null: none).
+ */
+export async function explain(tenantId, statement, textOptions = 'ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON') {
   const { Client } = requireFromRepo('pg');
   const client = new Client({
     connectionString: config.databaseUrl,
@@ -102,12 +138,14 @@ export async function explain(tenantId, statement) {
       tenantId,
     ]);
     const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${statement.sql}`, statement.params);
-    const text = await client.query(
-      `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${statement.sql}`,
-      statement.params,
-    );
+    // A write runs once only (textOptions null): a second run would meet the first's rows.
+    const text = textOptions
+      ? (await client.query(`EXPLAIN (${textOptions}) ${statement.sql}`, statement.params)).rows
+          .map((r) => r['QUERY PLAN'])
+          .join('\n')
+      : null;
     await client.query('ROLLBACK');
-    return { json: rows[0]['QUERY PLAN'][0], text: text.rows.map((r) => r['QUERY PLAN']).join('\n') };
+    return { json: rows[0]['QUERY PLAN'][0], text };
   } finally {
     await client.end();
   }

@@ -18,6 +18,7 @@ function cell(side, row) {
     case 'statements/s':
     case 'iterations/s':
     case 'recipients/s':
+    case 'rows/s':
       return `${num(side.rps)}/s · ${num(side.cpu_us_per_req)} µs CPU`;
     case 'p50':
       return `p50 ${ms(side.p50_ms)}`;

@@ -473,6 +473,83 @@ async function seed(sig) {
 }
 
 /**
+ * A church a scenario adds to the seed (scenario 18's `bench-feed`), made once and kept: as the
+ * seed's churches (enterprise plan with the quota override, an org_admin, the five campuses, the
+ * ten tags, the three custom fields, two `admin:*` service tokens, `members` members with
+ * households and tags), without the change-log triggers (its changes are the scenario's to make).
+ * The token values are kept in bench_seed under `tokens:<slug>`. Returns {id, slug, tokens, live}.
+ */
+export async function ensureChurch(slug, members) {
+  return withClient(config.databaseUrl, async (c) => {
+    const key = `tokens:${slug}`;
+    const kept = (await c.query('SELECT value FROM bench_seed WHERE key = $1', [key])).rows[0]?.value;
+    if (!kept) {
+      const started = Date.now();
+      const { generateToken, hashToken } = requireFromDist('platform/auth/token-format.js');
+      const tokens = Array.from({ length: TOKENS_PER_CHURCH }, () => generateToken('service'));
+      await c.query('BEGIN');
+      await c.query(`SET LOCAL session_replication_role = replica`);
+      await c.query(
+        `INSERT INTO tenants (id, slug, name, plan, status, quota_rpm, quota_per_day, quota_burst, created_at, updated_at)
+         VALUES (gen_random_uuid(), $1, 'Bench ' || $1, 'enterprise', 'active', 100000000, 2000000000, 100000000, now() - interval '4 years', now() - interval '4 years')`,
+        [slug],
+      );
+      await c.query(
+        `INSERT INTO users (tenant_id, id, email, name, role, created_at, updated_at)
+         SELECT t.id, gen_random_uuid(), 'admin@' || t.slug || '.example', 'Bench Admin', 'org_admin', t.created_at, t.created_at
+           FROM tenants t WHERE t.slug = $1`,
+        [slug],
+      );
+      await c.query(
+        `INSERT INTO campuses (tenant_id, id, key, name, timezone, created_at, updated_at)
+         SELECT t.id, gen_random_uuid(), k.key, k.name, k.tz, t.created_at + k.n * interval '1 day', t.created_at + k.n * interval '1 day'
+           FROM tenants t CROSS JOIN unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS k(key, name, tz, n)
+          WHERE t.slug = $4`,
+        [CAMPUSES.map((x) => x[0]), CAMPUSES.map((x) => x[1]), CAMPUSES.map((x) => x[2]), slug],
+      );
+      await c.query(
+        `INSERT INTO tags (tenant_id, id, name, color, created_at, updated_at)
+         SELECT t.id, gen_random_uuid(), k.name, k.color, t.created_at + k.n * interval '1 hour', t.created_at + k.n * interval '1 hour'
+           FROM tenants t CROSS JOIN unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(name, color, n)
+          WHERE t.slug = $3`,
+        [TAGS.map((x) => x[0]), TAGS.map((x) => x[1]), slug],
+      );
+      await c.query(
+        `INSERT INTO custom_field_definitions (tenant_id, id, key, label, type, options, required, created_at, updated_at)
+         SELECT t.id, gen_random_uuid(), f.key, f.label, f.type, CASE WHEN f.options IS NOT NULL THEN ARRAY(SELECT jsonb_array_elements_text(f.options)) END, false,
+                t.created_at + f.n * interval '1 hour', t.created_at + f.n * interval '1 hour'
+           FROM tenants t CROSS JOIN jsonb_to_recordset($1::jsonb) AS f(key text, label text, type text, options jsonb, n int)
+          WHERE t.slug = $2`,
+        [JSON.stringify(CUSTOM_FIELDS.map((f, i) => ({ ...f, n: i + 1 }))), slug],
+      );
+      await c.query(
+        `INSERT INTO api_tokens (tenant_id, id, type, name, scopes, token_hash, token_prefix, last4, user_id, created_by, created_at, expires_at)
+         SELECT t.id, gen_random_uuid(), 'service', 'bench ' || x.n, '{admin:*}', x.hash, left(x.value, 4), right(x.value, 4), NULL, u.id, now(), now() + interval '1 year'
+           FROM unnest($1::text[], $2::bytea[]) WITH ORDINALITY AS x(value, hash, n)
+           JOIN tenants t ON t.slug = $3
+           JOIN users u ON u.tenant_id = t.id AND u.role = 'org_admin'`,
+        [tokens, tokens.map((v) => hashToken(v)), slug],
+      );
+      await insertMembers(c, slug, members);
+      await insertHouseholds(c, slug);
+      await insertMemberTags(c, slug);
+      await c.query('INSERT INTO bench_seed (key, value) VALUES ($1, $2)', [key, JSON.stringify(tokens)]);
+      await c.query('COMMIT');
+      await c.query('ANALYZE members, households, member_tags');
+      log(`  ${slug}: a church of ${members.toLocaleString('en')} members made (${Date.now() - started} ms)`);
+    }
+    const row = (
+      await c.query(
+        `SELECT t.id, (SELECT count(*) FROM members m WHERE m.tenant_id = t.id AND m.deleted_at IS NULL)::int AS live FROM tenants t WHERE t.slug = $1`,
+        [slug],
+      )
+    ).rows[0];
+    const tokens = (await c.query('SELECT value FROM bench_seed WHERE key = $1', [key])).rows[0].value;
+    return { id: row.id, slug, tokens, live: row.live };
+  });
+}
+
+/**
  * `n` members of one church: created over the last three years in id order (UUIDv7 built from
  * created_at, as the API makes them), 1% soft-deleted, 90% active, 90% with a birthdate, 80% with
  * an e-mail, half with an address, 90% on one of the five campuses, 40% in a household (sharing
