@@ -20,6 +20,8 @@
 //   roster): bench/baseline/ministry.mjs;
 //   the report routes of scenarios 14 and 15 (giving by month, attendance by week: the raw aggregate):
 //   bench/baseline/reports.mjs;
+//   the changes feed of scenario 18 (the feed's keyset page, the page's members in one query):
+//   bench/baseline/changes.mjs;
 //   3. the same JSON envelope, the same ETag (SHA-1 of tenant, language and body) and 304.
 // Not done here (the framework's and the project's own work, which the ratio prices): the rate
 // limiter's Redis call, usage metering, request validation beyond shape, audit rows, webhook
@@ -34,6 +36,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ministryRoutes } from './ministry.mjs';
 import { reportRoutes } from './reports.mjs';
+import { changeRoutes } from './changes.mjs';
 
 const repoRoot = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
 const require = createRequire(join(repoRoot, 'package.json'));
@@ -861,6 +864,18 @@ const ministry = ministryRoutes({
 
 const reports = reportRoutes({ authenticate, inTenant, HttpError, send, todayIn, defaultFrom });
 
+const changes = changeRoutes({
+  authenticate,
+  inTenant,
+  HttpError,
+  send,
+  language,
+  publicId,
+  memberJson,
+  campusesOf,
+  tagsOf,
+});
+
 const server = createServer(async (req, res) => {
   res.setHeader('X-Request-Id', publicId('req', randomUUID()));
   try {
@@ -871,6 +886,7 @@ const server = createServer(async (req, res) => {
     if (req.method === 'GET' && url.pathname === '/v1/donations') return await listDonations(req, res, url);
     if (await ministry(req, res, url)) return;
     if (await reports(req, res, url)) return;
+    if (await changes(req, res, url)) return;
     if (req.method === 'GET' && url.pathname === '/healthz') {
       await pool.query('SELECT 1');
       res.writeHead(200, { 'Content-Type': 'text/plain' });
