@@ -7,8 +7,11 @@
 //   3. the page's members in one query (their tag ids with them, as the member list's page query
 //      reads them); campuses and tag names from the per-church maps of server.mjs, read once;
 //   4. each change rendered as the API does: upsert or delete, the member as its GET returns it,
-//      previous_attributes on an update (the old values of the fields the member's GET shows).
+//      previous_attributes on an update (the old values of the fields the member's GET shows);
+//   5. the ETag every GET of the API carries (SHA-1 of church, language and body) and 304.
 // Not done here: the scope check of `types`, parameter validation beyond the shape, the rate limiter.
+import { createHash } from 'node:crypto';
+
 // Members only: the one change source the API registers (src/modules/members/members.changes.ts).
 
 // src/modules/changes/changes.repository.ts COLUMNS and feed(), unchanged.
@@ -143,7 +146,20 @@ export function changeRoutes(d) {
       if (r.op === 'update' && object) change.previous_attributes = toFields(r.oldValues);
       return change;
     });
-    send(res, 200, JSON.stringify({ data, next_cursor: encodeCursor(next), has_more: hasMore }));
+    // The API's conditional GET (src/common/http/conditional-get.ts): an ETag of the church, the
+    // language and the body, 304 on a match, as the member list here.
+    const text = JSON.stringify({ data, next_cursor: encodeCursor(next), has_more: hasMore });
+    const tag = `"${createHash('sha1').update(tenantId).update('\0').update(lang).update('\0').update(text).digest('base64url')}"`;
+    res.setHeader('ETag', tag);
+    res.setHeader('Cache-Control', 'private, no-cache');
+    res.setHeader('Vary', 'Authorization, X-Tenant, Accept-Language');
+    const inm = req.headers['if-none-match'];
+    if (inm && inm.split(',').some((c) => c.trim().replace(/^W\//, '') === tag)) {
+      res.writeHead(304);
+      res.end();
+      return;
+    }
+    send(res, 200, text);
   }
 
   return async (req, res, url) => {
