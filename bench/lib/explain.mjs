@@ -47,18 +47,19 @@ export async function captureFeedSql(tenantId, after, types, limit) {
 }
 
 /**
- * The INSERT MembersRepository.insert emits for `members` (MemberEntity-shaped objects: firstName,
- * campusId, createdAt, …), run in a transaction that is rolled back (scenario 17).
+ * The writes `write(repository)` makes through the build's MembersRepository (insert of
+ * MemberEntity-shaped objects: firstName, campusId, createdAt, …; update of one member), run in a
+ * transaction that is rolled back (scenario 17).
  */
-export async function captureMemberInsertSql(tenantId, members) {
+export async function captureMemberWriteSql(tenantId, write) {
   const { MembersRepository } = requireFromDist('modules/members/members.repository.js');
   return captureSql(
     tenantId,
     async (captured) => {
       captured.length = 0;
-      await new MembersRepository({ slot: () => undefined, invalidate: () => undefined }).insert(members);
+      await write(new MembersRepository({ slot: () => undefined, invalidate: () => undefined }));
     },
-    { kind: /^\s*INSERT/i, rollback: true },
+    { kind: /^\s*(INSERT|UPDATE|DELETE)/i, rollback: true },
   );
 }
 
