@@ -752,7 +752,8 @@ async function explainFeed(church, total) {
     async (c) =>
       (
         await c.query(
-          'SELECT position::text AS position, seq::text AS seq FROM changes WHERE tenant_id = $1 ORDER BY position, seq OFFSET $2 LIMIT 1',
+          // Ordered by the columns, not by the text output columns of the same names.
+          'SELECT c.position::text AS position, c.seq::text AS seq FROM changes c WHERE c.tenant_id = $1 ORDER BY c.position, c.seq OFFSET $2 LIMIT 1',
           [church.id, Math.floor(total / 2)],
         )
       ).rows[0],
