@@ -29,6 +29,7 @@ import { AddTokenCreatorToken1765100000000 } from './1765100000000-AddTokenCreat
 import { IsolateMailOutbox1765110000000 } from './1765110000000-IsolateMailOutbox';
 import { AddCheckoutLock1765120000000 } from './1765120000000-AddCheckoutLock';
 import { CreateChangeLog1765130000000 } from './1765130000000-CreateChangeLog';
+import { AddMemberMerge1765140000000 } from './1765140000000-AddMemberMerge';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   IsolateMailOutbox1765110000000,
   AddCheckoutLock1765120000000,
   CreateChangeLog1765130000000,
+  AddMemberMerge1765140000000,
 ];

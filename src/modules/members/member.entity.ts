@@ -41,4 +41,6 @@ export class MemberEntity extends TenantScopedEntity {
   @Column('timestamptz') createdAt: Date;
   @Column('timestamptz') updatedAt: Date;
   @Column('timestamptz', { nullable: true }) deletedAt: Date | null;
+  /** The survivor a deleted member was merged into (CONTRACT §17); null for every other member. */
+  @Column('uuid', { nullable: true }) mergedInto: string | null;
 }
