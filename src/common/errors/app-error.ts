@@ -8,6 +8,12 @@ export interface FieldIssue {
   params?: Record<string, string | number>;
 }
 
+/** Members a problem carries beyond RFC 9457's own (its "extension members"), each documented on Problem. */
+export interface ProblemExtensions {
+  /** `member_merged`: the survivor's `mem_` id. */
+  merged_into?: string;
+}
+
 /**
  * The only error type services throw for client-caused failures. The problem filter turns it
  * into RFC 9457 JSON with a localized title/detail; `params` fill the catalog's placeholders.
@@ -20,6 +26,7 @@ export class AppError extends Error {
     readonly params: Record<string, string | number> = {},
     readonly errors: FieldIssue[] = [],
     readonly headers: Record<string, string> = {},
+    readonly extensions: ProblemExtensions = {},
   ) {
     super(code);
     this.status = statusOf(code);

@@ -91,6 +91,14 @@ const en: Catalog = {
     detail:
       'This cursor is older than the changes kept ({retention_days} days): list the records again, then follow GET /v1/changes/head.',
   },
+  merge_invalid: {
+    title: 'Merge not possible',
+    detail: 'These members cannot be merged: {reason}. Nothing was changed.',
+  },
+  member_merged: {
+    title: 'Member merged',
+    detail: 'This member was merged into {merged_into}; use that id (the Location header names it).',
+  },
   checkout_locked: {
     title: 'Check-out locked',
     detail: 'Too many wrong security codes for this check-in; check-out is locked for {retry_after} seconds.',
@@ -193,6 +201,14 @@ const es: Catalog = {
     detail:
       'Este cursor es anterior a los cambios que se conservan ({retention_days} días): vuelva a listar los registros y siga GET /v1/changes/head.',
   },
+  merge_invalid: {
+    title: 'Fusión no posible',
+    detail: 'Estos miembros no se pueden fusionar: {reason}. No se cambió nada.',
+  },
+  member_merged: {
+    title: 'Miembro fusionado',
+    detail: 'Este miembro se fusionó con {merged_into}; use ese identificador (el encabezado Location lo indica).',
+  },
   checkout_locked: {
     title: 'Salida bloqueada',
     detail:
@@ -293,6 +309,14 @@ const pt: Catalog = {
     title: 'Cursor de sincronização expirado',
     detail:
       'Este cursor é anterior às mudanças guardadas ({retention_days} dias): liste os registros de novo e siga GET /v1/changes/head.',
+  },
+  merge_invalid: {
+    title: 'Mesclagem impossível',
+    detail: 'Estes membros não podem ser mesclados: {reason}. Nada foi alterado.',
+  },
+  member_merged: {
+    title: 'Membro mesclado',
+    detail: 'Este membro foi mesclado com {merged_into}; use esse identificador (o cabeçalho Location o indica).',
   },
   checkout_locked: {
     title: 'Check-out bloqueado',

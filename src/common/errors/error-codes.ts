@@ -1,5 +1,6 @@
 /** Stable, client-facing error codes (CONTRACT §3). Each maps to exactly one HTTP status. */
 export const ERROR_CODES = [
+  'member_merged',
   'missing_tenant',
   'invalid_json',
   'invalid_parameter',
@@ -32,6 +33,7 @@ export const ERROR_CODES = [
   'event_canceled',
   'already_checked_in',
   'security_code_mismatch',
+  'merge_invalid',
   'checkout_locked',
   'sync_cursor_expired',
   'rate_limited',
@@ -44,6 +46,8 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export function statusOf(code: ErrorCode): number {
   switch (code) {
+    case 'member_merged':
+      return 301;
     case 'missing_tenant':
     case 'invalid_json':
     case 'invalid_parameter':
@@ -85,6 +89,7 @@ export function statusOf(code: ErrorCode): number {
     case 'batch_total_mismatch':
     case 'refund_exceeds_remaining':
     case 'security_code_mismatch':
+    case 'merge_invalid':
       return 422;
     case 'sync_cursor_expired':
       return 410;

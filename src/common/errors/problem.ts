@@ -1,11 +1,11 @@
 import type { Response } from 'express';
 import { interpolate, Language } from '../i18n/language';
-import { AppError } from './app-error';
+import { AppError, ProblemExtensions } from './app-error';
 import { ERROR_CATALOG, FORMAT_CATALOG, ISSUE_CATALOG } from './catalog';
 
 export const PROBLEM_TYPE_BASE = 'https://docs.example.org/errors/';
 
-export interface ProblemBody {
+export interface ProblemBody extends ProblemExtensions {
   type: string;
   title: string;
   status: number;
@@ -25,6 +25,7 @@ export function toProblem(error: AppError, lang: Language, requestId: string): P
     detail: interpolate(text.detail, error.params),
     code: error.code,
     request_id: requestId,
+    ...error.extensions,
   };
   if (error.errors.length > 0) {
     body.errors = error.errors.map((e) => ({

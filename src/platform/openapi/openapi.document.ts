@@ -48,6 +48,13 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       detail: { type: 'string' },
       code: { type: 'string', enum: [...ERROR_CODES] },
       request_id: { type: 'string', example: 'req_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' },
+      merged_into: {
+        type: 'string',
+        pattern: '^mem_[0-9a-f]{32}$',
+        example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
+        description:
+          '`member_merged` only: the member the requested one was merged into (the `Location` header names it too).',
+      },
       errors: {
         type: 'array',
         items: {

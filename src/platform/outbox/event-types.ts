@@ -3,6 +3,7 @@ export const EVENT_TYPES = [
   'member.created',
   'member.updated',
   'member.deleted',
+  'member.merged',
   'prospect.created',
   'prospect.converted',
   'attendance.recorded',
@@ -37,6 +38,11 @@ export const EVENT_OBJECTS: Record<EventType, { schema?: string; description: st
   'member.created': { schema: 'MemberResponse', description: 'The member, as GET /v1/members/{id} returns it.' },
   'member.updated': { schema: 'MemberResponse', description: 'The member after the change.' },
   'member.deleted': { schema: 'MemberResponse', description: 'The member as it was when deleted.' },
+  'member.merged': {
+    schema: 'MemberMergedEvent',
+    description:
+      'The survivor of a merge (POST /v1/members/{id}/merge) after it, as GET /v1/members/{id} returns it, and `duplicate_id`: the member merged into it, deleted in the same transaction (its `member.deleted` is raised too).',
+  },
   'prospect.created': {
     schema: 'ProspectResponse',
     description: 'The prospect, as GET /v1/prospects/{id} returns it.',
