@@ -273,10 +273,15 @@ export class DonationsService {
     });
   }
 
-  /** A live member named by a `mem_` id (a processor's metadata may hold the bare uuid). */
+  /**
+   * A live member named by a `mem_` id (a processor's metadata may hold the bare uuid); a member
+   * merged into another names the survivor (CONTRACT §17). Locked FOR KEY SHARE, as the gift's
+   * foreign key locks it anyway: a merge running meanwhile is waited for, then followed, so the
+   * gift never lands on a member merged away.
+   */
   private async findDonor(ref: string, origin: Origin) {
     const uuid = uuidOf(ID_PREFIX.member, ref, origin === 'processor');
-    return uuid ? this.members.findLive(uuid) : null;
+    return uuid ? this.members.findLiveOrSurvivor(uuid, 'for_key_share') : null;
   }
 
   private async require(id: string, lock?: RowLock): Promise<DonationEntity> {

@@ -40,6 +40,18 @@ export class MemberLookup {
     return (await this.members.names([id]))[0] ?? null;
   }
 
+  /**
+   * The live member a write that names `id` lands on (CONTRACT §17): the member, or, for a member
+   * merged into another, the survivor; null when neither. One query for a live member. With `lock`,
+   * the rows read stay locked until the transaction ends (see MembersRepository.findLiveOrSurvivor).
+   * Used by the writes that follow merges (a donation's donor, a registration); the other look-ups
+   * here do not follow them: a merged member is a deleted one.
+   */
+  async findLiveOrSurvivor(id: string, lock?: RowLock): Promise<MemberName | null> {
+    const member = await this.members.findLiveOrSurvivor(id, lock);
+    return member && { id: member.id, firstName: member.firstName, lastName: member.lastName, email: member.email };
+  }
+
   /** The live members among `ids`, by name (one query). */
   async liveNames(ids: string[]): Promise<MemberName[]> {
     return ids.length ? this.members.names(ids) : [];

@@ -22,7 +22,8 @@ export class MemberTagsController {
   @ApiOperation({
     summary: 'Tag a member',
     description:
-      'Raises `tag.added` and answers with the member. A tag the member already has changes nothing and raises nothing (200 all the same).',
+      'Raises `tag.added` and answers with the member. A tag the member already has changes nothing and raises nothing (200 all the same). ' +
+      'A member merged into another (POST /v1/members/{id}/merge) names the survivor: the tag lands on it, and the answer shows its id.',
   })
   @ApiParam(TAG_PARAM)
   @ApiOkResponse({ type: MemberResponse })
@@ -35,7 +36,8 @@ export class MemberTagsController {
   @Auth({ scopes: ['write:members'] })
   @ApiOperation({
     summary: 'Untag a member',
-    description: 'Raises `tag.removed` if the member had the tag; 204 either way.',
+    description:
+      'Raises `tag.removed` if the member had the tag; 204 either way. A member merged into another names the survivor.',
   })
   @ApiParam(TAG_PARAM)
   @ApiNoContentResponse()

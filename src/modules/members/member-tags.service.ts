@@ -25,7 +25,7 @@ export class MemberTagsService {
     const tag = await this.requireTag(tagRef);
     const member = await this.requireMember(memberId);
     if (await this.tags.attach(tag, member)) await this.members.update(member.id, { updatedAt: new Date() });
-    return this.membersService.get(memberId);
+    return this.membersService.get(member.id);
   }
 
   async remove(memberId: string, tagRef: string): Promise<void> {
@@ -40,8 +40,9 @@ export class MemberTagsService {
     return tag;
   }
 
+  /** The member, or the survivor of the merge `id` went into (CONTRACT §17): the tag lands on the survivor. */
   private async requireMember(id: string): Promise<MemberEntity> {
-    const member = await this.members.findLive(id, 'for_no_key_update');
+    const member = await this.members.findLiveOrSurvivor(id, 'for_no_key_update');
     if (!member) throw AppError.notFound('member');
     return member;
   }

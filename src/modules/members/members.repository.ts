@@ -21,6 +21,9 @@ export interface MemberName {
   email: string | null;
 }
 
+/** How many merges a look-up follows: one, as `merged_into` names the last survivor; more only while a later merge commits between the reads. */
+const MAX_MERGE_HOPS = 3;
+
 /** The condition that keeps deleted members out, unless `deleted` asks for them too. */
 const live = (options: { deleted?: boolean }) => (options.deleted ? '' : ' AND deleted_at IS NULL');
 
@@ -70,6 +73,26 @@ export class MembersRepository {
   async findLive(id: string, lock?: RowLock): Promise<MemberEntity | null> {
     const { repo, tenantId } = tenantScope(MemberEntity);
     return repo.findOne({ where: { tenantId, id, deletedAt: IsNull() }, ...withLock(lock) });
+  }
+
+  /**
+   * The live member `id` names (CONTRACT §17): the member itself, or, when it was merged, the member
+   * it was merged into. `merged_into` always names the last survivor (merging a survivor moves the
+   * members merged into it along), so that is one more read; a merge that commits between the reads
+   * is followed too. With `lock`, each row read stays locked until the transaction ends: a merge
+   * running meanwhile (it locks both members FOR UPDATE) is waited for and then followed. Null when
+   * `id` leads to no live member (unknown, deleted, or merged into a member deleted since).
+   */
+  async findLiveOrSurvivor(id: string, lock?: RowLock): Promise<MemberEntity | null> {
+    const { repo, tenantId } = tenantScope(MemberEntity);
+    let next: string | null = id;
+    for (let hops = 0; next !== null && hops <= MAX_MERGE_HOPS; hops++) {
+      const member: MemberEntity | null = await repo.findOne({ where: { tenantId, id: next }, ...withLock(lock) });
+      if (!member) return null;
+      if (!member.deletedAt) return member;
+      next = member.mergedInto;
+    }
+    return null;
   }
 
   /** The live members among `ids`, in id order; with `lock`, locked until the transaction ends (see RowLock). */

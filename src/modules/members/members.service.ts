@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TenantContext } from '../../common/context/tenant-context';
 import { AppError, FieldIssue } from '../../common/errors/app-error';
-import { ID_PREFIX, newUuid, parsePublicId } from '../../common/ids/id';
+import { ID_PREFIX, newUuid, parsePublicId, toPublicId } from '../../common/ids/id';
 import { DEFAULT_LANGUAGE } from '../../common/i18n/language';
 import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { parseListQuery } from '../../common/lists/list-query';
@@ -89,8 +89,10 @@ export class MembersService {
     return { created, rejected };
   }
 
+  /** A member merged into another is a 301 `member_merged` to the survivor (CONTRACT §17). */
   async get(id: string): Promise<MemberResponse> {
     const member = await this.require(id);
+    if (member.id !== id) throw memberMerged(member.id);
     return this.respond(member, await this.campusesOf([member]), await this.memberTags.ofOne(member.id));
   }
 
@@ -157,10 +159,10 @@ export class MembersService {
         : changes.householdId === member.householdId
           ? member.householdRole
           : DEFAULT_HOUSEHOLD_ROLE;
-    await this.save(id, changes);
+    await this.save(member.id, changes);
     const updated = { ...member, ...changes };
     const campuses = await this.campusesOf([member, updated]);
-    const tags = await this.memberTags.ofOne(id);
+    const tags = await this.memberTags.ofOne(member.id);
     await this.outbox.recordUpdate(
       'member.updated',
       toMemberResponse(member, campuses, DEFAULT_LANGUAGE, tags),
@@ -192,14 +194,14 @@ export class MembersService {
   async remove(id: string): Promise<void> {
     const member = await this.require(id, 'for_no_key_update');
     const now = new Date();
-    if (!(await this.members.update(id, { deletedAt: now, updatedAt: now }))) throw AppError.notFound('member');
+    if (!(await this.members.update(member.id, { deletedAt: now, updatedAt: now }))) throw AppError.notFound('member');
     await this.outbox.record(
       'member.deleted',
       toMemberResponse(
         Object.assign(member, { updatedAt: now }),
         await this.campusesOf([member]),
         DEFAULT_LANGUAGE,
-        await this.memberTags.ofOne(id),
+        await this.memberTags.ofOne(member.id),
       ),
     );
   }
@@ -273,10 +275,11 @@ export class MembersService {
    * Writes lock the member before reading it (FOR NO KEY UPDATE, what their UPDATE takes anyway):
    * concurrent writes of one member run one after the other, each on what the previous one
    * committed, so the event it records is the member as written; one that waited for a delete
-   * finds nothing (404).
+   * finds nothing (404). An id merged into another member names the survivor (CONTRACT §17): the
+   * answer's id tells which; one that waited for a merge follows it.
    */
   private async require(id: string, lock?: RowLock): Promise<MemberEntity> {
-    const member = await this.members.findLive(id, lock);
+    const member = await this.members.findLiveOrSurvivor(id, lock);
     if (!member) throw AppError.notFound('member');
     return member;
   }
@@ -288,6 +291,18 @@ export class MembersService {
   private respond(member: MemberEntity, campusByRef: Map<string, CampusEntity>, tags: TagRef[]): MemberResponse {
     return toMemberResponse(member, byCampusId(campusByRef), TenantContext.current().lang, tags);
   }
+}
+
+/** GET of a member merged into `survivorId`: 301 to the survivor, `Location` and `merged_into` naming it. */
+function memberMerged(survivorId: string): AppError {
+  const survivor = toPublicId(ID_PREFIX.member, survivorId);
+  return new AppError(
+    'member_merged',
+    { merged_into: survivor },
+    [],
+    { Location: `/v1/members/${survivor}` },
+    { merged_into: survivor },
+  );
 }
 
 /** Campuses resolved by reference (key or id), re-keyed by id for the mapper. */

@@ -41,7 +41,8 @@ export class CreateDonationDto {
     type: String,
     nullable: true,
     example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
-    description: 'The member who gave; null or absent for an anonymous gift.',
+    description:
+      'The member who gave; null or absent for an anonymous gift. A member merged into another names the survivor (the answer’s `donor` shows it).',
   })
   @IsOptional()
   @IsString()

@@ -31,7 +31,8 @@ export class CreateRegistrationDto {
   @ApiPropertyOptional({
     type: String,
     example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
-    description: 'The member who registers (mem_ id). Exactly one of member_id and guest.',
+    description:
+      'The member who registers (mem_ id). Exactly one of member_id and guest. A member merged into another registers the survivor (the answer’s `member` shows it).',
   })
   @IsOptional()
   @IsString()
