@@ -8,6 +8,8 @@ import { MemberTagsController } from './member-tags.controller';
 import { MemberTagsService } from './member-tags.service';
 import { MemberHouseholdsService } from './member-households.service';
 import { MemberLookup } from './member-lookup';
+import { MemberMergeRepository } from './member-merge.repository';
+import { MemberMergeService } from './member-merge.service';
 import { MembersChangeSource } from './members.changes';
 import { MembersBulkService } from './members-bulk.service';
 import { MembersController } from './members.controller';
@@ -25,6 +27,8 @@ import { MembersService } from './members.service';
     CampusDirectory,
     MemberHouseholdsService,
     MemberLookup,
+    MemberMergeService,
+    MemberMergeRepository,
     MemberTagRefs,
     MemberTagsService,
   ],
