@@ -53,8 +53,7 @@ export class DonationsService {
     const fund = await this.funds.findByPublicId(dto.fund_id, 'for_key_share');
     if (!fund) issues.push({ field: 'fund_id', issue: 'not_found' });
     else if (!fund.active) issues.push({ field: 'fund_id', issue: 'inactive' });
-    const donor = dto.donor_id ? await this.findDonor(dto.donor_id, 'api') : null;
-    if (dto.donor_id && !donor) issues.push({ field: 'donor_id', issue: 'not_found' });
+    const donorIssueAt = issues.length;
     const campusByRef = await this.campuses.resolveRefs(dto.campus ? [dto.campus] : []);
     const campus = dto.campus ? campusByRef.get(dto.campus) : undefined;
     if (dto.campus && !campus) issues.push({ field: 'campus', issue: 'not_found' });
@@ -62,6 +61,10 @@ export class DonationsService {
     const batchId = dto.batch_id ? parsePublicId(ID_PREFIX.batch, dto.batch_id) : null;
     const batch = batchId ? await this.donations.lockBatchForAdd(batchId) : null;
     if (dto.batch_id && !batch) issues.push({ field: 'batch_id', issue: 'not_found' });
+    // The donor once the batch is held (findDonor locks them): an add that waits for its donor (a
+    // merge of them running) holds the batch meanwhile, as one waiting at its INSERT does.
+    const donor = dto.donor_id ? await this.findDonor(dto.donor_id, 'api') : null;
+    if (dto.donor_id && !donor) issues.splice(donorIssueAt, 0, { field: 'donor_id', issue: 'not_found' });
     if (batch && batch.status === 'open' && batch.currency !== dto.currency)
       issues.push({ field: 'currency', issue: 'currency_mismatch', params: { currency: batch.currency } });
     if (issues.length) throw AppError.validation(issues);
