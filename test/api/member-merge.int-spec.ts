@@ -9,10 +9,7 @@ import type { CalendarEventResponse as CalendarEvent } from '../../src/modules/e
 import type { RegistrationResponse as Registration } from '../../src/modules/events/dto/registration.response';
 import type { GroupMemberResponse as GroupMember } from '../../src/modules/groups/dto/group-member.response';
 import type { HouseholdResponse as Household } from '../../src/modules/households/dto/household.response';
-import type {
-  MemberMergedEvent,
-  MemberMergeResponse as Merged,
-} from '../../src/modules/members/dto/member-merge.response';
+import type { MemberMergeResponse as Merged } from '../../src/modules/members/dto/member-merge.response';
 import type { MemberResponse as Member } from '../../src/modules/members/dto/member.response';
 import type { NotificationResponse as Notification } from '../../src/modules/notifications/dto/notification.response';
 import type { PledgeResponse as Pledge } from '../../src/modules/pledges/dto/pledge.response';
@@ -426,11 +423,16 @@ describe('merging duplicate members (POST /v1/members/{id}/merge)', () => {
       await api.put(`/v1/members/${duplicate.id}/tags/${tag.id}`, as(church));
       const answer = await merged(survivor.id, { duplicate_id: duplicate.id });
 
-      const [event] = await outboxObjects<MemberMergedEvent>(api, church, 'member.merged', survivor.id);
-      const { moved: _moved, duplicate_household_id: _home, ...survivorAfter } = answer;
-      expect(event).toEqual(survivorAfter);
-      expect(event.duplicate_id).toBe(duplicate.id);
-      expect(event.email).toBe('evita@example.org');
+      const [data] = (
+        await api.db.platform.query<{ data: { object: Member; duplicate_id: string } }[]>(
+          `SELECT payload->'data' AS data FROM webhook_events
+            WHERE tenant_id = $1 AND type = 'member.merged' AND payload->'data'->'object'->>'id' = $2`,
+          [church.id, survivor.id],
+        )
+      ).map((r) => r.data);
+      const { moved: _moved, duplicate_household_id: _home, duplicate_id: _dup, ...survivorAfter } = answer;
+      expect(data).toEqual({ object: survivorAfter, duplicate_id: duplicate.id });
+      expect(data.object.email).toBe('evita@example.org');
       const [deleted] = await outboxObjects<Member>(api, church, 'member.deleted', duplicate.id);
       expect(deleted).toMatchObject({
         id: duplicate.id,

@@ -7,7 +7,7 @@ import { ListTotals } from '../../platform/list-totals/list-totals.service';
 import { OutboxService } from '../../platform/outbox/outbox.service';
 import { CampusesService } from '../campuses/campuses.service';
 import { CustomFieldsService } from '../custom-fields/custom-fields.service';
-import type { MemberMergedEvent, MemberMergeResponse } from './dto/member-merge.response';
+import type { MemberMergeResponse } from './dto/member-merge.response';
 import type { MergeField, MergeMemberDto, MergePreferDto, MergeSide } from './dto/merge-member.dto';
 import { MemberMergeRepository } from './member-merge.repository';
 import { MemberTagRefs } from './member-tag-refs';
@@ -81,15 +81,16 @@ export class MemberMergeService {
     const deleted = Object.assign(duplicate, { deletedAt: now, mergedInto: survivor.id, updatedAt: now });
     const campuses = await this.campuses.byIdOf([merged, deleted]);
     const tags = await this.memberTags.ofOne(survivor.id);
-    const event: MemberMergedEvent = {
-      ...toMemberResponse(merged, campuses, DEFAULT_LANGUAGE, tags),
-      duplicate_id: memberRef(duplicate.id),
-    };
-    await this.outbox.record('member.merged', event);
+    const duplicatePublicId = memberRef(duplicate.id);
+    await this.outbox.recordMany(
+      'member.merged',
+      [toMemberResponse(merged, campuses, DEFAULT_LANGUAGE, tags)],
+      [{ duplicate_id: duplicatePublicId }],
+    );
     await this.outbox.record('member.deleted', toMemberResponse(deleted, campuses, DEFAULT_LANGUAGE, duplicateTags));
     return {
       ...toMemberResponse(merged, campuses, TenantContext.current().lang, tags),
-      duplicate_id: event.duplicate_id,
+      duplicate_id: duplicatePublicId,
       duplicate_household_id: duplicate.householdId ? toPublicId(ID_PREFIX.household, duplicate.householdId) : null,
       moved: { ...moved, household: tookHousehold ? 1 : 0 },
     };

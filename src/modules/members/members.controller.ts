@@ -2,7 +2,6 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, P
 import {
   ApiBody,
   ApiCreatedResponse,
-  ApiExtraModels,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
@@ -16,7 +15,7 @@ import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
 import { Auth } from '../../platform/auth/auth.decorator';
 import { BulkCreateMembersDto } from './dto/bulk-create-members.dto';
 import { CreateMemberDto } from './dto/create-member.dto';
-import { MemberMergedEvent, MemberMergeResponse } from './dto/member-merge.response';
+import { MemberMergeResponse } from './dto/member-merge.response';
 import { BulkCreateMembersResponse, MemberResponse } from './dto/member.response';
 import { MergeMemberDto } from './dto/merge-member.dto';
 import { UpdateMemberDto } from './dto/update-member.dto';
@@ -35,7 +34,6 @@ const FOLLOWS_MERGES =
   ' An id merged into another member (POST /v1/members/{id}/merge) names the survivor: the write lands on it, and the answer shows its id.';
 
 @ApiTags('Members')
-@ApiExtraModels(MemberMergedEvent)
 @Controller('v1/members')
 export class MembersController {
   constructor(

@@ -55,7 +55,11 @@ function eventSchema(type: EventType, schemas: Record<string, unknown>): SchemaO
               },
             },
           }
-        : { type: 'object', required: ['object'], properties: { object } },
+        : {
+            type: 'object',
+            required: ['object', ...Object.keys(EVENT_OBJECTS[type].data ?? {})],
+            properties: { object, ...EVENT_OBJECTS[type].data },
+          },
     },
   };
 }

@@ -34,14 +34,24 @@ export type EventType = (typeof EVENT_TYPES)[number];
  * The `data.object` of each type, as the resource's GET returns it: an OpenAPI schema name for
  * the resources that exist, a description for those whose modules are still to come.
  */
-export const EVENT_OBJECTS: Record<EventType, { schema?: string; description: string }> = {
+export const EVENT_OBJECTS: Record<
+  EventType,
+  { schema?: string; description: string; /** Fields of `data` beside `object`. */ data?: Record<string, object> }
+> = {
   'member.created': { schema: 'MemberResponse', description: 'The member, as GET /v1/members/{id} returns it.' },
   'member.updated': { schema: 'MemberResponse', description: 'The member after the change.' },
   'member.deleted': { schema: 'MemberResponse', description: 'The member as it was when deleted.' },
   'member.merged': {
-    schema: 'MemberMergedEvent',
+    schema: 'MemberResponse',
     description:
-      'The survivor of a merge (POST /v1/members/{id}/merge) after it, as GET /v1/members/{id} returns it, and `duplicate_id`: the member merged into it, deleted in the same transaction (its `member.deleted` is raised too).',
+      'The survivor of a merge (POST /v1/members/{id}/merge) after it, as GET /v1/members/{id} returns it; `data.duplicate_id` names the member merged into it, deleted in the same transaction (its `member.deleted` is raised too).',
+    data: {
+      duplicate_id: {
+        type: 'string',
+        example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e60',
+        description: 'The member merged into the survivor (now deleted; its id answers 301 to the survivor).',
+      },
+    },
   },
   'prospect.created': {
     schema: 'ProspectResponse',

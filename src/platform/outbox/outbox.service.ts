@@ -37,12 +37,15 @@ export class OutboxService {
     return this.recordMany(
       type,
       changes.map((c) => c.after),
-      changes.map((c) => previousAttributes(c.before, c.after)),
+      changes.map((c) => ({ previous_attributes: previousAttributes(c.before, c.after) })),
     );
   }
 
-  /** One statement for the events and one for the deliveries, whatever the number of objects. */
-  async recordMany(type: EventType, objects: unknown[], previous?: Record<string, unknown>[]): Promise<void> {
+  /**
+   * One statement for the events and one for the deliveries, whatever the number of objects.
+   * `extras[i]`: fields of the i-th event's `data` beside `object` (EVENT_OBJECTS documents them).
+   */
+  async recordMany(type: EventType, objects: unknown[], extras?: Record<string, unknown>[]): Promise<void> {
     if (objects.length === 0) return;
     const scope = TenantContext.current();
     const { manager, tenantId } = scope;
@@ -56,7 +59,7 @@ export class OutboxService {
         created: Math.floor(now.getTime() / 1000),
         tenant,
         api_version: API_VERSION,
-        data: previous ? { object, previous_attributes: previous[i] } : { object },
+        data: { object, ...extras?.[i] },
       };
       return { id, payload };
     });

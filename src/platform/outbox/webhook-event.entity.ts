@@ -7,8 +7,8 @@ export interface EventPayload {
   created: number;
   tenant: string;
   api_version: string;
-  /** `previous_attributes` on `*.updated` events only. */
-  data: { object: unknown; previous_attributes?: Record<string, unknown> };
+  /** Beside `object`: `previous_attributes` on `*.updated` events, `duplicate_id` on `member.merged`. */
+  data: { object: unknown; [field: string]: unknown };
 }
 
 /** The outbox: one row per event, written in the transaction of the change that raised it. */

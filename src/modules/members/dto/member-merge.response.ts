@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { MemberResponse } from './member.response';
 
-/** The `data.object` of `member.merged`: the survivor as GET returns it after the merge, and the member merged into it. */
+/** The survivor as GET returns it after the merge, and the member merged into it. */
 export class MemberMergedEvent extends MemberResponse {
   @ApiProperty({
     example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e60',
