@@ -538,11 +538,10 @@ describe('hostile input on every operation of the OpenAPI document', () => {
 
   /** A real next_cursor, decoded and changed: wrong types, NUL characters, huge values. */
   function tamperedCursors(cursor: string): [string, string][] {
-    const [sort, values, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [
-      string,
-      unknown[],
-      string,
-    ];
+    const text = Buffer.from(cursor, 'base64url').toString('utf8');
+    // A change-log cursor (histories, the changes feed) is `<version>.<position>.<seq>`, not a list's JSON.
+    if (!text.startsWith('[')) return tamperedPositionCursors(cursor, text);
+    const [sort, values, id] = JSON.parse(text) as [string, unknown[], string];
     const withValues = (v: unknown) => b64(JSON.stringify([sort, values.map(() => v), id]));
     return [
       ['real cursor (control)', cursor],
@@ -557,6 +556,19 @@ describe('hostile input on every operation of the OpenAPI document', () => {
       ['cursor with too many values', b64(JSON.stringify([sort, [...values, ...values, 'x'], id]))],
       ['cursor with a nil uuid', b64(JSON.stringify([sort, values, '00000000-0000-0000-0000-000000000000']))],
       ['cursor with an uppercase uuid', b64(JSON.stringify([sort, values, id.toUpperCase()]))],
+    ].map(([label, raw]) => [label, enc(raw)] as [string, string]);
+  }
+
+  function tamperedPositionCursors(cursor: string, text: string): [string, string][] {
+    return [
+      ['real cursor (control)', cursor],
+      ['cursor with NUL', b64(`${text}\u0000`)],
+      ['cursor with huge numbers', b64(text.replace(/\d+/g, '9'.repeat(40)))],
+      ['cursor with negative numbers', b64(text.replace(/\d+$/, '-1'))],
+      ['cursor with letters for digits', b64(text.replace(/\d/g, 'x'))],
+      ['cursor with an extra part', b64(`${text}.1`)],
+      ['cursor of another version', b64(`9${text.slice(1)}`)],
+      ['cursor cut short', cursor.slice(0, -3)],
     ].map(([label, raw]) => [label, enc(raw)] as [string, string]);
   }
 
