@@ -2,7 +2,8 @@
 /**
  * Three projects, one run (`npm test` runs them all; `npm run test:<project>` one of them):
  *
- * - unit: `*.spec.ts` beside the code in src/, and test/lint-layers.spec.ts; no database, no app;
+ * - unit: `*.spec.ts` beside the code in src/, test/lint-layers.spec.ts and the SDK's specs (sdk/test/); no
+ *   database, no app;
  * - api: test/api/, each file the API in process (TestApi) on the run's database, HTTP through
  *   supertest: the everyday loop;
  * - system: test/system/, what needs more than one app in process: the built server, CLI and worker
@@ -41,6 +42,8 @@ const project = (displayName, roots, testRegex) => ({
   testRegex,
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // The SDK (sdk/src) is ESM TypeScript whose relative imports name the emitted `.js`: Jest takes the `.ts`.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform,
   testTimeout: 60_000,
 });
@@ -49,7 +52,7 @@ const project = (displayName, roots, testRegex) => ({
 export default {
   rootDir: import.meta.dirname,
   projects: [
-    project('unit', ['<rootDir>/src', '<rootDir>/test'], '\\.spec\\.ts$'),
+    project('unit', ['<rootDir>/src', '<rootDir>/test', '<rootDir>/sdk/test'], '\\.spec\\.ts$'),
     project('api', ['<rootDir>/test/api'], '\\.int-spec\\.ts$'),
     project('system', ['<rootDir>/test/system'], '\\.int-spec\\.ts$'),
   ],
