@@ -185,6 +185,21 @@ describe('idempotency and retries', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('timeoutMs aborts an attempt that gets no answer, and the next attempt is made', async () => {
+    const seen: string[] = [];
+    const silent = (request: Request) =>
+      new Promise<Response>((_, reject) => {
+        seen.push(request.method);
+        request.signal.addEventListener('abort', () => reject(request.signal.reason as Error));
+      });
+    const error = (await client(silent, { timeoutMs: 30, retries: { maxAttempts: 2, baseDelayMs: 1 } })
+      .members.get('mem_1')
+      .catch((e: unknown) => e)) as ChurchNetworkError;
+    expect(error).toBeInstanceOf(ChurchNetworkError);
+    expect(error.message).toMatch(/no answer within 30 ms \(2 attempts\)/);
+    expect(seen).toEqual(['GET', 'GET']);
+  });
+
   it('an abort stops the call during its backoff', async () => {
     const { fetch, seen } = fakeFetch(json(503, problem(503, 'service_unavailable'), { 'retry-after': '30' }));
     const controller = new AbortController();
