@@ -194,10 +194,14 @@ describe('@church-api/sdk, from its packed tarball, against the API', () => {
   let api: TestApi;
   let church: TestTenant;
   let proxy: FailingProxy;
+  /** `npm pack` (which builds the SDK first), started at once: it runs while the drift check does. */
+  let packing: Promise<Run>;
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'church-sdk-'));
     app = join(work, 'app');
+    packing = exec('npm', ['pack', '--pack-destination', work], { cwd: SDK_DIR, timeoutMs: 180_000 });
+    packing.catch(() => undefined); // awaited (and reported) by the test that needs it
     delete process.env.REDIS_URL; // webhook deliveries in process, from the database outbox
     api = await TestApi.start({ WEBHOOK_ALLOW_LOOPBACK: 'true' });
     const apiPort = await listenOnLoopback(api.app.getHttpServer());
@@ -206,6 +210,7 @@ describe('@church-api/sdk, from its packed tarball, against the API', () => {
   });
 
   afterAll(async () => {
+    await packing?.catch(() => undefined);
     await proxy?.close();
     await api?.close();
     if (work) rmSync(work, { recursive: true, force: true });
@@ -239,7 +244,7 @@ describe('@church-api/sdk, from its packed tarball, against the API', () => {
   }, 120_000);
 
   it('packs into a tarball that installs in an empty project, where a strict program compiles and a wrong field does not', async () => {
-    ok(await exec('npm', ['pack', '--pack-destination', work], { cwd: SDK_DIR, timeoutMs: 180_000 }), 'npm pack');
+    ok(await packing, 'npm pack');
     const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
     expect(tarball).toMatch(/^church-api-sdk-\d+\.\d+\.\d+\.tgz$/);
     const listing = ok(await exec('tar', ['-tzf', join(work, tarball!)], { cwd: work }), 'tar').stdout.split('\n');
