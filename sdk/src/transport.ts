@@ -86,16 +86,17 @@ export class Transport {
   private readonly baseHeaders: Record<string, string>;
   private readonly retries: Required<RetryOptions>;
   private readonly timeoutMs: number;
+  private readonly userFetch: ChurchClientOptions['fetch'];
 
   constructor(options: ChurchClientOptions) {
     for (const name of ['token', 'tenant', 'baseUrl'] as const) {
       if (typeof options[name] !== 'string' || options[name] === '')
         throw new TypeError(`ChurchClient: \`${name}\` is required`);
     }
-    const userFetch = options.fetch;
+    this.userFetch = options.fetch;
     const client = createClient<paths>({
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
-      ...(userFetch ? { fetch: (request: Request) => userFetch(request) } : {}),
+      Request: PendingRequest as unknown as typeof Request,
     });
     this.raw = client.request as unknown as RawRequest;
     this.baseHeaders = {
@@ -127,8 +128,9 @@ export class Transport {
     const request = {
       params: { path: init.path, query: init.query },
       body: init.body,
-      headers,
       parseAs: init.parseAs ?? 'json',
+      // The headers reach fetch as they are (see PendingRequest), not through openapi-fetch's Headers.
+      fetch: (pending: PendingRequest) => this.dispatch(pending, headers),
     };
     const { maxAttempts } = this.retries;
     for (let attempt = 1; ; attempt++) {
@@ -159,6 +161,15 @@ export class Transport {
     }
   }
 
+  /** The fetch of one attempt: openapi-fetch's URL, method, body and signal, with our headers. */
+  private dispatch(pending: PendingRequest, headers: Record<string, string>): Promise<Response> {
+    const init: RequestInit = {
+      ...pending.init,
+      headers: pending.init.body == null ? headers : { ...headers, 'Content-Type': 'application/json' },
+    };
+    return this.userFetch ? this.userFetch(new Request(pending.url, init)) : globalThis.fetch(pending.url, init);
+  }
+
   /** Every record of a list route, page after page (`next_cursor` as `cursor`), fetched as they are consumed. */
   list<P extends PathsWith<'get'>, T>(
     path: P,
@@ -181,6 +192,22 @@ export class Transport {
   private backoff(attempt: number): number {
     const { baseDelayMs, maxDelayMs } = this.retries;
     return Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1));
+  }
+}
+
+/**
+ * The request openapi-fetch builds (its `Request` option): the URL and init kept as they are, so that
+ * `fetch(url, init)` makes the one real Request, with the headers as a plain object. With the standard
+ * class openapi-fetch builds a Request and a Headers, and `fetch` copies both again: about 20 µs of a
+ * GET's 200 µs of client CPU (`npm run sdk:bench`).
+ */
+class PendingRequest {
+  readonly method: string;
+  constructor(
+    readonly url: string,
+    readonly init: RequestInit,
+  ) {
+    this.method = init.method ?? 'GET';
   }
 }
 
