@@ -4,7 +4,7 @@
 // One run: a fresh database (BENCH_SDK_DB, default church_sdk_bench), the built API (`node dist/main.js`)
 // on a free port, one church with one member; then SDK_BENCH_REQUESTS (10,000) sequential GETs of that
 // member with `client.members.get(id)` and as many with `fetch` + `res.json()`, in alternating blocks
-// of 500 (so that a drift of the machine or the server weighs on both alike), after 500 warm-up calls
+// of 250 (so that a drift of the machine or the server weighs on both alike), after 500 warm-up calls
 // each. Per request: the wall time the caller waits and the CPU time of this (the client's) process; the
 // ratios compare the median blocks (a block slowed down by another process weighs no more than one).
 // Needs `nest build` and the SDK's build (the npm script does both) and PostgreSQL on 127.0.0.1:5432.
@@ -20,7 +20,7 @@ const REPO_ROOT = resolve(SDK_DIR, '..');
 const { Client } = createRequire(join(REPO_ROOT, 'package.json'))('pg');
 
 const REQUESTS = Number(process.env.SDK_BENCH_REQUESTS ?? 10_000);
-const BLOCK = 500;
+const BLOCK = 250;
 const WARMUP = 500;
 const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = process.env.BENCH_SDK_DB ?? 'church_sdk_bench';

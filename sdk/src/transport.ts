@@ -97,6 +97,11 @@ export class Transport {
     const client = createClient<paths>({
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
       Request: PendingRequest as unknown as typeof Request,
+      // The document's parameters are all simple: ids in the path, flat names (`age[gte]`) with
+      // primitive values in the query. These two do what openapi-fetch's general serializers do for
+      // them, at a fraction of their cost per request.
+      pathSerializer: serializePath,
+      querySerializer: serializeQuery,
     });
     this.raw = client.request as unknown as RawRequest;
     this.baseHeaders = {
@@ -193,6 +198,33 @@ export class Transport {
     const { baseDelayMs, maxDelayMs } = this.retries;
     return Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1));
   }
+}
+
+/** `/v1/members/{id}` with `{id: 'mem_…'}` → `/v1/members/mem_…` (each value URI-encoded). */
+function serializePath(path: string, params: Record<string, unknown>): string {
+  return path.replace(/\{([^{}]+)\}/g, (match, name: string) => {
+    const value = params[name];
+    return value === undefined || value === null ? match : encodeURIComponent(paramText(value));
+  });
+}
+
+/** A parameter's value as text: an array (`status[in]`) as comma-separated values. */
+function paramText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return `${value}`;
+  if (Array.isArray(value)) return value.map(paramText).join(',');
+  return JSON.stringify(value);
+}
+
+/** `{campus: 'north', 'age[gte]': 18}` → `campus=north&age[gte]=18`: names as written, values URI-encoded. */
+function serializeQuery(query: Record<string, unknown>): string {
+  let search = '';
+  for (const name in query) {
+    const value = query[name];
+    if (value === undefined || value === null) continue;
+    search += `${search ? '&' : ''}${name}=${encodeURIComponent(paramText(value))}`;
+  }
+  return search;
 }
 
 /**
