@@ -55,6 +55,19 @@ export class Members extends Resource {
   async delete(id: string, options?: O): Promise<void> {
     await this.t.send('delete', '/v1/members/{id}', { path: { id } }, options);
   }
+  /**
+   * Merges a duplicate into this member: the duplicate's giving, attendance, registrations, groups,
+   * tags and the rest move here, empty fields are filled from it (`prefer` per field), and it is deleted
+   * (its id then answers for this member). Answers the survivor with `moved` counts. Raises
+   * `member.merged` and `member.deleted`.
+   */
+  merge(
+    id: string,
+    body: B<'/v1/members/{id}/merge', 'post'>,
+    options?: O,
+  ): Promise<R<'/v1/members/{id}/merge', 'post'>> {
+    return this.t.send('post', '/v1/members/{id}/merge', { path: { id }, body }, options);
+  }
   /** Puts a tag (its name or `tag_` id) on the member. Raises `tag.added`. */
   addTag(id: string, tag: string, options?: O): Promise<R<'/v1/members/{id}/tags/{tag}', 'put'>> {
     return this.t.send('put', '/v1/members/{id}/tags/{tag}', { path: { id, tag } }, options);

@@ -230,27 +230,47 @@ export interface paths {
         };
         /**
          * Get a member
-         * @description Carries an ETag; `If-None-Match` answers 304 while unchanged.
+         * @description Carries an ETag; `If-None-Match` answers 304 while unchanged. A member merged into another answers 301 `member_merged`: `Location` and `merged_into` name the survivor (merged ids keep working: a chain of merges answers the last survivor).
          */
         get: operations["Members_get"];
         /**
          * Replace a member
-         * @description Full body; omitted optional fields are cleared. PATCH is preferred. Raises `member.updated`.
+         * @description Full body; omitted optional fields are cleared. PATCH is preferred. Raises `member.updated`. An id merged into another member (POST /v1/members/{id}/merge) names the survivor: the write lands on it, and the answer shows its id.
          */
         put: operations["Members_replace"];
         post?: never;
         /**
          * Delete a member
-         * @description Soft delete: the member disappears from the API. Raises `member.deleted`.
+         * @description Soft delete: the member disappears from the API. Raises `member.deleted`. An id merged into another member (POST /v1/members/{id}/merge) names the survivor: the write lands on it, and the answer shows its id.
          */
         delete: operations["Members_remove"];
         options?: never;
         head?: never;
         /**
          * Update a member
-         * @description Any subset of the fields; null clears an optional field. Raises `member.updated`.
+         * @description Any subset of the fields; null clears an optional field. Raises `member.updated`. An id merged into another member (POST /v1/members/{id}/merge) names the survivor: the write lands on it, and the answer shows its id.
          */
         patch: operations["Members_update"];
+        trace?: never;
+    };
+    "/v1/members/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge a duplicate into this member
+         * @description This member (`{id}`) survives; `duplicate_id` is merged into it, in one transaction. Everything that named the duplicate moves to the survivor: donations, recurring gifts, pledges, statements (their donor links), attendance, kiosk check-ins, event registrations, group memberships (one per group: leader wins), tags, households it was the primary contact of, converted prospects (`member_id`), push tokens and prayer requests; `moved` counts each kind. Where both had the same (an event attended or registered for, a group, a tag), the survivor keeps one. The survivor keeps its own household; the duplicate’s is reported (`duplicate_household_id`) and taken only when the survivor had none. The survivor’s empty fields are filled from the duplicate’s, unless `prefer` says otherwise per field. The duplicate is then deleted: its id keeps working (GET answers 301 `member_merged` to the survivor; a donation, registration, tag or member write naming it lands on the survivor), and members merged into it before now name the survivor (A into B, then B into C: A answers C). Raises `member.merged` (the survivor and `duplicate_id`) and `member.deleted` (the duplicate). Merging a member into itself, into a deleted member, a deleted or already merged member, or a member of another church, is 422 `merge_invalid` and changes nothing; of two merges of the same people at once, one runs after the other (the second then finds the duplicate merged: 422).
+         */
+        post: operations["Members_merge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/members/{id}/tags/{tag}": {
@@ -263,13 +283,13 @@ export interface paths {
         get?: never;
         /**
          * Tag a member
-         * @description Raises `tag.added` and answers with the member. A tag the member already has changes nothing and raises nothing (200 all the same).
+         * @description Raises `tag.added` and answers with the member. A tag the member already has changes nothing and raises nothing (200 all the same). A member merged into another (POST /v1/members/{id}/merge) names the survivor: the tag lands on it, and the answer shows its id.
          */
         put: operations["MemberTags_add"];
         post?: never;
         /**
          * Untag a member
-         * @description Raises `tag.removed` if the member had the tag; 204 either way.
+         * @description Raises `tag.removed` if the member had the tag; 204 either way. A member merged into another names the survivor.
          */
         delete: operations["MemberTags_remove"];
         options?: never;
@@ -2362,6 +2382,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "member.merged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * member.merged
+         * @description The survivor of a merge (POST /v1/members/{id}/merge) after it, as GET /v1/members/{id} returns it; `data.duplicate_id` names the member merged into it, deleted in the same transaction (its `member.deleted` is raised too). POSTed to every enabled endpoint subscribed to `member.merged` (or `*`) whose filters match.
+         */
+        post: operations["Webhook_member_merged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "prospect.created": {
         parameters: {
             query?: never;
@@ -3347,6 +3387,237 @@ export interface components {
                 [key: string]: (string | number | boolean) | null;
             };
         };
+        MergePreferDto: {
+            /**
+             * @description Whose first name the survivor keeps.
+             * @enum {string}
+             */
+            first_name?: "survivor" | "duplicate";
+            /**
+             * @description Whose last name the survivor keeps.
+             * @enum {string}
+             */
+            last_name?: "survivor" | "duplicate";
+            /**
+             * @description Whose e-mail the survivor keeps.
+             * @enum {string}
+             */
+            email?: "survivor" | "duplicate";
+            /**
+             * @description Whose phone the survivor keeps.
+             * @enum {string}
+             */
+            phone?: "survivor" | "duplicate";
+            /**
+             * @description Whose birthdate the survivor keeps.
+             * @enum {string}
+             */
+            birthdate?: "survivor" | "duplicate";
+            /**
+             * @description Whose gender the survivor keeps.
+             * @enum {string}
+             */
+            gender?: "survivor" | "duplicate";
+            /**
+             * @description Whose status the survivor keeps.
+             * @enum {string}
+             */
+            status?: "survivor" | "duplicate";
+            /**
+             * @description Whose campus the survivor keeps.
+             * @enum {string}
+             */
+            campus?: "survivor" | "duplicate";
+            /**
+             * @description Whose `active` the survivor keeps.
+             * @enum {string}
+             */
+            active?: "survivor" | "duplicate";
+            /**
+             * @description Whose household (and role in it) the survivor keeps.
+             * @enum {string}
+             */
+            household_id?: "survivor" | "duplicate";
+            /**
+             * @description Whose address (the whole object) the survivor keeps.
+             * @enum {string}
+             */
+            address?: "survivor" | "duplicate";
+            /**
+             * @description Custom fields go key by key: by default the survivor keeps its values and takes the duplicate’s for the keys it has no value for; `duplicate` lets the duplicate’s values win key by key; `survivor` keeps the survivor’s as they are.
+             * @enum {string}
+             */
+            custom_fields?: "survivor" | "duplicate";
+        };
+        MergeMemberDto: {
+            /**
+             * @description The member merged into this one (mem_ id), then deleted. The same member, a deleted or already merged one, or another church’s, is 422 `merge_invalid`.
+             * @example mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f
+             */
+            duplicate_id: string;
+            /**
+             * @description Whose value each field keeps. By default the survivor keeps its own and takes the duplicate’s where it has none.
+             * @example {
+             *       "email": "duplicate",
+             *       "phone": "survivor"
+             *     }
+             */
+            prefer?: components["schemas"]["MergePreferDto"];
+        };
+        MergeMovedCounts: {
+            /**
+             * @description Donations whose donor is now the survivor.
+             * @example 0
+             */
+            donations: number;
+            /**
+             * @description Recurring gifts whose donor is now the survivor.
+             * @example 0
+             */
+            recurring_gifts: number;
+            /**
+             * @description Pledges whose donor is now the survivor.
+             * @example 0
+             */
+            pledges: number;
+            /**
+             * @description Statements that list the survivor's gifts instead of the duplicate's (a statement that listed both keeps one link).
+             * @example 0
+             */
+            statements: number;
+            /**
+             * @description Attendance records now the survivor's (where both attended the same event, the survivor's record stays and the duplicate's is removed).
+             * @example 0
+             */
+            attendance: number;
+            /**
+             * @description Kiosk check-ins (household visits) that now name the survivor.
+             * @example 0
+             */
+            check_ins: number;
+            /**
+             * @description Event registrations now the survivor's (where both were registered for the same event, the duplicate's is removed and its seat freed).
+             * @example 0
+             */
+            registrations: number;
+            /**
+             * @description Group memberships now the survivor's. One per group: where both were in a group the survivor's stays, as leader if either was one, since the earlier joined_at.
+             * @example 0
+             */
+            group_memberships: number;
+            /**
+             * @description Tags the survivor gained (tags both had are counted once, as the survivor’s).
+             * @example 0
+             */
+            tags: number;
+            /**
+             * @description 1 when the survivor took the duplicate's household (it had none, or `prefer.household_id` was `duplicate`), else 0.
+             * @example 0
+             */
+            household: number;
+            /**
+             * @description Households whose primary contact is now the survivor.
+             * @example 0
+             */
+            household_contacts: number;
+            /**
+             * @description Converted prospects whose member_id is now the survivor.
+             * @example 0
+             */
+            prospects: number;
+            /**
+             * @description Push tokens (devices) now registered to the survivor.
+             * @example 0
+             */
+            push_tokens: number;
+            /**
+             * @description Prayer requests that now name the survivor.
+             * @example 0
+             */
+            prayer_requests: number;
+        };
+        MemberMergeResponse: {
+            /** @example mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f */
+            id: string;
+            /** @example María */
+            first_name: string;
+            /** @example González */
+            last_name: string;
+            /** @example maria@example.org */
+            email: string | null;
+            /** @example +5213312345678 */
+            phone: string | null;
+            /**
+             * Format: date
+             * @example 1988-04-17
+             */
+            birthdate: string | null;
+            /**
+             * @description Whole years from birthdate (UTC today); null when unknown.
+             * @example 37
+             */
+            age: number | null;
+            /** @enum {string|null} */
+            gender: "male" | "female" | "unspecified" | null;
+            /**
+             * @description Localized by Accept-Language.
+             * @example Femenino
+             */
+            gender_label: string | null;
+            /** @enum {string} */
+            status: "visitor" | "regular" | "member" | "leader";
+            /**
+             * @description Localized by Accept-Language.
+             * @example Miembro
+             */
+            status_label: string;
+            campus: components["schemas"]["CampusRef"] | null;
+            /** @example true */
+            active: boolean;
+            /**
+             * @description The household the member belongs to (at most one); null when none.
+             * @example hh_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f
+             */
+            household_id: string | null;
+            /**
+             * @description Role in the household; null exactly when household_id is. Joining by `household_id` gives `other`; POST /v1/households/{id}/members sets any role.
+             * @example spouse
+             * @enum {string|null}
+             */
+            household_role: "head" | "spouse" | "adult" | "child" | "other" | null;
+            address?: components["schemas"]["AddressDto"] | null;
+            /**
+             * @example {
+             *       "baptized": true
+             *     }
+             */
+            custom_fields: {
+                [key: string]: unknown;
+            };
+            /** @description The tags on the member, by name (PUT/DELETE /v1/members/{id}/tags/{tag}). */
+            tags: components["schemas"]["TagRef"][];
+            /**
+             * Format: date-time
+             * @example 2026-01-05T15:04:05.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-05T15:04:05.000Z
+             */
+            updated_at: string;
+            /**
+             * @description The member merged into this one (now deleted; its id answers 301 to this one).
+             * @example mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e60
+             */
+            duplicate_id: string;
+            /**
+             * @description The household the duplicate was in (null when none). The survivor keeps its own household; it takes this one only when it had none (or `prefer.household_id` is `duplicate`): `moved.household` says whether it did.
+             * @example hh_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f
+             */
+            duplicate_household_id: string | null;
+            moved: components["schemas"]["MergeMovedCounts"];
+        };
         CreateProspectDto: {
             /** @example Lucía */
             first_name: string;
@@ -3998,7 +4269,7 @@ export interface components {
              */
             fund_id: string;
             /**
-             * @description The member who gave; null or absent for an anonymous gift.
+             * @description The member who gave; null or absent for an anonymous gift. A member merged into another names the survivor (the answer’s `donor` shows it).
              * @example mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f
              */
             donor_id?: string | null;
@@ -4800,7 +5071,7 @@ export interface components {
         };
         CreateRegistrationDto: {
             /**
-             * @description The member who registers (mem_ id). Exactly one of member_id and guest.
+             * @description The member who registers (mem_ id). Exactly one of member_id and guest. A member merged into another registers the survivor (the answer’s `member` shows it).
              * @example mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f
              */
             member_id?: string;
@@ -6180,7 +6451,7 @@ export interface components {
              *       "member.created"
              *     ]
              */
-            events: ("member.created" | "member.updated" | "member.deleted" | "prospect.created" | "prospect.converted" | "attendance.recorded" | "donation.created" | "donation.disputed" | "donation.refunded" | "event.created" | "event.registration" | "event.canceled" | "group.created" | "group.multiplied" | "group.closed" | "prayer_request.created" | "prayer_request.answered" | "campus.created" | "tag.added" | "tag.removed" | "device.registered" | "recurring.created" | "recurring.updated" | "recurring.canceled" | "recurring.charge_failed" | "*")[];
+            events: ("member.created" | "member.updated" | "member.deleted" | "member.merged" | "prospect.created" | "prospect.converted" | "attendance.recorded" | "donation.created" | "donation.disputed" | "donation.refunded" | "event.created" | "event.registration" | "event.canceled" | "group.created" | "group.multiplied" | "group.closed" | "prayer_request.created" | "prayer_request.answered" | "campus.created" | "tag.added" | "tag.removed" | "device.registered" | "recurring.created" | "recurring.updated" | "recurring.canceled" | "recurring.charge_failed" | "*")[];
             /**
              * @description Conditions on the payload, all of which must hold.
              * @example [
@@ -6277,7 +6548,7 @@ export interface components {
              *       "member.created"
              *     ]
              */
-            events?: ("member.created" | "member.updated" | "member.deleted" | "prospect.created" | "prospect.converted" | "attendance.recorded" | "donation.created" | "donation.disputed" | "donation.refunded" | "event.created" | "event.registration" | "event.canceled" | "group.created" | "group.multiplied" | "group.closed" | "prayer_request.created" | "prayer_request.answered" | "campus.created" | "tag.added" | "tag.removed" | "device.registered" | "recurring.created" | "recurring.updated" | "recurring.canceled" | "recurring.charge_failed" | "*")[];
+            events?: ("member.created" | "member.updated" | "member.deleted" | "member.merged" | "prospect.created" | "prospect.converted" | "attendance.recorded" | "donation.created" | "donation.disputed" | "donation.refunded" | "event.created" | "event.registration" | "event.canceled" | "group.created" | "group.multiplied" | "group.closed" | "prayer_request.created" | "prayer_request.answered" | "campus.created" | "tag.added" | "tag.removed" | "device.registered" | "recurring.created" | "recurring.updated" | "recurring.canceled" | "recurring.charge_failed" | "*")[];
             /**
              * @description Conditions on the payload, all of which must hold.
              * @example [
@@ -6326,7 +6597,7 @@ export interface components {
              * @example member.created
              * @enum {string}
              */
-            type: "member.created" | "member.updated" | "member.deleted" | "prospect.created" | "prospect.converted" | "attendance.recorded" | "donation.created" | "donation.disputed" | "donation.refunded" | "event.created" | "event.registration" | "event.canceled" | "group.created" | "group.multiplied" | "group.closed" | "prayer_request.created" | "prayer_request.answered" | "campus.created" | "tag.added" | "tag.removed" | "device.registered" | "recurring.created" | "recurring.updated" | "recurring.canceled" | "recurring.charge_failed";
+            type: "member.created" | "member.updated" | "member.deleted" | "member.merged" | "prospect.created" | "prospect.converted" | "attendance.recorded" | "donation.created" | "donation.disputed" | "donation.refunded" | "event.created" | "event.registration" | "event.canceled" | "group.created" | "group.multiplied" | "group.closed" | "prayer_request.created" | "prayer_request.answered" | "campus.created" | "tag.added" | "tag.removed" | "device.registered" | "recurring.created" | "recurring.updated" | "recurring.canceled" | "recurring.charge_failed";
             /**
              * Format: date-time
              * @example 2026-01-01T00:00:00Z
@@ -6862,9 +7133,14 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "missing_tenant" | "invalid_json" | "invalid_parameter" | "invalid_idempotency_key" | "invalid_signature" | "unauthorized" | "token_expired" | "token_revoked" | "tenant_forbidden" | "scope_insufficient" | "tenant_inactive" | "scope_not_allowed" | "token_type_not_allowed" | "origin_not_allowed" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "not_acceptable" | "idempotency_in_progress" | "conflict" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "invalid_webhook_url" | "idempotency_key_reused" | "public_url_required" | "batch_total_mismatch" | "refund_exceeds_remaining" | "event_full" | "event_canceled" | "already_checked_in" | "security_code_mismatch" | "checkout_locked" | "sync_cursor_expired" | "rate_limited" | "internal_error" | "processor_unavailable" | "service_unavailable";
+            code: "member_merged" | "missing_tenant" | "invalid_json" | "invalid_parameter" | "invalid_idempotency_key" | "invalid_signature" | "unauthorized" | "token_expired" | "token_revoked" | "tenant_forbidden" | "scope_insufficient" | "tenant_inactive" | "scope_not_allowed" | "token_type_not_allowed" | "origin_not_allowed" | "resource_not_found" | "route_not_found" | "method_not_allowed" | "not_acceptable" | "idempotency_in_progress" | "conflict" | "payload_too_large" | "unsupported_media_type" | "validation_failed" | "invalid_webhook_url" | "idempotency_key_reused" | "public_url_required" | "batch_total_mismatch" | "refund_exceeds_remaining" | "event_full" | "event_canceled" | "already_checked_in" | "security_code_mismatch" | "merge_invalid" | "checkout_locked" | "sync_cursor_expired" | "rate_limited" | "internal_error" | "processor_unavailable" | "service_unavailable";
             /** @example req_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f */
             request_id: string;
+            /**
+             * @description `member_merged` only: the member the requested one was merged into (the `Location` header names it too).
+             * @example mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f
+             */
+            merged_into?: string;
             errors?: {
                 /** @example email */
                 field: string;
@@ -6958,6 +7234,37 @@ export interface components {
             data: {
                 /** @description The member as it was when deleted. */
                 object: components["schemas"]["MemberResponse"];
+            };
+        };
+        /** @description The `member.merged` event. */
+        WebhookEvent_member_merged: {
+            /**
+             * @description Unique per event: de-duplicate on it.
+             * @example evt_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f
+             */
+            id: string;
+            /** @enum {string} */
+            type: "member.merged";
+            /**
+             * @description Unix time in seconds.
+             * @example 1767225600
+             */
+            created: number;
+            /**
+             * @description The church key.
+             * @example grace
+             */
+            tenant: string;
+            /** @example 2026-01-01 */
+            api_version: string;
+            data: {
+                /** @description The survivor of a merge (POST /v1/members/{id}/merge) after it, as GET /v1/members/{id} returns it; `data.duplicate_id` names the member merged into it, deleted in the same transaction (its `member.deleted` is raised too). */
+                object: components["schemas"]["MemberResponse"];
+                /**
+                 * @description The member merged into the survivor (now deleted; its id answers 301 to the survivor).
+                 * @example mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e60
+                 */
+                duplicate_id: string;
             };
         };
         /** @description The `prospect.created` event. */
@@ -9919,6 +10226,28 @@ export interface operations {
                     "application/json": components["schemas"]["MemberResponse"];
                 };
             };
+            /** @description member_merged: this member was merged into another (POST /v1/members/{id}/merge). `Location` is the survivor (`/v1/members/<survivor>`), `merged_into` its id; the body is a problem document. */
+            301: {
+                headers: {
+                    /** @description The survivor: `/v1/members/<mem_ id>`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.example.org/errors/member_merged",
+                     *       "title": "Member merged",
+                     *       "status": 301,
+                     *       "detail": "This member was merged into mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f; use that id (the Location header names it).",
+                     *       "code": "member_merged",
+                     *       "request_id": "req_0192f0c1a2b37c4d8e9f0a1b2c3d4e61",
+                     *       "merged_into": "mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description missing_tenant, invalid_parameter or invalid_json */
             400: {
                 headers: {
@@ -10271,6 +10600,117 @@ export interface operations {
                 };
             };
             /** @description validation_failed (errors[] lists every field) or idempotency_key_reused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited; Retry-After says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable: the database is restarting or unreachable; nothing was written unless the same Idempotency-Key replays it. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    Members_merge: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The church key (slug). */
+                "X-Tenant": string;
+                /** @description es (default), en or pt: error messages and *_label fields. */
+                "Accept-Language"?: string;
+                /** @description A UUID v4. A retry with the same key within 24 hours returns the original response (with `Idempotent-Replayed: true`) without running the operation again; the same key with another body is a 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_in_progress`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MergeMemberDto"];
+            };
+        };
+        responses: {
+            /** @description The survivor after the merge, and what moved to it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberMergeResponse"];
+                };
+            };
+            /** @description missing_tenant, invalid_parameter or invalid_json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized, token_expired or token_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_forbidden, tenant_inactive, origin_not_allowed or scope_insufficient (needs write:members) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description resource_not_found (unknown, deleted or another church's id) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description conflict or idempotency_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description merge_invalid (the same member, a deleted, merged or unknown one, another church’s; nothing changed), validation_failed (errors[] lists every field; `prefer` takes only the member fields, each `survivor` or `duplicate`) or idempotency_key_reused
+             *
+             *     validation_failed (errors[] lists every field) or idempotency_key_reused
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -23009,7 +23449,7 @@ export interface operations {
                 /** @description Comma-separated fields, `-` for descending; the id breaks ties. Sortable: created_at. */
                 sort?: string;
                 /** @description Event type. */
-                type?: "member.created" | "member.updated" | "member.deleted" | "prospect.created" | "prospect.converted" | "attendance.recorded" | "donation.created" | "donation.disputed" | "donation.refunded" | "event.created" | "event.registration" | "event.canceled" | "group.created" | "group.multiplied" | "group.closed" | "prayer_request.created" | "prayer_request.answered" | "campus.created" | "tag.added" | "tag.removed" | "device.registered" | "recurring.created" | "recurring.updated" | "recurring.canceled" | "recurring.charge_failed";
+                type?: "member.created" | "member.updated" | "member.deleted" | "member.merged" | "prospect.created" | "prospect.converted" | "attendance.recorded" | "donation.created" | "donation.disputed" | "donation.refunded" | "event.created" | "event.registration" | "event.canceled" | "group.created" | "group.multiplied" | "group.closed" | "prayer_request.created" | "prayer_request.answered" | "campus.created" | "tag.added" | "tag.removed" | "device.registered" | "recurring.created" | "recurring.updated" | "recurring.canceled" | "recurring.charge_failed";
                 /** @description type in */
                 "type[in]"?: string;
                 /** @description When the event happened. */
@@ -25835,6 +26275,47 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WebhookEvent_member_deleted"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled at once, without retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. Any 2xx within the timeout (3 s by default) counts; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer in time, fails the attempt: it is retried (30 s, 5 min, 1 h, 6 h, 24 h by default) and the endpoint is disabled after the last retry fails. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    Webhook_member_merged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` with the endpoint's secret; while a rolled secret is still live, one `v1=` per secret. Check it on the raw bytes and reject old timestamps. */
+                "Service-Signature": string;
+                /** @description The event id, the same on every retry and resend: drop a delivery whose id was already processed. */
+                "Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_member_merged"];
             };
         };
         responses: {

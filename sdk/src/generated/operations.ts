@@ -23,6 +23,7 @@ export const IDEMPOTENT_POSTS: ReadonlySet<string> = new Set([
   '/v1/households',
   '/v1/members',
   '/v1/members/bulk',
+  '/v1/members/{id}/merge',
   '/v1/notifications',
   '/v1/oauth/clients',
   '/v1/pledges',
