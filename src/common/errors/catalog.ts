@@ -461,6 +461,7 @@ export const FORMAT_CATALOG: Record<Exclude<Language, 'en'>, Record<string, stri
     'one of the listed values': 'uno de los valores indicados',
     integer: 'número entero',
     number: 'número',
+    'a cursor from next_cursor or /v1/changes/head': 'un cursor de next_cursor o de /v1/changes/head',
   },
   pt: {
     'lowercase letters, digits and dashes': 'letras minúsculas, dígitos e hífens',
@@ -491,5 +492,6 @@ export const FORMAT_CATALOG: Record<Exclude<Language, 'en'>, Record<string, stri
     'one of the listed values': 'um dos valores indicados',
     integer: 'número inteiro',
     number: 'número',
+    'a cursor from next_cursor or /v1/changes/head': 'um cursor de next_cursor ou de /v1/changes/head',
   },
 };
