@@ -657,6 +657,17 @@ export class WebhookEndpoints extends Resource {
   validate(id: string, options?: O): Promise<R<'/v1/webhook-endpoints/{id}/validate', 'post'>> {
     return this.t.send('post', '/v1/webhook-endpoints/{id}/validate', { path: { id } }, options);
   }
+  /**
+   * Sends a signed sample event of `body.type` (`"test": true`, never stored nor retried) and
+   * answers the attempt: `{status_code, duration_ms, error}`.
+   */
+  test(
+    id: string,
+    body: B<'/v1/webhook-endpoints/{id}/test', 'post'>,
+    options?: O,
+  ): Promise<R<'/v1/webhook-endpoints/{id}/test', 'post'>> {
+    return this.t.send('post', '/v1/webhook-endpoints/{id}/test', { path: { id }, body }, options);
+  }
   /** Delivers the past events of one type over a date range again. */
   backfill(
     id: string,

@@ -293,6 +293,13 @@ describe('webhooks (in-process delivery)', () => {
           filters: [{ path: 'data.object.amount', op: 'gte', value: 10000 }],
           status: 'enabled',
           disabled_reason: null,
+          health: {
+            state: 'healthy',
+            failing_since: null,
+            consecutive_failures: 0,
+            last_success_at: null,
+            disable_at: null,
+          },
           secret: expect.stringMatching(/^whsec_[0-9A-Za-z]{32}$/),
           created_at: expect.any(String),
           updated_at: expect.any(String),

@@ -1770,6 +1770,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook-endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed test event
+         * @description POSTs a sample event of `type` to the endpoint, signed with its live secrets exactly like a delivery, with `"test": true` at the top level and `data.object` the example of this document (a fresh `evt_` id, your church, now). Sent once, whatever the endpoint's subscriptions, filters and status; answers the attempt. Not stored in the event log, not retried, and not counted in the endpoint's health.
+         */
+        post: operations["WebhookEndpoints_sendTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook-endpoints/{id}/backfill": {
         parameters: {
             query?: never;
@@ -2836,6 +2856,46 @@ export interface webhooks {
          * @description The recurring gift, as GET /v1/recurring-gifts/{id} returns it, and `failure: {reason, invoice_id, at}` from the processor's failed invoice. POSTed to every enabled endpoint subscribed to `recurring.charge_failed` (or `*`) whose filters match.
          */
         post: operations["Webhook_recurring_charge_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook_endpoint.failing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook_endpoint.failing
+         * @description Another endpoint of the church entered `failing` (its third consecutive failed attempt): the endpoint as GET /v1/webhook-endpoints/{id} returns it, with `health.disable_at`, when it will be disabled unless an attempt succeeds. Never sent to the failing endpoint itself. POSTed to every enabled endpoint subscribed to `webhook_endpoint.failing` (or `*`) whose filters match.
+         */
+        post: operations["Webhook_webhook_endpoint_failing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook_endpoint.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook_endpoint.disabled
+         * @description Another endpoint of the church was disabled, by the engine (retries exhausted, HTTP 410) or by a PATCH: the endpoint with `status: disabled` and `disabled_reason`. Never sent to the disabled endpoint itself. POSTed to every enabled endpoint subscribed to `webhook_endpoint.disabled` (or `*`) whose filters match.
+         */
+        post: operations["Webhook_webhook_endpoint_disabled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6451,7 +6511,7 @@ export interface components {
              *       "member.created"
              *     ]
              */
-            events: ("member.created" | "member.updated" | "member.deleted" | "member.merged" | "prospect.created" | "prospect.converted" | "attendance.recorded" | "donation.created" | "donation.disputed" | "donation.refunded" | "event.created" | "event.registration" | "event.canceled" | "group.created" | "group.multiplied" | "group.closed" | "prayer_request.created" | "prayer_request.answered" | "campus.created" | "tag.added" | "tag.removed" | "device.registered" | "recurring.created" | "recurring.updated" | "recurring.canceled" | "recurring.charge_failed" | "*")[];
+            events: ("member.created" | "member.updated" | "member.deleted" | "member.merged" | "prospect.created" | "prospect.converted" | "attendance.recorded" | "donation.created" | "donation.disputed" | "donation.refunded" | "event.created" | "event.registration" | "event.canceled" | "group.created" | "group.multiplied" | "group.closed" | "prayer_request.created" | "prayer_request.answered" | "campus.created" | "tag.added" | "tag.removed" | "device.registered" | "recurring.created" | "recurring.updated" | "recurring.canceled" | "recurring.charge_failed" | "webhook_endpoint.failing" | "webhook_endpoint.disabled" | "*")[];
             /**
              * @description Conditions on the payload, all of which must hold.
              * @example [
@@ -6465,6 +6525,37 @@ export interface components {
             filters?: components["schemas"]["FilterDto"][];
             /** @example Giving dashboard */
             description?: string | null;
+        };
+        EndpointHealthResponse: {
+            /**
+             * @description `failing` from the third consecutive failed attempt (the church's org_admins get one mail, its other endpoints `webhook_endpoint.failing`); `healthy` again after a 2xx (and one "recovered" mail); `disabled` with the endpoint.
+             * @example failing
+             * @enum {string}
+             */
+            state: "healthy" | "failing" | "disabled";
+            /**
+             * Format: date-time
+             * @description When it entered `failing`; null otherwise.
+             * @example 2026-01-05T15:04:05.000Z
+             */
+            failing_since: string | null;
+            /**
+             * @description Failed attempts since the last 2xx.
+             * @example 3
+             */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description The last 2xx; null before the first.
+             * @example 2026-01-05T14:58:11.000Z
+             */
+            last_success_at: string | null;
+            /**
+             * Format: date-time
+             * @description While deliveries fail: when the last scheduled retry of the oldest failing delivery falls, the time the endpoint is disabled unless an attempt succeeds first (retries carry up to 10% jitter, so it may come a little later); null otherwise.
+             * @example 2026-01-06T21:04:05.000Z
+             */
+            disable_at: string | null;
         };
         EndpointWithSecretResponse: {
             /** @example whe_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f */
@@ -6487,6 +6578,7 @@ export interface components {
              * @example null
              */
             disabled_reason: string | null;
+            health: components["schemas"]["EndpointHealthResponse"];
             /**
              * Format: date-time
              * @example 2026-01-05T15:04:05.000Z
@@ -6524,6 +6616,7 @@ export interface components {
              * @example null
              */
             disabled_reason: string | null;
+            health: components["schemas"]["EndpointHealthResponse"];
             /**
              * Format: date-time
              * @example 2026-01-05T15:04:05.000Z
@@ -6548,7 +6641,7 @@ export interface components {
              *       "member.created"
              *     ]
              */
-            events?: ("member.created" | "member.updated" | "member.deleted" | "member.merged" | "prospect.created" | "prospect.converted" | "attendance.recorded" | "donation.created" | "donation.disputed" | "donation.refunded" | "event.created" | "event.registration" | "event.canceled" | "group.created" | "group.multiplied" | "group.closed" | "prayer_request.created" | "prayer_request.answered" | "campus.created" | "tag.added" | "tag.removed" | "device.registered" | "recurring.created" | "recurring.updated" | "recurring.canceled" | "recurring.charge_failed" | "*")[];
+            events?: ("member.created" | "member.updated" | "member.deleted" | "member.merged" | "prospect.created" | "prospect.converted" | "attendance.recorded" | "donation.created" | "donation.disputed" | "donation.refunded" | "event.created" | "event.registration" | "event.canceled" | "group.created" | "group.multiplied" | "group.closed" | "prayer_request.created" | "prayer_request.answered" | "campus.created" | "tag.added" | "tag.removed" | "device.registered" | "recurring.created" | "recurring.updated" | "recurring.canceled" | "recurring.charge_failed" | "webhook_endpoint.failing" | "webhook_endpoint.disabled" | "*")[];
             /**
              * @description Conditions on the payload, all of which must hold.
              * @example [
@@ -6592,12 +6685,34 @@ export interface components {
             /** @example null */
             error: string | null;
         };
+        TestEventDto: {
+            /**
+             * @description The type of the sample event to send.
+             * @example member.created
+             * @enum {string}
+             */
+            type: "member.created" | "member.updated" | "member.deleted" | "member.merged" | "prospect.created" | "prospect.converted" | "attendance.recorded" | "donation.created" | "donation.disputed" | "donation.refunded" | "event.created" | "event.registration" | "event.canceled" | "group.created" | "group.multiplied" | "group.closed" | "prayer_request.created" | "prayer_request.answered" | "campus.created" | "tag.added" | "tag.removed" | "device.registered" | "recurring.created" | "recurring.updated" | "recurring.canceled" | "recurring.charge_failed" | "webhook_endpoint.failing" | "webhook_endpoint.disabled";
+        };
+        TestEventResultResponse: {
+            /**
+             * @description The receiver's status; null when it did not answer.
+             * @example 200
+             */
+            status_code: number | null;
+            /** @example 42 */
+            duration_ms: number;
+            /**
+             * @description Null on a 2xx; otherwise `HTTP <status>` or the network error.
+             * @example null
+             */
+            error: string | null;
+        };
         BackfillDto: {
             /**
              * @example member.created
              * @enum {string}
              */
-            type: "member.created" | "member.updated" | "member.deleted" | "member.merged" | "prospect.created" | "prospect.converted" | "attendance.recorded" | "donation.created" | "donation.disputed" | "donation.refunded" | "event.created" | "event.registration" | "event.canceled" | "group.created" | "group.multiplied" | "group.closed" | "prayer_request.created" | "prayer_request.answered" | "campus.created" | "tag.added" | "tag.removed" | "device.registered" | "recurring.created" | "recurring.updated" | "recurring.canceled" | "recurring.charge_failed";
+            type: "member.created" | "member.updated" | "member.deleted" | "member.merged" | "prospect.created" | "prospect.converted" | "attendance.recorded" | "donation.created" | "donation.disputed" | "donation.refunded" | "event.created" | "event.registration" | "event.canceled" | "group.created" | "group.multiplied" | "group.closed" | "prayer_request.created" | "prayer_request.answered" | "campus.created" | "tag.added" | "tag.removed" | "device.registered" | "recurring.created" | "recurring.updated" | "recurring.canceled" | "recurring.charge_failed" | "webhook_endpoint.failing" | "webhook_endpoint.disabled";
             /**
              * Format: date-time
              * @example 2026-01-01T00:00:00Z
@@ -7846,6 +7961,63 @@ export interface components {
             data: {
                 /** @description The recurring gift, as GET /v1/recurring-gifts/{id} returns it, and `failure: {reason, invoice_id, at}` from the processor's failed invoice. */
                 object: components["schemas"]["RecurringChargeFailedEvent"];
+            };
+        };
+        /** @description The `webhook_endpoint.failing` event. */
+        WebhookEvent_webhook_endpoint_failing: {
+            /**
+             * @description Unique per event: de-duplicate on it.
+             * @example evt_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f
+             */
+            id: string;
+            /** @enum {string} */
+            type: "webhook_endpoint.failing";
+            /**
+             * @description Unix time in seconds.
+             * @example 1767225600
+             */
+            created: number;
+            /**
+             * @description The church key.
+             * @example grace
+             */
+            tenant: string;
+            /** @example 2026-01-01 */
+            api_version: string;
+            data: {
+                /** @description Another endpoint of the church entered `failing` (its third consecutive failed attempt): the endpoint as GET /v1/webhook-endpoints/{id} returns it, with `health.disable_at`, when it will be disabled unless an attempt succeeds. Never sent to the failing endpoint itself. */
+                object: components["schemas"]["EndpointResponse"];
+                /**
+                 * @description The last failed attempt: `HTTP <status>`, or the network error (e.g. `timeout after 10000 ms`).
+                 * @example HTTP 500
+                 */
+                last_error: string;
+            };
+        };
+        /** @description The `webhook_endpoint.disabled` event. */
+        WebhookEvent_webhook_endpoint_disabled: {
+            /**
+             * @description Unique per event: de-duplicate on it.
+             * @example evt_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f
+             */
+            id: string;
+            /** @enum {string} */
+            type: "webhook_endpoint.disabled";
+            /**
+             * @description Unix time in seconds.
+             * @example 1767225600
+             */
+            created: number;
+            /**
+             * @description The church key.
+             * @example grace
+             */
+            tenant: string;
+            /** @example 2026-01-01 */
+            api_version: string;
+            data: {
+                /** @description Another endpoint of the church was disabled, by the engine (retries exhausted, HTTP 410) or by a PATCH: the endpoint with `status: disabled` and `disabled_reason`. Never sent to the disabled endpoint itself. */
+                object: components["schemas"]["EndpointResponse"];
             };
         };
     };
@@ -23207,6 +23379,110 @@ export interface operations {
             };
         };
     };
+    WebhookEndpoints_sendTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The church key (slug). */
+                "X-Tenant": string;
+                /** @description es (default), en or pt: error messages and *_label fields. */
+                "Accept-Language"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestEventDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestEventResultResponse"];
+                };
+            };
+            /** @description missing_tenant, invalid_parameter or invalid_json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description unauthorized, token_expired or token_revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description tenant_forbidden, tenant_inactive, origin_not_allowed or scope_insufficient (needs admin:*) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description resource_not_found (unknown, deleted or another church's id) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description conflict or idempotency_in_progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description validation_failed (errors[] lists every field) or idempotency_key_reused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description rate_limited; Retry-After says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description service_unavailable: the database is restarting or unreachable; nothing was written unless the same Idempotency-Key replays it. Retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     WebhookEndpoints_backfill: {
         parameters: {
             query?: never;
@@ -23449,7 +23725,7 @@ export interface operations {
                 /** @description Comma-separated fields, `-` for descending; the id breaks ties. Sortable: created_at. */
                 sort?: string;
                 /** @description Event type. */
-                type?: "member.created" | "member.updated" | "member.deleted" | "member.merged" | "prospect.created" | "prospect.converted" | "attendance.recorded" | "donation.created" | "donation.disputed" | "donation.refunded" | "event.created" | "event.registration" | "event.canceled" | "group.created" | "group.multiplied" | "group.closed" | "prayer_request.created" | "prayer_request.answered" | "campus.created" | "tag.added" | "tag.removed" | "device.registered" | "recurring.created" | "recurring.updated" | "recurring.canceled" | "recurring.charge_failed";
+                type?: "member.created" | "member.updated" | "member.deleted" | "member.merged" | "prospect.created" | "prospect.converted" | "attendance.recorded" | "donation.created" | "donation.disputed" | "donation.refunded" | "event.created" | "event.registration" | "event.canceled" | "group.created" | "group.multiplied" | "group.closed" | "prayer_request.created" | "prayer_request.answered" | "campus.created" | "tag.added" | "tag.removed" | "device.registered" | "recurring.created" | "recurring.updated" | "recurring.canceled" | "recurring.charge_failed" | "webhook_endpoint.failing" | "webhook_endpoint.disabled";
                 /** @description type in */
                 "type[in]"?: string;
                 /** @description When the event happened. */
@@ -27218,6 +27494,88 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WebhookEvent_recurring_charge_failed"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled at once, without retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. Any 2xx within the timeout (3 s by default) counts; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer in time, fails the attempt: it is retried (30 s, 5 min, 1 h, 6 h, 24 h by default) and the endpoint is disabled after the last retry fails. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    Webhook_webhook_endpoint_failing: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` with the endpoint's secret; while a rolled secret is still live, one `v1=` per secret. Check it on the raw bytes and reject old timestamps. */
+                "Service-Signature": string;
+                /** @description The event id, the same on every retry and resend: drop a delivery whose id was already processed. */
+                "Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_webhook_endpoint_failing"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled at once, without retries. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered. Any 2xx within the timeout (3 s by default) counts; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer in time, fails the attempt: it is retried (30 s, 5 min, 1 h, 6 h, 24 h by default) and the endpoint is disabled after the last retry fails. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    Webhook_webhook_endpoint_disabled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` with the endpoint's secret; while a rolled secret is still live, one `v1=` per secret. Check it on the raw bytes and reject old timestamps. */
+                "Service-Signature": string;
+                /** @description The event id, the same on every retry and resend: drop a delivery whose id was already processed. */
+                "Service-Webhook-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent_webhook_endpoint_disabled"];
             };
         };
         responses: {

@@ -30,6 +30,7 @@ import { IsolateMailOutbox1765110000000 } from './1765110000000-IsolateMailOutbo
 import { AddCheckoutLock1765120000000 } from './1765120000000-AddCheckoutLock';
 import { CreateChangeLog1765130000000 } from './1765130000000-CreateChangeLog';
 import { AddMemberMerge1765140000000 } from './1765140000000-AddMemberMerge';
+import { CreateWebhookEndpointHealth1765150000000 } from './1765150000000-CreateWebhookEndpointHealth';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   AddCheckoutLock1765120000000,
   CreateChangeLog1765130000000,
   AddMemberMerge1765140000000,
+  CreateWebhookEndpointHealth1765150000000,
 ];

@@ -22,8 +22,11 @@ import {
   EndpointWithSecretResponse,
   EnqueuedResponse,
   RolledSecretResponse,
+  TestEventDto,
+  TestEventResultResponse,
   ValidationResultResponse,
 } from './dto/endpoint.response';
+import type { EventType } from '../../platform/outbox/event-types';
 import { UpdateEndpointDto } from './dto/update-endpoint.dto';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhookUrlGuard } from './webhook-url.guard';
@@ -121,6 +124,20 @@ export class WebhookEndpointsController {
   @ApiOkResponse({ type: ValidationResultResponse })
   validate(@Param('id', EndpointId) id: string): Promise<ValidationResultResponse> {
     return this.endpoints.validate(id);
+  }
+
+  @Post(':id/test')
+  @OutsideTransaction()
+  @HttpCode(200)
+  @Auth({ scopes: ['admin:*'] })
+  @ApiOperation({
+    summary: 'Send a signed test event',
+    description:
+      'POSTs a sample event of `type` to the endpoint, signed with its live secrets exactly like a delivery, with `"test": true` at the top level and `data.object` the example of this document (a fresh `evt_` id, your church, now). Sent once, whatever the endpoint\'s subscriptions, filters and status; answers the attempt. Not stored in the event log, not retried, and not counted in the endpoint\'s health.',
+  })
+  @ApiOkResponse({ type: TestEventResultResponse })
+  sendTest(@Param('id', EndpointId) id: string, @Body() dto: TestEventDto): Promise<TestEventResultResponse> {
+    return this.endpoints.sendTest(id, dto.type as EventType);
   }
 
   @Post(':id/backfill')

@@ -5,11 +5,22 @@ import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhookEndpointsChangeSource } from './webhook-endpoints.changes';
 import { WebhookEventsController } from './webhook-events.controller';
 import { WebhookEventsService } from './webhook-events.service';
+import { WebhookEndpointHealthService } from './webhook-endpoint-health.service';
+import { SampleEvents } from './sample-events';
+import { OpenApiModule } from '../../platform/openapi/openapi.module';
 
-/** The church's webhook endpoints and its event log (resend, backfill, deliveries and attempts). */
+/** The church's webhook endpoints (with their health and test events) and its event log (resend, backfill, deliveries and attempts). */
 @Module({
+  imports: [OpenApiModule],
   controllers: [WebhookEndpointsController, WebhookEventsController],
-  providers: [WebhookEndpointsService, WebhookEndpointsChangeSource, WebhookEventsService, WebhookEndpointsRepository],
+  providers: [
+    WebhookEndpointsService,
+    WebhookEndpointHealthService,
+    SampleEvents,
+    WebhookEndpointsChangeSource,
+    WebhookEventsService,
+    WebhookEndpointsRepository,
+  ],
   exports: [WebhookEndpointsService, WebhookEventsService],
 })
 export class WebhookEndpointsModule {}

@@ -9,6 +9,15 @@ import { WebhookAttemptEntity } from '../../platform/outbox/webhook-attempt.enti
 import { WebhookEndpointEntity } from '../../platform/outbox/webhook-endpoint.entity';
 import { WebhookEventEntity } from '../../platform/outbox/webhook-event.entity';
 
+/** An endpoint's health row (webhook_endpoint_health), with last_success_at exact (see healthOf). */
+export interface EndpointHealthRow {
+  endpoint_id: string;
+  consecutive_failures: number;
+  failing_since: Date | null;
+  disable_at: Date | null;
+  last_success_at: Date | null;
+}
+
 /** The TypeORM surface of the webhooks module; every query names the tenant. */
 @Injectable()
 export class WebhookEndpointsRepository {
@@ -38,6 +47,19 @@ export class WebhookEndpointsRepository {
     return rows[0].secret_sealed;
   }
 
+  /** The sealed secrets that sign now: the current one, and the previous one during a roll. */
+  async liveSecrets(id: string): Promise<Buffer[]> {
+    const { manager, tenantId } = tenantScope();
+    const rows: { secret_sealed: Buffer; previous_secret_sealed: Buffer | null }[] = await manager.query(
+      `SELECT secret_sealed, CASE WHEN previous_secret_expires_at > now() THEN previous_secret_sealed END AS previous_secret_sealed
+         FROM webhook_endpoints WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id],
+    );
+    return rows.flatMap((r) =>
+      r.previous_secret_sealed ? [r.secret_sealed, r.previous_secret_sealed] : [r.secret_sealed],
+    );
+  }
+
   async updateEndpoint(id: string, changes: Partial<WebhookEndpointEntity>): Promise<void> {
     const { repo, tenantId } = tenantScope(WebhookEndpointEntity);
     await repo.update({ tenantId, id }, changes);
@@ -46,6 +68,73 @@ export class WebhookEndpointsRepository {
   async deleteEndpoint(id: string): Promise<void> {
     const { manager, tenantId } = tenantScope();
     await manager.query('DELETE FROM webhook_endpoints WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+  }
+
+  /**
+   * The health rows of these endpoints, in one query. The engine writes last_success_at at most
+   * once a minute while deliveries succeed; the 2xx attempts since (an index range) make it exact.
+   */
+  async healthOf(ids: string[]): Promise<Map<string, EndpointHealthRow>> {
+    if (ids.length === 0) return new Map();
+    const { manager, tenantId } = tenantScope();
+    const rows: EndpointHealthRow[] = await manager.query(
+      `SELECT h.endpoint_id, h.consecutive_failures, h.failing_since, h.disable_at,
+              GREATEST(h.last_success_at, (
+                SELECT max(a.created_at) FROM webhook_attempts a
+                 WHERE a.tenant_id = h.tenant_id AND a.endpoint_id = h.endpoint_id AND a.created_at > h.last_success_at
+                   AND a.error IS NULL AND a.status_code BETWEEN 200 AND 299)) AS last_success_at
+         FROM webhook_endpoint_health h WHERE h.tenant_id = $1 AND h.endpoint_id = ANY($2::uuid[])`,
+      [tenantId, ids],
+    );
+    return new Map(rows.map((r) => [r.endpoint_id, r]));
+  }
+
+  /** A re-enabled endpoint starts healthy. */
+  async resetHealth(id: string): Promise<void> {
+    const { manager, tenantId } = tenantScope();
+    await manager.query('DELETE FROM webhook_endpoint_health WHERE tenant_id = $1 AND endpoint_id = $2', [
+      tenantId,
+      id,
+    ]);
+  }
+
+  /** Takes (clears) the pending health notices of these endpoints: each is given once. */
+  async takeNotices(ids: string[]): Promise<{ endpoint_id: string; notice: 'failing' | 'recovered' | 'disabled' }[]> {
+    const { manager, tenantId } = tenantScope();
+    const [rows]: [{ endpoint_id: string; notice: 'failing' | 'recovered' | 'disabled' }[], number] =
+      await manager.query(
+        `WITH pending AS (
+           SELECT endpoint_id, notice FROM webhook_endpoint_health
+            WHERE tenant_id = $1 AND endpoint_id = ANY($2::uuid[]) AND notice IS NOT NULL FOR UPDATE)
+         UPDATE webhook_endpoint_health h SET notice = NULL, notice_at = NULL FROM pending p
+          WHERE h.tenant_id = $1 AND h.endpoint_id = p.endpoint_id
+         RETURNING h.endpoint_id, p.notice`,
+        [tenantId, ids],
+      );
+    return rows;
+  }
+
+  /** Each endpoint's last failed attempt's error, in one query. */
+  async lastErrors(ids: string[]): Promise<Map<string, string>> {
+    const { manager, tenantId } = tenantScope();
+    const rows: { endpoint_id: string; error: string }[] = await manager.query(
+      `SELECT e.id AS endpoint_id, a.error FROM unnest($2::uuid[]) AS e(id),
+              LATERAL (SELECT error FROM webhook_attempts
+                        WHERE tenant_id = $1 AND endpoint_id = e.id AND error IS NOT NULL
+                        ORDER BY created_at DESC, id DESC LIMIT 1) a`,
+      [tenantId, ids],
+    );
+    return new Map(rows.map((r) => [r.endpoint_id, r.error]));
+  }
+
+  /** The church's org_admins' addresses (who hears about its endpoints' health). */
+  async orgAdminEmails(): Promise<string[]> {
+    const { manager, tenantId } = tenantScope();
+    const rows: { email: string }[] = await manager.query(
+      `SELECT email FROM users WHERE tenant_id = $1 AND role = 'org_admin' ORDER BY email`,
+      [tenantId],
+    );
+    return rows.map((r) => r.email);
   }
 
   listEndpoints(query: ListQuery): Promise<Page<WebhookEndpointEntity>> {

@@ -10,7 +10,11 @@ import { Database } from '../../database/database.service';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { filterProblems, type DeliveryFilter } from '../../platform/outbox/delivery-filters';
 import { DeliveryDispatcher } from '../../platform/outbox/delivery/delivery-dispatcher';
-import { postWebhook } from '../../platform/outbox/delivery/http-post';
+import { attemptError, postWebhook, succeeded } from '../../platform/outbox/delivery/http-post';
+import { OutboxService } from '../../platform/outbox/outbox.service';
+import type { EventType } from '../../platform/outbox/event-types';
+import { deliveryHeaders } from '../../platform/outbox/signature';
+import { SampleEvents } from './sample-events';
 import type { CreateEndpointDto } from './dto/create-endpoint.dto';
 import type {
   AttemptResponse,
@@ -18,6 +22,7 @@ import type {
   EndpointResponse,
   EndpointWithSecretResponse,
   RolledSecretResponse,
+  TestEventResultResponse,
   ValidationResultResponse,
 } from './dto/endpoint.response';
 import type { UpdateEndpointDto } from './dto/update-endpoint.dto';
@@ -41,6 +46,8 @@ export class WebhookEndpointsService {
     @Inject(SECRET_BOX) private readonly secrets: SecretBox,
     private readonly webhooks: WebhookEndpointsRepository,
     private readonly dispatcher: DeliveryDispatcher,
+    private readonly outbox: OutboxService,
+    private readonly samples: SampleEvents,
     private readonly db: Database,
   ) {}
 
@@ -68,16 +75,23 @@ export class WebhookEndpointsService {
   }
 
   async list(rawQuery: Record<string, unknown>): Promise<ListEnvelope<EndpointResponse>> {
-    return toEnvelope(await this.webhooks.listEndpoints(parseListQuery(rawQuery, ENDPOINT_LIST)), toEndpointResponse);
+    const page = await this.webhooks.listEndpoints(parseListQuery(rawQuery, ENDPOINT_LIST));
+    const health = await this.webhooks.healthOf(page.rows.map((e) => e.id));
+    return toEnvelope(page, (e) => toEndpointResponse(e, health.get(e.id)));
   }
 
   async get(id: string): Promise<EndpointResponse> {
-    return toEndpointResponse(await this.require(id));
+    return this.withHealth(await this.require(id));
   }
 
-  /** The endpoints among `ids` as GET returns them, by id (the changes feed's objects), in one query. */
+  /** The endpoints among `ids` as GET returns them, by id (the changes feed's objects), in two queries. */
   async getMany(ids: string[]): Promise<Map<string, EndpointResponse>> {
-    return new Map((await this.webhooks.findEndpoints(ids)).map((e) => [e.id, toEndpointResponse(e)]));
+    const [endpoints, health] = await Promise.all([this.webhooks.findEndpoints(ids), this.webhooks.healthOf(ids)]);
+    return new Map(endpoints.map((e) => [e.id, toEndpointResponse(e, health.get(e.id))]));
+  }
+
+  private async withHealth(endpoint: WebhookEndpointEntity): Promise<EndpointResponse> {
+    return toEndpointResponse(endpoint, (await this.webhooks.healthOf([endpoint.id])).get(endpoint.id));
   }
 
   async update(id: string, dto: UpdateEndpointDto): Promise<EndpointResponse> {
@@ -95,8 +109,13 @@ export class WebhookEndpointsService {
       changes.status = dto.status;
       changes.disabledReason = dto.status === 'enabled' ? null : 'disabled by the church';
     }
+    const wasEnabled = endpoint.status === 'enabled';
     await this.webhooks.updateEndpoint(id, changes);
-    return toEndpointResponse(Object.assign(endpoint, changes));
+    if (changes.status === 'enabled' && !wasEnabled) await this.webhooks.resetHealth(id);
+    const updated = await this.withHealth(Object.assign(endpoint, changes));
+    if (changes.status === 'disabled' && wasEnabled)
+      await this.outbox.recordMany('webhook_endpoint.disabled', [updated], undefined, [id]);
+    return updated;
   }
 
   async remove(id: string): Promise<void> {
@@ -135,15 +154,41 @@ export class WebhookEndpointsService {
       this.config.WEBHOOK_ALLOW_LOOPBACK,
       'GET',
     );
-    const ok =
-      result.error === null && result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     return {
-      ok,
+      ok: succeeded(result),
       url,
       status_code: result.statusCode,
       duration_ms: result.durationMs,
-      error: ok ? null : (result.error ?? `HTTP ${result.statusCode}`),
+      error: attemptError(result),
     };
+  }
+
+  /**
+   * Sends a signed sample event of `type` (CONTRACT §18): `"test": true`, `data.object` the
+   * document's example; not in the event log, never retried. Outside a transaction, like validate.
+   */
+  async sendTest(id: string, type: EventType): Promise<TestEventResultResponse> {
+    const { endpoint, secrets, event } = await this.db.transaction(async () => {
+      const found = await this.require(id);
+      return {
+        endpoint: found,
+        secrets: await this.webhooks.liveSecrets(found.id),
+        event: await this.samples.event(type),
+      };
+    });
+    const body = JSON.stringify(event);
+    const result = await postWebhook(
+      endpoint.url,
+      body,
+      deliveryHeaders(
+        body,
+        secrets.map((sealed) => this.secrets.open(sealed)),
+        event.id,
+      ),
+      this.config.WEBHOOK_TIMEOUT_MS,
+      this.config.WEBHOOK_ALLOW_LOOPBACK,
+    );
+    return { status_code: result.statusCode, duration_ms: result.durationMs, error: attemptError(result) };
   }
 
   /** Re-delivers every event of one type in [from, to) to this endpoint. */

@@ -3,7 +3,7 @@ import { API_VERSION } from '../../common/api-version';
 import { EVENT_OBJECTS, EVENT_TYPES, EventType } from '../outbox/event-types';
 
 /** `member.created` -> `WebhookEvent_member_created` */
-const webhookEventSchemaName = (type: EventType) => `WebhookEvent_${type.replace('.', '_')}`;
+export const webhookEventSchemaName = (type: EventType) => `WebhookEvent_${type.replace('.', '_')}`;
 
 /**
  * Every event type as an OpenAPI 3.1 webhook: a POST to the subscriber's URL whose body is the

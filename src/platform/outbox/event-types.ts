@@ -26,6 +26,8 @@ export const EVENT_TYPES = [
   'recurring.updated',
   'recurring.canceled',
   'recurring.charge_failed',
+  'webhook_endpoint.failing',
+  'webhook_endpoint.disabled',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -137,6 +139,23 @@ export const EVENT_OBJECTS: Record<
     schema: 'RecurringChargeFailedEvent',
     description:
       "The recurring gift, as GET /v1/recurring-gifts/{id} returns it, and `failure: {reason, invoice_id, at}` from the processor's failed invoice.",
+  },
+  'webhook_endpoint.failing': {
+    schema: 'EndpointResponse',
+    description:
+      'Another endpoint of the church entered `failing` (its third consecutive failed attempt): the endpoint as GET /v1/webhook-endpoints/{id} returns it, with `health.disable_at`, when it will be disabled unless an attempt succeeds. Never sent to the failing endpoint itself.',
+    data: {
+      last_error: {
+        type: 'string',
+        example: 'HTTP 500',
+        description: 'The last failed attempt: `HTTP <status>`, or the network error (e.g. `timeout after 10000 ms`).',
+      },
+    },
+  },
+  'webhook_endpoint.disabled': {
+    schema: 'EndpointResponse',
+    description:
+      'Another endpoint of the church was disabled, by the engine (retries exhausted, HTTP 410) or by a PATCH: the endpoint with `status: disabled` and `disabled_reason`. Never sent to the disabled endpoint itself.',
   },
 };
 

@@ -3,6 +3,7 @@ import { DeliveryBook } from './delivery/delivery-book';
 import { DeliveryDispatcher } from './delivery/delivery-dispatcher';
 import { DeliveryQueue } from './delivery/delivery-queue';
 import { DeliveryRunner } from './delivery/delivery-runner';
+import { HealthNotices } from './delivery/health-notices';
 import { DueDeliveries } from './delivery/due-deliveries';
 import { InProcessDeliveries } from './delivery/in-process-deliveries';
 import { OutboxService } from './outbox.service';
@@ -19,9 +20,18 @@ import { OutboxService } from './outbox.service';
     DeliveryDispatcher,
     DeliveryRunner,
     DeliveryBook,
+    HealthNotices,
     DueDeliveries,
     InProcessDeliveries,
   ],
-  exports: [OutboxService, DeliveryDispatcher, DeliveryQueue, DeliveryRunner, DueDeliveries, InProcessDeliveries],
+  exports: [
+    OutboxService,
+    DeliveryDispatcher,
+    DeliveryQueue,
+    DeliveryRunner,
+    DueDeliveries,
+    InProcessDeliveries,
+    HealthNotices,
+  ],
 })
 export class OutboxModule {}

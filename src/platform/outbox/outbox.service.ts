@@ -43,9 +43,15 @@ export class OutboxService {
 
   /**
    * One statement for the events and one for the deliveries, whatever the number of objects.
-   * `extras[i]`: fields of the i-th event's `data` beside `object` (EVENT_OBJECTS documents them).
+   * `extras[i]`: fields of the i-th event's `data` beside `object` (EVENT_OBJECTS documents them);
+   * `exceptEndpoints`: endpoints (uuids) that do not get these events (an endpoint's own health).
    */
-  async recordMany(type: EventType, objects: unknown[], extras?: Record<string, unknown>[]): Promise<void> {
+  async recordMany(
+    type: EventType,
+    objects: unknown[],
+    extras?: Record<string, unknown>[],
+    exceptEndpoints: string[] = [],
+  ): Promise<void> {
     if (objects.length === 0) return;
     const scope = TenantContext.current();
     const { manager, tenantId } = scope;
@@ -79,6 +85,7 @@ export class OutboxService {
     );
     const deliveries: { id: string; endpointId: string; eventId: string }[] = [];
     for (const endpoint of endpoints) {
+      if (exceptEndpoints.includes(endpoint.id)) continue;
       for (const event of events) {
         if (matchesFilters(event.payload, endpoint.filters))
           deliveries.push({ id: newUuid(), endpointId: endpoint.id, eventId: event.id });

@@ -7,3 +7,13 @@ export function signatureHeader(rawBody: string, secrets: string[], timestamp: n
   );
   return [`t=${timestamp}`, ...signatures].join(',');
 }
+
+/** The headers of a delivery (and of a test event): the JSON body signed with every live secret. */
+export function deliveryHeaders(rawBody: string, secrets: string[], webhookId: string): Record<string, string> {
+  return {
+    'Content-Type': 'application/json; charset=utf-8',
+    'User-Agent': 'ChurchAPI-Webhooks/1.0',
+    'Service-Signature': signatureHeader(rawBody, secrets, Math.floor(Date.now() / 1000)),
+    'Service-Webhook-Id': webhookId,
+  };
+}

@@ -4,6 +4,42 @@ import { OneOf } from '../../../common/validation/rules';
 import { EVENT_TYPES } from '../../../platform/outbox/event-types';
 import { FilterDto } from './create-endpoint.dto';
 
+export class EndpointHealthResponse {
+  @ApiProperty({
+    enum: ['healthy', 'failing', 'disabled'],
+    example: 'failing',
+    description:
+      '`failing` from the third consecutive failed attempt (the church\'s org_admins get one mail, its other endpoints `webhook_endpoint.failing`); `healthy` again after a 2xx (and one "recovered" mail); `disabled` with the endpoint.',
+  })
+  state: 'healthy' | 'failing' | 'disabled';
+  @ApiProperty({
+    format: 'date-time',
+    nullable: true,
+    type: String,
+    example: '2026-01-05T15:04:05.000Z',
+    description: 'When it entered `failing`; null otherwise.',
+  })
+  failing_since: string | null;
+  @ApiProperty({ example: 3, description: 'Failed attempts since the last 2xx.' }) consecutive_failures: number;
+  @ApiProperty({
+    format: 'date-time',
+    nullable: true,
+    type: String,
+    example: '2026-01-05T14:58:11.000Z',
+    description: 'The last 2xx; null before the first.',
+  })
+  last_success_at: string | null;
+  @ApiProperty({
+    format: 'date-time',
+    nullable: true,
+    type: String,
+    example: '2026-01-06T21:04:05.000Z',
+    description:
+      'While deliveries fail: when the last scheduled retry of the oldest failing delivery falls, the time the endpoint is disabled unless an attempt succeeds first (retries carry up to 10% jitter, so it may come a little later); null otherwise.',
+  })
+  disable_at: string | null;
+}
+
 export class EndpointResponse {
   @ApiProperty({ example: 'whe_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f' }) id: string;
   @ApiProperty({ example: 'https://hooks.example.org/church' }) url: string;
@@ -13,6 +49,7 @@ export class EndpointResponse {
   @ApiProperty({ enum: ['enabled', 'disabled'] }) status: string;
   @ApiProperty({ example: null, nullable: true, type: String, description: 'Why it was deactivated.' })
   disabled_reason: string | null;
+  @ApiProperty({ type: EndpointHealthResponse }) health: EndpointHealthResponse;
   @ApiProperty({ format: 'date-time', example: '2026-01-05T15:04:05.000Z' }) created_at: string;
   @ApiProperty({ format: 'date-time', example: '2026-01-05T15:04:05.000Z' }) updated_at: string;
 }
@@ -47,6 +84,31 @@ export class ValidationResultResponse {
   @ApiProperty({ example: 200, nullable: true, type: Number }) status_code: number | null;
   @ApiProperty({ example: 42 }) duration_ms: number;
   @ApiProperty({ example: null, nullable: true, type: String }) error: string | null;
+}
+
+export class TestEventDto {
+  @ApiProperty({ example: 'member.created', enum: EVENT_TYPES, description: 'The type of the sample event to send.' })
+  @IsDefined()
+  @OneOf(EVENT_TYPES)
+  type: string;
+}
+
+export class TestEventResultResponse {
+  @ApiProperty({
+    example: 200,
+    nullable: true,
+    type: Number,
+    description: "The receiver's status; null when it did not answer.",
+  })
+  status_code: number | null;
+  @ApiProperty({ example: 42 }) duration_ms: number;
+  @ApiProperty({
+    example: null,
+    nullable: true,
+    type: String,
+    description: 'Null on a 2xx; otherwise `HTTP <status>` or the network error.',
+  })
+  error: string | null;
 }
 
 export class AttemptResponse {

@@ -21,6 +21,7 @@ export interface Claimed {
 /** An attempt to write down: the delivery's new state, and whether its endpoint gives up. */
 export interface AttemptRecord {
   deliveryId: string;
+  endpointId: string;
   attemptId: string;
   attempt: number;
   statusCode: number | null;
@@ -28,20 +29,14 @@ export interface AttemptRecord {
   error: string | null;
   status: 'succeeded' | 'pending' | 'failed';
   delayMs: number;
+  /** When a failed attempt's delivery will be given up (its last scheduled retry); null otherwise. */
+  givesUpAt: Date | null;
   /** Set when the endpoint is to be disabled (retries exhausted, HTTP 410). */
   disable?: { endpointId: string; reason: string };
 }
 
-/** An endpoint this batch disabled (only the batch that flips it reports it), with whom to tell. */
-export interface DisabledEndpoint {
-  id: string;
-  url: string;
-  reason: string;
-  admins: string[];
-}
-
 type Entry = { claim: DeliveryRef } | { record: AttemptRecord };
-type Outcome = Claimed | null | DisabledEndpoint[];
+type Outcome = Claimed | null | string[];
 
 /**
  * Batches of one church in flight at once. One busy church must still use more than one
@@ -71,9 +66,12 @@ export class DeliveryBook {
     return this.batches.submit(ref.tenantId, { claim: ref }) as Promise<Claimed | null>;
   }
 
-  /** Writes the attempt; returns the endpoints this call disabled. */
-  record(tenantId: string, record: AttemptRecord): Promise<DisabledEndpoint[]> {
-    return this.batches.submit(tenantId, { record }) as Promise<DisabledEndpoint[]>;
+  /**
+   * Writes the attempt and its endpoint's health; returns the endpoints with a health notice to
+   * give (see HealthNotices), reported to the first record of the batch only.
+   */
+  record(tenantId: string, record: AttemptRecord): Promise<string[]> {
+    return this.batches.submit(tenantId, { record }) as Promise<string[]>;
   }
 
   private async run(tenantId: string, entries: Entry[]): Promise<Outcome[]> {
@@ -83,21 +81,23 @@ export class DeliveryBook {
     const statements: string[] = [];
     const add = (sql: string) => statements.push(sql) - 1;
     if (records.length) add(recordSql(tenantId, records));
+    const healthAt = records.length ? add(healthSql(tenantId, records)) : -1;
     const disableAt = disables.length ? add(disableSql(tenantId, disables)) : -1;
     const claimAt = claims.length ? add(claimSql(tenantId, claims)) : -1;
     // Safe to lose in a database crash: a lost claim or record means the delivery is sent again
     // (receivers dedupe on Service-Webhook-Id); waiting for the disk would bound the throughput.
     const results = await this.db.runScriptInTenant(tenantId, statements, { asyncCommit: true, prepared: PREPARED });
     const rowsAt = <T>(at: number) => (at < 0 ? [] : (results[at] as unknown as T[]));
-    const disabled = rowsAt<DisabledEndpoint>(disableAt);
+    const noticed = [
+      ...new Set([...rowsAt<{ id: string }>(healthAt), ...rowsAt<{ id: string }>(disableAt)].map((r) => r.id)),
+    ];
     const claimedById = new Map(rowsAt<Claimed>(claimAt).map((row) => [row.id, row]));
     let reported = false;
     return entries.map((entry) => {
       if ('record' in entry) {
-        // The endpoints flipped by this batch are reported once, to the first record that asked.
-        if (!entry.record.disable || reported) return [];
+        if (reported) return [];
         reported = true;
-        return disabled;
+        return noticed;
       }
       // A delivery asked for twice in one batch is claimed once: the second asker gets nothing.
       const row = claimedById.get(entry.claim.deliveryId) ?? null;
@@ -106,6 +106,18 @@ export class DeliveryBook {
     });
   }
 }
+
+/** An endpoint is `failing` from its third consecutive failed attempt. */
+export const FAILING_FROM = 3;
+
+/** In webhook_health's upsert: the failures since the last 2xx, the batch's after the stored ones. */
+const NEW_FAILURES = `(CASE WHEN EXCLUDED.last_success_at IS NOT NULL THEN EXCLUDED.consecutive_failures
+                            ELSE h.consecutive_failures + EXCLUDED.consecutive_failures END)`;
+/** Entering `failing` or leaving it leaves a notice; a recovery before a `failing` notice was given cancels it. */
+const NEW_NOTICE = `(CASE WHEN h.consecutive_failures < ${FAILING_FROM} AND ${NEW_FAILURES} >= ${FAILING_FROM} THEN 'failing'
+                          WHEN h.consecutive_failures >= ${FAILING_FROM} AND ${NEW_FAILURES} < ${FAILING_FROM}
+                            THEN CASE WHEN h.notice = 'failing' THEN NULL ELSE 'recovered' END
+                          ELSE h.notice END)`;
 
 /**
  * Prepared once per connection; $1 is the church, $2 the batch as json, $3 the deliveries' ids:
@@ -136,15 +148,44 @@ export const PREPARED: Record<string, string> = {
     UPDATE webhook_deliveries d SET status = r.status, attempts = r.attempt, last_status_code = r.status_code, last_error = r.error, updated_at = now(),
            next_attempt_at = CASE WHEN r.status = 'pending' THEN now() + make_interval(secs => r.delay_ms / 1000) END
       FROM r WHERE d.tenant_id = $1::uuid AND d.id = ANY($3::uuid[]) AND d.id = r.delivery_id`,
-  // Only the statement that flips an endpoint returns it, so its org_admins get one mail.
+  // Only the statement that flips an endpoint leaves a `disabled` notice, so the church is told once.
   webhook_disable: `WITH flipped AS (
       UPDATE webhook_endpoints ep SET status = 'disabled', disabled_reason = x.reason, updated_at = now()
         FROM json_to_recordset($2::json) AS x(id uuid, reason text)
        WHERE ep.tenant_id = $1::uuid AND ep.id = ANY($3::uuid[]) AND ep.id = x.id AND ep.status = 'enabled'
-      RETURNING ep.id, ep.url, ep.disabled_reason)
-    SELECT f.id, f.url, f.disabled_reason AS reason,
-           ARRAY(SELECT email FROM users WHERE tenant_id = $1::uuid AND role = 'org_admin' ORDER BY email) AS admins
-      FROM flipped f`,
+      RETURNING ep.tenant_id, ep.id)
+    INSERT INTO webhook_endpoint_health AS h (tenant_id, endpoint_id, notice, notice_at)
+    SELECT f.tenant_id, f.id, 'disabled', now() FROM flipped f
+    ON CONFLICT (tenant_id, endpoint_id) DO UPDATE SET notice = 'disabled', notice_at = now(), disable_at = NULL
+    RETURNING h.endpoint_id AS id`,
+  // Each endpoint's attempts of the batch, in order, folded into its health (CONTRACT §18): the
+  // failures since its last 2xx, and the earliest give-up time of those failures. A success writes
+  // the row only when it changes the state, or to move last_success_at on after a minute; a change
+  // of state leaves a notice. Every expression reads the row as it was (h.*) under the upsert's lock.
+  webhook_health: `WITH x AS (
+      SELECT x.* FROM json_to_recordset($2::json) AS x(id uuid, failures int, succeeded boolean, gives_up_at timestamptz)
+        JOIN webhook_endpoints ep ON ep.tenant_id = $1::uuid AND ep.id = ANY($3::uuid[]) AND ep.id = x.id AND ep.status = 'enabled'),
+    upserted AS (
+      INSERT INTO webhook_endpoint_health AS h (tenant_id, endpoint_id, consecutive_failures, failing_since, disable_at, last_success_at, notice, notice_at)
+      SELECT $1::uuid, x.id, x.failures, CASE WHEN x.failures >= ${FAILING_FROM} THEN now() END, x.gives_up_at,
+             CASE WHEN x.succeeded THEN now() END, CASE WHEN x.failures >= ${FAILING_FROM} THEN 'failing' END,
+             CASE WHEN x.failures >= ${FAILING_FROM} THEN now() END
+        FROM x
+      ON CONFLICT (tenant_id, endpoint_id) DO UPDATE SET
+        consecutive_failures = ${NEW_FAILURES},
+        failing_since = CASE WHEN ${NEW_FAILURES} < ${FAILING_FROM} THEN NULL
+                             WHEN h.consecutive_failures >= ${FAILING_FROM} AND EXCLUDED.last_success_at IS NULL THEN h.failing_since
+                             ELSE now() END,
+        disable_at = CASE WHEN ${NEW_FAILURES} = 0 THEN NULL
+                          WHEN EXCLUDED.last_success_at IS NOT NULL THEN EXCLUDED.disable_at
+                          ELSE LEAST(h.disable_at, EXCLUDED.disable_at) END,
+        last_success_at = COALESCE(EXCLUDED.last_success_at, h.last_success_at),
+        notice = ${NEW_NOTICE},
+        notice_at = CASE WHEN ${NEW_NOTICE} IS DISTINCT FROM h.notice THEN now() ELSE h.notice_at END
+      WHERE EXCLUDED.consecutive_failures > 0 OR h.consecutive_failures > 0 OR h.last_success_at IS NULL
+         OR h.last_success_at < now() - interval '1 minute'
+      RETURNING h.endpoint_id, h.notice)
+    SELECT endpoint_id AS id FROM upserted WHERE notice IS NOT NULL`,
 };
 
 function execute(name: keyof typeof PREPARED, tenantId: string, rows: unknown[], ids: string[]): string {
@@ -175,6 +216,28 @@ function recordSql(tenantId: string, records: AttemptRecord[]): string {
       delay_ms: r.delayMs,
     })),
     records.map((r) => r.deliveryId),
+  );
+}
+
+/** Per endpoint: the failures after its last success in the batch, and when the first of them gives up. */
+function healthSql(tenantId: string, records: AttemptRecord[]): string {
+  const byEndpoint = new Map<string, { id: string; failures: number; succeeded: boolean; gives_up_at: Date | null }>();
+  for (const r of records) {
+    let health = byEndpoint.get(r.endpointId);
+    if (!health)
+      byEndpoint.set(r.endpointId, (health = { id: r.endpointId, failures: 0, succeeded: false, gives_up_at: null }));
+    if (r.status === 'succeeded') Object.assign(health, { failures: 0, succeeded: true, gives_up_at: null });
+    else {
+      health.failures++;
+      if (r.givesUpAt && (!health.gives_up_at || r.givesUpAt < health.gives_up_at)) health.gives_up_at = r.givesUpAt;
+    }
+  }
+  const rows = [...byEndpoint.values()];
+  return execute(
+    'webhook_health',
+    tenantId,
+    rows,
+    rows.map((r) => r.id),
   );
 }
 

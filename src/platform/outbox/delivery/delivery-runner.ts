@@ -4,12 +4,12 @@ import { SECRET_BOX } from '../../../common/crypto/crypto.module';
 import { SecretBox } from '../../../common/crypto/secret-box';
 import { isUuid, newUuid } from '../../../common/ids/id';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
-import { MailerService } from '../../mail/mailer.service';
-import { signatureHeader } from '../signature';
-import { Claimed, DeliveryBook, DisabledEndpoint } from './delivery-book';
+import { deliveryHeaders } from '../signature';
+import { Claimed, DeliveryBook } from './delivery-book';
+import { HealthNotices } from './health-notices';
 import type { DeliveryRef } from './delivery-queue';
-import { postWebhook, PostResult } from './http-post';
-import { nextDelay, parseRetrySchedule } from './retry-schedule';
+import { attemptError, postWebhook, PostResult, succeeded } from './http-post';
+import { nextDelay, parseRetrySchedule, remainingAfter } from './retry-schedule';
 
 export type AttemptOutcome = 'delivered' | 'failed' | 'skipped' | 'busy';
 
@@ -19,9 +19,10 @@ const PER_ENDPOINT = 4;
 const OPENED_SECRETS = 1_000;
 
 /**
- * One attempt of one delivery: claim it, sign, POST, record the attempt, then schedule the next
- * try, or give up and deactivate the endpoint (mailing the church's org_admin once). The same code
- * runs under BullMQ and in-process; a claim makes a repeated job harmless.
+ * One attempt of one delivery: claim it, sign, POST, record the attempt and the endpoint's health,
+ * then schedule the next try, or give up and deactivate the endpoint; a change of health is then
+ * told to the church (HealthNotices). The same code runs under BullMQ and in-process; a claim makes
+ * a repeated job harmless.
  */
 @Injectable()
 export class DeliveryRunner {
@@ -34,7 +35,7 @@ export class DeliveryRunner {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(SECRET_BOX) private readonly secrets: SecretBox,
     private readonly book: DeliveryBook,
-    private readonly mailer: MailerService,
+    private readonly notices: HealthNotices,
   ) {
     this.schedule = parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE);
   }
@@ -67,16 +68,10 @@ export class DeliveryRunner {
     ) {
       secrets.push(this.open(claimed.previous_secret_sealed));
     }
-    const headers = {
-      'Content-Type': 'application/json; charset=utf-8',
-      'User-Agent': 'ChurchAPI-Webhooks/1.0',
-      'Service-Signature': signatureHeader(claimed.body, secrets, Math.floor(Date.now() / 1000)),
-      'Service-Webhook-Id': claimed.webhook_id,
-    };
     return postWebhook(
       claimed.url,
       claimed.body,
-      headers,
+      deliveryHeaders(claimed.body, secrets, claimed.webhook_id),
       this.config.WEBHOOK_TIMEOUT_MS,
       this.config.WEBHOOK_ALLOW_LOOPBACK,
     );
@@ -95,8 +90,7 @@ export class DeliveryRunner {
 
   private async record(ref: DeliveryRef, claimed: Claimed, result: PostResult) {
     const attempt = claimed.attempts + 1;
-    const ok =
-      result.error === null && result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const ok = succeeded(result);
     const delay = ok || result.statusCode === 410 ? null : nextDelay(this.schedule, attempt);
     const status = ok ? 'succeeded' : delay === null ? 'failed' : 'pending';
     const disable =
@@ -106,18 +100,21 @@ export class DeliveryRunner {
             reason: result.statusCode === 410 ? 'gone (HTTP 410)' : 'retries exhausted',
           }
         : undefined;
-    const disabled = await this.book.record(ref.tenantId, {
+    const noticed = await this.book.record(ref.tenantId, {
       deliveryId: ref.deliveryId,
+      endpointId: claimed.endpoint_id,
       attemptId: newUuid(),
       attempt,
       statusCode: result.statusCode,
       durationMs: result.durationMs,
-      error: ok ? null : (result.error ?? `HTTP ${result.statusCode}`),
+      error: attemptError(result),
       status,
       delayMs: delay ?? 0,
+      givesUpAt: delay === null ? null : new Date(Date.now() + delay + remainingAfter(this.schedule, attempt)),
       disable,
     });
-    for (const endpoint of disabled) await this.tellAdmins(ref.tenantId, endpoint);
+    if (disable) this.logger.warn(`webhook endpoint ${disable.endpointId} disabled: ${disable.reason}`);
+    await this.notices.give(ref.tenantId, noticed);
     if (ok) return { outcome: 'delivered' as const };
     if (delay !== null)
       return {
@@ -125,23 +122,5 @@ export class DeliveryRunner {
         retry: { ref: { ...ref, endpointId: claimed.endpoint_id, attempt }, delayMs: delay },
       };
     return { outcome: 'failed' as const };
-  }
-
-  /** After the commit that disabled the endpoint: one mail to each org_admin of the church, through the mail outbox (retried there). */
-  private async tellAdmins(tenantId: string, { id, url, reason, admins }: DisabledEndpoint): Promise<void> {
-    this.logger.warn(`webhook endpoint ${id} disabled: ${reason}`);
-    for (const email of admins) {
-      try {
-        await this.mailer.enqueue(tenantId, {
-          to: email,
-          subject: 'Webhook endpoint disabled / Endpoint de webhook desactivado',
-          text:
-            `Your webhook endpoint ${url} was disabled (${reason}). Re-enable it with PATCH /v1/webhook-endpoints/{id} {"status": "enabled"} once it answers 2xx.\n\n` +
-            `Su endpoint de webhook ${url} fue desactivado (${reason}). Reactívelo con PATCH /v1/webhook-endpoints/{id} {"status": "enabled"} cuando responda 2xx.`,
-        });
-      } catch (error) {
-        this.logger.error(`mail about disabled endpoint ${id} could not be queued: ${String(error)}`);
-      }
-    }
   }
 }

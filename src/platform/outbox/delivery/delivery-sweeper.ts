@@ -2,12 +2,16 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { RecurringWork } from '../../../common/background/recurring-work';
 import { DeliveryQueue } from './delivery-queue';
 import { DueDeliveries } from './due-deliveries';
+import { HealthNotices } from './health-notices';
 
 const EVERY_MS = 5_000;
 /** A delivery this late has lost its job (Redis was down at commit, or a crash between commit and enqueue). */
 const OVERDUE_MS = 10_000;
 
-/** In the worker: re-enqueues deliveries left pending. Job ids make a re-enqueue of a live job a no-op. */
+/**
+ * In the worker: re-enqueues deliveries left pending (job ids make a re-enqueue of a live job a
+ * no-op) and gives the health notices left behind.
+ */
 @Injectable()
 export class DeliverySweeper implements OnModuleDestroy {
   private readonly logger = new Logger('WebhookSweeper');
@@ -19,6 +23,7 @@ export class DeliverySweeper implements OnModuleDestroy {
   constructor(
     private readonly due: DueDeliveries,
     private readonly queue: DeliveryQueue,
+    private readonly notices: HealthNotices,
   ) {}
 
   start(): void {
@@ -34,6 +39,8 @@ export class DeliverySweeper implements OnModuleDestroy {
     const refs = await this.due.find(OVERDUE_MS, 1000);
     if (refs.length) await this.queue.enqueue(refs);
     if (refs.length) this.logger.log(`re-enqueued ${refs.length} overdue deliveries`);
+    for (const [tenantId, endpointIds] of await this.due.staleNotices(OVERDUE_MS, 100))
+      await this.notices.give(tenantId, endpointIds);
     return refs.length;
   }
 

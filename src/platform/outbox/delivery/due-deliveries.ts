@@ -22,4 +22,17 @@ export class DueDeliveries {
       attempt: r.attempts,
     }));
   }
+
+  /** Health notices no transaction took (a crash between the batch and its notice), by church. */
+  async staleNotices(olderThanMs: number, limit: number): Promise<Map<string, string[]>> {
+    const rows: { tenant_id: string; endpoint_id: string }[] = await this.db.platform.query(
+      `SELECT tenant_id, endpoint_id FROM webhook_endpoint_health
+        WHERE notice IS NOT NULL AND notice_at <= now() - make_interval(secs => $1::float8 / 1000)
+        ORDER BY notice_at LIMIT $2`,
+      [olderThanMs, limit],
+    );
+    const byTenant = new Map<string, string[]>();
+    for (const r of rows) byTenant.set(r.tenant_id, [...(byTenant.get(r.tenant_id) ?? []), r.endpoint_id]);
+    return byTenant;
+  }
 }

@@ -10,6 +10,16 @@ export interface PostResult {
   error: string | null;
 }
 
+/** Only a 2xx within the time-out succeeds (a 3xx is not followed). */
+export function succeeded(result: PostResult): boolean {
+  return result.error === null && result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+}
+
+/** What an attempt's log says went wrong: null on success, else the network error or `HTTP <status>`. */
+export function attemptError(result: PostResult): string | null {
+  return succeeded(result) ? null : (result.error ?? `HTTP ${result.statusCode}`);
+}
+
 /**
  * Origins with an agent at most. Past it the oldest agent is dropped: requests in flight on it
  * finish, and its idle sockets close after the agent's time-out.

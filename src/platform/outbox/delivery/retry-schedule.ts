@@ -14,3 +14,8 @@ export function nextDelay(schedule: number[], attemptsMade: number, random = Mat
   const base = schedule[attemptsMade - 1];
   return base === undefined ? null : Math.round(base * (1 + random() * 0.1));
 }
+
+/** The time the retries after the next one take (without jitter): the next try is the last when 0. */
+export function remainingAfter(schedule: number[], attemptsMade: number): number {
+  return schedule.slice(attemptsMade).reduce((sum, ms) => sum + ms, 0);
+}
