@@ -191,6 +191,34 @@ describe('webhook endpoint health and test events', () => {
     expect(events(pB)).toHaveLength(1);
   });
 
+  it('many endpoints failing at once: every attempt is counted (batches lock endpoints in one order, no deadlock loses one)', async () => {
+    const c = await church();
+    const paths = Array.from({ length: 20 }, (_, i) => path(`many-${i}`));
+    for (const p of paths) receiver.answer(p, { status: 500 });
+    const ids: string[] = [];
+    for (const p of paths)
+      ids.push((await newWebhookEndpoint(api, c, { url: receiver.url(p), events: ['member.created'] })).id);
+    await newMembers(
+      api,
+      c,
+      Array.from({ length: 15 }, (_, i) => ({ first_name: `Many${i}`, last_name: 'R' })),
+    );
+    // 15 deliveries per endpoint, each tried 4 times before the minute-long retries.
+    for (const p of paths) await receiver.waitForCount(p, 60, 30_000);
+    const counted = await waitFor(
+      async () => {
+        const rows = await api.db.platform.query<{ n: number }[]>(
+          `SELECT coalesce(sum(consecutive_failures), 0)::int AS n FROM webhook_endpoint_health WHERE tenant_id = $1`,
+          [c.id],
+        );
+        return rows[0].n;
+      },
+      { what: 'every failure counted', until: (n) => n >= 20 * 60, timeout: 15_000 },
+    );
+    expect(counted).toBe(20 * 60);
+    for (const id of ids) expect((await endpoint(c, id)).health.consecutive_failures).toBe(60);
+  });
+
   it('disabling raises webhook_endpoint.disabled (engine and PATCH) with one mail; re-enabling starts healthy', async () => {
     const c = await church();
     const [pGone, pOff, pB] = [path('gone'), path('off'), path('disabled-watcher')];

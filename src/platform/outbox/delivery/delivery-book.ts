@@ -162,6 +162,8 @@ export const PREPARED: Record<string, string> = {
   // failures since its last 2xx, and the earliest give-up time of those failures. A success writes
   // the row only when it changes the state, or to move last_success_at on after a minute; a change
   // of state leaves a notice. Every expression reads the row as it was (h.*) under the upsert's lock.
+  // Rows are upserted (and locked) in endpoint order: two batches of one church run at once (LANES)
+  // and would otherwise deadlock on endpoints they both touch.
   webhook_health: `WITH x AS (
       SELECT x.* FROM json_to_recordset($2::json) AS x(id uuid, failures int, succeeded boolean, gives_up_at timestamptz)
         JOIN webhook_endpoints ep ON ep.tenant_id = $1::uuid AND ep.id = ANY($3::uuid[]) AND ep.id = x.id AND ep.status = 'enabled'),
@@ -170,7 +172,7 @@ export const PREPARED: Record<string, string> = {
       SELECT $1::uuid, x.id, x.failures, CASE WHEN x.failures >= ${FAILING_FROM} THEN now() END, x.gives_up_at,
              CASE WHEN x.succeeded THEN now() END, CASE WHEN x.failures >= ${FAILING_FROM} THEN 'failing' END,
              CASE WHEN x.failures >= ${FAILING_FROM} THEN now() END
-        FROM x
+        FROM x ORDER BY x.id
       ON CONFLICT (tenant_id, endpoint_id) DO UPDATE SET
         consecutive_failures = ${NEW_FAILURES},
         failing_since = CASE WHEN ${NEW_FAILURES} < ${FAILING_FROM} THEN NULL
@@ -232,7 +234,7 @@ function healthSql(tenantId: string, records: AttemptRecord[]): string {
       if (r.givesUpAt && (!health.gives_up_at || r.givesUpAt < health.gives_up_at)) health.gives_up_at = r.givesUpAt;
     }
   }
-  const rows = [...byEndpoint.values()];
+  const rows = [...byEndpoint.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
   return execute(
     'webhook_health',
     tenantId,
