@@ -47,4 +47,14 @@ describe('renderSvgChart', () => {
     const shared = renderSvgChart(spec);
     expect(tallest(shared, SERIES_COLORS[0]) / tallest(shared, SERIES_COLORS[1])).toBeLessThan(0.1);
   });
+
+  it('a year of weeks writes every second label (52 would print over each other); a year of months writes all twelve', () => {
+    const weeks = Array.from({ length: 52 }, (_, i) => `2026-W${String(i + 1).padStart(2, '0')}`);
+    const weekly = { ...spec, categories: weeks, series: [{ name: 'USD', values: weeks.map((_, i) => i) }] };
+    const written = readSvg(renderSvgChart(weekly)).texts.filter((t) => t.startsWith('2026-W'));
+    expect(written).toEqual(weeks.filter((_, i) => i % 2 === 0));
+    const months = Array.from({ length: 12 }, (_, i) => `2026-${String(i + 1).padStart(2, '0')}`);
+    const monthly = { ...spec, categories: months, series: [{ name: 'USD', values: months.map((_, i) => i) }] };
+    expect(readSvg(renderSvgChart(monthly)).texts.filter((t) => t.startsWith('2026-'))).toEqual(months);
+  });
 });

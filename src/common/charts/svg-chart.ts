@@ -29,6 +29,8 @@ export const SERIES_COLORS = ['#2455a4', '#d97706', '#059669', '#b91c1c', '#7c3a
 
 /** The plot height of each panel of a chart with several value axes. */
 const PANEL_PLOT = 220;
+/** The least room along x a category label takes (written at an angle it is about a line high across). */
+const LABEL_ROOM = 24;
 
 /**
  * Renders a chart as a standalone SVG document with ECharts' server-side renderer (no DOM, no
@@ -39,6 +41,8 @@ export function renderSvgChart(spec: ChartSpec): string {
   const width = spec.width ?? 800;
   // Many categories (a year of months, weeks) are written at an angle, their axis name further down.
   const rotated = spec.categories.length > 8;
+  // More labels than fit (a year of weeks) would print over each other: then every n-th is written.
+  const labelEvery = Math.max(1, Math.ceil((spec.categories.length * LABEL_ROOM) / (width - 140)));
   const bottom = rotated ? 80 : 60;
   const single = spec.height ?? 420;
   // One panel: the plot fills the chart, its labels inside the grid's box. More: plots of one height
@@ -66,7 +70,7 @@ export function renderSvgChart(spec: ChartSpec): string {
         name: spec.xLabel,
         nameLocation: 'middle',
         nameGap: rotated ? 70 : 40,
-        axisLabel: { interval: 0, rotate: rotated ? 40 : 0 },
+        axisLabel: { interval: labelEvery - 1, rotate: rotated ? 40 : 0 },
       })),
       yAxis: axes.map((name, i) => ({ gridIndex: i, type: 'value', name, nameLocation: 'middle', nameGap: 60 })),
       series: spec.series.map((s) => {
