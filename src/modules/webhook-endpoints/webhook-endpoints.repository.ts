@@ -98,14 +98,18 @@ export class WebhookEndpointsRepository {
     ]);
   }
 
-  /** Takes (clears) the pending health notices of these endpoints: each is given once. */
+  /**
+   * Takes (clears) the pending health notices of these endpoints: each is given once. Locks in
+   * endpoint order, as the delivery book's batches do (another order deadlocked with them).
+   */
   async takeNotices(ids: string[]): Promise<{ endpoint_id: string; notice: 'failing' | 'recovered' | 'disabled' }[]> {
     const { manager, tenantId } = tenantScope();
     const [rows]: [{ endpoint_id: string; notice: 'failing' | 'recovered' | 'disabled' }[], number] =
       await manager.query(
         `WITH pending AS (
            SELECT endpoint_id, notice FROM webhook_endpoint_health
-            WHERE tenant_id = $1 AND endpoint_id = ANY($2::uuid[]) AND notice IS NOT NULL FOR UPDATE)
+            WHERE tenant_id = $1 AND endpoint_id = ANY($2::uuid[]) AND notice IS NOT NULL
+            ORDER BY endpoint_id FOR UPDATE)
          UPDATE webhook_endpoint_health h SET notice = NULL, notice_at = NULL FROM pending p
           WHERE h.tenant_id = $1 AND h.endpoint_id = p.endpoint_id
          RETURNING h.endpoint_id, p.notice`,
