@@ -34,8 +34,17 @@ function errorOf(err: unknown): NonNullable<FormBody['error']> {
  * page. Fields are strings, or arrays of strings when a name repeats; text the database cannot hold
  * (NUL, unpaired surrogates) is refused here, like the JSON body check does.
  */
-export function oauthFormBody(req: Request, res: Response, next: NextFunction): void {
-  if (!isOAuthFormRoute(req.method, req.path)) return next();
+export const oauthFormBody = formBody(isOAuthFormRoute);
+
+/** The same form reading for the routes `isFormRoute` names (the console's forms use it too). */
+export function formBody(isFormRoute: (method: string, path: string) => boolean) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (!isFormRoute(req.method, req.path)) return next();
+    readForm(req, res, next);
+  };
+}
+
+function readForm(req: Request, res: Response, next: NextFunction): void {
   const r = req as ApiRequest;
   const form: FormBody = { fields: {} };
   r.form = form;

@@ -8,14 +8,15 @@ export const PAGE_STYLE = readFileSync(join(__dirname, 'pages.css'), 'utf8');
 export const PAGE_STYLE_HASH = `sha256-${createHash('sha256').update(PAGE_STYLE).digest('base64')}`;
 
 /**
- * The Content-Security-Policy of a page: nothing loads but the hashed style sheet (no script at
- * all, inline or not), no framing, no <base>, and forms post only to this server and, when given,
+ * The Content-Security-Policy of a page: nothing loads but the hashed style sheet (and the scripts
+ * whose hashes are given; none on the OAuth pages), no framing, no <base>, and forms post only to this server and, when given,
  * to the origin the flow ends at (browsers apply form-action to the redirect that follows a POST).
  */
-export function contentSecurityPolicy(formTargets: string[] = []): string {
+export function contentSecurityPolicy(formTargets: string[] = [], scriptHashes: string[] = []): string {
   const targets = ["'self'", ...formTargets.filter((t) => /^https?:\/\/[A-Za-z0-9.:[\]-]+$/.test(t))];
   return [
     "default-src 'none'",
+    ...(scriptHashes.length ? [`script-src ${scriptHashes.map((h) => `'${h}'`).join(' ')}`] : []),
     `style-src '${PAGE_STYLE_HASH}'`,
     "img-src 'self' data:",
     `form-action ${targets.join(' ')}`,
@@ -24,9 +25,15 @@ export function contentSecurityPolicy(formTargets: string[] = []): string {
   ].join('; ');
 }
 
-/** Headers of every page and of every redirect the pages answer with. */
-export function setPageHeaders(res: Response, options: { formTargets?: string[]; lang?: string } = {}): void {
-  res.setHeader('Content-Security-Policy', contentSecurityPolicy(options.formTargets));
+/**
+ * Headers of every page and of every redirect the pages answer with. `scriptHashes`: inline scripts
+ * a page may run, by their hash (the console's copy button); none otherwise.
+ */
+export function setPageHeaders(
+  res: Response,
+  options: { formTargets?: string[]; lang?: string; scriptHashes?: string[] } = {},
+): void {
+  res.setHeader('Content-Security-Policy', contentSecurityPolicy(options.formTargets, options.scriptHashes));
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
