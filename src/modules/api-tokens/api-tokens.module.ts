@@ -10,6 +10,6 @@ import { TokensController } from './tokens.controller';
   imports: [UsersModule],
   controllers: [TokensController],
   providers: [ApiTokensService, ApiTokensRepository, TokenExpiryNotifier],
-  exports: [TokenExpiryNotifier],
+  exports: [TokenExpiryNotifier, ApiTokensService],
 })
 export class ApiTokensModule {}

@@ -39,7 +39,8 @@ export class ApiTokensService {
       scopes: dto.scopes,
       creator,
       callerScopes: caller.scopes,
-      creatorTokenId: caller.tokenId,
+      // The console's caller acts through no token (tokenId ''): its tokens record no creator token.
+      creatorTokenId: caller.tokenId || undefined,
     });
     return { ...toTokenResponse(entity), token: value };
   }

@@ -44,6 +44,6 @@ import { SignInThrottle } from './sign-in-throttle';
     SignInThrottle,
     OAuthPages,
   ],
-  exports: [OAuthClientsService, OAuthCodesService],
+  exports: [OAuthClientsService, OAuthCodesService, OAuthGrantsService, SignInCredentials, SignInThrottle],
 })
 export class OAuthModule {}
