@@ -21,6 +21,7 @@ import { UsageMeter } from './platform/rate-limit/usage-meter';
 import { corsPreflight } from './platform/cors/cors';
 import { CorsPolicy } from './platform/cors/cors-policy.service';
 import { oauthFormBody } from './modules/oauth/oauth-form-body';
+import { consoleFormBody } from './modules/console/console-form-body';
 import { configureViews } from './platform/views/views';
 import { buildOpenApiDocument } from './platform/openapi/openapi.document';
 import { OPENAPI_DOCUMENT, OpenApiDocumentHolder } from './platform/openapi/openapi.controller';
@@ -56,6 +57,7 @@ export function configureHttpApp(app: NestExpressApplication): void {
   app.use(corsPreflight(app.get(CorsPolicy)));
   app.use(recordUsage(app.get(UsageMeter)));
   app.use(oauthFormBody); // OAuth form routes (token, revocation, pages): read here, skipped by the JSON parsers
+  app.use(consoleFormBody); // the console's forms, likewise
   app.use(requireJsonBody);
   app.use(PAYMENT_WEBHOOKS_PATH, jsonBodyKeepingRaw);
   app.use(jsonBody);
@@ -64,7 +66,7 @@ export function configureHttpApp(app: NestExpressApplication): void {
   app.use(conditionalGet);
   app.useGlobalPipes(new AppValidationPipe());
   app.useGlobalFilters(new ProblemFilter());
-  configureViews(app); // the OAuth sign-in and consent pages (hbs)
+  configureViews(app); // the OAuth sign-in and consent pages and the console (hbs)
   app.enableShutdownHooks();
 
   const holder = app.get<OpenApiDocumentHolder>(OPENAPI_DOCUMENT);

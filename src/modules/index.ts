@@ -5,6 +5,7 @@ import { BatchesModule } from './batches/batches.module';
 import { ChangesModule } from './changes/changes.module';
 import { CampusesModule } from './campuses/campuses.module';
 import { CheckInModule } from './check-in/check-in.module';
+import { ConsoleModule } from './console/console.module';
 import { CustomFieldsModule } from './custom-fields/custom-fields.module';
 import { DevicesModule } from './devices/devices.module';
 import { DonationsModule } from './donations/donations.module';
@@ -63,4 +64,5 @@ export const FEATURE_MODULES = [
   SettingsModule,
   UsageModule,
   OAuthModule,
+  ConsoleModule,
 ];

@@ -31,6 +31,7 @@ import { AddCheckoutLock1765120000000 } from './1765120000000-AddCheckoutLock';
 import { CreateChangeLog1765130000000 } from './1765130000000-CreateChangeLog';
 import { AddMemberMerge1765140000000 } from './1765140000000-AddMemberMerge';
 import { CreateWebhookEndpointHealth1765150000000 } from './1765150000000-CreateWebhookEndpointHealth';
+import { CreateConsoleSessions1765170000000 } from './1765170000000-CreateConsoleSessions';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   CreateChangeLog1765130000000,
   AddMemberMerge1765140000000,
   CreateWebhookEndpointHealth1765150000000,
+  CreateConsoleSessions1765170000000,
 ];

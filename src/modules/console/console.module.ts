@@ -1,0 +1,33 @@
+import { Module } from '@nestjs/common';
+import { ApiTokensModule } from '../api-tokens/api-tokens.module';
+import { OAuthModule } from '../oauth/oauth.module';
+import { SettingsModule } from '../settings/settings.module';
+import { ConsoleAccountController } from './console-account.controller';
+import { ConsoleActions } from './console-actions';
+import { ConsoleChurchController } from './console-church.controller';
+import { ConsoleClock } from './console-clock';
+import { ConsoleGate } from './console-gate';
+import { ConsolePages } from './console-pages.renderer';
+import { ConsoleSessionsRepository } from './console-sessions.repository';
+import { ConsoleSessionsService } from './console-sessions.service';
+import { ConsoleSignInController } from './console-sign-in.controller';
+import { ConsoleTokenPages } from './console-token-pages';
+
+/**
+ * The settings console at `/console` (CONTRACT §20): server-rendered pages for the church's staff,
+ * signed in with e-mail and password, whose every action goes through the service of its API route.
+ */
+@Module({
+  imports: [ApiTokensModule, OAuthModule, SettingsModule],
+  controllers: [ConsoleSignInController, ConsoleAccountController, ConsoleChurchController],
+  providers: [
+    ConsoleClock,
+    ConsoleSessionsRepository,
+    ConsoleSessionsService,
+    ConsoleGate,
+    ConsolePages,
+    ConsoleActions,
+    ConsoleTokenPages,
+  ],
+})
+export class ConsoleModule {}

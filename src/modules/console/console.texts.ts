@@ -1,0 +1,366 @@
+import type { Language } from '../../common/i18n/language';
+
+/** Every word of the console's pages, per language (es default; en and pt by Accept-Language). */
+export interface ConsoleTexts {
+  product: string;
+  footer: string;
+  skip: string;
+  nav: {
+    label: string;
+    account: string;
+    tokens: string;
+    apps: string;
+    church: string;
+    serviceTokens: string;
+    api: string;
+    cors: string;
+    signOut: string;
+    /** `{email}`, `{role}` */
+    signedInAs: string;
+  };
+  signIn: {
+    title: string;
+    heading: string;
+    lead: string;
+    church: string;
+    churchHint: string;
+    email: string;
+    password: string;
+    submit: string;
+    missing: string;
+    wrong: string;
+    /** `{minutes}` */
+    throttled: string;
+    signedOut: string;
+    expired: string;
+  };
+  tokens: {
+    title: string;
+    lead: string;
+    serviceTitle: string;
+    serviceLead: string;
+    none: string;
+    name: string;
+    nameHint: string;
+    scopes: string;
+    created: string;
+    expires: string;
+    lastUsed: string;
+    never: string;
+    create: string;
+    newHeading: string;
+    revoke: string;
+    /** `{name}` */
+    revokeLabel: string;
+    revoked: string;
+    secretHeading: string;
+    secretNote: string;
+    secretLabel: string;
+    copy: string;
+    copied: string;
+    done: string;
+  };
+  apps: {
+    title: string;
+    lead: string;
+    none: string;
+    authorized: string;
+    revoke: string;
+    /** `{name}` */
+    revokeLabel: string;
+    revoked: string;
+  };
+  cors: {
+    title: string;
+    lead: string;
+    origins: string;
+    hint: string;
+    save: string;
+    saved: string;
+    empty: string;
+  };
+  error: {
+    title: string;
+    reference: string;
+    back: string;
+    forbidden: { heading: string; message: string };
+    csrf: { heading: string; message: string };
+    form: { heading: string; message: string };
+    notFound: { heading: string; message: string };
+  };
+}
+
+const es: ConsoleTexts = {
+  product: 'Configuración',
+  footer: 'Conexión segura · Consola de la API de la iglesia',
+  skip: 'Saltar al contenido',
+  nav: {
+    label: 'Secciones',
+    account: 'Mi cuenta',
+    tokens: 'Tokens',
+    apps: 'Aplicaciones autorizadas',
+    church: 'Iglesia',
+    serviceTokens: 'Tokens de servicio',
+    api: 'API',
+    cors: 'CORS',
+    signOut: 'Cerrar sesión',
+    signedInAs: '{email} · {role}',
+  },
+  signIn: {
+    title: 'Iniciar sesión',
+    heading: 'Configuración de la API',
+    lead: 'Inicie sesión con su cuenta del equipo de la iglesia.',
+    church: 'Clave de la iglesia',
+    churchHint: 'La que usa en X-Tenant, por ejemplo: iglesia-central',
+    email: 'Correo electrónico',
+    password: 'Contraseña',
+    submit: 'Iniciar sesión',
+    missing: 'Escriba la clave de la iglesia, su correo electrónico y su contraseña.',
+    wrong: 'Iglesia, correo electrónico o contraseña incorrectos.',
+    throttled: 'Demasiados intentos fallidos. Vuelva a intentarlo en {minutes} min.',
+    signedOut: 'Sesión cerrada.',
+    expired: 'Su sesión terminó. Vuelva a iniciar sesión.',
+  },
+  tokens: {
+    title: 'Tokens personales',
+    lead: 'Tokens de acceso personal (chp_) para llamar a la API en su nombre. Nunca tienen más permisos que su rol.',
+    serviceTitle: 'Tokens de servicio',
+    serviceLead: 'Tokens de servicio (chs_) de la iglesia: no dependen de una persona y duran un año.',
+    none: 'Todavía no hay tokens.',
+    name: 'Nombre',
+    nameHint: 'Para qué es; aparece en el registro de auditoría.',
+    scopes: 'Permisos',
+    created: 'Creado',
+    expires: 'Vence',
+    lastUsed: 'Último uso',
+    never: 'Nunca',
+    create: 'Crear token',
+    newHeading: 'Nuevo token',
+    revoke: 'Revocar',
+    revokeLabel: 'Revocar {name}',
+    revoked: 'Token revocado.',
+    secretHeading: 'Copie su token ahora',
+    secretNote: 'Es la única vez que se muestra. Guárdelo en un lugar seguro; si lo pierde, cree otro.',
+    secretLabel: 'Valor del token',
+    copy: 'Copiar',
+    copied: 'Copiado',
+    done: 'Listo, ya lo guardé',
+  },
+  apps: {
+    title: 'Aplicaciones autorizadas',
+    lead: 'Aplicaciones a las que dio acceso con su cuenta. Al revocar una, pierde el acceso al instante.',
+    none: 'No ha autorizado ninguna aplicación.',
+    authorized: 'Autorizada',
+    revoke: 'Revocar acceso',
+    revokeLabel: 'Revocar acceso de {name}',
+    revoked: 'Acceso revocado.',
+  },
+  cors: {
+    title: 'CORS',
+    lead: 'Orígenes de navegador que pueden llamar a la API de la iglesia. Los demás se rechazan.',
+    origins: 'Orígenes permitidos',
+    hint: 'Uno por línea: esquema://host[:puerto], en minúsculas, sin ruta.',
+    save: 'Guardar',
+    saved: 'Lista guardada.',
+    empty: 'Lista vacía: se rechaza todo navegador.',
+  },
+  error: {
+    title: 'No se puede continuar',
+    reference: 'Referencia:',
+    back: 'Volver a la consola',
+    forbidden: {
+      heading: 'Sin permiso',
+      message: 'Su rol no permite usar esta página. Pida a un administrador de la iglesia que lo haga por usted.',
+    },
+    csrf: {
+      heading: 'No pudimos verificar este formulario',
+      message: 'El formulario venció o no vino de esta página. Vuelva a la consola e inténtelo de nuevo.',
+    },
+    form: { heading: 'Formulario no válido', message: 'No pudimos leer el formulario enviado.' },
+    notFound: { heading: 'Página no encontrada', message: 'Esta página de la consola no existe.' },
+  },
+};
+
+const en: ConsoleTexts = {
+  product: 'Settings',
+  footer: 'Secure connection · Church API console',
+  skip: 'Skip to content',
+  nav: {
+    label: 'Sections',
+    account: 'My account',
+    tokens: 'Tokens',
+    apps: 'Authorized apps',
+    church: 'Church',
+    serviceTokens: 'Service tokens',
+    api: 'API',
+    cors: 'CORS',
+    signOut: 'Sign out',
+    signedInAs: '{email} · {role}',
+  },
+  signIn: {
+    title: 'Sign in',
+    heading: 'API settings',
+    lead: 'Sign in with your church staff account.',
+    church: 'Church key',
+    churchHint: 'The one you send as X-Tenant, e.g. grace-church',
+    email: 'Email',
+    password: 'Password',
+    submit: 'Sign in',
+    missing: 'Enter the church key, your email and your password.',
+    wrong: 'Wrong church, email or password.',
+    throttled: 'Too many failed attempts. Try again in {minutes} min.',
+    signedOut: 'You are signed out.',
+    expired: 'Your session ended. Please sign in again.',
+  },
+  tokens: {
+    title: 'Personal tokens',
+    lead: 'Personal access tokens (chp_) to call the API as you. They never hold more than your role allows.',
+    serviceTitle: 'Service tokens',
+    serviceLead: "The church's service tokens (chs_): not tied to a person, valid for one year.",
+    none: 'No tokens yet.',
+    name: 'Name',
+    nameHint: 'What it is for; shown in the audit log.',
+    scopes: 'Scopes',
+    created: 'Created',
+    expires: 'Expires',
+    lastUsed: 'Last used',
+    never: 'Never',
+    create: 'Create token',
+    newHeading: 'New token',
+    revoke: 'Revoke',
+    revokeLabel: 'Revoke {name}',
+    revoked: 'Token revoked.',
+    secretHeading: 'Copy your token now',
+    secretNote: 'This is the only time it is shown. Keep it somewhere safe; if you lose it, create another.',
+    secretLabel: 'Token value',
+    copy: 'Copy',
+    copied: 'Copied',
+    done: "Done, I've saved it",
+  },
+  apps: {
+    title: 'Authorized apps',
+    lead: 'Apps you gave access with your account. Revoking one ends its access at once.',
+    none: 'You have not authorized any app.',
+    authorized: 'Authorized',
+    revoke: 'Revoke access',
+    revokeLabel: 'Revoke access of {name}',
+    revoked: 'Access revoked.',
+  },
+  cors: {
+    title: 'CORS',
+    lead: "Browser origins allowed to call the church's API. Any other is refused.",
+    origins: 'Allowed origins',
+    hint: 'One per line: scheme://host[:port], lowercase, no path.',
+    save: 'Save',
+    saved: 'Allowlist saved.',
+    empty: 'Empty list: every browser is refused.',
+  },
+  error: {
+    title: 'Cannot continue',
+    reference: 'Reference:',
+    back: 'Back to the console',
+    forbidden: {
+      heading: 'Not allowed',
+      message: 'Your role cannot use this page. Ask a church administrator to do it for you.',
+    },
+    csrf: {
+      heading: 'We could not verify this form',
+      message: 'The form expired or did not come from this page. Go back to the console and try again.',
+    },
+    form: { heading: 'Invalid form', message: 'We could not read the form that was sent.' },
+    notFound: { heading: 'Page not found', message: 'This console page does not exist.' },
+  },
+};
+
+const pt: ConsoleTexts = {
+  product: 'Configurações',
+  footer: 'Conexão segura · Console da API da igreja',
+  skip: 'Pular para o conteúdo',
+  nav: {
+    label: 'Seções',
+    account: 'Minha conta',
+    tokens: 'Tokens',
+    apps: 'Aplicativos autorizados',
+    church: 'Igreja',
+    serviceTokens: 'Tokens de serviço',
+    api: 'API',
+    cors: 'CORS',
+    signOut: 'Sair',
+    signedInAs: '{email} · {role}',
+  },
+  signIn: {
+    title: 'Entrar',
+    heading: 'Configurações da API',
+    lead: 'Entre com sua conta da equipe da igreja.',
+    church: 'Chave da igreja',
+    churchHint: 'A que você usa em X-Tenant, por exemplo: igreja-central',
+    email: 'E-mail',
+    password: 'Senha',
+    submit: 'Entrar',
+    missing: 'Informe a chave da igreja, seu e-mail e sua senha.',
+    wrong: 'Igreja, e-mail ou senha incorretos.',
+    throttled: 'Muitas tentativas sem sucesso. Tente novamente em {minutes} min.',
+    signedOut: 'Você saiu.',
+    expired: 'Sua sessão terminou. Entre novamente.',
+  },
+  tokens: {
+    title: 'Tokens pessoais',
+    lead: 'Tokens de acesso pessoal (chp_) para chamar a API em seu nome. Nunca têm mais permissões que o seu papel.',
+    serviceTitle: 'Tokens de serviço',
+    serviceLead: 'Tokens de serviço (chs_) da igreja: não dependem de uma pessoa e valem por um ano.',
+    none: 'Ainda não há tokens.',
+    name: 'Nome',
+    nameHint: 'Para que serve; aparece no registro de auditoria.',
+    scopes: 'Permissões',
+    created: 'Criado',
+    expires: 'Expira',
+    lastUsed: 'Último uso',
+    never: 'Nunca',
+    create: 'Criar token',
+    newHeading: 'Novo token',
+    revoke: 'Revogar',
+    revokeLabel: 'Revogar {name}',
+    revoked: 'Token revogado.',
+    secretHeading: 'Copie seu token agora',
+    secretNote: 'É a única vez que ele aparece. Guarde-o em um lugar seguro; se perdê-lo, crie outro.',
+    secretLabel: 'Valor do token',
+    copy: 'Copiar',
+    copied: 'Copiado',
+    done: 'Pronto, já guardei',
+  },
+  apps: {
+    title: 'Aplicativos autorizados',
+    lead: 'Aplicativos aos quais você deu acesso com sua conta. Ao revogar um, o acesso termina na hora.',
+    none: 'Você não autorizou nenhum aplicativo.',
+    authorized: 'Autorizado',
+    revoke: 'Revogar acesso',
+    revokeLabel: 'Revogar acesso de {name}',
+    revoked: 'Acesso revogado.',
+  },
+  cors: {
+    title: 'CORS',
+    lead: 'Origens de navegador que podem chamar a API da igreja. As demais são recusadas.',
+    origins: 'Origens permitidas',
+    hint: 'Uma por linha: esquema://host[:porta], em minúsculas, sem caminho.',
+    save: 'Salvar',
+    saved: 'Lista salva.',
+    empty: 'Lista vazia: todo navegador é recusado.',
+  },
+  error: {
+    title: 'Não é possível continuar',
+    reference: 'Referência:',
+    back: 'Voltar ao console',
+    forbidden: {
+      heading: 'Sem permissão',
+      message: 'Seu papel não permite usar esta página. Peça a um administrador da igreja que faça isso por você.',
+    },
+    csrf: {
+      heading: 'Não foi possível verificar este formulário',
+      message: 'O formulário expirou ou não veio desta página. Volte ao console e tente novamente.',
+    },
+    form: { heading: 'Formulário inválido', message: 'Não foi possível ler o formulário enviado.' },
+    notFound: { heading: 'Página não encontrada', message: 'Esta página do console não existe.' },
+  },
+};
+
+export const CONSOLE_TEXTS: Record<Language, ConsoleTexts> = { es, en, pt };

@@ -1,0 +1,407 @@
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { ID_PREFIX, parsePublicId } from '../../src/common/ids/id';
+import { ConsoleClock } from '../../src/modules/console/console-clock';
+import { OAuthCodesService } from '../../src/modules/oauth/oauth-codes.service';
+import { TenantsService } from '../../src/platform/tenancy/tenants.service';
+import { TestApi } from '../support/api';
+import { inTenant, newTenant, TestTenant } from '../support/factories';
+import { newOAuthClient, newStaff, pkce } from '../support/oauth-pages';
+
+/** Where the screenshots go (looked at before the pages are called done). */
+const SHOTS = join(tmpdir(), 'console-shots');
+
+type Staff = Awaited<ReturnType<typeof newStaff>>;
+
+/**
+ * The settings console (CONTRACT §20) in headless Chromium, on real PostgreSQL: sign-in, sessions
+ * (idle limit, sign-out, a removed staff member), the token pages (the value shown once, then
+ * working on the API, then revoked), authorized apps, CORS, CSRF and role refusals, axe-core on
+ * every page at 1280 and 375 px, and no CSP violation anywhere.
+ */
+describe('the console in a browser', () => {
+  let api: TestApi;
+  let origin: string;
+  let browser: Browser;
+  let church: TestTenant;
+  let admin: Staff;
+  let staff: Staff;
+  const cspViolations: string[] = [];
+
+  beforeAll(async () => {
+    api = await TestApi.start();
+    await api.app.listen(0, '127.0.0.1');
+    origin = `http://127.0.0.1:${(api.app.getHttpServer().address() as AddressInfo).port}`;
+    church = await newTenant(api);
+    await api.app.get(TenantsService).update(church.slug, { name: 'Iglesia Bautista Emanuel' });
+    admin = await newStaff(api, church, 'org_admin');
+    staff = await newStaff(api, church, 'staff');
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-dev-shm-usage'],
+    });
+    mkdirSync(SHOTS, { recursive: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await api?.close();
+  });
+
+  afterEach(() => jest.restoreAllMocks());
+
+  /** A browser of `width` px that speaks `locale` and reports CSP violations. */
+  async function open(locale = 'es-ES', width = 1280): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({ locale, viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    return { context, page };
+  }
+
+  async function submit(page: Page, selector = 'main button.primary[type="submit"]') {
+    const [response] = await Promise.all([page.waitForNavigation(), page.click(selector)]);
+    return response!;
+  }
+
+  async function signIn(page: Page, who: Staff, password = who.password) {
+    await page.goto(`${origin}/console/sign-in?church=${church.slug}`);
+    await page.fill('#email', who.email);
+    await page.fill('#password', password);
+    return submit(page);
+  }
+
+  /** axe-core on the page as it is: no serious or critical violation. */
+  async function expectAccessible(page: Page, name: string) {
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${name}: ${v.id} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+    expect(serious).toEqual([]);
+  }
+
+  /** Every page at 1280 and 375 px: axe-core, and a screenshot of each. */
+  async function checkEverywhere(page: Page, name: string) {
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expectAccessible(page, `${name}@${width}`);
+      await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+    }
+  }
+
+  async function auditRows(action: string): Promise<{ token_name: string; resource_id: string | null }[]> {
+    return api.db.platform.query(
+      `SELECT token_name, resource_id FROM audit_log WHERE tenant_id = $1 AND action = $2 ORDER BY created_at`,
+      [church.id, action],
+    );
+  }
+
+  it('signs in with the staff e-mail and password: a wrong password is refused in the page language, then a __Host- session cookie', async () => {
+    const { context, page } = await open('es-ES', 375);
+    const first = await page.goto(`${origin}/console`);
+    expect(new URL(page.url()).pathname).toBe('/console/sign-in');
+    expect(first!.status()).toBe(200);
+    await expect(page.locator('h1').innerText()).resolves.toBe('Iniciar sesión');
+    await checkEverywhere(page, 'sign-in-es');
+
+    const wrong = await signIn(page, staff, 'not the password');
+    expect(wrong.status()).toBe(400);
+    await expect(page.locator('[role="alert"]').innerText()).resolves.toBe(
+      'Iglesia, correo electrónico o contraseña incorrectos.',
+    );
+    await page.screenshot({ path: `${SHOTS}/sign-in-wrong-es.png`, fullPage: true });
+
+    const landed = await signIn(page, staff);
+    expect(new URL(page.url()).pathname).toBe('/console/account/tokens');
+    const headers = landed.headers();
+    expect(headers['x-frame-options']).toBe('DENY');
+    expect(headers['cache-control']).toBe('no-store');
+    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    const [cookie] = (await context.cookies()).filter((c) => c.name === '__Host-console');
+    expect(cookie).toMatchObject({ path: '/', secure: true, httpOnly: true, sameSite: 'Lax' });
+    expect(cookie.expires).toBe(-1); // a session cookie: the server ends it
+    await expect(page.locator('.who-line').innerText()).resolves.toContain(staff.email);
+    await context.close();
+  });
+
+  it('My account → Tokens: a new PAT is shown once (no-store), works on the API, is gone on reload, and revoking it ends it (401)', async () => {
+    const { context, page } = await open('en-US');
+    await signIn(page, staff);
+    await expect(page.locator('h1').innerText()).resolves.toBe('Personal tokens');
+    // A staff member's navigation has no Church or API section.
+    await expect(page.locator('nav .nav-title').allInnerTexts()).resolves.toEqual(['MY ACCOUNT']);
+    await checkEverywhere(page, 'tokens-en');
+
+    // The API's validation, next to the fields, in the page's language.
+    const refused = await submit(page);
+    expect(refused.status()).toBe(422);
+    await expect(page.locator('#name-error').innerText()).resolves.toMatch(/\S/);
+    await expect(page.locator('#scopes-error').innerText()).resolves.toMatch(/\S/);
+    await expect(page.locator('[role="alert"]').innerText()).resolves.toContain('Validation failed');
+    await page.screenshot({ path: `${SHOTS}/tokens-invalid-en.png`, fullPage: true });
+
+    await page.fill('#name', 'Planning sync');
+    await page.check('input[value="read:members"]');
+    const created = await submit(page);
+    expect(created.status()).toBe(200);
+    expect(created.headers()['cache-control']).toBe('no-store');
+    const value = await page.inputValue('#secret');
+    expect(value).toMatch(/^chp_[A-Za-z0-9]{36}$/);
+    // The copy button is there (the page's one script, allowed by its hash) and copies the value.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await page.click('button[data-copy]');
+    await expect(page.locator('#copy-status').innerText()).resolves.toBe('Copied');
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(value);
+    await checkEverywhere(page, 'token-created-en');
+
+    const call = () =>
+      fetch(`${origin}/v1/members`, { headers: { Authorization: `Bearer ${value}`, 'X-Tenant': church.slug } });
+    expect((await call()).status).toBe(200);
+    expect(
+      (
+        await fetch(`${origin}/v1/donations`, {
+          headers: { Authorization: `Bearer ${value}`, 'X-Tenant': church.slug },
+        })
+      ).status,
+    ).toBe(403);
+    const [entry] = await auditRows('tokens.create');
+    expect(entry.token_name).toBe(`console: ${staff.email}`);
+
+    // Reload: a GET of the page, which never carries a value.
+    await page.goto(`${origin}/console/account/tokens`);
+    expect(await page.content()).not.toContain(value);
+    expect(await page.locator('#secret').count()).toBe(0);
+    await expect(page.locator('.row-title').allInnerTexts()).resolves.toEqual([
+      expect.stringContaining('Planning sync'),
+    ]);
+
+    await submit(page, 'button[aria-label="Revoke Planning sync"]');
+    expect(new URL(page.url()).search).toBe('?done=revoked');
+    await expect(page.locator('[role="status"]').first().innerText()).resolves.toBe('Token revoked.');
+    expect(await page.locator('.row').count()).toBe(0);
+    expect((await call()).status).toBe(401);
+    expect((await auditRows('tokens.revoke')).map((r) => r.token_name)).toEqual([`console: ${staff.email}`]);
+    await context.close();
+  });
+
+  it('a scope the role may not hold is refused with the API error code (scope_not_allowed), nothing created', async () => {
+    const { context, page } = await open('en-US');
+    await signIn(page, staff);
+    await page.fill('#name', 'Too much');
+    // The form offers only the role's scopes; a crafted one gets the API's refusal.
+    await page.evaluate(`document.querySelector('input[name="scopes"]').value = 'write:donations'`);
+    await page.check('input[name="scopes"] >> nth=0');
+    const refused = await submit(page);
+    expect(refused.status()).toBe(403);
+    await expect(page.locator('[role="alert"]').innerText()).resolves.toContain('write:donations');
+    expect(await page.locator('.row').count()).toBe(0);
+    await context.close();
+  });
+
+  it('a form posted without its CSRF token is a 403 page and changes nothing', async () => {
+    const { context, page } = await open('en-US');
+    await signIn(page, admin);
+    await page.goto(`${origin}/console/api/cors`);
+    await page.fill('#allowed_origins', 'https://evil.example.org');
+    await page.evaluate(`document.querySelector('main input[name="csrf"]').remove()`);
+    const refused = await submit(page);
+    expect(refused.status()).toBe(403);
+    await expect(page.locator('h1').innerText()).resolves.toBe('We could not verify this form');
+    await checkEverywhere(page, 'csrf-en');
+    const cors = await api.get<{ allowed_origins: string[] }>('/v1/settings/cors', {
+      token: church.token,
+      tenant: church.slug,
+    });
+    expect(cors.body.allowed_origins).not.toContain('https://evil.example.org');
+    await context.close();
+  });
+
+  it('API → CORS: an invalid origin is shown next to the field; a valid list is saved through the same service and audit entry', async () => {
+    const { context, page } = await open('pt-BR');
+    await signIn(page, admin);
+    await page.click('nav a[href="/console/api/cors"]');
+    await page.waitForURL('**/console/api/cors');
+    await expect(page.locator('h1').innerText()).resolves.toBe('CORS');
+    await checkEverywhere(page, 'cors-pt');
+
+    await page.fill('#allowed_origins', 'https://app.example.org\nhttps://App.Example.org/path');
+    const refused = await submit(page);
+    expect(refused.status()).toBe(422);
+    await expect(page.locator('#origins-error').innerText()).resolves.toContain('esquema://host[:porta]');
+    await page.screenshot({ path: `${SHOTS}/cors-invalid-pt.png`, fullPage: true });
+
+    await page.fill('#allowed_origins', 'https://app.example.org\n\nhttps://kiosk.example.org:8443\n');
+    await submit(page);
+    await expect(page.locator('[role="status"]').first().innerText()).resolves.toBe('Lista salva.');
+    await expect(page.inputValue('#allowed_origins')).resolves.toBe(
+      'https://app.example.org\nhttps://kiosk.example.org:8443',
+    );
+    const cors = await api.get<{ allowed_origins: string[] }>('/v1/settings/cors', {
+      token: church.token,
+      tenant: church.slug,
+    });
+    expect(cors.body.allowed_origins).toEqual(['https://app.example.org', 'https://kiosk.example.org:8443']);
+    expect((await auditRows('settings.put_cors')).map((r) => r.token_name)).toEqual([`console: ${admin.email}`]);
+    await context.close();
+  });
+
+  it('Church → Service tokens: an org_admin creates one (chs_, shown once) and revokes it', async () => {
+    const { context, page } = await open('es-ES');
+    await signIn(page, admin);
+    await page.goto(`${origin}/console/church/service-tokens`);
+    await expect(page.locator('h1').innerText()).resolves.toBe('Tokens de servicio');
+    await checkEverywhere(page, 'service-tokens-es');
+    await page.fill('#name', 'Sincronización contable');
+    await page.check('input[value="read:donations"]');
+    await submit(page);
+    await page.screenshot({ path: `${SHOTS}/service-token-created-es.png`, fullPage: true });
+    const value = await page.inputValue('#secret');
+    expect(value).toMatch(/^chs_/);
+    const donations = () =>
+      fetch(`${origin}/v1/donations`, { headers: { Authorization: `Bearer ${value}`, 'X-Tenant': church.slug } });
+    expect((await donations()).status).toBe(200);
+    await page.goto(`${origin}/console/church/service-tokens`);
+    expect(await page.content()).not.toContain(value);
+    await submit(page, 'button[aria-label="Revocar Sincronización contable"]');
+    expect((await donations()).status).toBe(401);
+    await context.close();
+  });
+
+  it("another role's page is a 403 page (a staff member on Church → Service tokens and API → CORS)", async () => {
+    const { context, page } = await open('es-ES');
+    await signIn(page, staff);
+    for (const path of ['/console/church/service-tokens', '/console/api/cors']) {
+      const refused = await page.goto(`${origin}${path}`);
+      expect(refused!.status()).toBe(403);
+      await expect(page.locator('h1').innerText()).resolves.toBe('Sin permiso');
+    }
+    await checkEverywhere(page, 'forbidden-es');
+    await context.close();
+  });
+
+  it('My account → Authorized apps: lists the apps the staff member authorized; revoking one ends its tokens', async () => {
+    const { clientId } = await newOAuthClient(api, church, {
+      name: 'Asistencia Dominical',
+      redirectUris: ['https://app.example.org/callback'],
+      scopes: ['read:members'],
+    });
+    const { verifier, challenge } = pkce();
+    const code = await inTenant(api, church.id, () =>
+      api.app.get(OAuthCodesService).issue({
+        clientId: parsePublicId(ID_PREFIX.oauthClient, clientId)!,
+        userId: staff.id,
+        scopes: ['read:members'],
+        redirectUri: 'https://app.example.org/callback',
+        codeChallenge: challenge,
+      }),
+    );
+    const exchanged = await fetch(`${origin}/v1/oauth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: 'https://app.example.org/callback',
+        code_verifier: verifier,
+        client_id: clientId,
+      }),
+    });
+    const { access_token } = (await exchanged.json()) as { access_token: string };
+    const members = () =>
+      fetch(`${origin}/v1/members`, { headers: { Authorization: `Bearer ${access_token}`, 'X-Tenant': church.slug } });
+    expect((await members()).status).toBe(200);
+
+    const { context, page } = await open('es-ES');
+    await signIn(page, staff);
+    await page.click('nav a[href="/console/account/apps"]');
+    await page.waitForURL('**/console/account/apps');
+    await expect(page.locator('.row-title').allInnerTexts()).resolves.toEqual(['Asistencia Dominical']);
+    await checkEverywhere(page, 'apps-es');
+    await submit(page, 'button[aria-label="Revocar acceso de Asistencia Dominical"]');
+    await expect(page.locator('[role="status"]').first().innerText()).resolves.toBe('Acceso revocado.');
+    expect(await page.locator('.row').count()).toBe(0);
+    expect((await members()).status).toBe(401);
+    expect((await auditRows('oauth_authorizations.revoke')).map((r) => r.token_name)).toEqual([
+      `console: ${staff.email}`,
+    ]);
+    await context.close();
+  });
+
+  it('a session unused for 30 minutes has ended (the clock moved, no waiting); 29 minutes keep it alive', async () => {
+    const { context, page } = await open('en-US');
+    await signIn(page, staff);
+    const clock = api.app.get(ConsoleClock);
+    const start = Date.now();
+    jest.spyOn(clock, 'now').mockReturnValue(new Date(start + 29 * 60_000));
+    await page.goto(`${origin}/console/account/tokens`);
+    expect(new URL(page.url()).pathname).toBe('/console/account/tokens');
+    // 30 minutes after that last request.
+    jest.spyOn(clock, 'now').mockReturnValue(new Date(start + 59 * 60_000 + 1000));
+    await page.goto(`${origin}/console/account/tokens`);
+    expect(new URL(page.url()).pathname).toBe('/console/sign-in');
+    await expect(page.locator('[role="status"]').innerText()).resolves.toBe(
+      'Your session ended. Please sign in again.',
+    );
+    await context.close();
+  });
+
+  it('a session is over after 12 hours even when in use', async () => {
+    const { context, page } = await open('en-US');
+    await signIn(page, staff);
+    const clock = api.app.get(ConsoleClock);
+    const start = Date.now();
+    // Used every 25 minutes: alive until the 12th hour.
+    for (let minutes = 25; minutes < 12 * 60; minutes += 25) {
+      jest.spyOn(clock, 'now').mockReturnValue(new Date(start + minutes * 60_000));
+      const res = await context.request.get(`${origin}/console/account/tokens`, { maxRedirects: 0 });
+      expect(res.status()).toBe(200);
+    }
+    jest.spyOn(clock, 'now').mockReturnValue(new Date(start + 12 * 60 * 60_000 + 1000));
+    const res = await context.request.get(`${origin}/console/account/tokens`, { maxRedirects: 0 });
+    expect(res.status()).toBe(303);
+    expect(res.headers().location).toBe('/console/sign-in?ended=1');
+    await context.close();
+  });
+
+  it('signing out ends the session on the server: the old cookie no longer opens a page', async () => {
+    const { context, page } = await open('en-US');
+    await signIn(page, staff);
+    const [cookie] = (await context.cookies()).filter((c) => c.name === '__Host-console');
+    await submit(page, 'header button[type="submit"]');
+    expect(new URL(page.url()).pathname).toBe('/console/sign-in');
+    await expect(page.locator('[role="status"]').innerText()).resolves.toBe('You are signed out.');
+    // The value, replayed (a copy of the cookie kept elsewhere), is refused.
+    const replay = await fetch(`${origin}/console/account/tokens`, {
+      headers: { Cookie: `__Host-console=${cookie.value}` },
+      redirect: 'manual',
+    });
+    expect(replay.status).toBe(303);
+    expect(replay.headers.get('location')).toBe('/console/sign-in?ended=1');
+    await context.close();
+  });
+
+  it('removing the staff member ends their session at once', async () => {
+    const leaving = await newStaff(api, church, 'volunteer');
+    const { context, page } = await open('en-US');
+    await signIn(page, leaving);
+    expect(new URL(page.url()).pathname).toBe('/console/account/tokens');
+    await api.db.platform.query(`DELETE FROM users WHERE tenant_id = $1 AND id = $2`, [church.id, leaving.id]);
+    const [{ count }] = await api.db.platform.query(
+      `SELECT count(*)::int AS count FROM console_sessions WHERE tenant_id = $1 AND user_id = $2`,
+      [church.id, leaving.id],
+    );
+    expect(count).toBe(0);
+    await page.goto(`${origin}/console/account/tokens`);
+    expect(new URL(page.url()).pathname).toBe('/console/sign-in');
+    await context.close();
+  });
+
+  it('the browser reported no Content-Security-Policy violation on any page', () => {
+    expect(cspViolations).toEqual([]);
+  });
+});
