@@ -25,7 +25,9 @@ export function pageProblem(error: unknown, lang: Language, requestId: string): 
   const fields: Record<string, string> = {};
   // `allowed_origins[2]` and `allowed_origins` are both shown next to the allowed_origins field.
   for (const e of problem.errors ?? []) fields[e.field.replace(/[[.].*$/, '')] ??= e.message;
-  return { status: problem.status, title: problem.title, detail: problem.detail, fields };
+  // The fields' own messages say what is wrong; the API's detail ("see errors") adds nothing on a page.
+  const detail = Object.keys(fields).length > 0 ? '' : problem.detail;
+  return { status: problem.status, title: problem.title, detail, fields };
 }
 
 /** How a console user is named in the audit log and the change log. */
