@@ -25,8 +25,9 @@ export class CreateConsoleSessions1765170000000 implements MigrationInterface {
          PRIMARY KEY (tenant_id, id),
          FOREIGN KEY (tenant_id, user_id) REFERENCES users (tenant_id, id) ON DELETE CASCADE
        )`,
+      `CREATE UNIQUE INDEX console_sessions_cookie_key ON console_sessions (tenant_id, cookie_hash)`,
       // The look-up by cookie, before the church is known (as api_tokens_hash_idx).
-      `CREATE UNIQUE INDEX console_sessions_cookie_key ON console_sessions (cookie_hash)`,
+      `CREATE INDEX console_sessions_cookie_idx ON console_sessions (cookie_hash)`,
       `CREATE INDEX console_sessions_user_idx ON console_sessions (tenant_id, user_id)`,
       // Clean-up of sessions past their idle or absolute limit (a few at a time, by each sign-in).
       `CREATE INDEX console_sessions_seen_idx ON console_sessions (last_seen_at)`,
