@@ -129,6 +129,18 @@ describe('the console in a browser', () => {
     await context.close();
   });
 
+  it("the OAuth sign-in's throttle: after 5 wrong passwords for an account, even the right one waits (429)", async () => {
+    const target = await newStaff(api, church, 'finance');
+    const { context, page } = await open('en-US', 375);
+    for (let i = 0; i < 5; i++) expect((await signIn(page, target, `wrong ${i}`)).status()).toBe(400);
+    const throttled = await signIn(page, target);
+    expect(throttled.status()).toBe(429);
+    expect(Number(throttled.headers()['retry-after'])).toBeGreaterThan(0);
+    await expect(page.locator('[role="alert"]').innerText()).resolves.toMatch(/^Too many failed attempts/);
+    expect(new URL(page.url()).pathname).toBe('/console/sign-in');
+    await context.close();
+  });
+
   it('My account → Tokens: a new PAT is shown once (no-store), works on the API, is gone on reload, and revoking it ends it (401)', async () => {
     const { context, page } = await open('en-US');
     await signIn(page, staff);
@@ -185,7 +197,10 @@ describe('the console in a browser', () => {
     await expect(page.locator('[role="status"]').first().innerText()).resolves.toBe('Token revoked.');
     expect(await page.locator('.row').count()).toBe(0);
     expect((await call()).status).toBe(401);
-    expect((await auditRows('tokens.revoke')).map((r) => r.token_name)).toEqual([`console: ${staff.email}`]);
+    expect(await auditRows('tokens.revoke')).toEqual([
+      { token_name: `console: ${staff.email}`, resource_id: entry.resource_id },
+    ]);
+    expect(entry.resource_id).toMatch(/^tok_/);
     await context.close();
   });
 

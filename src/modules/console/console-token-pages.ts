@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import type { ApiRequest } from '../../common/http/request';
+import { ID_PREFIX, toPublicId } from '../../common/ids/id';
 import { AppValidationPipe } from '../../common/validation/app-validation.pipe';
 import { ApiTokensService } from '../api-tokens/api-tokens.service';
 import { CreateTokenDto } from '../api-tokens/dto/create-token.dto';
@@ -66,7 +67,9 @@ export class ConsoleTokenPages {
     try {
       await this.actions.run(req, session, async () => {
         await this.tokens.revoke(id, this.actions.principal(session, page === 'tokens'));
-        await this.actions.record(req, { action: 'tokens.revoke', resourceId: id, status: 204 });
+        // As the route's entry: the token's public id (tok_…), as its path names it.
+        const resourceId = toPublicId(ID_PREFIX.token, id);
+        await this.actions.record(req, { action: 'tokens.revoke', resourceId, status: 204 });
       });
     } catch (error) {
       const problem = pageProblem(error, req.lang, req.id);
