@@ -129,6 +129,32 @@ describe('the console in a browser', () => {
     await context.close();
   });
 
+  it('works with the keyboard alone on a phone-sized screen: sign in, skip to the content, reach the navigation', async () => {
+    const { context, page } = await open('en-US', 375);
+    await page.goto(`${origin}/console/sign-in?church=${church.slug}`);
+    // The church is filled in from the link: the e-mail field has the focus.
+    expect(await page.evaluate<string>('document.activeElement.id')).toBe('email');
+    await page.keyboard.type(staff.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(staff.password);
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    expect(new URL(page.url()).pathname).toBe('/console/account/tokens');
+    // First Tab: the skip link, which moves the focus to the page's content.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>('document.activeElement.className')).toBe('skip');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate<string>('document.activeElement.id')).toBe('content');
+    // The navigation is reachable by Tab from the top, and Enter follows a link.
+    await page.goto(`${origin}/console/account/tokens`);
+    for (let i = 0; i < 10; i++) {
+      await page.keyboard.press('Tab');
+      if ((await page.evaluate<string>('document.activeElement.textContent')) === 'Authorized apps') break;
+    }
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    expect(new URL(page.url()).pathname).toBe('/console/account/apps');
+    await context.close();
+  });
+
   it("the OAuth sign-in's throttle: after 5 wrong passwords for an account, even the right one waits (429)", async () => {
     const target = await newStaff(api, church, 'finance');
     const { context, page } = await open('en-US', 375);
