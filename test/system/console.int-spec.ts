@@ -245,6 +245,23 @@ describe('the console in a browser', () => {
     await context.close();
   });
 
+  it("revoking a malformed or unknown token id is the API's 404, shown on the page (never a 500)", async () => {
+    const { context, page } = await open('en-US');
+    await signIn(page, staff);
+    const csrf = await page.inputValue('main input[name="csrf"]');
+    for (const id of ['tok_nope', `tok_${'0'.repeat(32)}`]) {
+      const res = await context.request.post(`${origin}/console/account/tokens/${id}/revoke`, {
+        form: { csrf },
+        headers: { 'Accept-Language': 'en' },
+        maxRedirects: 0,
+      });
+      expect(res.status()).toBe(404);
+      expect(res.headers()['content-type']).toMatch(/^text\/html/);
+      expect(await res.text()).toContain('No token with that id exists.');
+    }
+    await context.close();
+  });
+
   it('a form posted without its CSRF token is a 403 page and changes nothing', async () => {
     const { context, page } = await open('en-US');
     await signIn(page, admin);

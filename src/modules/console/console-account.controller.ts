@@ -3,8 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AppError } from '../../common/errors/app-error';
 import type { ApiRequest } from '../../common/http/request';
-import { ID_PREFIX, toPublicId } from '../../common/ids/id';
-import { ParseIdPipe } from '../../common/ids/parse-id.pipe';
+import { ID_PREFIX, requirePublicId, toPublicId } from '../../common/ids/id';
 import { Public } from '../../platform/auth/auth.decorator';
 import { OAuthGrantsService } from '../oauth/oauth-grants.service';
 import { ConsoleActions, PageProblem, pageProblem } from './console-actions';
@@ -45,11 +44,7 @@ export class ConsoleAccountController {
   @Post('tokens/:id/revoke')
   @HttpCode(303)
   @Public()
-  async revokeToken(
-    @Param('id', new ParseIdPipe(ID_PREFIX.token, 'token')) id: string,
-    @Req() req: ApiRequest,
-    @Res() res: Response,
-  ): Promise<void> {
+  async revokeToken(@Param('id') id: string, @Req() req: ApiRequest, @Res() res: Response): Promise<void> {
     const checked = await this.gate.form(req, res, 'tokens');
     if (checked) await this.tokenPages.revoke(req, res, checked.session, 'tokens', id);
   }
@@ -64,18 +59,15 @@ export class ConsoleAccountController {
   @Post('apps/:clientId/revoke')
   @HttpCode(303)
   @Public()
-  async revokeApp(
-    @Param('clientId', new ParseIdPipe(ID_PREFIX.oauthClient, 'authorization')) clientId: string,
-    @Req() req: ApiRequest,
-    @Res() res: Response,
-  ): Promise<void> {
+  async revokeApp(@Param('clientId') clientId: string, @Req() req: ApiRequest, @Res() res: Response): Promise<void> {
     const checked = await this.gate.form(req, res, 'apps');
     if (!checked) return;
     const { session } = checked;
     try {
       // As DELETE /v1/oauth/authorizations/{client_id}: every token of the grant, or 404.
       await this.actions.run(req, session, async () => {
-        if (!(await this.grants.revokeForUser(session.userId, clientId))) throw AppError.notFound('authorization');
+        const client = requirePublicId(ID_PREFIX.oauthClient, clientId, 'authorization');
+        if (!(await this.grants.revokeForUser(session.userId, client))) throw AppError.notFound('authorization');
         await this.actions.record(req, { action: 'oauth_authorizations.revoke', status: 204 });
       });
     } catch (error) {

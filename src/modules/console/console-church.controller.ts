@@ -2,8 +2,6 @@ import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { ApiRequest } from '../../common/http/request';
-import { ID_PREFIX } from '../../common/ids/id';
-import { ParseIdPipe } from '../../common/ids/parse-id.pipe';
 import { AppValidationPipe } from '../../common/validation/app-validation.pipe';
 import { Public } from '../../platform/auth/auth.decorator';
 import { CorsSettingsService } from '../settings/cors-settings.service';
@@ -47,11 +45,7 @@ export class ConsoleChurchController {
   @Post('church/service-tokens/:id/revoke')
   @HttpCode(303)
   @Public()
-  async revokeServiceToken(
-    @Param('id', new ParseIdPipe(ID_PREFIX.token, 'token')) id: string,
-    @Req() req: ApiRequest,
-    @Res() res: Response,
-  ): Promise<void> {
+  async revokeServiceToken(@Param('id') id: string, @Req() req: ApiRequest, @Res() res: Response): Promise<void> {
     const checked = await this.gate.form(req, res, 'serviceTokens');
     if (checked) await this.tokenPages.revoke(req, res, checked.session, 'serviceTokens', id);
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import type { ApiRequest } from '../../common/http/request';
-import { ID_PREFIX, toPublicId } from '../../common/ids/id';
+import { ID_PREFIX, requirePublicId, toPublicId } from '../../common/ids/id';
 import { AppValidationPipe } from '../../common/validation/app-validation.pipe';
 import { ApiTokensService } from '../api-tokens/api-tokens.service';
 import { CreateTokenDto } from '../api-tokens/dto/create-token.dto';
@@ -66,9 +66,10 @@ export class ConsoleTokenPages {
   async revoke(req: ApiRequest, res: Response, session: ConsoleSession, page: TokenPage, id: string): Promise<void> {
     try {
       await this.actions.run(req, session, async () => {
-        await this.tokens.revoke(id, this.actions.principal(session, page === 'tokens'));
-        // As the route's entry: the token's public id (tok_…), as its path names it.
-        const resourceId = toPublicId(ID_PREFIX.token, id);
+        // As the route: a malformed id is a 404 (never a 500); the entry names the token by its public id.
+        const uuid = requirePublicId(ID_PREFIX.token, id, 'token');
+        await this.tokens.revoke(uuid, this.actions.principal(session, page === 'tokens'));
+        const resourceId = toPublicId(ID_PREFIX.token, uuid);
         await this.actions.record(req, { action: 'tokens.revoke', resourceId, status: 204 });
       });
     } catch (error) {
