@@ -262,6 +262,25 @@ describe('the console in a browser', () => {
     await context.close();
   });
 
+  it("new tokens count toward the route's quota (10 an hour): the 11th is a 429 page, nothing created", async () => {
+    const busy = await newStaff(api, church, 'volunteer');
+    const { context, page } = await open('en-US');
+    await signIn(page, busy);
+    const csrf = await page.inputValue('main input[name="csrf"]');
+    const create = (name: string) =>
+      context.request.post(`${origin}/console/account/tokens`, {
+        form: { csrf, name, scopes: 'read:members' },
+        headers: { 'Accept-Language': 'en' },
+      });
+    for (let i = 1; i <= 10; i++) expect((await create(`sync ${i}`)).status()).toBe(200);
+    const refused = await create('sync 11');
+    expect(refused.status()).toBe(429);
+    expect(await refused.text()).toContain('Too many requests');
+    await page.reload();
+    expect(await page.locator('.row').count()).toBe(10);
+    await context.close();
+  });
+
   it('a form posted without its CSRF token is a 403 page and changes nothing', async () => {
     const { context, page } = await open('en-US');
     await signIn(page, admin);

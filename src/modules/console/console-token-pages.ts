@@ -10,6 +10,7 @@ import { ConsoleActions, PageProblem, pageProblem } from './console-actions';
 import { Fields, field, fieldList, seeOther } from './console-gate';
 import { hrefOf } from './console-nav';
 import { ConsolePages } from './console-pages.renderer';
+import { ConsoleQuota } from './console-quota';
 import type { ConsoleSession } from './console-sessions.service';
 import { tokenForm, tokenRows } from './console-tokens.view';
 
@@ -31,6 +32,7 @@ export class ConsoleTokenPages {
     private readonly pages: ConsolePages,
     private readonly actions: ConsoleActions,
     private readonly tokens: ApiTokensService,
+    private readonly quota: ConsoleQuota,
   ) {}
 
   show(req: ApiRequest, res: Response, session: ConsoleSession, page: TokenPage): Promise<void> {
@@ -47,6 +49,8 @@ export class ConsoleTokenPages {
     const sent = { name: field(fields, 'name') ?? '', scopes: fieldList(fields, 'scopes') };
     let created: CreatedTokenResponse;
     try {
+      // Charged first, as the route's quota is charged before its body is validated.
+      await this.quota.chargeTokenCreation(session);
       const dto = (await this.validation.transform(
         { name: sent.name, scopes: sent.scopes, type: TYPE[page] },
         { type: 'body', metatype: CreateTokenDto },

@@ -8,6 +8,7 @@ import { ConsoleChurchController } from './console-church.controller';
 import { ConsoleClock } from './console-clock';
 import { ConsoleGate } from './console-gate';
 import { ConsolePages } from './console-pages.renderer';
+import { ConsoleQuota } from './console-quota';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { ConsoleSessionsService } from './console-sessions.service';
 import { ConsoleSignInController } from './console-sign-in.controller';
@@ -28,6 +29,7 @@ import { ConsoleTokenPages } from './console-token-pages';
     ConsolePages,
     ConsoleActions,
     ConsoleTokenPages,
+    ConsoleQuota,
   ],
 })
 export class ConsoleModule {}
