@@ -247,6 +247,41 @@ describe('webhook worker process (BullMQ on Redis)', () => {
     expect(worker.running()).toBe(true);
   });
 
+  it('a worker killed with SIGKILL mid-attempt: what it held is delivered by its restart within 60 s (CONTRACT §22)', async () => {
+    const c = await church();
+    const p = path('killed');
+    // The first attempts hang (the worker dies while they are in flight); later ones answer at once.
+    receiver.answer(p, (_req, i) => (i < 4 ? { status: 200, delayMs: 2_500 } : { status: 200 }));
+    const endpoint = await newWebhookEndpoint(api, c, { url: receiver.url(p), events: ['member.created'] });
+    await bulk(c, 4, 'Killed');
+    await waitForCount(p, 4, 15_000);
+    await worker.stop('SIGKILL');
+    const killedAt = Date.now();
+    const held = await api.db.platform.query<{ status: string; attempts: number }[]>(
+      `SELECT status, attempts FROM webhook_deliveries WHERE tenant_id = $1`,
+      [c.id],
+    );
+    expect(held).toEqual(Array(4).fill({ status: 'pending', attempts: 0 })); // claimed, never recorded
+    worker = await startWorker(workerEnv);
+
+    await waitForUnique(p, 4, 60_000);
+    await waitFor(
+      () =>
+        api.db.platform.query<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = $1 AND status = 'succeeded'`,
+          [c.id],
+        ),
+      {
+        what: 'the 4 deliveries recorded',
+        until: (rows) => rows[0].n === 4,
+        timeout: 60_000 - (Date.now() - killedAt),
+      },
+    );
+    expect(Date.now() - killedAt).toBeLessThan(60_000);
+    expect(receiver.at(p).length).toBeGreaterThanOrEqual(8); // each sent again once its lease ran out
+    expect(await attemptsOnceThere(c, endpoint.id, 4)).toHaveLength(4);
+  }, 90_000);
+
   it('retries through the queue on the schedule (500, then 200 a second later)', async () => {
     const c = await church();
     const p = path('retry');
@@ -395,7 +430,7 @@ describe('webhook worker process (BullMQ on Redis)', () => {
 
       await worker.stop('SIGTERM', 5_000);
       worker = await startWorker(workerEnv);
-      // The claim's 2-minute lease has passed (moved back in time rather than waited for).
+      // The claim's lease has passed (moved back in time rather than waited for).
       await api.db.platform.query(
         `UPDATE webhook_deliveries SET next_attempt_at = now() - interval '11 seconds' WHERE tenant_id = $1 AND id = $2 AND status = 'pending'`,
         [c.id, id],

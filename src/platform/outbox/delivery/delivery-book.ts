@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { KeyedBatcher } from '../../../common/batching/batcher';
 import { Database } from '../../../database/database.service';
 import { jsonLiteral, uuidArrayLiteral } from '../../../database/sql-literal';
@@ -44,8 +45,14 @@ type Outcome = Claimed | null | string[];
  */
 const LANES = 2;
 
-/** A claimed delivery is not picked again for this long (longer than any attempt). */
-const LEASE = `interval '2 minutes'`;
+/**
+ * A claimed delivery is not picked again for this long: twice the attempt's time-out and a margin
+ * (an attempt never takes longer), so that the deliveries a killed worker held are due again soon
+ * and the sweeper hands them to another (CONTRACT §22: within 60 s).
+ */
+export function leaseSeconds(timeoutMs: number): number {
+  return (2 * timeoutMs) / 1000 + 15;
+}
 
 /**
  * The database side of delivery attempts. Claims and records asked for while a church's previous
@@ -59,7 +66,14 @@ export class DeliveryBook {
     { lanes: LANES },
   );
 
-  constructor(private readonly db: Database) {}
+  private readonly lease: number;
+
+  constructor(
+    private readonly db: Database,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.lease = leaseSeconds(config.WEBHOOK_TIMEOUT_MS);
+  }
 
   /** Leases the delivery if it is still pending at the expected attempt; null otherwise. */
   claim(ref: DeliveryRef): Promise<Claimed | null> {
@@ -83,7 +97,7 @@ export class DeliveryBook {
     if (records.length) add(recordSql(tenantId, records));
     const healthAt = records.length ? add(healthSql(tenantId, records)) : -1;
     const disableAt = disables.length ? add(disableSql(tenantId, disables)) : -1;
-    const claimAt = claims.length ? add(claimSql(tenantId, claims)) : -1;
+    const claimAt = claims.length ? add(claimSql(tenantId, claims, this.lease)) : -1;
     // Safe to lose in a database crash: a lost claim or record means the delivery is sent again
     // (receivers dedupe on Service-Webhook-Id); waiting for the disk would bound the throughput.
     const results = await this.db.runScriptInTenant(tenantId, statements, { asyncCommit: true, prepared: PREPARED });
@@ -127,11 +141,11 @@ const NEW_NOTICE = `(CASE WHEN h.consecutive_failures < ${FAILING_FROM} AND ${NE
 export const PREPARED: Record<string, string> = {
   // A delivery whose endpoint is no longer enabled is canceled instead of leased.
   webhook_claim: `UPDATE webhook_deliveries d
-      SET next_attempt_at = CASE WHEN ep.status = 'enabled' THEN now() + ${LEASE} END,
+      SET next_attempt_at = CASE WHEN ep.status = 'enabled' THEN now() + make_interval(secs => r.lease_s) END,
           status = CASE WHEN ep.status = 'enabled' THEN d.status ELSE 'canceled' END,
           last_error = CASE WHEN ep.status = 'enabled' THEN d.last_error ELSE 'endpoint disabled' END,
           updated_at = now()
-     FROM json_to_recordset($2::json) AS r(id uuid, attempts int), webhook_endpoints ep, webhook_events e
+     FROM json_to_recordset($2::json) AS r(id uuid, attempts int, lease_s float8), webhook_endpoints ep, webhook_events e
     WHERE d.tenant_id = $1::uuid AND d.id = ANY($3::uuid[]) AND d.id = r.id AND d.status = 'pending' AND d.attempts = r.attempts
       AND d.next_attempt_at <= now() + interval '2 seconds'
       AND ep.tenant_id = d.tenant_id AND ep.id = d.endpoint_id AND e.tenant_id = d.tenant_id AND e.id = d.event_id
@@ -194,11 +208,11 @@ function execute(name: keyof typeof PREPARED, tenantId: string, rows: unknown[],
   return `EXECUTE ${name}('${tenantId}', ${jsonLiteral(rows)}, ${uuidArrayLiteral(ids)})`;
 }
 
-function claimSql(tenantId: string, refs: DeliveryRef[]): string {
+function claimSql(tenantId: string, refs: DeliveryRef[], leaseS: number): string {
   return execute(
     'webhook_claim',
     tenantId,
-    refs.map((r) => ({ id: r.deliveryId, attempts: r.attempt })),
+    refs.map((r) => ({ id: r.deliveryId, attempts: r.attempt, lease_s: leaseS })),
     refs.map((r) => r.deliveryId),
   );
 }

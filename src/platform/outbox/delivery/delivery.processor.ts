@@ -8,8 +8,13 @@ import { DeliveryRunner } from './delivery-runner';
 
 const BUSY_DELAY_MS = 250;
 
-/** The BullMQ consumer of delivery attempts; registered in the worker process only (started by QueueWorkers). */
-@Processor(DELIVERY_QUEUE, { autorun: false })
+/**
+ * The BullMQ consumer of delivery attempts; registered in the worker process only (started by
+ * QueueWorkers). A job a killed worker held goes back to the queue within 15 s (its lock, renewed
+ * every 5 s while it runs, lapses after 10 s; stalled jobs are looked for every 5 s); its delivery
+ * is sent again once the claim's lease has run out (DeliveryBook), by the sweeper if need be.
+ */
+@Processor(DELIVERY_QUEUE, { autorun: false, lockDuration: 10_000, stalledInterval: 5_000 })
 export class DeliveryProcessor extends WorkerHost implements OnModuleInit {
   private readonly logger = new Logger('WebhookWorker');
   /** Retries of concurrent jobs are added together. */
