@@ -1,14 +1,13 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
-import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { QUEUES } from '../../src/platform/jobs/queues';
 import { DELIVERY_QUEUE } from '../../src/platform/outbox/delivery/delivery-queue';
 import { verifyWebhook } from '../../src/sdk/verify-webhook';
 import { TestApi } from '../support/api';
 import { cancelPendingDeliveries, newTenant, newWebhookEndpoint, TestTenant } from '../support/factories';
-import { cleanEnv, DIST_DIR, freePort, NODE_BIN, REPO_ROOT } from '../support/processes';
+import { cleanEnv, freePort } from '../support/processes';
+import { Child, spawnChild, startWorkerProcess as startWorker } from '../support/worker-process';
 import { TestReceiver } from '../support/receiver';
 import { sleep, waitFor } from '../support/wait';
 import type { WebhookEventResponse } from '../../src/modules/webhook-endpoints/dto/webhook-event.response';
@@ -25,57 +24,6 @@ import type { AttemptResponse as Attempt } from '../../src/modules/webhook-endpo
 type Envelope = WebhookEventResponse & { data: { object: { id: string } } };
 
 const ENCRYPTION_KEY = Buffer.alloc(32, 17).toString('base64');
-const WORKER_JS = join(DIST_DIR, 'worker.js');
-
-// ---------------------------------------------------------------------------------------------
-// Child processes: this suite's redis-server and the worker. Always killed (afterAll, and on exit).
-// ---------------------------------------------------------------------------------------------
-
-const children = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-
-interface Child {
-  child: ChildProcess;
-  output(): string;
-  running(): boolean;
-  /** Signal, then SIGKILL after graceMs; resolves once it has exited. */
-  stop(signal?: NodeJS.Signals, graceMs?: number): Promise<void>;
-}
-
-function spawnChild(command: string, args: string[], env: NodeJS.ProcessEnv): Child {
-  const child = spawn(command, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let output = '';
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-    if (output.length > 2_000_000) output = output.slice(-1_000_000);
-  };
-  child.stdout.on('data', collect);
-  child.stderr.on('data', collect);
-  const exited = new Promise<void>((resolve) =>
-    child.once('exit', () => {
-      children.delete(child);
-      resolve();
-    }),
-  );
-  const running = () => child.exitCode === null && child.signalCode === null;
-  return {
-    child,
-    output: () => output,
-    running,
-    async stop(signal: NodeJS.Signals = 'SIGTERM', graceMs = 10_000) {
-      if (running()) {
-        child.kill(signal);
-        const timer = setTimeout(() => running() && child.kill('SIGKILL'), graceMs);
-        await exited;
-        clearTimeout(timer);
-      }
-      await exited;
-    },
-  };
-}
 
 /** True when a Redis server answers PING on 127.0.0.1:port. */
 function redisPing(port: number): Promise<boolean> {
@@ -107,19 +55,6 @@ async function startRedis(port: number): Promise<Child> {
     await sleep(50);
   }
   return redis;
-}
-
-async function startWorker(env: NodeJS.ProcessEnv): Promise<Child> {
-  const worker = spawnChild(NODE_BIN, [WORKER_JS], env);
-  const deadline = Date.now() + 30_000;
-  while (!worker.output().includes('church-api worker started')) {
-    if (!worker.running() || Date.now() > deadline) {
-      await worker.stop('SIGKILL');
-      throw new Error(`worker did not start:\n${worker.output().slice(-4000)}`);
-    }
-    await sleep(50);
-  }
-  return worker;
 }
 
 describe('webhook worker process (BullMQ on Redis)', () => {
