@@ -522,6 +522,238 @@ describe('merging duplicate members (POST /v1/members/{id}/merge)', () => {
   });
 
   // -------------------------------------------------------------------------------------------
+  describe('every write naming the duplicate lands on the survivor (CONTRACT §17)', () => {
+    /** A survivor and a duplicate merged into it (public ids). */
+    async function mergedPair(): Promise<{ survivor: string; duplicate: string }> {
+      const survivor = (await newMember(api, church, { first_name: 'Rosa', last_name: 'Superviviente' })).id;
+      const duplicate = (await newMember(api, church, { first_name: 'Rosita', last_name: 'Duplicada' })).id;
+      await merged(survivor, { duplicate_id: duplicate });
+      return { survivor, duplicate };
+    }
+
+    it('POST /v1/attendance', async () => {
+      const { survivor, duplicate } = await mergedPair();
+      const event = await newEvent(api, church);
+      const res = await api.post<Attendance>(
+        '/v1/attendance',
+        as(church, { body: { event_id: event.id, member_id: duplicate } }),
+      );
+      expect(res.status).toBe(201);
+      expect(res.body.member_id).toBe(survivor);
+      expect(ids(await ok<List<Attendance>>(`/v1/members/${survivor}/attendance`))).toEqual([res.body.id]);
+      // Naming the survivor now is the same person at the same event.
+      const again = await api.post<Problem>(
+        '/v1/attendance',
+        as(church, { body: { event_id: event.id, member_id: survivor } }),
+      );
+      expectProblem(again, 409, 'conflict');
+    });
+
+    it('POST /v1/attendance/bulk', async () => {
+      const { survivor, duplicate } = await mergedPair();
+      const event = await newEvent(api, church);
+      const res = await api.post<{ results: { index: number; id?: string; error?: { code: string } }[] }>(
+        '/v1/attendance/bulk',
+        as(church, { body: { attendance: [{ event_id: event.id, member_id: duplicate }] } }),
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.results).toEqual([{ index: 0, id: expect.stringMatching(/^att_/) }]);
+      expect((await ok<Attendance>(`/v1/attendance/${res.body.results[0].id}`)).member_id).toBe(survivor);
+    });
+
+    it('POST /v1/check-ins', async () => {
+      const { survivor, duplicate } = await mergedPair();
+      const event = await newUpcomingEvent(api, church);
+      const res = await api.post<CheckIn>(
+        '/v1/check-ins',
+        as(church, { body: { event_id: event.id, member_ids: [duplicate, survivor] } }),
+      );
+      expect(res.status).toBe(201);
+      // Both ids are one person: one label, the survivor's.
+      expect(res.body.labels.map((l) => [l.member_id, l.first_name])).toEqual([[survivor, 'Rosa']]);
+      const attendance = await ok<List<Attendance>>(`/v1/events/${event.id}/attendance`);
+      expect(attendance.data.map((a) => a.member_id)).toEqual([survivor]);
+    });
+
+    it('PUT and DELETE /v1/groups/{id}/members/{member_id}', async () => {
+      const { survivor, duplicate } = await mergedPair();
+      const group = await newGroup(api, church);
+      const joined = await api.put<GroupMember>(
+        `/v1/groups/${group.id}/members/${duplicate}`,
+        as(church, { body: { group_role: 'leader' } }),
+      );
+      expect(joined.status).toBe(200);
+      expect([joined.body.id, joined.body.group_role]).toEqual([survivor, 'leader']);
+      expect(ids(await ok<List<GroupMember>>(`/v1/groups/${group.id}/members`))).toEqual([survivor]);
+      expect((await api.delete(`/v1/groups/${group.id}/members/${duplicate}`, as(church))).status).toBe(204);
+      expect(ids(await ok<List<GroupMember>>(`/v1/groups/${group.id}/members`))).toEqual([]);
+    });
+
+    it('POST /v1/groups/{id}/multiply', async () => {
+      const { survivor, duplicate } = await mergedPair();
+      const leader = await newMember(api, church);
+      const group = await newGroup(api, church);
+      await joinGroup(api, church, group.id, survivor);
+      await joinGroup(api, church, group.id, leader.id, { group_role: 'leader' });
+      const res = await api.post<{ id: string }>(
+        `/v1/groups/${group.id}/multiply`,
+        as(church, { body: { name: `Hija ${randomUUID()}`, member_ids: [duplicate], leader_id: leader.id } }),
+      );
+      expect(res.status).toBe(201);
+      expect(ids(await ok<List<GroupMember>>(`/v1/groups/${res.body.id}/members`))).toEqual(
+        [leader.id, survivor].sort(),
+      );
+    });
+
+    it('POST and DELETE /v1/households/{id}/members, and a household’s primary_contact_id', async () => {
+      const { survivor, duplicate } = await mergedPair();
+      const home = await newHousehold(api, church, { primary_contact_id: duplicate });
+      expect(home.primary_contact_id).toBe(survivor);
+      const added = await api.post<Household>(
+        `/v1/households/${home.id}/members`,
+        as(church, { body: { member_id: duplicate, household_role: 'head' } }),
+      );
+      expect(added.status).toBe(200);
+      expect(added.body.members.map((m) => [m.id, m.household_role])).toEqual([[survivor, 'head']]);
+      const patched = await api.patch<Household>(
+        `/v1/households/${home.id}`,
+        as(church, { body: { primary_contact_id: duplicate } }),
+      );
+      expect([patched.status, patched.body.primary_contact_id]).toEqual([200, survivor]);
+      expect((await api.delete(`/v1/households/${home.id}/members/${duplicate}`, as(church))).status).toBe(204);
+      expect((await ok<Household>(`/v1/households/${home.id}`)).members).toEqual([]);
+    });
+
+    it('POST /v1/pledges', async () => {
+      const { survivor, duplicate } = await mergedPair();
+      const res = await api.post<Pledge>(
+        '/v1/pledges',
+        as(church, {
+          body: {
+            donor_id: duplicate,
+            fund_id: fundId,
+            amount: 10000,
+            currency: 'USD',
+            starts_on: `${YEAR}-01-01`,
+            ends_on: `${YEAR + 1}-12-31`,
+          },
+        }),
+      );
+      expect(res.status).toBe(201);
+      expect(res.body.donor_id).toBe(survivor);
+    });
+
+    it('POST /v1/recurring-gifts', async () => {
+      const { survivor, duplicate } = await mergedPair();
+      const res = await api.post<RecurringGift>(
+        '/v1/recurring-gifts',
+        as(church, {
+          body: {
+            donor_id: duplicate,
+            amount: 2500,
+            currency: 'USD',
+            fund_id: fundId,
+            interval: 'month',
+            start_on: '2099-01-01',
+          },
+        }),
+      );
+      expect(res.status).toBe(201);
+      expect(res.body.donor_id).toBe(survivor);
+    });
+
+    it('POST and PATCH /v1/prayer-requests (member_id)', async () => {
+      const { survivor, duplicate } = await mergedPair();
+      const res = await api.post<PrayerRequest>(
+        '/v1/prayer-requests',
+        as(church, { body: { request: 'Por la familia', member_id: duplicate } }),
+      );
+      expect(res.status).toBe(201);
+      expect(res.body.member?.id).toBe(survivor);
+      const other = await newPrayerRequest(api, church, { request: 'Por el viaje', name: 'Alguien' });
+      const patched = await api.patch<PrayerRequest>(
+        `/v1/prayer-requests/${other.id}`,
+        as(church, { body: { member_id: duplicate } }),
+      );
+      expect([patched.status, patched.body.member?.id]).toEqual([200, survivor]);
+    });
+
+    it('POST and DELETE /v1/members/{id}/push-tokens', async () => {
+      const { survivor, duplicate } = await mergedPair();
+      const res = await api.post<{ id: string; member_id: string }>(
+        `/v1/members/${duplicate}/push-tokens`,
+        as(church, { body: { token: `merged-${randomBytes(8).toString('hex')}`, platform: 'android' } }),
+      );
+      expect(res.status).toBe(201);
+      expect(res.body.member_id).toBe(survivor);
+      expect((await ok<PushTokenList>(`/v1/members/${survivor}/push-tokens`)).data.map((t) => t.id)).toEqual([
+        res.body.id,
+      ]);
+      expect((await api.delete(`/v1/members/${duplicate}/push-tokens/${res.body.id}`, as(church))).status).toBe(204);
+      expect((await ok<PushTokenList>(`/v1/members/${survivor}/push-tokens`)).data).toEqual([]);
+    });
+
+    it('POST /v1/notifications (audience.member_ids)', async () => {
+      const { survivor, duplicate } = await mergedPair();
+      const sent = await api.post<Notification>(
+        '/v1/notifications',
+        as(church, {
+          body: { title: 'Hola', body: 'Merged', channels: ['email'], audience: { member_ids: [duplicate, survivor] } },
+        }),
+      );
+      expect(sent.status).toBe(202);
+      expect(sent.body.audience).toEqual({ member_ids: [survivor] });
+      const done = await waitFor(
+        async () => {
+          const n = await ok<Notification>(`/v1/notifications/${sent.body.id}`);
+          return n.recipients !== null ? n : null;
+        },
+        { what: 'the notification audience', timeout: 20_000 },
+      );
+      expect(done.recipients).toBe(1);
+    });
+
+    it('POST /v1/statements (donor_ids)', async () => {
+      const { survivor, duplicate } = await mergedPair();
+      const run = await api.post<Run>('/v1/statements', as(church, { body: { year: YEAR, donor_ids: [duplicate] } }));
+      expect(run.status).toBe(202);
+      expect(run.body.donor_ids).toEqual([survivor]);
+    });
+
+    it('GET /v1/members/{duplicate}/donations, /attendance and /push-tokens: 301 member_merged to the survivor’s', async () => {
+      const { survivor, duplicate } = await mergedPair();
+      for (const sub of ['donations', 'attendance', 'push-tokens']) {
+        const res = await api.get<Problem>(`/v1/members/${duplicate}/${sub}`, as(church));
+        expectProblem(res, 301, 'member_merged');
+        expect([res.headers.location, res.body.merged_into]).toEqual([`/v1/members/${survivor}/${sub}`, survivor]);
+        expect((await api.get(res.headers.location, as(church))).status).toBe(200);
+      }
+      const unknown = `mem_${randomUUID().replace(/-/g, '')}`;
+      expectProblem(await api.get(`/v1/members/${unknown}/donations`, as(church)), 404, 'resource_not_found');
+    });
+
+    it('a write naming the duplicate while the merge runs lands on the survivor, never on the deleted duplicate', async () => {
+      for (let round = 0; round < 5; round++) {
+        const survivor = (await newMember(api, church)).id;
+        const duplicate = (await newMember(api, church)).id;
+        const event = await newEvent(api, church);
+        const [merge_, write] = await Promise.all([
+          merge(survivor, { duplicate_id: duplicate }),
+          api.post<Attendance>('/v1/attendance', as(church, { body: { event_id: event.id, member_id: duplicate } })),
+        ]);
+        expect([merge_.status, write.status]).toEqual([200, 201]);
+        // Either order: the write came first and the merge moved it, or the write waited and followed it.
+        expect((await ok<Attendance>(`/v1/attendance/${write.body.id}`)).member_id).toBe(survivor);
+        const onDuplicate = await api.db.platform.query<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM attendance WHERE tenant_id = $1 AND replace(member_id::text, '-', '') = $2`,
+          [church.id, duplicate.slice(4)],
+        );
+        expect(onDuplicate[0].n).toBe(0);
+      }
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------
   describe('merges that cannot be', () => {
     it('into itself, into a deleted member, a deleted or merged duplicate, across churches: 422 merge_invalid, nothing changed', async () => {
       const member = await newMember(api, church);

@@ -453,7 +453,7 @@ export interface paths {
         post?: never;
         /**
          * Take a member out of the household
-         * @description Their household_id and household_role become null; raises `member.updated`. 404 when the member is not in this household.
+         * @description Their household_id and household_role become null; raises `member.updated`. 404 when the member is not in this household. A member merged into another (POST /v1/members/{id}/merge) names the survivor.
          */
         delete: operations["Households_removeMember"];
         options?: never;
@@ -674,7 +674,7 @@ export interface paths {
         };
         /**
          * List a member's donations
-         * @description The donations list for one donor (every filter and sort of GET /v1/donations but `donor_id`); 404 for a member the church does not have. Net given, as pledges, statements and reports count it: `amount - refunded_amount` for a donation whose status is `succeeded`, `partially_refunded` or `refunded`; 0 while `pending`, `disputed` or `failed`. Sums are per currency, never mixed.
+         * @description The donations list for one donor (every filter and sort of GET /v1/donations but `donor_id`); 404 for a member the church does not have. A member merged into another (POST /v1/members/{id}/merge) is a 301 `member_merged` to the survivor’s list (`Location`). Net given, as pledges, statements and reports count it: `amount - refunded_amount` for a donation whose status is `succeeded`, `partially_refunded` or `refunded`; 0 while `pending`, `disputed` or `failed`. Sums are per currency, never mixed.
          */
         get: operations["MemberDonations_list"];
         put?: never;
@@ -1094,7 +1094,7 @@ export interface paths {
         };
         /**
          * List a member's attendance
-         * @description The attendance list for one member (every filter and sort of GET /v1/attendance but `member_id`); 404 for a member the church does not have.
+         * @description The attendance list for one member (every filter and sort of GET /v1/attendance but `member_id`); 404 for a member the church does not have. A member merged into another (POST /v1/members/{id}/merge) is a 301 `member_merged` to the survivor’s list (`Location`).
          */
         get: operations["MemberAttendance_list"];
         put?: never;
@@ -1227,13 +1227,13 @@ export interface paths {
         get?: never;
         /**
          * Put a member in the group, or change their role
-         * @description A member may be in several groups, once each. Joining: `group_role` `member` unless given, `joined_at` now. Already in the group: the role changes (joined_at stays). A closed group is 409 `conflict`; so is a group at its `capacity`. Another church’s member is 404.
+         * @description A member may be in several groups, once each. Joining: `group_role` `member` unless given, `joined_at` now. Already in the group: the role changes (joined_at stays). A closed group is 409 `conflict`; so is a group at its `capacity`. Another church’s member is 404. A member merged into another (POST /v1/members/{id}/merge) names the survivor: the place is its, and the answer shows its id.
          */
         put: operations["GroupMembers_put"];
         post?: never;
         /**
          * Take a member out of the group
-         * @description 404 when the member is not in this group.
+         * @description 404 when the member is not in this group. A member merged into another (POST /v1/members/{id}/merge) names the survivor.
          */
         delete: operations["GroupMembers_remove"];
         options?: never;
@@ -1354,13 +1354,13 @@ export interface paths {
         };
         /**
          * List a member’s push tokens
-         * @description Oldest first, all in one page (at most 20); each shows the last 8 characters of its token.
+         * @description Oldest first, all in one page (at most 20); each shows the last 8 characters of its token. A member merged into another (POST /v1/members/{id}/merge) is a 301 `member_merged` to the survivor’s tokens (`Location`).
          */
         get: operations["PushTokens_list"];
         put?: never;
         /**
          * Register a push token for a member
-         * @description The app calls this with its FCM registration token; notifications with the `push` channel go to every token of their recipients. A new token is 201; a token the church knows already (the app registers it at each start) is updated in place and answered 200, and moves to this member if another one had it (one device, one owner; two registrations of the same token at once make one row). A member keeps the 20 most recently registered tokens. The token is stored as sent (it is the device’s address, not a credential of ours) and only its last 8 characters are shown back.
+         * @description The app calls this with its FCM registration token; notifications with the `push` channel go to every token of their recipients. A new token is 201; a token the church knows already (the app registers it at each start) is updated in place and answered 200, and moves to this member if another one had it (one device, one owner; two registrations of the same token at once make one row). A member keeps the 20 most recently registered tokens. The token is stored as sent (it is the device’s address, not a credential of ours) and only its last 8 characters are shown back. A member merged into another (POST /v1/members/{id}/merge) names the survivor: the token is its (`member_id` shows it).
          */
         post: operations["PushTokens_register"];
         delete?: never;
@@ -1381,7 +1381,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a push token
-         * @description The device gets no more pushes (the app calls this at sign-out). An unknown token, or one of another member, is 404.
+         * @description The device gets no more pushes (the app calls this at sign-out). An unknown token, or one of another member, is 404. A member merged into another (POST /v1/members/{id}/merge) names the survivor (its tokens moved there).
          */
         delete: operations["PushTokens_remove"];
         options?: never;
@@ -3881,7 +3881,7 @@ export interface components {
             /** @description The same address object as a member’s. */
             address?: components["schemas"]["AddressDto"] | null;
             /**
-             * @description A live member of the church (else 422 `not_found`); need not be in the household. Shown as null once that member is deleted.
+             * @description A live member of the church (else 422 `not_found`); need not be in the household. Shown as null once that member is deleted. A member merged into another (POST /v1/members/{id}/merge) names the survivor.
              * @example mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f
              */
             primary_contact_id?: string | null;
@@ -3929,14 +3929,14 @@ export interface components {
             /** @description The same address object as a member’s. */
             address?: components["schemas"]["AddressDto"] | null;
             /**
-             * @description A live member of the church (else 422 `not_found`); need not be in the household. Shown as null once that member is deleted.
+             * @description A live member of the church (else 422 `not_found`); need not be in the household. Shown as null once that member is deleted. A member merged into another (POST /v1/members/{id}/merge) names the survivor.
              * @example mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f
              */
             primary_contact_id?: string | null;
         };
         AddHouseholdMemberDto: {
             /**
-             * @description A live member of the church (else 422 `not_found`).
+             * @description A live member of the church (else 422 `not_found`). A member merged into another (POST /v1/members/{id}/merge) names the survivor, who joins.
              * @example mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f
              */
             member_id: string;
@@ -3954,7 +3954,7 @@ export interface components {
              */
             year: number;
             /**
-             * @description Only these donors (mem_ ids). A donor who belongs to a household gets the household’s joint statement (with the gifts of its other members). A donor without tax-deductible gifts that year gets none. Absent: every donor with such gifts.
+             * @description Only these donors (mem_ ids). A donor who belongs to a household gets the household’s joint statement (with the gifts of its other members). A donor without tax-deductible gifts that year gets none. Absent: every donor with such gifts. A member merged into another (POST /v1/members/{id}/merge) names the survivor, who has its gifts.
              * @example [
              *       "mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f"
              *     ]
@@ -4625,7 +4625,7 @@ export interface components {
         };
         CreateRecurringGiftDto: {
             /**
-             * @description The donor: a member (mem_ id).
+             * @description The donor: a member (mem_ id). A member merged into another (POST /v1/members/{id}/merge) names the survivor (`donor_id` shows it).
              * @example mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f
              */
             donor_id: string;
@@ -4845,7 +4845,7 @@ export interface components {
         };
         CreatePledgeDto: {
             /**
-             * @description The donor who pledges: a member (mem_ id).
+             * @description The donor who pledges: a member (mem_ id). A member merged into another (POST /v1/members/{id}/merge) names the survivor (`donor_id` shows it).
              * @example mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f
              */
             donor_id: string;
@@ -5176,7 +5176,7 @@ export interface components {
         };
         CreateAttendanceDto: {
             /**
-             * @description A member of the church (mem_ id).
+             * @description A member of the church (mem_ id). A member merged into another (POST /v1/members/{id}/merge) names the survivor: the record is its.
              * @example mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e61
              */
             member_id: string;
@@ -5491,14 +5491,14 @@ export interface components {
              */
             name: string;
             /**
-             * @description Members of this group who move to the new one (each must be in this group, else 422 and nothing moves).
+             * @description Members of this group who move to the new one (each must be in this group, else 422 and nothing moves). A member merged into another (POST /v1/members/{id}/merge) names the survivor.
              * @example [
              *       "mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f"
              *     ]
              */
             member_ids: string[];
             /**
-             * @description The new group’s leader: a member of this group (moved too when not in member_ids). Missing or not in the group: 422.
+             * @description The new group’s leader: a member of this group (moved too when not in member_ids). Missing or not in the group: 422. A member merged into another (POST /v1/members/{id}/merge) names the survivor.
              * @example mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f
              */
             leader_id: string;
@@ -5541,7 +5541,7 @@ export interface components {
              */
             event_id: string;
             /**
-             * @description The people checked in together (mem_ ids of the church; a repeated id counts once). They share one security code.
+             * @description The people checked in together (mem_ ids of the church; a repeated id counts once). They share one security code. A member merged into another (POST /v1/members/{id}/merge) names the survivor (its label; naming both counts once).
              * @example [
              *       "mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f",
              *       "mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e60"
@@ -5725,7 +5725,7 @@ export interface components {
         };
         AudienceDto: {
             /**
-             * @description These members (mem_ ids; 1 to 1,000).
+             * @description These members (mem_ ids; 1 to 1,000). A member merged into another (POST /v1/members/{id}/merge) names the survivor (the audience keeps it).
              * @example [
              *       "mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f"
              *     ]
@@ -6378,7 +6378,7 @@ export interface components {
             /** @example Please pray for my mother, who has surgery on Friday. */
             request: string;
             /**
-             * @description The member the request is from: a live member of the church (otherwise 422 `not_found` on member_id). `member_id` or `name` is required (both missing: `required` on each).
+             * @description The member the request is from: a live member of the church (otherwise 422 `not_found` on member_id). `member_id` or `name` is required (both missing: `required` on each). A member merged into another (POST /v1/members/{id}/merge) names the survivor (the answer’s `member` shows it).
              * @example mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f
              */
             member_id?: string | null;
@@ -6457,7 +6457,7 @@ export interface components {
             /** @example Please pray for my mother, who has surgery on Friday. */
             request?: string;
             /**
-             * @description The member the request is from: a live member of the church (otherwise 422 `not_found` on member_id). `member_id` or `name` is required (both missing: `required` on each).
+             * @description The member the request is from: a live member of the church (otherwise 422 `not_found` on member_id). `member_id` or `name` is required (both missing: `required` on each). A member merged into another (POST /v1/members/{id}/merge) names the survivor (the answer’s `member` shows it).
              * @example mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f
              */
             member_id?: string | null;
@@ -14280,6 +14280,28 @@ export interface operations {
                     };
                 };
             };
+            /** @description member_merged: this member was merged into another (POST /v1/members/{id}/merge). `Location` is the survivor (`/v1/members/<survivor>/donations`), `merged_into` its id; the body is a problem document. */
+            301: {
+                headers: {
+                    /** @description The survivor: `/v1/members/<mem_ id>/donations`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.example.org/errors/member_merged",
+                     *       "title": "Member merged",
+                     *       "status": 301,
+                     *       "detail": "This member was merged into mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f; use that id (the Location header names it).",
+                     *       "code": "member_merged",
+                     *       "request_id": "req_0192f0c1a2b37c4d8e9f0a1b2c3d4e61",
+                     *       "merged_into": "mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description missing_tenant, invalid_parameter or invalid_json */
             400: {
                 headers: {
@@ -18067,6 +18089,28 @@ export interface operations {
                     };
                 };
             };
+            /** @description member_merged: this member was merged into another (POST /v1/members/{id}/merge). `Location` is the survivor (`/v1/members/<survivor>/attendance`), `merged_into` its id; the body is a problem document. */
+            301: {
+                headers: {
+                    /** @description The survivor: `/v1/members/<mem_ id>/attendance`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.example.org/errors/member_merged",
+                     *       "title": "Member merged",
+                     *       "status": 301,
+                     *       "detail": "This member was merged into mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f; use that id (the Location header names it).",
+                     *       "code": "member_merged",
+                     *       "request_id": "req_0192f0c1a2b37c4d8e9f0a1b2c3d4e61",
+                     *       "merged_into": "mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description missing_tenant, invalid_parameter or invalid_json */
             400: {
                 headers: {
@@ -19971,6 +20015,28 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PushTokenList"];
+                };
+            };
+            /** @description member_merged: this member was merged into another (POST /v1/members/{id}/merge). `Location` is the survivor (`/v1/members/<survivor>/push-tokens`), `merged_into` its id; the body is a problem document. */
+            301: {
+                headers: {
+                    /** @description The survivor: `/v1/members/<mem_ id>/push-tokens`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://docs.example.org/errors/member_merged",
+                     *       "title": "Member merged",
+                     *       "status": 301,
+                     *       "detail": "This member was merged into mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f; use that id (the Location header names it).",
+                     *       "code": "member_merged",
+                     *       "request_id": "req_0192f0c1a2b37c4d8e9f0a1b2c3d4e61",
+                     *       "merged_into": "mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description missing_tenant, invalid_parameter or invalid_json */

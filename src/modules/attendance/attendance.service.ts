@@ -139,10 +139,10 @@ export class AttendanceService {
     return this.page(parseListQuery(rawQuery, ATTENDANCE_LIST));
   }
 
-  /** GET /v1/members/{id}/attendance: 404 for a member the church does not have. */
+  /** GET /v1/members/{id}/attendance: 404 for a member the church does not have, a 301 to the survivor's list for a merged one. */
   async listForMember(memberId: string, rawQuery: Record<string, unknown>): Promise<ListEnvelope<AttendanceResponse>> {
     const query = parseListQuery(rawQuery, MEMBER_ATTENDANCE_LIST);
-    await this.members.requireLive(memberId);
+    await this.members.requireLiveForRead(memberId, 'attendance');
     query.filters.push({ field: 'member_id', op: 'eq', value: toPublicId(ID_PREFIX.member, memberId) });
     return this.page(query);
   }
@@ -167,13 +167,23 @@ export class AttendanceService {
     return toEnvelope(page, toAttendanceResponse);
   }
 
-  /** For each row, the issues of its references (a member or event the church does not have), in two queries for all rows. */
+  /**
+   * For each row, the issues of its references (a member or event the church does not have), in two
+   * queries for all rows. A member merged into another names the survivor (CONTRACT §17): the row's
+   * `memberId` is set to it. The members are locked FOR KEY SHARE until the transaction ends: a merge
+   * of them waits for the records (and then moves them), or has committed and is followed.
+   */
   private async checkReferences(rows: AttendanceRow[]): Promise<FieldIssue[][]> {
-    const members = await this.members.liveIds([...new Set(rows.map((r) => r.memberId))]);
+    const members = await this.members.liveOrSurvivorIds(
+      rows.map((r) => r.memberId),
+      'for_key_share',
+    );
     const events = await this.attendance.existingEvents([...new Set(rows.map((r) => r.eventId))]);
     return rows.map((r) => {
       const issues: FieldIssue[] = [];
-      if (!members.has(r.memberId)) issues.push({ field: 'member_id', issue: 'not_found' });
+      const member = members.get(r.memberId);
+      if (member) r.memberId = member;
+      else issues.push({ field: 'member_id', issue: 'not_found' });
       if (!events.has(r.eventId)) issues.push({ field: 'event_id', issue: 'not_found' });
       return issues;
     });

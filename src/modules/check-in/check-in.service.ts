@@ -64,11 +64,19 @@ export class CheckInService {
     const event = eventId ? await this.checkIns.findEvent(eventId) : null;
     if (!event) issues.push({ field: 'event_id', issue: 'not_found' });
 
+    const named = dto.member_ids.map((ref) => parsePublicId(ID_PREFIX.member, ref));
+    // Who each id names: a member merged into another names the survivor (CONTRACT §17). Locked FOR
+    // KEY SHARE until the transaction ends: a merge of them waits for the check-in (and then moves
+    // it), or has committed and is followed.
+    const survivors = await this.members.liveOrSurvivorIds(
+      named.filter((id): id is string => id !== null),
+      'for_key_share',
+    );
     const memberIds: string[] = [];
-    dto.member_ids.forEach((ref, i) => {
-      const id = parsePublicId(ID_PREFIX.member, ref);
-      if (!id) issues.push({ field: `member_ids.${i}`, issue: 'not_found' });
-      else if (!memberIds.includes(id)) memberIds.push(id);
+    named.forEach((id, i) => {
+      const member = id && survivors.get(id);
+      if (!member) issues.push({ field: `member_ids.${i}`, issue: 'not_found' });
+      else if (!memberIds.includes(member)) memberIds.push(member);
     });
     // The live members, in one query with their `allergies` custom field when the church defines it.
     const members: LabelMember[] = memberIds.length
@@ -77,10 +85,6 @@ export class CheckInService {
         )
       : [];
     const byId = new Map(members.map((m) => [m.id, m]));
-    dto.member_ids.forEach((ref, i) => {
-      const id = parsePublicId(ID_PREFIX.member, ref);
-      if (id && !byId.has(id)) issues.push({ field: `member_ids.${i}`, issue: 'not_found' });
-    });
 
     const { actor } = TenantContext.current();
     let deviceId: string | null = null;

@@ -166,10 +166,10 @@ export class DonationsService {
     return this.page(parseListQuery(rawQuery, DONATION_LIST));
   }
 
-  /** GET /v1/members/{id}/donations: 404 for a member the church does not have (deleted members keep their history). */
+  /** GET /v1/members/{id}/donations: 404 for a member the church does not have, a 301 to the survivor's list for a merged one. */
   async listForMember(memberId: string, rawQuery: Record<string, unknown>): Promise<ListEnvelope<DonationResponse>> {
     const query = parseListQuery(rawQuery, MEMBER_DONATION_LIST);
-    await this.members.requireLive(memberId);
+    await this.members.requireLiveForRead(memberId, 'donations');
     query.filters.push({ field: 'donor_id', op: 'eq', value: `${ID_PREFIX.member}_${memberId.replace(/-/g, '')}` });
     return this.page(query);
   }

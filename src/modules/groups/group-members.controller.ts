@@ -51,7 +51,8 @@ export class GroupMembersController {
   @ApiOperation({
     summary: 'Put a member in the group, or change their role',
     description:
-      'A member may be in several groups, once each. Joining: `group_role` `member` unless given, `joined_at` now. Already in the group: the role changes (joined_at stays). A closed group is 409 `conflict`; so is a group at its `capacity`. Another church’s member is 404.',
+      'A member may be in several groups, once each. Joining: `group_role` `member` unless given, `joined_at` now. Already in the group: the role changes (joined_at stays). A closed group is 409 `conflict`; so is a group at its `capacity`. Another church’s member is 404.' +
+      ' A member merged into another (POST /v1/members/{id}/merge) names the survivor: the place is its, and the answer shows its id.',
   })
   @ApiBody({ type: PutGroupMemberDto, required: false })
   @ApiOkResponse({ type: GroupMemberResponse })
@@ -66,7 +67,11 @@ export class GroupMembersController {
   @Delete(':id/members/:member_id')
   @HttpCode(204)
   @Auth({ scopes: ['write:groups'] })
-  @ApiOperation({ summary: 'Take a member out of the group', description: '404 when the member is not in this group.' })
+  @ApiOperation({
+    summary: 'Take a member out of the group',
+    description:
+      '404 when the member is not in this group. A member merged into another (POST /v1/members/{id}/merge) names the survivor.',
+  })
   @ApiNoContentResponse()
   async remove(
     @Param('id', GroupId) id: string,

@@ -81,11 +81,18 @@ export class GroupMembersService {
   }
 
   /** Puts a member in the group (role `member` unless given) or changes their role; answers the member with group_role and joined_at. */
-  async put(groupId: string, memberId: string, dto: PutGroupMemberDto): Promise<GroupMemberResponse> {
+  /**
+   * A member merged into another names the survivor (CONTRACT §17): the place is the survivor's, and
+   * the answer shows its id. The member is locked FOR KEY SHARE first: a merge of it waits for the
+   * place (and then moves it), or has committed and is followed.
+   */
+  async put(groupId: string, named: string, dto: PutGroupMemberDto): Promise<GroupMemberResponse> {
     const group = await this.groups.require(groupId, 'for_no_key_update');
     if (group.status === 'closed') throw closedGroup('no members can be added or changed');
-    const [member] = await this.members.live([memberId], 'for_key_share');
+    const survivor = (await this.members.liveOrSurvivorIds([named], 'for_key_share')).get(named);
+    const [member] = survivor ? await this.members.live([survivor]) : [];
     if (!member) throw AppError.notFound('member');
+    const memberId = member.id;
     const now = new Date();
     let [place] = await this.repository.placesOf(groupId, [memberId]);
     if (place) {
@@ -105,8 +112,10 @@ export class GroupMembersService {
     return (await this.responder([member]))(place, member);
   }
 
-  async remove(groupId: string, memberId: string): Promise<void> {
+  /** A member merged into another names the survivor (its places moved there). */
+  async remove(groupId: string, named: string): Promise<void> {
     await this.groups.require(groupId, 'for_no_key_update');
+    const memberId = (await this.members.liveOrSurvivorIds([named], 'for_key_share')).get(named) ?? named;
     if (!(await this.repository.deletePlaces(groupId, [memberId]))) throw AppError.notFound('group member');
     await this.repository.update(groupId, { updatedAt: new Date() });
   }
@@ -119,11 +128,15 @@ export class GroupMembersService {
   async multiply(groupId: string, dto: MultiplyGroupDto): Promise<GroupResponse> {
     const source = await this.groups.require(groupId, 'for_no_key_update');
     if (source.status === 'closed') throw closedGroup('it cannot multiply');
-    const ids = dto.member_ids.map((id) => parsePublicId(ID_PREFIX.member, id)!);
-    const leaderId = parsePublicId(ID_PREFIX.member, dto.leader_id)!;
+    // A member merged into another names the survivor (CONTRACT §17), locked FOR KEY SHARE.
+    const named = dto.member_ids.map((id) => parsePublicId(ID_PREFIX.member, id)!);
+    const namedLeader = parsePublicId(ID_PREFIX.member, dto.leader_id)!;
+    const survivors = await this.members.liveOrSurvivorIds([...named, namedLeader], 'for_key_share');
+    const ids = named.map((id) => survivors.get(id) ?? id);
+    const leaderId = survivors.get(namedLeader) ?? namedLeader;
     const moving = [...new Set([...ids, leaderId])];
     const places = await this.repository.placesOf(groupId, moving, 'pessimistic_write');
-    const live = new Set((await this.members.live(moving)).map((m) => m.id));
+    const live = new Set(survivors.values());
     const inGroup = new Set(places.filter((p) => live.has(p.memberId)).map((p) => p.memberId));
     const issues: FieldIssue[] = ids.flatMap((id, i) =>
       inGroup.has(id) ? [] : [{ field: `member_ids[${i}]`, issue: 'not_in_group' }],

@@ -99,7 +99,8 @@ export class HouseholdsController {
   @ApiOperation({
     summary: 'Take a member out of the household',
     description:
-      'Their household_id and household_role become null; raises `member.updated`. 404 when the member is not in this household.',
+      'Their household_id and household_role become null; raises `member.updated`. 404 when the member is not in this household.' +
+      ' A member merged into another (POST /v1/members/{id}/merge) names the survivor.',
   })
   @ApiNoContentResponse()
   async removeMember(

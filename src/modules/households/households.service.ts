@@ -31,15 +31,15 @@ export class HouseholdsService {
   ) {}
 
   async create(dto: CreateHouseholdDto): Promise<HouseholdResponse> {
-    const issues = await this.contactIssues(dto);
-    if (issues.length) throw AppError.validation(issues);
+    const contact = await this.contactOf(dto);
+    if (contact.issues.length) throw AppError.validation(contact.issues);
     const now = new Date();
     const household = Object.assign(new HouseholdEntity(), {
       tenantId: TenantContext.current().tenantId,
       id: newUuid(),
       name: dto.name.trim(),
       address: dto.address ? { ...dto.address } : null,
-      primaryContactId: dto.primary_contact_id ? parsePublicId(ID_PREFIX.member, dto.primary_contact_id) : null,
+      primaryContactId: contact.id ?? null,
       createdAt: now,
       updatedAt: now,
       deletedAt: null,
@@ -67,16 +67,14 @@ export class HouseholdsService {
   }
 
   async update(id: string, dto: UpdateHouseholdDto): Promise<HouseholdResponse> {
-    const issues = [...clearedRequiredFields(dto, ['name']), ...(await this.contactIssues(dto))];
+    const contact = await this.contactOf(dto);
+    const issues = [...clearedRequiredFields(dto, ['name']), ...contact.issues];
     if (issues.length) throw AppError.validation(issues);
     const household = await this.require(id, 'for_no_key_update');
     const changes: Partial<HouseholdEntity> = { updatedAt: new Date() };
     if (dto.name !== undefined) changes.name = dto.name.trim();
     if (dto.address !== undefined) changes.address = dto.address ? { ...dto.address } : null;
-    if (dto.primary_contact_id !== undefined)
-      changes.primaryContactId = dto.primary_contact_id
-        ? parsePublicId(ID_PREFIX.member, dto.primary_contact_id)
-        : null;
+    if (contact.id !== undefined) changes.primaryContactId = contact.id;
     await this.households.update(id, changes);
     return this.respond(Object.assign(household, changes));
   }
@@ -101,7 +99,8 @@ export class HouseholdsService {
 
   async removeMember(id: string, memberId: string): Promise<void> {
     await this.require(id, 'for_key_share');
-    if (!(await this.members.leave(memberId, id))) throw AppError.notFound('household member');
+    const member = (await this.lookup.liveOrSurvivorIds([memberId])).get(memberId) ?? memberId;
+    if (!(await this.members.leave(member, id))) throw AppError.notFound('household member');
   }
 
   private async require(id: string, lock?: RowLock): Promise<HouseholdEntity> {
@@ -110,9 +109,18 @@ export class HouseholdsService {
     return household;
   }
 
-  private async contactIssues(dto: { primary_contact_id?: string | null }): Promise<FieldIssue[]> {
-    const contact = dto.primary_contact_id ? parsePublicId(ID_PREFIX.member, dto.primary_contact_id) : null;
-    return contact && !(await this.lookup.isLive(contact)) ? [{ field: 'primary_contact_id', issue: 'not_found' }] : [];
+  /**
+   * The primary contact the body names (undefined when it names none, null when it clears it), or its
+   * issue. A member merged into another names the survivor (CONTRACT §17), locked FOR KEY SHARE.
+   */
+  private async contactOf(dto: {
+    primary_contact_id?: string | null;
+  }): Promise<{ id: string | null | undefined; issues: FieldIssue[] }> {
+    if (dto.primary_contact_id === undefined) return { id: undefined, issues: [] };
+    if (!dto.primary_contact_id) return { id: null, issues: [] };
+    const named = parsePublicId(ID_PREFIX.member, dto.primary_contact_id);
+    const id = named && (await this.lookup.liveOrSurvivorIds([named], 'for_key_share')).get(named);
+    return id ? { id, issues: [] } : { id: undefined, issues: [{ field: 'primary_contact_id', issue: 'not_found' }] };
   }
 
   private rosterOf(households: HouseholdEntity[]): Promise<Roster> {

@@ -25,10 +25,12 @@ export class MemberHouseholdsService {
   /**
    * Puts the member in the household with `role` (from any other household). Without a role, a
    * member already there keeps theirs and a newcomer gets DEFAULT_HOUSEHOLD_ROLE (`other`). Nothing changes, and nothing is
-   * raised, when the member is already there in that role. False when there is no such member.
+   * raised, when the member is already there in that role. False when there is no such member. A
+   * member merged into another names the survivor (CONTRACT §17).
    */
   async join(memberId: string, householdId: string, role: HouseholdRole | undefined): Promise<boolean> {
-    const member = await this.members.findLive(memberId, 'for_no_key_update');
+    // A member merged into another names the survivor (CONTRACT §17); one that waited for a merge follows it.
+    const member = await this.members.findLiveOrSurvivor(memberId, 'for_no_key_update');
     if (!member) return false;
     const householdRole = role ?? (member.householdId === householdId ? member.householdRole! : DEFAULT_HOUSEHOLD_ROLE);
     if (member.householdId === householdId && member.householdRole === householdRole) return true;

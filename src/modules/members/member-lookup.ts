@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
+import { ID_PREFIX, toPublicId } from '../../common/ids/id';
 import type { RowLock } from '../../database/row-lock';
 import type { MemberEntity } from './member.entity';
 import { MemberName, MembersRepository } from './members.repository';
@@ -52,6 +53,26 @@ export class MemberLookup {
     return member && { id: member.id, firstName: member.firstName, lastName: member.lastName, email: member.email };
   }
 
+  /**
+   * findLiveOrSurvivor for many ids (a check-in's people, a notification's recipients): each of
+   * `ids` → the id of the live member a write naming it lands on; ids that lead nowhere are absent.
+   * With `lock`, the rows read stay locked until the transaction ends.
+   */
+  async liveOrSurvivorIds(ids: string[], lock?: RowLock): Promise<Map<string, string>> {
+    return ids.length ? this.members.liveOrSurvivorIds([...new Set(ids)], lock) : new Map();
+  }
+
+  /**
+   * For a read of a member's sub-resource (`/v1/members/{id}/<subPath>`): nothing when the member is
+   * live; a 301 `member_merged` to the survivor's same sub-path when it was merged (CONTRACT §17);
+   * else 404 `not_found` (member).
+   */
+  async requireLiveForRead(id: string, subPath: string): Promise<void> {
+    const member = await this.members.findLiveOrSurvivor(id);
+    if (!member) throw AppError.notFound('member');
+    if (member.id !== id) throw memberMerged(member.id, subPath);
+  }
+
   /** The live members among `ids`, by name (one query). */
   async liveNames(ids: string[]): Promise<MemberName[]> {
     return ids.length ? this.members.names(ids) : [];
@@ -76,4 +97,19 @@ export class MemberLookup {
   withCustomField(ids: string[], key: string): Promise<(Omit<MemberName, 'email'> & { value?: string | null })[]> {
     return this.members.withCustomField(ids, key);
   }
+}
+
+/**
+ * A read naming a member merged into `survivorId` (CONTRACT §17): 301 `member_merged`, `Location` the
+ * survivor's same path (`/v1/members/<survivor>` and `subPath`, if any), `merged_into` its id.
+ */
+export function memberMerged(survivorId: string, subPath?: string): AppError {
+  const survivor = toPublicId(ID_PREFIX.member, survivorId);
+  return new AppError(
+    'member_merged',
+    { merged_into: survivor },
+    [],
+    { Location: `/v1/members/${survivor}${subPath ? `/${subPath}` : ''}` },
+    { merged_into: survivor },
+  );
 }

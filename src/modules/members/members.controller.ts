@@ -22,6 +22,7 @@ import { UpdateMemberDto } from './dto/update-member.dto';
 import { MemberMergeService } from './member-merge.service';
 import { MEMBER_LIST } from './members.list';
 import { MembersBulkService } from './members-bulk.service';
+import { ApiMemberMerged } from './member-merged.openapi';
 import { MembersService } from './members.service';
 
 const MemberId = new ParseIdPipe('mem', 'member');
@@ -97,31 +98,7 @@ export class MembersController {
       'Carries an ETag; `If-None-Match` answers 304 while unchanged. A member merged into another answers 301 `member_merged`: `Location` and `merged_into` name the survivor (merged ids keep working: a chain of merges answers the last survivor).',
   })
   @ApiOkResponse({ type: MemberResponse })
-  @ApiResponse({
-    status: 301,
-    description:
-      'member_merged: this member was merged into another (POST /v1/members/{id}/merge). `Location` is the survivor (`/v1/members/<survivor>`), `merged_into` its id; the body is a problem document.',
-    headers: {
-      Location: {
-        description: 'The survivor: `/v1/members/<mem_ id>`.',
-        schema: { type: 'string', example: `/v1/members/${EXAMPLE_SURVIVOR}` },
-      },
-    },
-    content: {
-      'application/problem+json': {
-        schema: { $ref: '#/components/schemas/Problem' },
-        example: {
-          type: 'https://docs.example.org/errors/member_merged',
-          title: 'Member merged',
-          status: 301,
-          detail: `This member was merged into ${EXAMPLE_SURVIVOR}; use that id (the Location header names it).`,
-          code: 'member_merged',
-          request_id: EXAMPLE_REQUEST,
-          merged_into: EXAMPLE_SURVIVOR,
-        },
-      },
-    },
-  })
+  @ApiMemberMerged()
   get(@Param('id', MemberId) id: string): Promise<MemberResponse> {
     return this.members.get(id);
   }

@@ -95,6 +95,37 @@ export class MembersRepository {
     return null;
   }
 
+  /**
+   * findLiveOrSurvivor for many ids at once: for each of `ids`, the id of the live member it names
+   * (itself, or the survivor it was merged into); ids that lead to no live member are absent. One
+   * query per hop (one for live members), each reading its rows in id order; with `lock`, every row
+   * read stays locked until the transaction ends, so a merge running meanwhile is waited for and
+   * then followed.
+   */
+  async liveOrSurvivorIds(ids: string[], lock?: RowLock): Promise<Map<string, string>> {
+    const { manager, tenantId } = tenantScope();
+    const found = new Map<string, string>();
+    /** Each id asked for → the id it leads to so far. */
+    let pending = new Map(ids.map((id) => [id, id]));
+    for (let hops = 0; pending.size && hops <= MAX_MERGE_HOPS; hops++) {
+      const rows: { id: string; deleted: boolean; merged_into: string | null }[] = await manager.query(
+        `SELECT id, deleted_at IS NOT NULL AS deleted, merged_into FROM members
+          WHERE tenant_id = $1 AND id = ANY($2::uuid[]) ORDER BY id ${lockClause(lock)}`,
+        [tenantId, [...new Set(pending.values())]],
+      );
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const next = new Map<string, string>();
+      for (const [asked, at] of pending) {
+        const row = byId.get(at);
+        if (!row) continue;
+        if (!row.deleted) found.set(asked, row.id);
+        else if (row.merged_into) next.set(asked, row.merged_into);
+      }
+      pending = next;
+    }
+    return found;
+  }
+
   /** The live members among `ids`, in id order; with `lock`, locked until the transaction ends (see RowLock). */
   findLiveMany(ids: string[], lock?: RowLock): Promise<MemberEntity[]> {
     const { repo, tenantId } = tenantScope(MemberEntity);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TenantContext } from '../../common/context/tenant-context';
 import { AppError, FieldIssue } from '../../common/errors/app-error';
-import { ID_PREFIX, newUuid, parsePublicId, toPublicId } from '../../common/ids/id';
+import { ID_PREFIX, newUuid, parsePublicId } from '../../common/ids/id';
 import { DEFAULT_LANGUAGE } from '../../common/i18n/language';
 import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import { parseListQuery } from '../../common/lists/list-query';
@@ -11,6 +11,7 @@ import type { CampusEntity } from '../campuses/campus.entity';
 import { CampusesService } from '../campuses/campuses.service';
 import { CampusDirectory } from './campus-directory';
 import { MemberTagRefs } from './member-tag-refs';
+import { memberMerged } from './member-lookup';
 import { customFieldIssues, CustomFieldsWrite, setsCustomFields } from '../custom-fields/custom-field-values';
 import { CustomFieldsService } from '../custom-fields/custom-fields.service';
 import type { TagRef } from '../tags/dto/tag.response';
@@ -291,18 +292,6 @@ export class MembersService {
   private respond(member: MemberEntity, campusByRef: Map<string, CampusEntity>, tags: TagRef[]): MemberResponse {
     return toMemberResponse(member, byCampusId(campusByRef), TenantContext.current().lang, tags);
   }
-}
-
-/** GET of a member merged into `survivorId`: 301 to the survivor, `Location` and `merged_into` naming it. */
-function memberMerged(survivorId: string): AppError {
-  const survivor = toPublicId(ID_PREFIX.member, survivorId);
-  return new AppError(
-    'member_merged',
-    { merged_into: survivor },
-    [],
-    { Location: `/v1/members/${survivor}` },
-    { merged_into: survivor },
-  );
 }
 
 /** Campuses resolved by reference (key or id), re-keyed by id for the mapper. */

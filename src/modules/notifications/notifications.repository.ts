@@ -28,11 +28,19 @@ export interface Outcome extends Claimed {
 
 const FIRST_UUID = '00000000-0000-0000-0000-000000000000';
 
-/** The members of an audience, as SQL over `members m` ($1 tenant, $2 the audience's uuid(s)); deleted members never. */
+/**
+ * The members of an audience, as SQL over `members m` ($1 tenant, $2 the audience's uuid(s)); deleted
+ * members never. A member named by id and merged into another since the notification was queued is
+ * its survivor (`merged_into` names the last one, CONTRACT §17).
+ */
 function audienceCondition(audience: StoredAudience): { sql: string; param: string | string[] } {
   switch (audience.kind) {
     case 'member_ids':
-      return { sql: 'm.id = ANY($2::uuid[])', param: audience.ids };
+      return {
+        sql: `(m.id = ANY($2::uuid[]) OR m.id IN (SELECT d.merged_into FROM members d
+                WHERE d.tenant_id = m.tenant_id AND d.id = ANY($2::uuid[]) AND d.merged_into IS NOT NULL))`,
+        param: audience.ids,
+      };
     case 'tag':
       return {
         sql: 'EXISTS (SELECT 1 FROM member_tags t WHERE t.tenant_id = m.tenant_id AND t.tag_id = $2::uuid AND t.member_id = m.id)',

@@ -132,11 +132,14 @@ export class NotificationsService {
       case 'member_ids': {
         const refs = dto.member_ids!;
         const uuids = refs.map((ref) => parsePublicId(ID_PREFIX.member, ref));
-        const live = await this.members.liveIds(uuids.filter((u): u is string => u !== null));
-        uuids.forEach((uuid, i) => {
-          if (!uuid || !live.has(uuid)) issues.push({ field: `audience.member_ids[${i}]`, issue: 'not_found' });
+        // A member merged into another names the survivor (CONTRACT §17): the audience keeps the survivor.
+        const live = await this.members.liveOrSurvivorIds(uuids.filter((u): u is string => u !== null));
+        const ids = uuids.map((uuid, i) => {
+          const id = uuid && live.get(uuid);
+          if (!id) issues.push({ field: `audience.member_ids[${i}]`, issue: 'not_found' });
+          return id;
         });
-        return { kind: 'member_ids', ids: [...new Set(uuids.filter((u): u is string => u !== null))] };
+        return { kind: 'member_ids', ids: [...new Set(ids.filter((u): u is string => !!u))] };
       }
       case 'tag': {
         const id = await this.notifications.tagId(parsePublicId(ID_PREFIX.tag, dto.tag!), dto.tag!);

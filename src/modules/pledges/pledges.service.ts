@@ -32,9 +32,9 @@ export class PledgesService {
   ) {}
 
   async create(dto: CreatePledgeDto): Promise<PledgeResponse> {
-    const donorId = parsePublicId(ID_PREFIX.member, dto.donor_id);
-    const issues = [
-      ...(await this.donorIssues(donorId)),
+    const donorId = await this.donorOf(dto.donor_id);
+    const issues: FieldIssue[] = [
+      ...(donorId ? [] : [{ field: 'donor_id', issue: 'not_found' }]),
       ...(await this.funds.givingIssues(dto.fund_id)),
       ...windowIssues(dto.starts_on, dto.ends_on),
     ];
@@ -103,9 +103,14 @@ export class PledgesService {
     if (!(await this.pledges.update(id, { deletedAt: now, updatedAt: now }))) throw AppError.notFound('pledge');
   }
 
-  /** The donor must be a live member of the church. */
-  private async donorIssues(donorId: string | null): Promise<FieldIssue[]> {
-    return donorId && (await this.members.isLive(donorId)) ? [] : [{ field: 'donor_id', issue: 'not_found' }];
+  /**
+   * The donor, a live member of the church, or null. A member merged into another names the survivor
+   * (CONTRACT §17), locked FOR KEY SHARE: a merge of it waits for this write (and then moves it), or
+   * has committed and is followed.
+   */
+  private async donorOf(ref: string): Promise<string | null> {
+    const named = parsePublicId(ID_PREFIX.member, ref);
+    return named ? ((await this.members.findLiveOrSurvivor(named, 'for_key_share'))?.id ?? null) : null;
   }
 
   private async require(id: string, lock?: RowLock): Promise<PledgeEntity> {

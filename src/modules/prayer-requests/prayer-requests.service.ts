@@ -40,7 +40,7 @@ export class PrayerRequestsService {
   async create(dto: CreatePrayerRequestDto, principal: Principal): Promise<PrayerRequestResponse> {
     const request = dto.request.trim();
     const name = dto.name?.trim() || null;
-    const { issues, campus } = await this.checkReferences(dto, !!dto.member_id || name !== null);
+    const { issues, campus, memberId } = await this.checkReferences(dto, !!dto.member_id || name !== null);
     if (!request) issues.unshift({ field: 'request', issue: 'required' });
     if (issues.length) throw AppError.validation(issues);
     const now = new Date();
@@ -48,7 +48,7 @@ export class PrayerRequestsService {
       tenantId: TenantContext.current().tenantId,
       id: newUuid(),
       request,
-      memberId: dto.member_id ? parsePublicId(ID_PREFIX.member, dto.member_id) : null,
+      memberId: memberId ?? null,
       name,
       visibility: dto.visibility ?? 'staff',
       urgent: dto.urgent ?? false,
@@ -104,13 +104,12 @@ export class PrayerRequestsService {
     const row = await this.require(id, principal, 'for_no_key_update');
     const name = dto.name === undefined ? row.name : dto.name?.trim() || null;
     const hasMember = dto.member_id === undefined ? row.memberId !== null : !!dto.member_id;
-    const { issues: refIssues, campus } = await this.checkReferences(dto, hasMember || name !== null);
+    const { issues: refIssues, campus, memberId } = await this.checkReferences(dto, hasMember || name !== null);
     issues.push(...refIssues);
     if (issues.length) throw AppError.validation(issues);
     const changes: Partial<PrayerRequestEntity> = { updatedAt: new Date() };
     if (dto.request !== undefined) changes.request = dto.request.trim();
-    if (dto.member_id !== undefined)
-      changes.memberId = dto.member_id ? parsePublicId(ID_PREFIX.member, dto.member_id) : null;
+    if (dto.member_id !== undefined) changes.memberId = memberId ?? null;
     if (dto.name !== undefined) changes.name = name;
     if (dto.visibility !== undefined) changes.visibility = dto.visibility;
     if (dto.urgent !== undefined) changes.urgent = dto.urgent;
@@ -150,20 +149,26 @@ export class PrayerRequestsService {
     return row;
   }
 
-  /** member_id (a live member) and campus (key or id) must exist; member_id or name must remain. */
+  /**
+   * member_id (a live member) and campus (key or id) must exist; member_id or name must remain. A
+   * member merged into another names the survivor (CONTRACT §17): `memberId` is the one to write,
+   * locked FOR KEY SHARE (a merge of it waits for this write and then moves it, or is followed).
+   */
   private async checkReferences(dto: { member_id?: string | null; campus?: string | null }, namesSomeone: boolean) {
     const issues: FieldIssue[] = [];
     if (!namesSomeone) issues.push({ field: 'member_id', issue: 'required' }, { field: 'name', issue: 'required' });
+    let memberId: string | undefined;
     if (dto.member_id) {
       const uuid = parsePublicId(ID_PREFIX.member, dto.member_id);
-      if (!uuid || !(await this.members.isLive(uuid))) issues.push({ field: 'member_id', issue: 'not_found' });
+      memberId = (uuid && (await this.members.findLiveOrSurvivor(uuid, 'for_key_share'))?.id) || undefined;
+      if (!memberId) issues.push({ field: 'member_id', issue: 'not_found' });
     }
     let campus: CampusEntity | undefined;
     if (dto.campus) {
       campus = (await this.campuses.resolveRefs([dto.campus])).get(dto.campus);
       if (!campus) issues.push({ field: 'campus', issue: 'not_found' });
     }
-    return { issues, campus };
+    return { issues, campus, memberId };
   }
 
   /** The members and campuses of a page, in two queries whatever its size. */

@@ -24,20 +24,28 @@ export class PushTokensService {
     private readonly members: MemberLookup,
   ) {}
 
-  /** The member must be live: locked FOR SHARE until the transaction ends, so that a concurrent delete waits. */
-  async register(memberId: string, dto: RegisterPushTokenDto): Promise<{ token: PushTokenResponse; created: boolean }> {
-    await this.members.requireLive(memberId, 'pessimistic_read');
-    const { row, created } = await this.tokens.upsert(memberId, dto.token, dto.platform);
+  /**
+   * The member must be live: locked FOR SHARE until the transaction ends, so that a concurrent delete
+   * waits. A member merged into another names the survivor (CONTRACT §17): the token is the
+   * survivor's (`member_id` shows it); one that waited for a merge follows it.
+   */
+  async register(named: string, dto: RegisterPushTokenDto): Promise<{ token: PushTokenResponse; created: boolean }> {
+    const member = await this.members.findLiveOrSurvivor(named, 'pessimistic_read');
+    if (!member) throw AppError.notFound('member');
+    const { row, created } = await this.tokens.upsert(member.id, dto.token, dto.platform);
     return { token: toResponse(row), created };
   }
 
+  /** A member merged into another: 301 to the survivor's tokens (CONTRACT §17). */
   async list(memberId: string): Promise<PushTokenList> {
-    await this.members.requireLive(memberId, 'pessimistic_read');
+    await this.members.requireLiveForRead(memberId, 'push-tokens');
     const rows = await this.tokens.list(memberId);
     return { data: rows.map(toResponse), next_cursor: null, total: rows.length };
   }
 
-  async remove(memberId: string, id: string): Promise<void> {
+  /** A member merged into another names the survivor (its tokens moved there). */
+  async remove(named: string, id: string): Promise<void> {
+    const memberId = (await this.members.liveOrSurvivorIds([named])).get(named) ?? named;
     if (!(await this.tokens.delete(memberId, id))) throw AppError.notFound('push token');
   }
 }

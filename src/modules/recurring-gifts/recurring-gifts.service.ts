@@ -44,9 +44,9 @@ export class RecurringGiftsService {
   ) {}
 
   async create(dto: CreateRecurringGiftDto): Promise<RecurringGiftResponse> {
-    const donorId = parsePublicId(ID_PREFIX.member, dto.donor_id);
-    const issues = [
-      ...(await this.donorIssues(donorId)),
+    const donorId = await this.donorOf(dto.donor_id);
+    const issues: FieldIssue[] = [
+      ...(donorId ? [] : [{ field: 'donor_id', issue: 'not_found' }]),
       ...(await this.funds.givingIssues(dto.fund_id)),
       ...windowIssues(dto.start_on, dto.end_on ?? null),
     ];
@@ -152,9 +152,14 @@ export class RecurringGiftsService {
     return uuid ? this.gifts.find(uuid) : Promise.resolve(null);
   }
 
-  /** The donor must be a live member of the church. */
-  private async donorIssues(donorId: string | null): Promise<FieldIssue[]> {
-    return donorId && (await this.members.isLive(donorId)) ? [] : [{ field: 'donor_id', issue: 'not_found' }];
+  /**
+   * The donor, a live member of the church, or null. A member merged into another names the survivor
+   * (CONTRACT §17), locked FOR KEY SHARE: a merge of it waits for this write (and then moves it), or
+   * has committed and is followed.
+   */
+  private async donorOf(ref: string): Promise<string | null> {
+    const named = parsePublicId(ID_PREFIX.member, ref);
+    return named ? ((await this.members.findLiveOrSurvivor(named, 'for_key_share'))?.id ?? null) : null;
   }
 
   private async require(id: string, lock?: 'for_no_key_update'): Promise<RecurringGiftEntity> {

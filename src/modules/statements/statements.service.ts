@@ -105,12 +105,17 @@ export class StatementsService {
   /** The uuids of `refs` (mem_ ids); a malformed or unknown one is a 422 issue naming its position. */
   private async resolveDonors(refs: string[], issues: FieldIssue[]): Promise<string[]> {
     const uuids = refs.map((ref) => parsePublicId(ID_PREFIX.member, ref));
-    // Deleted members too: their gifts stay on record.
-    const known = await this.members.existingIds(uuids.filter((u): u is string => u !== null));
-    uuids.forEach((uuid, i) => {
-      if (!uuid || !known.has(uuid)) issues.push({ field: `donor_ids[${i}]`, issue: 'not_found' });
+    const valid = uuids.filter((u): u is string => u !== null);
+    // A member merged into another names the survivor, who has its gifts (CONTRACT §17); deleted
+    // members too: their gifts stay on record.
+    const survivors = await this.members.liveOrSurvivorIds(valid);
+    const known = await this.members.existingIds(valid);
+    const ids = uuids.map((uuid, i) => {
+      const id = uuid && (survivors.get(uuid) ?? (known.has(uuid) ? uuid : null));
+      if (!id) issues.push({ field: `donor_ids[${i}]`, issue: 'not_found' });
+      return id;
     });
-    return [...new Set(uuids.filter((u): u is string => u !== null))];
+    return [...new Set(ids.filter((u): u is string => !!u))];
   }
 }
 

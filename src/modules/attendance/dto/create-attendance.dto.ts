@@ -8,7 +8,11 @@ export const BULK_LIMIT = 500;
 
 /** POST /v1/attendance, and each row of POST /v1/attendance/bulk. */
 export class CreateAttendanceDto {
-  @ApiProperty({ example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e61', description: 'A member of the church (mem_ id).' })
+  @ApiProperty({
+    example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e61',
+    description:
+      'A member of the church (mem_ id). A member merged into another (POST /v1/members/{id}/merge) names the survivor: the record is its.',
+  })
   @IsDefined()
   @IsString()
   @MaxLen(64)

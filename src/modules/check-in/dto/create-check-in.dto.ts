@@ -19,7 +19,8 @@ export class CreateCheckInDto {
     minItems: 1,
     maxItems: MAX_CHECK_IN_MEMBERS,
     description:
-      'The people checked in together (mem_ ids of the church; a repeated id counts once). They share one security code.',
+      'The people checked in together (mem_ ids of the church; a repeated id counts once). They share one security code.' +
+      ' A member merged into another (POST /v1/members/{id}/merge) names the survivor (its label; naming both counts once).',
   })
   @IsDefined()
   @IsArray()

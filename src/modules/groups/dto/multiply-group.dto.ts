@@ -19,7 +19,8 @@ export class MultiplyGroupDto {
     minItems: 1,
     maxItems: MULTIPLY_LIMIT,
     description:
-      'Members of this group who move to the new one (each must be in this group, else 422 and nothing moves).',
+      'Members of this group who move to the new one (each must be in this group, else 422 and nothing moves).' +
+      ' A member merged into another (POST /v1/members/{id}/merge) names the survivor.',
   })
   @IsDefined()
   @IsArray()
@@ -32,7 +33,8 @@ export class MultiplyGroupDto {
   @ApiProperty({
     example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
     description:
-      'The new group’s leader: a member of this group (moved too when not in member_ids). Missing or not in the group: 422.',
+      'The new group’s leader: a member of this group (moved too when not in member_ids). Missing or not in the group: 422.' +
+      ' A member merged into another (POST /v1/members/{id}/merge) names the survivor.',
   })
   @IsDefined()
   @IsString()

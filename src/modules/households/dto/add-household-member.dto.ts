@@ -7,7 +7,8 @@ import { MEMBER_ID_FORMAT } from './create-household.dto';
 export class AddHouseholdMemberDto {
   @ApiProperty({
     example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
-    description: 'A live member of the church (else 422 `not_found`).',
+    description:
+      'A live member of the church (else 422 `not_found`). A member merged into another (POST /v1/members/{id}/merge) names the survivor, who joins.',
   })
   @IsDefined()
   @IsString()

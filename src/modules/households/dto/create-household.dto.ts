@@ -27,7 +27,8 @@ export class CreateHouseholdDto {
     example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
     nullable: true,
     description:
-      'A live member of the church (else 422 `not_found`); need not be in the household. Shown as null once that member is deleted.',
+      'A live member of the church (else 422 `not_found`); need not be in the household. Shown as null once that member is deleted.' +
+      ' A member merged into another (POST /v1/members/{id}/merge) names the survivor.',
   })
   @IsOptional()
   @IsString()

@@ -26,7 +26,8 @@ export class AudienceDto {
     type: [String],
     example: ['mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f'],
     maxItems: MAX_MEMBER_IDS,
-    description: 'These members (mem_ ids; 1 to 1,000).',
+    description:
+      'These members (mem_ ids; 1 to 1,000). A member merged into another (POST /v1/members/{id}/merge) names the survivor (the audience keeps it).',
   })
   @IsOptional()
   @IsArray()

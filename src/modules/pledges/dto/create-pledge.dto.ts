@@ -9,7 +9,8 @@ import { IsCalendarDate } from '../../prospects/dto/follow-up-date.validator';
 export class CreatePledgeDto {
   @ApiProperty({
     example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
-    description: 'The donor who pledges: a member (mem_ id).',
+    description:
+      'The donor who pledges: a member (mem_ id). A member merged into another (POST /v1/members/{id}/merge) names the survivor (`donor_id` shows it).',
   })
   @IsDefined()
   @IsString()

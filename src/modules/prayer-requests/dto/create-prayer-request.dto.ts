@@ -25,7 +25,8 @@ export class CreatePrayerRequestDto {
     nullable: true,
     pattern: '^mem_[0-9a-f]{32}$',
     description:
-      'The member the request is from: a live member of the church (otherwise 422 `not_found` on member_id). `member_id` or `name` is required (both missing: `required` on each).',
+      'The member the request is from: a live member of the church (otherwise 422 `not_found` on member_id). `member_id` or `name` is required (both missing: `required` on each).' +
+      ' A member merged into another (POST /v1/members/{id}/merge) names the survivor (the answer’s `member` shows it).',
   })
   @IsOptional()
   @MaxLen(64)

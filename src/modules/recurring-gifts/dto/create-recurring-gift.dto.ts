@@ -8,7 +8,11 @@ import { INTERVALS, type Interval } from '../schedule';
 
 /** The recurring gift write body (POST). */
 export class CreateRecurringGiftDto {
-  @ApiProperty({ example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f', description: 'The donor: a member (mem_ id).' })
+  @ApiProperty({
+    example: 'mem_0192f0c1a2b37c4d8e9f0a1b2c3d4e5f',
+    description:
+      'The donor: a member (mem_ id). A member merged into another (POST /v1/members/{id}/merge) names the survivor (`donor_id` shows it).',
+  })
   @IsDefined()
   @IsString()
   @MaxLen(64)

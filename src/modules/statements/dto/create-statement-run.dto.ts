@@ -23,7 +23,8 @@ export class CreateStatementRunDto {
     maxItems: MAX_DONORS,
     description:
       'Only these donors (mem_ ids). A donor who belongs to a household gets the household’s joint statement (with the gifts of its other members). ' +
-      'A donor without tax-deductible gifts that year gets none. Absent: every donor with such gifts.',
+      'A donor without tax-deductible gifts that year gets none. Absent: every donor with such gifts.' +
+      ' A member merged into another (POST /v1/members/{id}/merge) names the survivor, who has its gifts.',
   })
   @IsOptional()
   @IsArray()
