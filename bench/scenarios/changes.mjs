@@ -31,9 +31,10 @@ const publicId = (prefix, uuid) => `${prefix}_${uuid.replace(/-/g, '')}`;
 // ---- 17: the write cost of the change log --------------------------------------------------------
 
 /**
- * The change-log triggers member writes fire: record_changes and record_membership_changes on
- * members (`members_changes_<op>`, `members_household_<op>`) and member_tags
- * (`member_tags_member_<op>`), found in the catalog by their functions.
+ * The change-log triggers member writes fire: record_changes and the membership functions
+ * (record_membership_changes, or a table's own record_<table>_<type>_changes since migration
+ * 1765180000000) on members (`members_changes_<op>`, `members_household_<op>`) and member_tags
+ * (`member_tags_member_<op>`), found in the catalog by their functions (`record_…changes`).
  */
 async function changeTriggers(c) {
   return (
@@ -41,7 +42,7 @@ async function changeTriggers(c) {
       `SELECT t.tgrelid::regclass::text AS tbl, t.tgname AS name, t.tgenabled <> 'D' AS enabled
          FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
         WHERE t.tgrelid IN ('members'::regclass, 'member_tags'::regclass)
-          AND p.proname IN ('record_changes', 'record_membership_changes') AND NOT t.tgisinternal
+          AND p.proname LIKE 'record\\_%changes' AND NOT t.tgisinternal
         ORDER BY 1, 2`,
     )
   ).rows;

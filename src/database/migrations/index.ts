@@ -32,6 +32,7 @@ import { CreateChangeLog1765130000000 } from './1765130000000-CreateChangeLog';
 import { AddMemberMerge1765140000000 } from './1765140000000-AddMemberMerge';
 import { CreateWebhookEndpointHealth1765150000000 } from './1765150000000-CreateWebhookEndpointHealth';
 import { CreateConsoleSessions1765170000000 } from './1765170000000-CreateConsoleSessions';
+import { StaticMembershipChangeTriggers1765180000000 } from './1765180000000-StaticMembershipChangeTriggers';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   AddMemberMerge1765140000000,
   CreateWebhookEndpointHealth1765150000000,
   CreateConsoleSessions1765170000000,
+  StaticMembershipChangeTriggers1765180000000,
 ];
