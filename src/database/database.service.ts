@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { escapeLiteral, type Pool, type PoolClient, type QueryResult } from 'pg';
+import { escapeLiteral, type Pool, type PoolClient, type QueryConfig, type QueryResult } from 'pg';
 import {
   DataSource,
   EntityManager,
@@ -262,6 +262,44 @@ export class Database implements OnApplicationShutdown {
     } finally {
       client.removeListener('error', onConnectionError);
       client.release(broken);
+    }
+  }
+
+  /**
+   * Readiness: one `SELECT 1` on a pooled connection, failing after `timeoutMs` (waiting for a
+   * connection included). A connection that does not answer in time is destroyed, not returned to
+   * the pool; nothing else is held.
+   */
+  async ping(timeoutMs: number): Promise<void> {
+    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
+    let timer: NodeJS.Timeout | undefined;
+    let timedOut = false;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        reject(new Error(`database did not answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+    });
+    const check = pool.connect().then(async (client) => {
+      if (timedOut) return client.release();
+      // A checked-out client without an 'error' listener takes the process down when its connection dies.
+      const onConnectionError = () => undefined;
+      client.on('error', onConnectionError);
+      try {
+        await client.query({ text: 'SELECT 1', query_timeout: timeoutMs } as QueryConfig); // pg reads a per-query query_timeout
+        client.release();
+      } catch (error) {
+        client.release(error as Error);
+        throw error;
+      } finally {
+        client.off('error', onConnectionError);
+      }
+    });
+    check.catch(() => undefined);
+    try {
+      await Promise.race([check, expired]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

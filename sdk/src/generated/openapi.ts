@@ -2340,6 +2340,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: PostgreSQL (and Redis when configured) answer */
+        get: operations["Health_ready"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "member.created": {
@@ -26515,6 +26532,70 @@ export interface operations {
                         status?: string;
                         /** @example ok */
                         database?: string;
+                    };
+                };
+            };
+        };
+    };
+    Health_ready: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example ready
+                         * @enum {string}
+                         */
+                        status?: "ready" | "not_ready";
+                        checks?: {
+                            /**
+                             * @example ok
+                             * @enum {string}
+                             */
+                            database?: "ok" | "failed";
+                            /**
+                             * @example ok
+                             * @enum {string}
+                             */
+                            redis?: "ok" | "failed" | "disabled";
+                        };
+                    };
+                };
+            };
+            /** @description A dependency does not answer; `checks` names it. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @example ready
+                         * @enum {string}
+                         */
+                        status?: "ready" | "not_ready";
+                        checks?: {
+                            /**
+                             * @example ok
+                             * @enum {string}
+                             */
+                            database?: "ok" | "failed";
+                            /**
+                             * @example ok
+                             * @enum {string}
+                             */
+                            redis?: "ok" | "failed" | "disabled";
+                        };
                     };
                 };
             };
