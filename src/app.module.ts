@@ -12,13 +12,14 @@ import { OpenApiModule } from './platform/openapi/openapi.module';
 import { RateLimitGuard } from './platform/rate-limit/rate-limit.guard';
 import { TenantTransactionInterceptor } from './platform/tenancy/tenant-transaction.interceptor';
 import { JobsModule } from './platform/jobs/jobs.module';
+import { MetricsModule } from './platform/metrics/metrics.module';
 
 /**
  * The HTTP API. Guards run in order (tenant + token, rate limits, then CORS + scopes); the
  * interceptors nest in order: the tenant transaction wraps idempotency, which wraps the audit entry.
  */
 @Module({
-  imports: [CoreModule, IdempotencyModule, OpenApiModule, HealthModule],
+  imports: [CoreModule, IdempotencyModule, OpenApiModule, HealthModule, MetricsModule],
   providers: [
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },

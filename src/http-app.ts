@@ -23,6 +23,8 @@ import { CorsPolicy } from './platform/cors/cors-policy.service';
 import { oauthFormBody } from './modules/oauth/oauth-form-body';
 import { consoleFormBody } from './modules/console/console-form-body';
 import { configureViews } from './platform/views/views';
+import { httpMetrics } from './platform/metrics/http-metrics';
+import { MetricsService } from './platform/metrics/metrics.service';
 import { buildOpenApiDocument } from './platform/openapi/openapi.document';
 import { OPENAPI_DOCUMENT, OpenApiDocumentHolder } from './platform/openapi/openapi.controller';
 
@@ -53,6 +55,7 @@ export function configureHttpApp(app: NestExpressApplication): void {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.use(httpMetrics(app.get(MetricsService).httpDuration));
   app.use(requestIdentity);
   app.use(corsPreflight(app.get(CorsPolicy)));
   app.use(recordUsage(app.get(UsageMeter)));

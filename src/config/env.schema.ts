@@ -143,6 +143,12 @@ export class EnvironmentVariables {
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 
+  /** GET /metrics answers only to `Authorization: Bearer <METRICS_TOKEN>`; unset, /metrics is 404. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  METRICS_TOKEN?: string;
+
   /** Requests a minute per client address (IPv6: per /64) to the public routes: OAuth pages and token endpoint, metadata, OpenAPI. */
   @Transform(toInt)
   @IsInt()

@@ -303,6 +303,13 @@ export class Database implements OnApplicationShutdown {
     }
   }
 
+  /** The pool's connections now (for /metrics): total open, idle, and callers waiting for one. */
+  poolStats(): { total: number; idle: number; waiting: number } {
+    if (!this.source?.isInitialized) return { total: 0, idle: 0, waiting: 0 };
+    const pool = (this.source.driver as unknown as { master: Pool }).master;
+    return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+  }
+
   /** Platform work (tenants, token lookup) on the pool's own role; only the tenancy and auth modules use it. */
   get platform(): EntityManager {
     return this.dataSource.manager;

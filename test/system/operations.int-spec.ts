@@ -1,25 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { TestApi } from '../support/api';
+import { newTenant, TestTenant } from '../support/factories';
 import { ServerProcess, startServer } from '../support/processes';
 import { TcpProxy } from '../support/tcp-proxy';
 import { TEST_REDIS_URL } from '../support/test-env';
 import { waitFor } from '../support/wait';
 
 /**
- * What operators watch (CONTRACT §22): readiness. Judged from outside, against `node dist/main.js`
- * as deployed (with Redis); a second API behind a TCP proxy loses its database.
+ * What operators watch (CONTRACT §22): readiness and Prometheus metrics behind a token. Judged
+ * from outside, against `node dist/main.js` as deployed (METRICS_TOKEN, Redis); a second API
+ * behind a TCP proxy loses its database.
  */
 
-describe('operations: /readyz', () => {
+const METRICS_TOKEN = `metrics-${randomBytes(12).toString('hex')}`;
+
+/** The value of the first sample of `name` whose labels include every one of `labels`; undefined when absent. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const have = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(match[3]);
+  }
+  return undefined;
+}
+
+describe('operations: /readyz, /metrics', () => {
+  let api: TestApi;
   let server: ServerProcess;
+  let church: TestTenant;
 
   beforeAll(async () => {
+    api = await TestApi.start();
+    church = await newTenant(api);
     server = await startServer({
-      env: { ...process.env, REDIS_URL: TEST_REDIS_URL },
+      env: { ...process.env, REDIS_URL: TEST_REDIS_URL, METRICS_TOKEN },
     });
   });
 
   afterAll(async () => {
     await server?.stop();
+    await api?.close();
   });
+
+  const call = (path: string, init: RequestInit = {}) =>
+    fetch(`${server.baseUrl}${path}`, {
+      ...init,
+      headers: {
+        Authorization: `Bearer ${church.token}`,
+        'X-Tenant': church.slug,
+        'Content-Type': 'application/json',
+        ...(init.headers as Record<string, string>),
+      },
+    });
+
+  async function scrape(): Promise<string> {
+    const res = await fetch(`${server.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    return res.text();
+  }
 
   it('/readyz answers ready when PostgreSQL and Redis answer', async () => {
     const res = await fetch(`${server.baseUrl}/readyz`);
@@ -27,6 +67,63 @@ describe('operations: /readyz', () => {
       status: 200,
       body: { status: 'ready', checks: { database: 'ok', redis: 'ok' } },
     });
+  });
+
+  it('/metrics: request durations by route template, pool, queue depths, delivery lag and outbox backlog', async () => {
+    const before = await scrape();
+    const list = { method: 'GET', route: '/v1/members', status_class: '2xx' };
+    const listedBefore = sample(before, 'http_server_request_duration_seconds_count', list) ?? 0;
+
+    const created = await call('/v1/members', {
+      method: 'POST',
+      body: JSON.stringify({ first_name: 'Ada', last_name: 'Lovelace' }),
+    });
+    expect(created.status).toBe(201);
+    const member = (await created.json()) as { id: string };
+    for (let i = 0; i < 12; i++) expect((await call('/v1/members?limit=5')).status).toBe(200);
+    expect((await call(`/v1/members/${member.id}`)).status).toBe(200);
+
+    const after = await scrape();
+    expect(sample(after, 'http_server_request_duration_seconds_count', list)).toBe(listedBefore + 12);
+    expect(sample(after, 'http_server_request_duration_seconds_bucket', { ...list, le: '+Inf' })).toBe(
+      listedBefore + 12,
+    );
+    // The route's template, never the raw path: the member's id is in no series.
+    expect(
+      sample(after, 'http_server_request_duration_seconds_count', {
+        method: 'GET',
+        route: '/v1/members/:id',
+        status_class: '2xx',
+      }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(after).not.toContain(member.id);
+    expect(
+      sample(after, 'http_server_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/v1/members',
+        status_class: '2xx',
+      }),
+    ).toBeGreaterThanOrEqual(1);
+
+    for (const state of ['total', 'in_use', 'idle', 'waiting'])
+      expect(sample(after, 'db_pool_connections', { state })).toEqual(expect.any(Number));
+    expect(sample(after, 'db_pool_connections', { state: 'total' })).toBeGreaterThanOrEqual(1);
+    for (const state of ['waiting', 'active', 'delayed', 'failed'])
+      expect(sample(after, 'queue_jobs', { queue: 'webhook-deliveries', state })).toEqual(expect.any(Number));
+    expect(sample(after, 'queue_jobs', { queue: 'mail', state: 'waiting' })).toEqual(expect.any(Number));
+    expect(sample(after, 'webhook_delivery_lag_seconds')).toBeGreaterThanOrEqual(0);
+    expect(sample(after, 'outbox_pending')).toBeGreaterThanOrEqual(0);
+    expect(sample(after, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
+  });
+
+  it('/metrics without the token, or with another, is 401', async () => {
+    const none = await fetch(`${server.baseUrl}/metrics`);
+    expect(none.status).toBe(401);
+    expect(((await none.json()) as { code: string }).code).toBe('unauthorized');
+    const wrong = await fetch(`${server.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}x` } });
+    expect(wrong.status).toBe(401);
+    // A church's API token is not the metrics token either.
+    expect((await call('/metrics')).status).toBe(401);
   });
 
   describe('an API that loses its database', () => {
@@ -42,6 +139,7 @@ describe('operations: /readyz', () => {
           DATABASE_URL: proxy.url(process.env.DATABASE_URL!),
           DB_MIGRATE_ON_START: 'false',
           REDIS_URL: undefined,
+          METRICS_TOKEN: undefined,
         },
       });
     });
@@ -72,6 +170,10 @@ describe('operations: /readyz', () => {
         timeout: 10_000,
         interval: 50,
       });
+    });
+
+    it('/metrics is 404 without METRICS_TOKEN', async () => {
+      expect((await fetch(`${lonely.baseUrl}/metrics`)).status).toBe(404);
     });
   });
 });
