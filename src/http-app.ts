@@ -1,4 +1,4 @@
-import { LogLevel } from '@nestjs/common';
+import { LoggerService, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
@@ -13,6 +13,10 @@ import {
   requireJsonBody,
 } from './common/http/http-pipeline';
 import { checkJsonBody } from './common/http/json-body-check';
+import { enterRequestContext } from './common/context/request-context';
+import { accessLog } from './common/logging/access-log';
+import { JsonLogger } from './common/logging/json-logger';
+import { processLogger } from './common/logging/log-format';
 import { AppValidationPipe } from './common/validation/app-validation.pipe';
 import { PAYMENT_WEBHOOKS_PATH } from './modules/payments/payment-webhooks.path';
 import type { AppConfig } from './config/app-config';
@@ -37,13 +41,14 @@ export function logLevels(level: AppConfig['LOG_LEVEL']): LogLevel[] {
 /** Creates the HTTP application with the whole pipeline; shared by main.ts, the tests and openapi:export. */
 export async function createHttpApp(
   config: AppConfig,
-  options: { logger?: LogLevel[] | false } = {},
+  options: { logger?: LogLevel[] | LoggerService | false } = {},
 ): Promise<NestExpressApplication> {
+  const logger = options.logger ?? processLogger(config, logLevels(config.LOG_LEVEL));
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
     bodyParser: false,
-    logger: options.logger ?? logLevels(config.LOG_LEVEL),
+    logger,
   });
-  configureHttpApp(app);
+  configureHttpApp(app, logger instanceof JsonLogger ? logger : undefined);
   app.set(
     'trust proxy',
     config.TRUST_PROXY === 'true' ? true : config.TRUST_PROXY === 'false' ? false : Number(config.TRUST_PROXY),
@@ -51,12 +56,14 @@ export async function createHttpApp(
   return app;
 }
 
-export function configureHttpApp(app: NestExpressApplication): void {
+/** `jsonLogger`: with LOG_FORMAT=json, one access-log line per request. */
+export function configureHttpApp(app: NestExpressApplication, jsonLogger?: JsonLogger): void {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(httpMetrics(app.get(MetricsService).httpDuration));
   app.use(requestIdentity);
+  if (jsonLogger) app.use(accessLog(jsonLogger));
   app.use(corsPreflight(app.get(CorsPolicy)));
   app.use(recordUsage(app.get(UsageMeter)));
   app.use(oauthFormBody); // OAuth form routes (token, revocation, pages): read here, skipped by the JSON parsers
@@ -65,6 +72,7 @@ export function configureHttpApp(app: NestExpressApplication): void {
   app.use(PAYMENT_WEBHOOKS_PATH, jsonBodyKeepingRaw);
   app.use(jsonBody);
   app.use(checkJsonBody);
+  app.use(enterRequestContext); // after the body parsers (see request-context.ts)
   app.use(expressErrorHandler);
   app.use(conditionalGet);
   app.useGlobalPipes(new AppValidationPipe());

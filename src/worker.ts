@@ -1,6 +1,8 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfig } from './config/app-config';
+import { logFormat, processLogger } from './common/logging/log-format';
 import { Database } from './database/database.service';
 import { logLevels } from './http-app';
 import { startBackground } from './background';
@@ -14,12 +16,15 @@ import { WorkerModule } from './worker.module';
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), {
-    logger: logLevels(config.LOG_LEVEL),
+    logger: processLogger(config, logLevels(config.LOG_LEVEL)),
   });
   app.enableShutdownHooks();
   await app.get(Database).connect();
   startBackground(app, 'worker');
-  console.error('church-api worker started');
+  const started = 'church-api worker started';
+  // With JSON logs every line of the process is JSON; the console line is for a developer's terminal.
+  if (logFormat(config) === 'json') Logger.log(started, 'Main');
+  else console.error(started);
 }
 
 bootstrap().catch((error: unknown) => {

@@ -143,6 +143,12 @@ export class EnvironmentVariables {
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 
+  /** `json`: one JSON object a line (level, time, context, msg, request_id, tenant); `pretty`: Nest's console. Unset: json when NODE_ENV=production. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsIn(['json', 'pretty'])
+  LOG_FORMAT?: 'json' | 'pretty';
+
   /** GET /metrics answers only to `Authorization: Bearer <METRICS_TOKEN>`; unset, /metrics is 404. */
   @Transform(emptyToUndefined)
   @IsOptional()

@@ -7,9 +7,9 @@ import { TEST_REDIS_URL } from '../support/test-env';
 import { waitFor } from '../support/wait';
 
 /**
- * What operators watch (CONTRACT §22): readiness and Prometheus metrics behind a token. Judged
- * from outside, against `node dist/main.js` as deployed (METRICS_TOKEN, Redis); a second API
- * behind a TCP proxy loses its database.
+ * What operators watch (CONTRACT §22): readiness, Prometheus metrics behind a token, and JSON logs
+ * carrying the request id and church. Judged from outside, against `node dist/main.js` as deployed
+ * (JSON logs, METRICS_TOKEN, Redis); a second API behind a TCP proxy loses its database.
  */
 
 const METRICS_TOKEN = `metrics-${randomBytes(12).toString('hex')}`;
@@ -25,7 +25,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   return undefined;
 }
 
-describe('operations: /readyz, /metrics', () => {
+describe('operations: /readyz, /metrics, JSON logs', () => {
   let api: TestApi;
   let server: ServerProcess;
   let church: TestTenant;
@@ -34,7 +34,7 @@ describe('operations: /readyz, /metrics', () => {
     api = await TestApi.start();
     church = await newTenant(api);
     server = await startServer({
-      env: { ...process.env, REDIS_URL: TEST_REDIS_URL, METRICS_TOKEN },
+      env: { ...process.env, REDIS_URL: TEST_REDIS_URL, LOG_FORMAT: 'json', LOG_LEVEL: 'log', METRICS_TOKEN },
     });
   });
 
@@ -53,6 +53,15 @@ describe('operations: /readyz, /metrics', () => {
         ...(init.headers as Record<string, string>),
       },
     });
+
+  /** The server's output lines written so far, without a line still being written. */
+  function completeLines(): string[] {
+    const output = server.output();
+    return output
+      .slice(0, output.lastIndexOf('\n'))
+      .split('\n')
+      .filter((line) => line.trim() !== '');
+  }
 
   async function scrape(): Promise<string> {
     const res = await fetch(`${server.baseUrl}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
@@ -124,6 +133,43 @@ describe('operations: /readyz, /metrics', () => {
     expect(wrong.status).toBe(401);
     // A church's API token is not the metrics token either.
     expect((await call('/metrics')).status).toBe(401);
+  });
+
+  it("logs one JSON object a line; a request's lines carry its request id, church and route, never a token", async () => {
+    const res = await call('/v1/members?limit=1');
+    expect(res.status).toBe(200);
+    const requestId = res.headers.get('x-request-id')!;
+    expect(requestId).toMatch(/^req_/);
+
+    const mine = await waitFor(
+      () =>
+        completeLines()
+          .filter((line) => line.includes(requestId))
+          .map((line) => JSON.parse(line) as Record<string, unknown>),
+      { what: `a log line of ${requestId}`, timeout: 5_000, interval: 20, until: (lines) => lines.length > 0 },
+    );
+    expect(mine[0]).toEqual(
+      expect.objectContaining({
+        level: 'info',
+        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        context: 'HTTP',
+        msg: 'GET /v1/members 200',
+        request_id: requestId,
+        tenant: church.slug,
+        route: '/v1/members',
+        status: 200,
+      }),
+    );
+
+    const lines = completeLines();
+    expect(lines.length).toBeGreaterThan(5);
+    for (const line of lines) {
+      const parsed = JSON.parse(line) as Record<string, unknown>;
+      expect(parsed).toEqual(expect.objectContaining({ level: expect.any(String), time: expect.any(String) }));
+      expect(typeof parsed.msg).toBe('string');
+    }
+    expect(server.output()).not.toContain(church.token);
+    expect(server.output()).not.toContain(METRICS_TOKEN);
   });
 
   describe('an API that loses its database', () => {

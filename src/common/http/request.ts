@@ -4,6 +4,8 @@ import type { Language } from '../i18n/language';
 /** What the common layer needs of the caller; the platform's Principal is one (and says much more). */
 export interface RequestPrincipal {
   tenantId: string;
+  /** The church's slug, when the principal knows it (logs name the church by it). */
+  tenantSlug?: string;
 }
 
 /** What the pipeline learns about a request, kept on the request object (not in request-scoped providers). */

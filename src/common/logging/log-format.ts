@@ -1,0 +1,15 @@
+import type { LoggerService, LogLevel } from '@nestjs/common';
+import { JsonLogger } from './json-logger';
+
+/** LOG_FORMAT, defaulting to json in production and pretty elsewhere. */
+export function logFormat(config: { LOG_FORMAT?: 'json' | 'pretty'; NODE_ENV: string }): 'json' | 'pretty' {
+  return config.LOG_FORMAT ?? (config.NODE_ENV === 'production' ? 'json' : 'pretty');
+}
+
+/** The logger Nest is given: JSON lines, or Nest's console logger at these levels. */
+export function processLogger(
+  config: { LOG_FORMAT?: 'json' | 'pretty'; NODE_ENV: string },
+  levels: LogLevel[],
+): LoggerService | LogLevel[] {
+  return logFormat(config) === 'json' ? new JsonLogger(levels) : levels;
+}
