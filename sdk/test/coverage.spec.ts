@@ -17,6 +17,7 @@ const NOT_IN_THE_SDK: Record<string, string> = {
   'get /.well-known/oauth-authorization-server': 'RFC 8414 metadata: for an OAuth library',
   'post /v1/webhooks/payments/{tenant}': "the payment processor's inbound events, signed by the processor",
   'get /healthz': 'liveness, for the operator',
+  'get /readyz': 'readiness, for the operator and the load balancer',
 };
 
 const SDK_SRC = join(__dirname, '..', 'src');
