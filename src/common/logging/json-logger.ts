@@ -106,7 +106,7 @@ export class JsonLogger implements LoggerService {
       if (stack) fields.stack = stack;
     }
     if (message instanceof Error) {
-      fields.err = { type: message.name, message: message.message, stack: message.stack };
+      fields.error = { type: message.name, message: message.message, stack: message.stack };
       this.pino[PINO_LEVEL[level]](fields, message.message);
     } else if (typeof message === 'object' && message !== null) {
       this.pino[PINO_LEVEL[level]]({ ...fields, data: message });
