@@ -1,8 +1,7 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfig } from './config/app-config';
-import { logFormat, processLogger } from './common/logging/log-format';
+import { announce, processLogger } from './common/logging/log-format';
 import { Database } from './database/database.service';
 import { logLevels } from './http-app';
 import { startBackground } from './background';
@@ -22,9 +21,7 @@ async function bootstrap(): Promise<void> {
   await app.get(Database).connect();
   startBackground(app, 'worker');
   const started = 'church-api worker started';
-  // With JSON logs every line of the process is JSON; the console line is for a developer's terminal.
-  if (logFormat(config) === 'json') Logger.log(started, 'Main');
-  else console.error(started);
+  announce(config, started);
 }
 
 bootstrap().catch((error: unknown) => {

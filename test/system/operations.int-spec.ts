@@ -163,6 +163,10 @@ describe('operations: /readyz, /metrics, JSON logs', () => {
 
     const lines = completeLines();
     expect(lines.length).toBeGreaterThan(5);
+    // The line scripts wait for is JSON too (and written whatever LOG_LEVEL says).
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toContainEqual(
+      expect.stringMatching(/^church-api listening on /),
+    );
     for (const line of lines) {
       const parsed = JSON.parse(line) as Record<string, unknown>;
       expect(parsed).toEqual(expect.objectContaining({ level: expect.any(String), time: expect.any(String) }));

@@ -13,3 +13,15 @@ export function processLogger(
 ): LoggerService | LogLevel[] {
   return logFormat(config) === 'json' ? new JsonLogger(levels) : levels;
 }
+
+/**
+ * The line a process writes once it is up (what scripts wait for): on stderr as it always was, or
+ * as a JSON line on stdout with LOG_FORMAT=json, whatever LOG_LEVEL says.
+ */
+export function announce(config: { LOG_FORMAT?: 'json' | 'pretty'; NODE_ENV: string }, msg: string): void {
+  if (logFormat(config) === 'pretty') console.error(msg);
+  else
+    process.stdout.write(
+      `${JSON.stringify({ level: 'info', time: new Date().toISOString(), pid: process.pid, context: 'Main', msg })}\n`,
+    );
+}
