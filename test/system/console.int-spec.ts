@@ -9,7 +9,8 @@ import { ConsoleClock } from '../../src/modules/console/console-clock';
 import { OAuthCodesService } from '../../src/modules/oauth/oauth-codes.service';
 import { TenantsService } from '../../src/platform/tenancy/tenants.service';
 import { TestApi } from '../support/api';
-import { inTenant, newTenant, TestTenant } from '../support/factories';
+import { inTenant, newMember, newTenant, TestTenant } from '../support/factories';
+import { TestReceiver } from '../support/receiver';
 import { newOAuthClient, newStaff, pkce } from '../support/oauth-pages';
 
 /** Where the screenshots go (looked at before the pages are called done). */
@@ -30,10 +31,13 @@ describe('the console in a browser', () => {
   let church: TestTenant;
   let admin: Staff;
   let staff: Staff;
+  let receiver: TestReceiver;
   const cspViolations: string[] = [];
 
   beforeAll(async () => {
-    api = await TestApi.start();
+    // A real webhook receiver on 127.0.0.1 (loopback allowed, as in the webhook tests).
+    receiver = await TestReceiver.start();
+    api = await TestApi.start({ WEBHOOK_ALLOW_LOOPBACK: 'true', WEBHOOK_TIMEOUT_MS: '2000' });
     await api.app.listen(0, '127.0.0.1');
     origin = `http://127.0.0.1:${(api.app.getHttpServer().address() as AddressInfo).port}`;
     church = await newTenant(api);
@@ -50,6 +54,7 @@ describe('the console in a browser', () => {
   afterAll(async () => {
     await browser?.close();
     await api?.close();
+    await receiver?.close();
   });
 
   afterEach(() => jest.restoreAllMocks());
@@ -350,10 +355,151 @@ describe('the console in a browser', () => {
     await context.close();
   });
 
-  it("another role's page is a 403 page (a staff member on Church → Service tokens and API → CORS)", async () => {
+  it('API → Webhooks: invalid input is refused next to the fields (es); a new endpoint shows its whsec_ secret once (no-store), gone on reload', async () => {
+    const { context, page } = await open('es-ES');
+    await signIn(page, admin);
+    await page.click('nav a[href="/console/api/webhooks"]');
+    await page.waitForURL('**/console/api/webhooks');
+    await expect(page.locator('h1').innerText()).resolves.toBe('Webhooks');
+    await checkEverywhere(page, 'webhooks-empty-es');
+
+    // As POST /v1/webhook-endpoints: the URL guard's invalid_webhook_url first, next to the URL, in Spanish.
+    const refused = await submit(page);
+    expect(refused.status()).toBe(422);
+    await expect(page.locator('#url-error').innerText()).resolves.toMatch(/\S/);
+    await page.fill('#url', 'no es una url');
+    await page.check('input[value="member.created"]');
+    expect((await submit(page)).status()).toBe(422);
+    await expect(page.locator('#url-error').innerText()).resolves.toMatch(/\S/);
+    // The checked events are kept as sent.
+    expect(await page.isChecked('input[value="member.created"]')).toBe(true);
+    // A good URL and no event: the DTO's own code, next to the events.
+    await page.fill('#url', receiver.url('/hooks/new'));
+    await page.uncheck('input[value="member.created"]');
+    expect((await submit(page)).status()).toBe(422);
+    await expect(page.locator('#events-error').innerText()).resolves.toMatch(/\S/);
+    expect(await page.locator('#url-error').count()).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/webhooks-invalid-es.png`, fullPage: true });
+
+    await page.check('input[value="member.created"]');
+    await page.fill('#description', 'Panel de ofrendas');
+    const created = await submit(page);
+    expect(created.status()).toBe(200);
+    expect(created.headers()['cache-control']).toBe('no-store');
+    const secret = await page.inputValue('#secret');
+    expect(secret).toMatch(/^whsec_/);
+    await checkEverywhere(page, 'webhook-created-es');
+    const [entry] = await auditRows('endpoints.create');
+    expect(entry.token_name).toBe(`console: ${admin.email}`);
+    expect(entry.resource_id).toMatch(/^whe_/);
+
+    await page.goto(`${origin}/console/api/webhooks`);
+    expect(await page.content()).not.toContain(secret);
+    await expect(page.locator('.row-title').allInnerTexts()).resolves.toEqual([receiver.url('/hooks/new')]);
+    await expect(page.locator('.row .state').innerText()).resolves.toBe('Correcto');
+    await context.close();
+  });
+
+  it('API → Webhooks, an endpoint page: test event and validate (outside the transaction), deliveries in the chart, resend, backfill, roll secret, disable, enable, delete', async () => {
+    const path = '/hooks/console';
+    const { context, page } = await open('en-US');
+    await signIn(page, admin);
+    await page.goto(`${origin}/console/api/webhooks`);
+    await page.fill('#url', receiver.url(path));
+    await page.check('input[value="member.created"]');
+    await submit(page);
+    const first = await page.inputValue('#secret');
+    await submit(page, '.secret-box a.btn');
+    const endpointPath = new URL(page.url()).pathname;
+    const id = endpointPath.split('/').pop()!;
+    expect(id).toMatch(/^whe_/);
+    await expect(page.locator('#health-state').innerText()).resolves.toBe('Healthy');
+
+    // A test event: signed, "test": true, sent through the service, the attempt shown.
+    await page.selectOption('#test-type', 'member.created');
+    const tested = await submit(page, '#send-test');
+    expect(tested.status()).toBe(200);
+    await expect(page.locator('#result').innerText()).resolves.toMatch(
+      /^Test event member.created: Answered 200 in \d+ ms$/,
+    );
+    const [test] = await receiver.waitForCount(path, 1);
+    expect(test.body).toMatchObject({ type: 'member.created', test: true });
+    expect(test.headers['service-signature']).toContain('v1=');
+    expect((await auditRows('endpoints.send_test')).map((r) => r.token_name)).toEqual([`console: ${admin.email}`]);
+
+    const validated = await submit(page, '#validate');
+    expect(validated.status()).toBe(200);
+    await expect(page.locator('#result').innerText()).resolves.toContain('/webhooks/ping · Answered 200');
+
+    // A real event: delivered by the outbox, then in the attempts list and the chart.
+    await newMember(api, church, { first_name: 'Consola' });
+    const [, delivered] = await receiver.waitForCount(path, 2);
+    const eventId = (delivered.body as { id: string }).id;
+    await page.goto(`${origin}${endpointPath}`);
+    await expect(page.locator('table.attempts tbody tr').first().innerText()).resolves.toContain(eventId);
+    // Today, the chart's last day: 1 succeeded, 0 failed (the test event is not a delivery).
+    await expect(
+      page.locator('table.data').first().locator('tbody tr').last().locator('td').allInnerTexts(),
+    ).resolves.toEqual(['1', '0']);
+    await expect(page.locator('.chart img').getAttribute('alt')).resolves.toBe(
+      'Bar chart: 1 successful and 0 failed deliveries in the last 7 days.',
+    );
+    await checkEverywhere(page, 'webhook-endpoint-en');
+
+    // Resend that event: the receiver gets it again.
+    await submit(page, `button[aria-label="Resend ${eventId}"]`);
+    await expect(page.locator('[role="status"]').first().innerText()).resolves.toBe('Event resent.');
+    const [, , again] = await receiver.waitForCount(path, 3);
+    expect((again.body as { id: string }).id).toBe(eventId);
+    expect(await auditRows('webhook_events.resend')).toEqual([
+      { token_name: `console: ${admin.email}`, resource_id: eventId },
+    ]);
+
+    // Backfill: a reversed range is the API's validation error next to "To"; today's range queues the event.
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await page.selectOption('#backfill-type', 'member.created');
+    await page.fill('#backfill-from', today);
+    await page.fill('#backfill-to', yesterday);
+    expect((await submit(page, '#backfill')).status()).toBe(422);
+    await expect(page.locator('#to-error').innerText()).resolves.toMatch(/\S/);
+    await page.fill('#backfill-to', today);
+    expect((await submit(page, '#backfill')).status()).toBe(200);
+    await expect(page.locator('[role="status"]').first().innerText()).resolves.toBe('1 events queued.');
+    const [, , , backfilled] = await receiver.waitForCount(path, 4);
+    expect((backfilled.body as { id: string }).id).toBe(eventId);
+
+    // Roll the secret: a new one, shown once.
+    expect((await submit(page, '#roll-secret')).headers()['cache-control']).toBe('no-store');
+    const rolled = await page.inputValue('#secret');
+    expect(rolled).toMatch(/^whsec_/);
+    expect(rolled).not.toBe(first);
+    await page.goto(`${origin}${endpointPath}`);
+    expect(await page.content()).not.toContain(rolled);
+
+    // Disable, then enable (PATCH's service): the health badge follows.
+    await submit(page, '#toggle');
+    await expect(page.locator('[role="status"]').first().innerText()).resolves.toBe('Endpoint disabled.');
+    await expect(page.locator('#health-state').innerText()).resolves.toBe('Disabled');
+    await submit(page, '#toggle');
+    await expect(page.locator('#health-state').innerText()).resolves.toBe('Healthy');
+    expect((await auditRows('endpoints.update')).length).toBe(2);
+
+    // Delete: back to the list; the API no longer knows it; its page is a 404 page.
+    await submit(page, '#delete');
+    expect(new URL(page.url()).search).toBe('?done=deleted');
+    await expect(page.locator('[role="status"]').first().innerText()).resolves.toBe('Endpoint deleted.');
+    const gone = await api.get(`/v1/webhook-endpoints/${id}`, { token: church.token, tenant: church.slug });
+    expect(gone.status).toBe(404);
+    expect((await page.goto(`${origin}${endpointPath}`))!.status()).toBe(404);
+    expect((await page.goto(`${origin}/console/api/webhooks/whe_nope`))!.status()).toBe(404);
+    await context.close();
+  });
+
+  it("another role's page is a 403 page (a staff member on Church → Service tokens, API → CORS and API → Webhooks)", async () => {
     const { context, page } = await open('es-ES');
     await signIn(page, staff);
-    for (const path of ['/console/church/service-tokens', '/console/api/cors']) {
+    for (const path of ['/console/church/service-tokens', '/console/api/cors', '/console/api/webhooks']) {
       const refused = await page.goto(`${origin}${path}`);
       expect(refused!.status()).toBe(403);
       await expect(page.locator('h1').innerText()).resolves.toBe('Sin permiso');

@@ -3,7 +3,7 @@ import { AppError } from '../../common/errors/app-error';
 import { toProblem } from '../../common/errors/problem';
 import type { ApiRequest } from '../../common/http/request';
 import type { Language } from '../../common/i18n/language';
-import { Database } from '../../database/database.service';
+import { Database, TenantRun } from '../../database/database.service';
 import { AuditRecorder } from '../../platform/audit/audit-recorder';
 import type { Principal } from '../../platform/auth/principal';
 import { ROLE_SCOPES } from '../../platform/auth/scopes';
@@ -46,16 +46,26 @@ export class ConsoleActions {
   ) {}
 
   run<T>(req: ApiRequest, session: ConsoleSession, fn: () => Promise<T>): Promise<T> {
+    return this.db.runInTenant(this.tenantRun(req, session), fn);
+  }
+
+  /**
+   * As an @OutsideTransaction route (a network call: a webhook's ping or test event): no
+   * transaction around `fn`; its services open short ones (`Database.transaction`) for their
+   * database work, and so does the audit entry.
+   */
+  runOutside<T>(req: ApiRequest, session: ConsoleSession, fn: () => Promise<T>): Promise<T> {
+    return this.db.runOutsideTransaction(this.tenantRun(req, session), fn);
+  }
+
+  private tenantRun(req: ApiRequest, session: ConsoleSession): TenantRun {
     const name = consoleActorName(session);
-    return this.db.runInTenant(
-      {
-        tenantId: session.tenantId,
-        actor: { kind: 'staff', userId: session.userId, name, tokenName: name },
-        lang: req.lang,
-        requestId: req.id,
-      },
-      fn,
-    );
+    return {
+      tenantId: session.tenantId,
+      actor: { kind: 'staff', userId: session.userId, name, tokenName: name },
+      lang: req.lang,
+      requestId: req.id,
+    };
   }
 
   /** The audit entry of the API route the action stands for (`tokens.create`, `settings.put_cors`…), in the action's transaction. */

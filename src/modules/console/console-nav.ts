@@ -1,7 +1,7 @@
 import { hasScope, ROLE_SCOPES, Role, Scope } from '../../platform/auth/scopes';
 import type { ConsoleTexts } from './console.texts';
 
-export type ConsolePageId = 'tokens' | 'apps' | 'serviceTokens' | 'cors';
+export type ConsolePageId = 'tokens' | 'apps' | 'serviceTokens' | 'cors' | 'webhooks';
 
 interface NavItem {
   page: ConsolePageId;
@@ -12,7 +12,7 @@ interface NavItem {
 
 /**
  * The console's sections and pages, in the order of the navigation (CONTRACT §20). The pages still
- * to come slot in here: API → Webhooks (after CORS), then Devices, Audit log and Usage sections.
+ * to come slot in here: Devices, Audit log and Usage.
  */
 export const CONSOLE_NAV: { section: keyof ConsoleTexts['nav']; items: NavItem[] }[] = [
   {
@@ -22,8 +22,17 @@ export const CONSOLE_NAV: { section: keyof ConsoleTexts['nav']; items: NavItem[]
       { page: 'apps', href: '/console/account/apps' },
     ],
   },
-  { section: 'church', items: [{ page: 'serviceTokens', href: '/console/church/service-tokens', needs: 'admin:*' }] },
-  { section: 'api', items: [{ page: 'cors', href: '/console/api/cors', needs: 'admin:*' }] },
+  {
+    section: 'church',
+    items: [{ page: 'serviceTokens', href: '/console/church/service-tokens', needs: 'admin:*' }],
+  },
+  {
+    section: 'api',
+    items: [
+      { page: 'cors', href: '/console/api/cors', needs: 'admin:*' },
+      { page: 'webhooks', href: '/console/api/webhooks', needs: 'admin:*' },
+    ],
+  },
 ];
 
 export const HOME = CONSOLE_NAV[0].items[0].href;

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ApiTokensModule } from '../api-tokens/api-tokens.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { SettingsModule } from '../settings/settings.module';
+import { WebhookEndpointsModule } from '../webhook-endpoints/webhook-endpoints.module';
 import { ConsoleAccountController } from './console-account.controller';
 import { ConsoleActions } from './console-actions';
 import { ConsoleChurchController } from './console-church.controller';
@@ -13,14 +14,15 @@ import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { ConsoleSessionsService } from './console-sessions.service';
 import { ConsoleSignInController } from './console-sign-in.controller';
 import { ConsoleTokenPages } from './console-token-pages';
+import { ConsoleWebhooksController } from './console-webhooks.controller';
 
 /**
  * The settings console at `/console` (CONTRACT §20): server-rendered pages for the church's staff,
  * signed in with e-mail and password, whose every action goes through the service of its API route.
  */
 @Module({
-  imports: [ApiTokensModule, OAuthModule, SettingsModule],
-  controllers: [ConsoleSignInController, ConsoleAccountController, ConsoleChurchController],
+  imports: [ApiTokensModule, OAuthModule, SettingsModule, WebhookEndpointsModule],
+  controllers: [ConsoleSignInController, ConsoleAccountController, ConsoleChurchController, ConsoleWebhooksController],
   providers: [
     ConsoleClock,
     ConsoleSessionsRepository,

@@ -14,6 +14,7 @@ export interface ConsoleTexts {
     serviceTokens: string;
     api: string;
     cors: string;
+    webhooks: string;
     signOut: string;
     /** `{email}`, `{role}` */
     signedInAs: string;
@@ -79,6 +80,87 @@ export interface ConsoleTexts {
     saved: string;
     empty: string;
   };
+  webhooks: {
+    title: string;
+    lead: string;
+    none: string;
+    never: string;
+    states: { healthy: string; failing: string; disabled: string };
+    /** `{at}` */
+    healthyDetail: string;
+    /** `{count}`, `{at}` */
+    failingDetail: string;
+    url: string;
+    urlHint: string;
+    description: string;
+    events: string;
+    eventsHint: string;
+    newHeading: string;
+    create: string;
+    secretHeading: string;
+    secretNote: string;
+    secretLabel: string;
+    open: string;
+    deleted: string;
+    back: string;
+    settings: string;
+    health: string;
+    status: string;
+    statusEnabled: string;
+    statusDisabled: string;
+    createdAt: string;
+    enable: string;
+    disable: string;
+    enabled: string;
+    disabledNotice: string;
+    remove: string;
+    removeHint: string;
+    rollSecret: string;
+    rollHint: string;
+    validate: string;
+    validateHint: string;
+    validateResult: string;
+    test: string;
+    testHint: string;
+    testType: string;
+    /** `{type}` */
+    testResult: string;
+    /** `{status}`, `{ms}` */
+    answered: string;
+    /** `{status}`, `{ms}`, `{error}` */
+    failed: string;
+    backfillHeading: string;
+    backfillHint: string;
+    type: string;
+    from: string;
+    to: string;
+    backfillSubmit: string;
+    /** `{count}` */
+    backfilled: string;
+    attemptsHeading: string;
+    noAttempts: string;
+    event: string;
+    attempt: string;
+    statusCode: string;
+    duration: string;
+    error: string;
+    time: string;
+    /** `{ms}` */
+    ms: string;
+    resend: string;
+    /** `{event}` */
+    resendLabel: string;
+    resent: string;
+    chartTitle: string;
+    /** `{ok}`, `{failed}` */
+    chartAlt: string;
+    chartTable: string;
+    day: string;
+    succeeded: string;
+    failedSeries: string;
+    attemptsAxis: string;
+    actionsHeading: string;
+  };
   error: {
     title: string;
     reference: string;
@@ -103,6 +185,7 @@ const es: ConsoleTexts = {
     serviceTokens: 'Tokens de servicio',
     api: 'API',
     cors: 'CORS',
+    webhooks: 'Webhooks',
     signOut: 'Cerrar sesión',
     signedInAs: '{email} · {role}',
   },
@@ -164,6 +247,78 @@ const es: ConsoleTexts = {
     saved: 'Lista guardada.',
     empty: 'Lista vacía: se rechaza todo navegador.',
   },
+  webhooks: {
+    title: 'Webhooks',
+    lead: 'Los puntos de destino que reciben los eventos de la iglesia, firmados con su secreto whsec_.',
+    none: 'Todavía no hay puntos de destino.',
+    never: 'nunca',
+    states: { healthy: 'Correcto', failing: 'Con fallos', disabled: 'Desactivado' },
+    healthyDetail: 'Última entrega correcta: {at}',
+    failingDetail: '{count} fallos seguidos; se desactivará el {at}',
+    url: 'URL',
+    urlHint: 'https, con una dirección pública.',
+    description: 'Descripción',
+    events: 'Eventos',
+    eventsHint: 'Los tipos de evento que se enviarán.',
+    newHeading: 'Nuevo punto de destino',
+    create: 'Crear',
+    secretHeading: 'Copie el secreto de firma ahora',
+    secretNote: 'No se volverá a mostrar. Con él, su receptor comprueba la firma de cada entrega.',
+    secretLabel: 'Secreto de firma',
+    open: 'Ver el punto de destino',
+    deleted: 'Punto de destino eliminado.',
+    back: 'Todos los webhooks',
+    settings: 'Configuración',
+    health: 'Estado',
+    status: 'Situación',
+    statusEnabled: 'Activado',
+    statusDisabled: 'Desactivado',
+    createdAt: 'Creado',
+    enable: 'Activar',
+    disable: 'Desactivar',
+    enabled: 'Punto de destino activado.',
+    disabledNotice: 'Punto de destino desactivado.',
+    remove: 'Eliminar',
+    removeHint: 'Deja de recibir eventos; no se puede deshacer.',
+    rollSecret: 'Cambiar el secreto',
+    rollHint: 'El secreto anterior sigue firmando durante 24 horas.',
+    validate: 'Comprobar',
+    validateHint: 'Llama a GET /webhooks/ping en el mismo origen.',
+    validateResult: 'Comprobación',
+    test: 'Enviar un evento de prueba',
+    testHint: 'Un evento de ejemplo firmado, con "test": true; no se reintenta.',
+    testType: 'Tipo de evento',
+    testResult: 'Evento de prueba {type}',
+    answered: 'Respondió {status} en {ms} ms',
+    failed: 'Falló ({error}) en {ms} ms',
+    backfillHeading: 'Reenviar un periodo',
+    backfillHint: 'Entrega de nuevo cada evento de un tipo creado entre esas fechas (UTC).',
+    type: 'Tipo',
+    from: 'Desde',
+    to: 'Hasta',
+    backfillSubmit: 'Reenviar el periodo',
+    backfilled: '{count} eventos en cola.',
+    attemptsHeading: 'Intentos',
+    noAttempts: 'Todavía no hay intentos.',
+    event: 'Evento',
+    attempt: 'Intento',
+    statusCode: 'Código',
+    duration: 'Duración',
+    error: 'Error',
+    time: 'Hora (UTC)',
+    ms: '{ms} ms',
+    resend: 'Reenviar',
+    resendLabel: 'Reenviar {event}',
+    resent: 'Evento reenviado.',
+    chartTitle: 'Entregas de los últimos 7 días',
+    chartAlt: 'Gráfico de barras: {ok} entregas correctas y {failed} fallidas en los últimos 7 días.',
+    chartTable: 'Entregas por día',
+    day: 'Día',
+    succeeded: 'Correctas',
+    failedSeries: 'Fallidas',
+    attemptsAxis: 'Intentos',
+    actionsHeading: 'Acciones',
+  },
   error: {
     title: 'No se puede continuar',
     reference: 'Referencia:',
@@ -194,6 +349,7 @@ const en: ConsoleTexts = {
     serviceTokens: 'Service tokens',
     api: 'API',
     cors: 'CORS',
+    webhooks: 'Webhooks',
     signOut: 'Sign out',
     signedInAs: '{email} · {role}',
   },
@@ -255,6 +411,78 @@ const en: ConsoleTexts = {
     saved: 'Allowlist saved.',
     empty: 'Empty list: every browser is refused.',
   },
+  webhooks: {
+    title: 'Webhooks',
+    lead: "The endpoints that receive the church's events, signed with their whsec_ secret.",
+    none: 'No endpoints yet.',
+    never: 'never',
+    states: { healthy: 'Healthy', failing: 'Failing', disabled: 'Disabled' },
+    healthyDetail: 'Last successful delivery: {at}',
+    failingDetail: '{count} failures in a row; will be disabled on {at}',
+    url: 'URL',
+    urlHint: 'https, reaching a public address.',
+    description: 'Description',
+    events: 'Events',
+    eventsHint: 'The event types to send.',
+    newHeading: 'New endpoint',
+    create: 'Create',
+    secretHeading: 'Copy the signing secret now',
+    secretNote: 'It will not be shown again. Your receiver checks the signature of each delivery with it.',
+    secretLabel: 'Signing secret',
+    open: 'Open the endpoint',
+    deleted: 'Endpoint deleted.',
+    back: 'All webhooks',
+    settings: 'Settings',
+    health: 'Health',
+    status: 'Status',
+    statusEnabled: 'Enabled',
+    statusDisabled: 'Disabled',
+    createdAt: 'Created',
+    enable: 'Enable',
+    disable: 'Disable',
+    enabled: 'Endpoint enabled.',
+    disabledNotice: 'Endpoint disabled.',
+    remove: 'Delete',
+    removeHint: 'It stops receiving events; this cannot be undone.',
+    rollSecret: 'Roll secret',
+    rollHint: 'The previous secret keeps signing for 24 hours.',
+    validate: 'Validate',
+    validateHint: 'Calls GET /webhooks/ping on the same origin.',
+    validateResult: 'Validation',
+    test: 'Send a test event',
+    testHint: 'A signed sample event with "test": true; never retried.',
+    testType: 'Event type',
+    testResult: 'Test event {type}',
+    answered: 'Answered {status} in {ms} ms',
+    failed: 'Failed ({error}) in {ms} ms',
+    backfillHeading: 'Backfill a date range',
+    backfillHint: 'Delivers again every event of one type created between these dates (UTC).',
+    type: 'Type',
+    from: 'From',
+    to: 'To',
+    backfillSubmit: 'Backfill',
+    backfilled: '{count} events queued.',
+    attemptsHeading: 'Attempts',
+    noAttempts: 'No attempts yet.',
+    event: 'Event',
+    attempt: 'Attempt',
+    statusCode: 'Status',
+    duration: 'Duration',
+    error: 'Error',
+    time: 'Time (UTC)',
+    ms: '{ms} ms',
+    resend: 'Resend',
+    resendLabel: 'Resend {event}',
+    resent: 'Event resent.',
+    chartTitle: 'Deliveries in the last 7 days',
+    chartAlt: 'Bar chart: {ok} successful and {failed} failed deliveries in the last 7 days.',
+    chartTable: 'Deliveries per day',
+    day: 'Day',
+    succeeded: 'Succeeded',
+    failedSeries: 'Failed',
+    attemptsAxis: 'Attempts',
+    actionsHeading: 'Actions',
+  },
   error: {
     title: 'Cannot continue',
     reference: 'Reference:',
@@ -285,6 +513,7 @@ const pt: ConsoleTexts = {
     serviceTokens: 'Tokens de serviço',
     api: 'API',
     cors: 'CORS',
+    webhooks: 'Webhooks',
     signOut: 'Sair',
     signedInAs: '{email} · {role}',
   },
@@ -345,6 +574,78 @@ const pt: ConsoleTexts = {
     save: 'Salvar',
     saved: 'Lista salva.',
     empty: 'Lista vazia: todo navegador é recusado.',
+  },
+  webhooks: {
+    title: 'Webhooks',
+    lead: 'Os destinos que recebem os eventos da igreja, assinados com o segredo whsec_.',
+    none: 'Ainda não há destinos.',
+    never: 'nunca',
+    states: { healthy: 'Saudável', failing: 'Com falhas', disabled: 'Desativado' },
+    healthyDetail: 'Última entrega bem-sucedida: {at}',
+    failingDetail: '{count} falhas seguidas; será desativado em {at}',
+    url: 'URL',
+    urlHint: 'https, com um endereço público.',
+    description: 'Descrição',
+    events: 'Eventos',
+    eventsHint: 'Os tipos de evento a enviar.',
+    newHeading: 'Novo destino',
+    create: 'Criar',
+    secretHeading: 'Copie o segredo de assinatura agora',
+    secretNote: 'Ele não será mostrado novamente. Com ele, seu receptor verifica a assinatura de cada entrega.',
+    secretLabel: 'Segredo de assinatura',
+    open: 'Abrir o destino',
+    deleted: 'Destino excluído.',
+    back: 'Todos os webhooks',
+    settings: 'Configuração',
+    health: 'Saúde',
+    status: 'Situação',
+    statusEnabled: 'Ativado',
+    statusDisabled: 'Desativado',
+    createdAt: 'Criado',
+    enable: 'Ativar',
+    disable: 'Desativar',
+    enabled: 'Destino ativado.',
+    disabledNotice: 'Destino desativado.',
+    remove: 'Excluir',
+    removeHint: 'Deixa de receber eventos; não pode ser desfeito.',
+    rollSecret: 'Trocar o segredo',
+    rollHint: 'O segredo anterior continua assinando por 24 horas.',
+    validate: 'Verificar',
+    validateHint: 'Chama GET /webhooks/ping na mesma origem.',
+    validateResult: 'Verificação',
+    test: 'Enviar um evento de teste',
+    testHint: 'Um evento de exemplo assinado, com "test": true; nunca é repetido.',
+    testType: 'Tipo de evento',
+    testResult: 'Evento de teste {type}',
+    answered: 'Respondeu {status} em {ms} ms',
+    failed: 'Falhou ({error}) em {ms} ms',
+    backfillHeading: 'Reenviar um período',
+    backfillHint: 'Entrega de novo cada evento de um tipo criado entre essas datas (UTC).',
+    type: 'Tipo',
+    from: 'De',
+    to: 'Até',
+    backfillSubmit: 'Reenviar o período',
+    backfilled: '{count} eventos na fila.',
+    attemptsHeading: 'Tentativas',
+    noAttempts: 'Ainda não há tentativas.',
+    event: 'Evento',
+    attempt: 'Tentativa',
+    statusCode: 'Código',
+    duration: 'Duração',
+    error: 'Erro',
+    time: 'Hora (UTC)',
+    ms: '{ms} ms',
+    resend: 'Reenviar',
+    resendLabel: 'Reenviar {event}',
+    resent: 'Evento reenviado.',
+    chartTitle: 'Entregas dos últimos 7 dias',
+    chartAlt: 'Gráfico de barras: {ok} entregas bem-sucedidas e {failed} com falha nos últimos 7 dias.',
+    chartTable: 'Entregas por dia',
+    day: 'Dia',
+    succeeded: 'Bem-sucedidas',
+    failedSeries: 'Com falha',
+    attemptsAxis: 'Tentativas',
+    actionsHeading: 'Ações',
   },
   error: {
     title: 'Não é possível continuar',
