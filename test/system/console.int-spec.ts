@@ -9,7 +9,7 @@ import { ConsoleClock } from '../../src/modules/console/console-clock';
 import { OAuthCodesService } from '../../src/modules/oauth/oauth-codes.service';
 import { TenantsService } from '../../src/platform/tenancy/tenants.service';
 import { TestApi } from '../support/api';
-import { inTenant, newMember, newTenant, TestTenant } from '../support/factories';
+import { inTenant, newDevice, newMember, newTenant, TestTenant } from '../support/factories';
 import { TestReceiver } from '../support/receiver';
 import { newOAuthClient, newStaff, pkce } from '../support/oauth-pages';
 
@@ -176,8 +176,9 @@ describe('the console in a browser', () => {
     const { context, page } = await open('en-US');
     await signIn(page, staff);
     await expect(page.locator('h1').innerText()).resolves.toBe('Personal tokens');
-    // A staff member's navigation has no Church or API section.
-    await expect(page.locator('nav .nav-title').allInnerTexts()).resolves.toEqual(['MY ACCOUNT']);
+    // A staff member's navigation has no API section, and of Church only Usage (GET /v1/usage needs no scope).
+    await expect(page.locator('nav .nav-title').allInnerTexts()).resolves.toEqual(['MY ACCOUNT', 'CHURCH']);
+    await expect(page.locator('nav a').allInnerTexts()).resolves.toEqual(['Tokens', 'Authorized apps', 'Usage']);
     await checkEverywhere(page, 'tokens-en');
 
     // The API's validation, next to the fields, in the page's language.
@@ -496,10 +497,91 @@ describe('the console in a browser', () => {
     await context.close();
   });
 
-  it("another role's page is a 403 page (a staff member on Church → Service tokens, API → CORS and API → Webhooks)", async () => {
+  it("Devices: lists the kiosks; revoking one ends its key (401), with the route's audit entry; Audit log shows it newest first and filters by action", async () => {
+    const device = await newDevice(api, church, { name: 'Entrada norte' });
+    const kiosk = () =>
+      fetch(`${origin}/v1/events`, { headers: { Authorization: `Bearer ${device.key}`, 'X-Tenant': church.slug } });
+    expect((await kiosk()).status).toBe(200);
+    const { context, page } = await open('en-US');
+    await signIn(page, admin);
+    await page.click('nav a[href="/console/devices"]');
+    await page.waitForURL('**/console/devices');
+    await expect(page.locator('h1').innerText()).resolves.toBe('Devices');
+    await expect(page.locator('.row-title').allInnerTexts()).resolves.toEqual([
+      expect.stringContaining('Entrada norte'),
+    ]);
+    expect(await page.content()).not.toContain(device.key);
+    await checkEverywhere(page, 'devices-en');
+    await submit(page, 'button[aria-label="Revoke Entrada norte"]');
+    await expect(page.locator('[role="status"]').first().innerText()).resolves.toBe('Device revoked.');
+    expect(await page.locator('.row').count()).toBe(0);
+    expect((await kiosk()).status).toBe(401);
+    expect(await auditRows('devices.remove')).toEqual([
+      { token_name: `console: ${admin.email}`, resource_id: device.id },
+    ]);
+
+    // A malformed id is the API's 404, on the page.
+    const csrf = await page.inputValue('header input[name="csrf"]');
+    const bad = await context.request.post(`${origin}/console/devices/dev_nope/revoke`, {
+      form: { csrf },
+      maxRedirects: 0,
+    });
+    expect(bad.status()).toBe(404);
+
+    // Audit log: newest first (the revoke on top), then filtered by action.
+    await page.click('nav a[href="/console/audit-log"]');
+    await page.waitForURL('**/console/audit-log');
+    await expect(page.locator('h1').innerText()).resolves.toBe('Audit log');
+    const first = page.locator('table.audit tbody tr').first().locator('td');
+    await expect(first.allInnerTexts()).resolves.toEqual([
+      expect.any(String),
+      'devices.remove',
+      device.id,
+      `console: ${admin.email}`,
+      '204',
+    ]);
+    await checkEverywhere(page, 'audit-en');
+    await page.fill('#action-filter', 'devices.remove');
+    await submit(page, '#apply-filter');
+    expect(new URL(page.url()).search).toBe('?action=devices.remove');
+    const actions = await page.locator('table.audit tbody tr td:nth-child(2)').allInnerTexts();
+    expect(actions).toEqual(['devices.remove']);
+    // A cursor edited by hand is the API's 400 on the page, never a 500.
+    expect((await page.goto(`${origin}/console/audit-log?cursor=nonsense`))!.status()).toBe(400);
+    await context.close();
+  });
+
+  it("Usage: any role sees today's requests against the plan's daily quota (GET /v1/usage's numbers), as a meter and a bar picture", async () => {
+    const usage = await api.get<{ quota: { requests_per_day: number }; day: { requests: number } }>('/v1/usage', {
+      token: church.token,
+      tenant: church.slug,
+    });
     const { context, page } = await open('es-ES');
     await signIn(page, staff);
-    for (const path of ['/console/church/service-tokens', '/console/api/cors', '/console/api/webhooks']) {
+    await page.click('nav a[href="/console/usage"]');
+    await page.waitForURL('**/console/usage');
+    await expect(page.locator('h1').innerText()).resolves.toBe('Uso');
+    const meter = page.locator('#day-meter');
+    expect(Number(await meter.getAttribute('max'))).toBe(usage.body.quota.requests_per_day);
+    expect(Number(await meter.getAttribute('value'))).toBeGreaterThanOrEqual(usage.body.day.requests);
+    await expect(page.locator('#today-text').innerText()).resolves.toMatch(
+      /^[\d.,\s]+ de [\d.,\s]+ solicitudes hoy \(\d+ %\)\.$/,
+    );
+    await expect(page.locator('.chart img').getAttribute('alt')).resolves.toMatch(/solicitudes hoy/);
+    await checkEverywhere(page, 'usage-es');
+    await context.close();
+  });
+
+  it("another role's page is a 403 page (a staff member on Church → Service tokens, API → CORS, API → Webhooks, Devices and Audit log)", async () => {
+    const { context, page } = await open('es-ES');
+    await signIn(page, staff);
+    for (const path of [
+      '/console/church/service-tokens',
+      '/console/api/cors',
+      '/console/api/webhooks',
+      '/console/devices',
+      '/console/audit-log',
+    ]) {
       const refused = await page.goto(`${origin}${path}`);
       expect(refused!.status()).toBe(403);
       await expect(page.locator('h1').innerText()).resolves.toBe('Sin permiso');

@@ -26,7 +26,8 @@ export class AuditLogController {
   }
 }
 
-function toAuditResponse(entry: AuditEntryEntity): AuditEntryResponse {
+/** An audit entry as GET /v1/audit-log answers it (the console's Audit log page shows the same). */
+export function toAuditResponse(entry: AuditEntryEntity): AuditEntryResponse {
   return {
     id: toPublicId(ID_PREFIX.audit, entry.id),
     action: entry.action,

@@ -1,7 +1,7 @@
 import { hasScope, ROLE_SCOPES, Role, Scope } from '../../platform/auth/scopes';
 import type { ConsoleTexts } from './console.texts';
 
-export type ConsolePageId = 'tokens' | 'apps' | 'serviceTokens' | 'cors' | 'webhooks';
+export type ConsolePageId = 'tokens' | 'apps' | 'serviceTokens' | 'cors' | 'webhooks' | 'devices' | 'audit' | 'usage';
 
 interface NavItem {
   page: ConsolePageId;
@@ -12,7 +12,7 @@ interface NavItem {
 
 /**
  * The console's sections and pages, in the order of the navigation (CONTRACT §20). The pages still
- * to come slot in here: Devices, Audit log and Usage.
+ * Devices, Audit log and Usage sit under Church (Usage for every role, as GET /v1/usage).
  */
 export const CONSOLE_NAV: { section: keyof ConsoleTexts['nav']; items: NavItem[] }[] = [
   {
@@ -24,7 +24,13 @@ export const CONSOLE_NAV: { section: keyof ConsoleTexts['nav']; items: NavItem[]
   },
   {
     section: 'church',
-    items: [{ page: 'serviceTokens', href: '/console/church/service-tokens', needs: 'admin:*' }],
+    items: [
+      { page: 'serviceTokens', href: '/console/church/service-tokens', needs: 'admin:*' },
+      { page: 'devices', href: '/console/devices', needs: 'admin:*' },
+      { page: 'audit', href: '/console/audit-log', needs: 'admin:*' },
+      // GET /v1/usage needs no scope: every role sees the church's usage.
+      { page: 'usage', href: '/console/usage' },
+    ],
   },
   {
     section: 'api',

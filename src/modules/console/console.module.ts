@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { ApiTokensModule } from '../api-tokens/api-tokens.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { SettingsModule } from '../settings/settings.module';
+import { AuditLogModule } from '../audit-log/audit-log.module';
+import { DevicesModule } from '../devices/devices.module';
 import { WebhookEndpointsModule } from '../webhook-endpoints/webhook-endpoints.module';
 import { ConsoleAccountController } from './console-account.controller';
 import { ConsoleActions } from './console-actions';
@@ -14,6 +16,7 @@ import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { ConsoleSessionsService } from './console-sessions.service';
 import { ConsoleSignInController } from './console-sign-in.controller';
 import { ConsoleTokenPages } from './console-token-pages';
+import { ConsoleOverviewController } from './console-overview.controller';
 import { ConsoleWebhooksController } from './console-webhooks.controller';
 
 /**
@@ -21,8 +24,14 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
  * signed in with e-mail and password, whose every action goes through the service of its API route.
  */
 @Module({
-  imports: [ApiTokensModule, OAuthModule, SettingsModule, WebhookEndpointsModule],
-  controllers: [ConsoleSignInController, ConsoleAccountController, ConsoleChurchController, ConsoleWebhooksController],
+  imports: [ApiTokensModule, OAuthModule, SettingsModule, WebhookEndpointsModule, DevicesModule, AuditLogModule],
+  controllers: [
+    ConsoleSignInController,
+    ConsoleAccountController,
+    ConsoleChurchController,
+    ConsoleWebhooksController,
+    ConsoleOverviewController,
+  ],
   providers: [
     ConsoleClock,
     ConsoleSessionsRepository,

@@ -15,6 +15,9 @@ export interface ConsoleTexts {
     api: string;
     cors: string;
     webhooks: string;
+    devices: string;
+    audit: string;
+    usage: string;
     signOut: string;
     /** `{email}`, `{role}` */
     signedInAs: string;
@@ -161,6 +164,53 @@ export interface ConsoleTexts {
     attemptsAxis: string;
     actionsHeading: string;
   };
+  devices: {
+    title: string;
+    lead: string;
+    none: string;
+    name: string;
+    campus: string;
+    key: string;
+    created: string;
+    revoke: string;
+    /** `{name}` */
+    revokeLabel: string;
+    revoked: string;
+  };
+  audit: {
+    title: string;
+    lead: string;
+    none: string;
+    filter: string;
+    filterHint: string;
+    apply: string;
+    time: string;
+    action: string;
+    resource: string;
+    actor: string;
+    status: string;
+    next: string;
+    first: string;
+  };
+  usage: {
+    title: string;
+    lead: string;
+    plan: string;
+    today: string;
+    thisMinute: string;
+    used: string;
+    quota: string;
+    day: string;
+    perDay: string;
+    chartTitle: string;
+    /** `{used}`, `{quota}`, `{percent}` */
+    todayText: string;
+    requestsToday: string;
+    bytesToday: string;
+    requestsMinute: string;
+    rpm: string;
+    burst: string;
+  };
   error: {
     title: string;
     reference: string;
@@ -186,6 +236,9 @@ const es: ConsoleTexts = {
     api: 'API',
     cors: 'CORS',
     webhooks: 'Webhooks',
+    devices: 'Dispositivos',
+    audit: 'Registro de auditoría',
+    usage: 'Uso',
     signOut: 'Cerrar sesión',
     signedInAs: '{email} · {role}',
   },
@@ -319,6 +372,51 @@ const es: ConsoleTexts = {
     attemptsAxis: 'Intentos',
     actionsHeading: 'Acciones',
   },
+  devices: {
+    title: 'Dispositivos',
+    lead: 'Los quioscos de registro de la iglesia y sus claves. Revocar uno invalida su clave al instante.',
+    none: 'No hay dispositivos registrados.',
+    name: 'Nombre',
+    campus: 'Sede',
+    key: 'Clave',
+    created: 'Registrado',
+    revoke: 'Revocar',
+    revokeLabel: 'Revocar {name}',
+    revoked: 'Dispositivo revocado.',
+  },
+  audit: {
+    title: 'Registro de auditoría',
+    lead: 'Cada cambio hecho con un token o desde esta consola, el más reciente primero.',
+    none: 'No hay entradas.',
+    filter: 'Acción',
+    filterHint: 'Por ejemplo: endpoints.create',
+    apply: 'Filtrar',
+    time: 'Hora (UTC)',
+    action: 'Acción',
+    resource: 'Recurso',
+    actor: 'Quién',
+    status: 'Estado',
+    next: 'Más antiguas',
+    first: 'Más recientes',
+  },
+  usage: {
+    title: 'Uso',
+    lead: 'Las solicitudes de hoy (UTC) frente a la cuota de su plan.',
+    plan: 'Plan',
+    today: 'Hoy',
+    thisMinute: 'Este minuto',
+    used: 'Usadas',
+    quota: 'Cuota',
+    day: 'Periodo',
+    perDay: 'Solicitudes',
+    chartTitle: 'Solicitudes de hoy frente a la cuota diaria',
+    todayText: '{used} de {quota} solicitudes hoy ({percent} %).',
+    requestsToday: 'Solicitudes hoy',
+    bytesToday: 'Bytes enviados hoy',
+    requestsMinute: 'Solicitudes este minuto',
+    rpm: 'Por minuto',
+    burst: 'Ráfaga',
+  },
   error: {
     title: 'No se puede continuar',
     reference: 'Referencia:',
@@ -350,6 +448,9 @@ const en: ConsoleTexts = {
     api: 'API',
     cors: 'CORS',
     webhooks: 'Webhooks',
+    devices: 'Devices',
+    audit: 'Audit log',
+    usage: 'Usage',
     signOut: 'Sign out',
     signedInAs: '{email} · {role}',
   },
@@ -483,6 +584,51 @@ const en: ConsoleTexts = {
     attemptsAxis: 'Attempts',
     actionsHeading: 'Actions',
   },
+  devices: {
+    title: 'Devices',
+    lead: "The church's check-in kiosks and their keys. Revoking one ends its key at once.",
+    none: 'No devices registered.',
+    name: 'Name',
+    campus: 'Campus',
+    key: 'Key',
+    created: 'Registered',
+    revoke: 'Revoke',
+    revokeLabel: 'Revoke {name}',
+    revoked: 'Device revoked.',
+  },
+  audit: {
+    title: 'Audit log',
+    lead: 'Every change made with a token or from this console, newest first.',
+    none: 'No entries.',
+    filter: 'Action',
+    filterHint: 'For example: endpoints.create',
+    apply: 'Filter',
+    time: 'Time (UTC)',
+    action: 'Action',
+    resource: 'Resource',
+    actor: 'Who',
+    status: 'Status',
+    next: 'Older',
+    first: 'Newest',
+  },
+  usage: {
+    title: 'Usage',
+    lead: "Today's requests (UTC) against your plan's quota.",
+    plan: 'Plan',
+    today: 'Today',
+    thisMinute: 'This minute',
+    used: 'Used',
+    quota: 'Quota',
+    day: 'Period',
+    perDay: 'Requests',
+    chartTitle: "Today's requests against the daily quota",
+    todayText: '{used} of {quota} requests today ({percent}%).',
+    requestsToday: 'Requests today',
+    bytesToday: 'Bytes sent today',
+    requestsMinute: 'Requests this minute',
+    rpm: 'Per minute',
+    burst: 'Burst',
+  },
   error: {
     title: 'Cannot continue',
     reference: 'Reference:',
@@ -514,6 +660,9 @@ const pt: ConsoleTexts = {
     api: 'API',
     cors: 'CORS',
     webhooks: 'Webhooks',
+    devices: 'Dispositivos',
+    audit: 'Registro de auditoria',
+    usage: 'Uso',
     signOut: 'Sair',
     signedInAs: '{email} · {role}',
   },
@@ -646,6 +795,51 @@ const pt: ConsoleTexts = {
     failedSeries: 'Com falha',
     attemptsAxis: 'Tentativas',
     actionsHeading: 'Ações',
+  },
+  devices: {
+    title: 'Dispositivos',
+    lead: 'Os quiosques de check-in da igreja e suas chaves. Revogar um invalida sua chave na hora.',
+    none: 'Nenhum dispositivo registrado.',
+    name: 'Nome',
+    campus: 'Campus',
+    key: 'Chave',
+    created: 'Registrado',
+    revoke: 'Revogar',
+    revokeLabel: 'Revogar {name}',
+    revoked: 'Dispositivo revogado.',
+  },
+  audit: {
+    title: 'Registro de auditoria',
+    lead: 'Cada alteração feita com um token ou por este console, a mais recente primeiro.',
+    none: 'Nenhuma entrada.',
+    filter: 'Ação',
+    filterHint: 'Por exemplo: endpoints.create',
+    apply: 'Filtrar',
+    time: 'Hora (UTC)',
+    action: 'Ação',
+    resource: 'Recurso',
+    actor: 'Quem',
+    status: 'Status',
+    next: 'Mais antigas',
+    first: 'Mais recentes',
+  },
+  usage: {
+    title: 'Uso',
+    lead: 'As solicitações de hoje (UTC) em relação à cota do seu plano.',
+    plan: 'Plano',
+    today: 'Hoje',
+    thisMinute: 'Este minuto',
+    used: 'Usadas',
+    quota: 'Cota',
+    day: 'Período',
+    perDay: 'Solicitações',
+    chartTitle: 'Solicitações de hoje em relação à cota diária',
+    todayText: '{used} de {quota} solicitações hoje ({percent}%).',
+    requestsToday: 'Solicitações hoje',
+    bytesToday: 'Bytes enviados hoje',
+    requestsMinute: 'Solicitações neste minuto',
+    rpm: 'Por minuto',
+    burst: 'Rajada',
   },
   error: {
     title: 'Não é possível continuar',

@@ -10,5 +10,6 @@ import { DevicesChangeSource } from './devices.changes';
   imports: [CampusesModule, UsersModule],
   controllers: [DevicesController],
   providers: [DevicesService, DevicesChangeSource, DevicesRepository],
+  exports: [DevicesService],
 })
 export class DevicesModule {}
