@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { ID_PREFIX, parsePublicId } from '../../src/common/ids/id';
+import { Database } from '../../src/database/database.service';
 import { ConsoleClock } from '../../src/modules/console/console-clock';
 import { OAuthCodesService } from '../../src/modules/oauth/oauth-codes.service';
 import { TenantsService } from '../../src/platform/tenancy/tenants.service';
@@ -416,9 +417,33 @@ describe('the console in a browser', () => {
     expect(id).toMatch(/^whe_/);
     await expect(page.locator('#health-state').innerText()).resolves.toBe('Healthy');
 
-    // A test event: signed, "test": true, sent through the service, the attempt shown.
+    // A test event: signed, "test": true, sent through the service, the attempt shown; no church
+    // transaction is open while the receiver has the request (as the route's @OutsideTransaction).
+    const db = api.app.get(Database);
+    const runInTenant = db.runInTenant.bind(db);
+    let inFlight = 0;
+    let opened = 0;
+    jest.spyOn(db, 'runInTenant').mockImplementation(async (run, fn) => {
+      inFlight++;
+      opened++;
+      try {
+        return await runInTenant(run, fn);
+      } finally {
+        inFlight--;
+      }
+    });
+    const openWhenReceived: number[] = [];
+    receiver.answer(path, () => {
+      openWhenReceived.push(inFlight);
+      return {};
+    });
     await page.selectOption('#test-type', 'member.created');
     const tested = await submit(page, '#send-test');
+    expect(openWhenReceived).toEqual([0]);
+    // The service's short transactions (reading the endpoint and its secrets, the audit entry) did go through the spy.
+    expect(opened).toBeGreaterThan(0);
+    receiver.reset(path);
+    jest.restoreAllMocks();
     expect(tested.status()).toBe(200);
     await expect(page.locator('#result').innerText()).resolves.toMatch(
       /^Test event member.created: Answered 200 in \d+ ms$/,
