@@ -57,4 +57,10 @@ describe('renderSvgChart', () => {
     const monthly = { ...spec, categories: months, series: [{ name: 'USD', values: months.map((_, i) => i) }] };
     expect(readSvg(renderSvgChart(monthly)).texts.filter((t) => t.startsWith('2026-'))).toEqual(months);
   });
+
+  it('a count axis steps by whole numbers (one delivery is not drawn against 0.2, 0.4, …)', () => {
+    const counts = { ...spec, categories: ['a', 'b'], series: [{ name: 'n', values: [0, 1] }] };
+    const ticks = readSvg(renderSvgChart(counts)).texts.filter((t) => /^\d+(\.\d+)?$/.test(t));
+    expect(ticks).toEqual(['0', '1']);
+  });
 });

@@ -42,6 +42,7 @@ export function renderSvgChart(spec: ChartSpec): string {
   // Many categories (a year of months, weeks) are written at an angle, their axis name further down.
   const rotated = spec.categories.length > 8;
   // More labels than fit (a year of weeks) would print over each other: then every n-th is written.
+  const whole = spec.series.every((s) => s.values.every((v) => v === null || Number.isInteger(v)));
   const labelEvery = Math.max(1, Math.ceil((spec.categories.length * LABEL_ROOM) / (width - 140)));
   const bottom = rotated ? 80 : 60;
   const single = spec.height ?? 420;
@@ -72,7 +73,15 @@ export function renderSvgChart(spec: ChartSpec): string {
         nameGap: rotated ? 70 : 40,
         axisLabel: { interval: labelEvery - 1, rotate: rotated ? 40 : 0 },
       })),
-      yAxis: axes.map((name, i) => ({ gridIndex: i, type: 'value', name, nameLocation: 'middle', nameGap: 60 })),
+      // Counts (every value whole) step by whole numbers: no 0.2 of a delivery on a quiet week.
+      yAxis: axes.map((name, i) => ({
+        gridIndex: i,
+        type: 'value',
+        name,
+        nameLocation: 'middle',
+        nameGap: 60,
+        ...(whole ? { minInterval: 1 } : {}),
+      })),
       series: spec.series.map((s) => {
         const panel = axes.indexOf(s.axis ?? spec.yLabel);
         return {
