@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { interpolate, Language } from '../../common/i18n/language';
+import { SignInError, signInErrorMessage } from '../../platform/views/sign-in-error';
 import { PAGE_STYLE, setPageHeaders } from '../../platform/views/page-headers';
 import { initialsOf } from '../../platform/views/page-text';
 import { OAUTH_PAGE_TEXTS } from '../oauth/oauth-pages.texts';
@@ -33,22 +34,11 @@ export class ConsolePages {
       church?: string;
       email?: string;
       notice?: 'signedOut' | 'expired';
-      error?: 'missing' | 'wrong' | { throttledSeconds: number };
+      error?: SignInError;
     },
   ): Promise<void> {
     const t = CONSOLE_TEXTS[page.lang];
-    const error =
-      page.error === undefined
-        ? undefined
-        : typeof page.error === 'object'
-          ? {
-              text: interpolate(t.signIn.throttled, {
-                minutes: Math.max(1, Math.ceil(page.error.throttledSeconds / 60)),
-              }),
-              warn: true,
-            }
-          : { text: t.signIn[page.error] };
-    if (page.error && typeof page.error === 'object') res.setHeader('Retry-After', String(page.error.throttledSeconds));
+    const error = signInErrorMessage(res, t.signIn, page.error);
     await this.send(res, page.lang, page.status ?? 200, 'console/sign-in', {
       title: `${t.signIn.title} · ${t.signIn.heading}`,
       t: { ...t.signIn, product: t.product },

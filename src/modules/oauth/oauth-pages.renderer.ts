@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { interpolate, Language } from '../../common/i18n/language';
+import { SignInError, signInErrorMessage } from '../../platform/views/sign-in-error';
 import type { Role, Scope } from '../../platform/auth/scopes';
 import { PAGE_STYLE, setPageHeaders } from '../../platform/views/page-headers';
 import { initialsOf, richText } from '../../platform/views/page-text';
@@ -49,23 +50,12 @@ export class OAuthPages {
         keys: RequestKeys;
         status?: number;
         email?: string;
-        error?: 'missing' | 'wrong' | { throttledSeconds: number };
+        error?: SignInError;
       },
   ): Promise<void> {
     const t = OAUTH_PAGE_TEXTS[page.lang];
     const parties = { app: page.app, church: page.church };
-    const error =
-      page.error === undefined
-        ? undefined
-        : typeof page.error === 'object'
-          ? {
-              text: interpolate(t.signIn.throttled, {
-                minutes: Math.max(1, Math.ceil(page.error.throttledSeconds / 60)),
-              }),
-              warn: true,
-            }
-          : { text: t.signIn[page.error] };
-    if (page.error && typeof page.error === 'object') res.setHeader('Retry-After', String(page.error.throttledSeconds));
+    const error = signInErrorMessage(res, t.signIn, page.error);
     await this.send(res, page, page.status ?? 200, 'oauth/sign-in', {
       title: `${t.signIn.title} · ${page.church}`,
       t: t.signIn,
