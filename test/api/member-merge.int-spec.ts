@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import type { AttendanceResponse as Attendance } from '../../src/modules/attendance/dto/attendance.response';
@@ -750,6 +751,129 @@ describe('merging duplicate members (POST /v1/members/{id}/merge)', () => {
         );
         expect(onDuplicate[0].n).toBe(0);
       }
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------
+  describe('a write naming the duplicate while its merge holds the members waits and follows it', () => {
+    const uuidOf = (publicId: string) =>
+      publicId.slice(4).replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+
+    /**
+     * Holds both members as a merge does (FOR UPDATE), sends `write`, waits until it queues on
+     * that lock, then commits what the merge writes (the duplicate deleted and merged into the
+     * survivor, plus `moves`) and returns the write's answer. A write that read the duplicate
+     * without a lock would not wait, and would land on the duplicate.
+     */
+    async function duringMerge<T>(
+      pair: { survivor: string; duplicate: string },
+      write: () => Promise<T>,
+      moves: (tx: Client, ids: { survivor: string; duplicate: string }) => Promise<unknown> = async () => undefined,
+    ): Promise<T> {
+      const tx = new Client({ connectionString: process.env.DATABASE_URL, application_name: 'merge-in-test' });
+      await tx.connect();
+      try {
+        const ids = { survivor: uuidOf(pair.survivor), duplicate: uuidOf(pair.duplicate) };
+        await tx.query('BEGIN');
+        await tx.query(`SELECT id FROM members WHERE tenant_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`, [
+          church.id,
+          [ids.survivor, ids.duplicate],
+        ]);
+        const answer = write();
+        await waitFor(
+          async () =>
+            (
+              await tx.query<{ n: number }>(
+                `SELECT count(*)::int AS n FROM pg_stat_activity
+                  WHERE datname = current_database() AND application_name <> 'merge-in-test' AND wait_event_type = 'Lock'`,
+              )
+            ).rows[0].n === 1,
+          { what: 'the write to wait on the merge’s lock on the members', timeout: 5_000 },
+        );
+        await tx.query(`UPDATE members SET deleted_at = now(), merged_into = $2 WHERE tenant_id = $1 AND id = $3`, [
+          church.id,
+          ids.survivor,
+          ids.duplicate,
+        ]);
+        await moves(tx, ids);
+        await tx.query('COMMIT');
+        return await answer;
+      } finally {
+        await tx.end();
+      }
+    }
+
+    const livePair = async () => ({
+      survivor: (await newMember(api, church, { first_name: 'Rosa', last_name: 'Superviviente' })).id,
+      duplicate: (await newMember(api, church, { first_name: 'Rosita', last_name: 'Duplicada' })).id,
+    });
+
+    it('DELETE /v1/members/{id}/push-tokens/{token_id}', async () => {
+      const pair = await livePair();
+      const token = await api.post<{ id: string }>(
+        `/v1/members/${pair.duplicate}/push-tokens`,
+        as(church, { body: { token: `race-${randomBytes(8).toString('hex')}`, platform: 'ios' } }),
+      );
+      const res = await duringMerge(
+        pair,
+        () => api.delete(`/v1/members/${pair.duplicate}/push-tokens/${token.body.id}`, as(church)),
+        (tx, ids) =>
+          tx.query(`UPDATE member_push_tokens SET member_id = $1 WHERE member_id = $2`, [ids.survivor, ids.duplicate]),
+      );
+      expect(res.status).toBe(204);
+      expect((await ok<PushTokenList>(`/v1/members/${pair.survivor}/push-tokens`)).data).toEqual([]);
+    });
+
+    it('DELETE /v1/households/{id}/members/{member_id}', async () => {
+      const pair = await livePair();
+      const home = await newHousehold(api, church);
+      await addToHousehold(api, church, home.id, { member_id: pair.duplicate, household_role: 'spouse' });
+      const res = await duringMerge(
+        pair,
+        () => api.delete(`/v1/households/${home.id}/members/${pair.duplicate}`, as(church)),
+        // The merge gives the survivor (who had none) the duplicate's household.
+        (tx, ids) =>
+          tx.query(
+            `UPDATE members m SET household_id = d.household_id, household_role = d.household_role
+               FROM members d WHERE m.id = $1 AND d.id = $2`,
+            [ids.survivor, ids.duplicate],
+          ),
+      );
+      expect(res.status).toBe(204);
+      expect((await ok<Household>(`/v1/households/${home.id}`)).members).toEqual([]);
+    });
+
+    it('POST /v1/notifications (audience.member_ids)', async () => {
+      const pair = await livePair();
+      const sent = await duringMerge(pair, () =>
+        api.post<Notification>(
+          '/v1/notifications',
+          as(church, {
+            body: { title: 'Hola', body: 'Carrera', channels: ['email'], audience: { member_ids: [pair.duplicate] } },
+          }),
+        ),
+      );
+      expect([sent.status, sent.body.audience]).toEqual([202, { member_ids: [pair.survivor] }]);
+    });
+
+    it('POST /v1/statements (donor_ids)', async () => {
+      const pair = await livePair();
+      const run = await duringMerge(pair, () =>
+        api.post<Run>('/v1/statements', as(church, { body: { year: YEAR, donor_ids: [pair.duplicate] } })),
+      );
+      expect([run.status, run.body.donor_ids]).toEqual([202, [pair.survivor]]);
+    });
+
+    it('POST /v1/events/{id}/registrations (member_id)', async () => {
+      const pair = await livePair();
+      const event = await newUpcomingEvent(api, church, { registration_open: true });
+      const registered = await duringMerge(pair, () =>
+        api.post<Registration>(
+          `/v1/events/${event.id}/registrations`,
+          as(church, { body: { member_id: pair.duplicate } }),
+        ),
+      );
+      expect([registered.status, registered.body.member?.id]).toEqual([201, pair.survivor]);
     });
   });
 

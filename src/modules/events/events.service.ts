@@ -160,7 +160,7 @@ export class EventsService {
     if (dto.member_id !== undefined) {
       const memberId = parsePublicId(ID_PREFIX.member, dto.member_id);
       // A member merged into another registers the survivor (CONTRACT §17).
-      member = memberId ? await this.members.findLiveOrSurvivor(memberId) : null;
+      member = memberId ? await this.members.findLiveOrSurvivor(memberId, 'for_key_share') : null;
       if (!member) throw AppError.validation([{ field: 'member_id', issue: 'not_found' }]);
       if (await this.repository.hasMemberRegistration(event.id, member.id)) {
         throw new AppError('conflict', { reason: `member ${dto.member_id} is already registered for this event` });

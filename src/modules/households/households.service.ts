@@ -99,7 +99,8 @@ export class HouseholdsService {
 
   async removeMember(id: string, memberId: string): Promise<void> {
     await this.require(id, 'for_key_share');
-    const member = (await this.lookup.liveOrSurvivorIds([memberId])).get(memberId) ?? memberId;
+    // Locked as the update will: a merge running meanwhile is waited for and followed.
+    const member = (await this.lookup.liveOrSurvivorIds([memberId], 'for_no_key_update')).get(memberId) ?? memberId;
     if (!(await this.members.leave(member, id))) throw AppError.notFound('household member');
   }
 

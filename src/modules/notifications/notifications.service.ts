@@ -133,7 +133,11 @@ export class NotificationsService {
         const refs = dto.member_ids!;
         const uuids = refs.map((ref) => parsePublicId(ID_PREFIX.member, ref));
         // A member merged into another names the survivor (CONTRACT §17): the audience keeps the survivor.
-        const live = await this.members.liveOrSurvivorIds(uuids.filter((u): u is string => u !== null));
+        // Locked FOR KEY SHARE: a merge running meanwhile is waited for and followed.
+        const live = await this.members.liveOrSurvivorIds(
+          uuids.filter((u): u is string => u !== null),
+          'for_key_share',
+        );
         const ids = uuids.map((uuid, i) => {
           const id = uuid && live.get(uuid);
           if (!id) issues.push({ field: `audience.member_ids[${i}]`, issue: 'not_found' });

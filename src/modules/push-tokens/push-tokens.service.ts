@@ -45,7 +45,7 @@ export class PushTokensService {
 
   /** A member merged into another names the survivor (its tokens moved there). */
   async remove(named: string, id: string): Promise<void> {
-    const memberId = (await this.members.liveOrSurvivorIds([named])).get(named) ?? named;
+    const memberId = (await this.members.liveOrSurvivorIds([named], 'for_key_share')).get(named) ?? named;
     if (!(await this.tokens.delete(memberId, id))) throw AppError.notFound('push token');
   }
 }

@@ -108,7 +108,7 @@ export class StatementsService {
     const valid = uuids.filter((u): u is string => u !== null);
     // A member merged into another names the survivor, who has its gifts (CONTRACT §17); deleted
     // members too: their gifts stay on record.
-    const survivors = await this.members.liveOrSurvivorIds(valid);
+    const survivors = await this.members.liveOrSurvivorIds(valid, 'for_key_share');
     const known = await this.members.existingIds(valid);
     const ids = uuids.map((uuid, i) => {
       const id = uuid && (survivors.get(uuid) ?? (known.has(uuid) ? uuid : null));
