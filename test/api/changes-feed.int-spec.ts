@@ -18,7 +18,10 @@ import {
   newFund,
   newHousehold,
   newMember,
+  newPledge,
+  newRegistration,
   newTag,
+  newUpcomingEvent,
   newTenant,
   newToken,
   newWebhookEndpoint,
@@ -164,6 +167,44 @@ describe('changes feed (CONTRACT §15–§16)', () => {
     expect(JSON.stringify(objectOf(household.id))).toContain('Rosalía');
     expect(objectOf(event.id)).toMatchObject({ attendance_count: 1 });
     expect(objectOf(batch.id)).toMatchObject({ count: 1, total: 5000 });
+  });
+
+  it('values from other records: a gift upserts the pledges it counts toward, a renamed member her registrations', async () => {
+    const c = await newTenant(api);
+    const member = await newMember(api, c, { first_name: 'Rosa', last_name: 'Díaz' });
+    const [fund, otherFund] = [await newFund(api, c), await newFund(api, c)];
+    const year = new Date().getUTCFullYear();
+    const pledge = await newPledge(api, c, {
+      donor_id: member.id,
+      fund_id: fund.id,
+      amount: 10000,
+      currency: 'MXN',
+      starts_on: `${year}-01-01`,
+      ends_on: `${year}-12-31`,
+    });
+    const event = await newUpcomingEvent(api, c, { registration_open: true });
+    const registration = await newRegistration(api, c, event.id, { member_id: member.id });
+    const cursor = await head(c);
+    const gift = { currency: 'MXN', method: 'cash', donor_id: member.id };
+    await newDonation(api, c, { ...gift, amount: 1500, fund_id: otherFund.id });
+    await api.patch(`/v1/members/${member.id}`, as(c, { body: { email: 'rosa@example.org' } }));
+    const { changes: before } = await follow(c, cursor, { types: 'pledge,registration' });
+    expect(before).toEqual([]); // a gift to another fund and an e-mail change touch neither
+    await newDonation(api, c, { ...gift, amount: 3000, fund_id: fund.id });
+    await api.patch(`/v1/members/${member.id}`, as(c, { body: { last_name: 'Díaz López' } }));
+    const { changes } = await followUntil(
+      c,
+      cursor,
+      (all) => of(all, pledge.id).length > 0 && of(all, registration.id).length > 0,
+      { types: 'pledge,registration' },
+    );
+    expect(changes.map((ch) => [ch.object_id, ch.op])).toEqual([
+      [pledge.id, 'upsert'],
+      [registration.id, 'upsert'],
+    ]);
+    expect(of(changes, pledge.id)[0].object).toEqual((await api.get(`/v1/pledges/${pledge.id}`, as(c))).body);
+    expect(of(changes, pledge.id)[0].object).toMatchObject({ given: 3000, remaining: 7000 });
+    expect(of(changes, registration.id)[0].object).toMatchObject({ member: { last_name: 'Díaz López' } });
   });
 
   it('devices are a credential resource: an OAuth access token reads no device changes (403 when it names the type)', async () => {
@@ -445,15 +486,19 @@ describe('changes feed (CONTRACT §15–§16)', () => {
     await Promise.all(Array.from({ length: 6 }, (_, w) => writer(w)));
     writing = false;
     await follower;
-    const end = positionOf(await head(c));
+    // Not the head: its line may still wait on a transaction that was running (the worker's, say)
+    // while changes above it had committed. A cursor past the last change's position has read it.
+    const [{ last }] = (
+      await pg.query<{ last: string }>(`SELECT max(position)::text AS last FROM changes WHERE tenant_id = $1`, [c.id])
+    ).rows;
     await waitFor(
       async () => {
         const step = await follow(c, cursor, { types: 'member' });
         apply(step.changes);
         cursor = step.cursor;
-        return positionOf(cursor) >= end;
+        return positionOf(cursor) > BigInt(last);
       },
-      { what: 'the follower to pass the head taken after the writers' },
+      { what: 'the follower to pass the last change the writers made' },
     );
     const listed: Member[] = [];
     let next: string | null = null;

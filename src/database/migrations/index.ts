@@ -33,6 +33,7 @@ import { AddMemberMerge1765140000000 } from './1765140000000-AddMemberMerge';
 import { CreateWebhookEndpointHealth1765150000000 } from './1765150000000-CreateWebhookEndpointHealth';
 import { CreateConsoleSessions1765170000000 } from './1765170000000-CreateConsoleSessions';
 import { StaticMembershipChangeTriggers1765180000000 } from './1765180000000-StaticMembershipChangeTriggers';
+import { DerivedValueChanges1765190000000 } from './1765190000000-DerivedValueChanges';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   CreateWebhookEndpointHealth1765150000000,
   CreateConsoleSessions1765170000000,
   StaticMembershipChangeTriggers1765180000000,
+  DerivedValueChanges1765190000000,
 ];

@@ -10,7 +10,7 @@ export const ApiChangesFeed = () =>
     ApiOperation({
       summary: 'Changes since a cursor (incremental sync)',
       description: [
-        'Every change of every record that has a `GET /v1/<collection>/{id}`, in commit order, as `upsert` or `delete` (soft and hard deletes and merges are tombstones; a change of a membership, such as a tag or a group roster, is an upsert of the record whose GET shows it). Only the types the token may read are listed.',
+        'Every change of every record that has a `GET /v1/<collection>/{id}`, in commit order, as `upsert` or `delete` (soft and hard deletes and merges are tombstones; a change of a membership, such as a tag or a group roster, is an upsert of the record whose GET shows it, and so is a change of a value a GET takes from another record: a household’s member names, a batch’s count and total, an event’s attendance count, a pledge’s `given` and `remaining`, a registration’s member name). Only the types the token may read are listed.',
         '',
         '**The guarantee.** Start from `GET /v1/changes/head` (then list the records), or from no cursor (the oldest change kept). Follow `next_cursor` while `has_more` is true; when it is false, keep `next_cursor` and poll again later. You see every change committed after your cursor at least once, including one committed late by a transaction that was already running when you read an earlier page: the cursor is a commit-order watermark (a page only returns changes below the oldest transaction still running, so a change may appear a moment after its commit, never never). Replaying upserts (`object`, the record as it is now) and deletes onto an empty store yields exactly the records the API lists.',
         '',
