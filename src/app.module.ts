@@ -30,7 +30,7 @@ import { MetricsModule } from './platform/metrics/metrics.module';
   ],
 })
 export class AppModule {
-  /** The configuration decides what the graph holds (BullMQ only with REDIS_URL). */
+  /** The configuration decides what the graph holds (BullMQ only with Redis). */
   static forRoot(config: AppConfig): DynamicModule {
     return { module: AppModule, imports: [JobsModule.forRoot(config)] };
   }

@@ -6,14 +6,15 @@ import { JobSweeper } from './platform/jobs/job-sweeper';
 import { QueueWorkers } from './platform/jobs/queue-workers';
 import { DeliverySweeper } from './platform/outbox/delivery/delivery-sweeper';
 import { InProcessDeliveries } from './platform/outbox/delivery/in-process-deliveries';
+import { redisConfigured } from './platform/redis/redis-connection';
 
 /**
- * Background work, started once the database is connected. With REDIS_URL the worker process runs
+ * Background work, started once the database is connected. With Redis the worker process runs
  * the BullMQ consumers, the sweepers and the daily schedule; without it, the API process runs the
  * same work in-process from the database tables.
  */
 export function startBackground(app: INestApplicationContext, role: 'api' | 'worker'): void {
-  const redis = loadConfig().REDIS_URL !== undefined;
+  const redis = redisConfigured(loadConfig());
   if (!redis) {
     app.get(InProcessDeliveries).start();
     app.get(InProcessJobs).start();

@@ -76,6 +76,14 @@ export class EnvironmentVariables {
   @IsUrl({ protocols: ['redis', 'rediss'], require_tld: false, require_protocol: true })
   REDIS_URL?: string;
 
+  /** A Redis Cluster's seed nodes, `host:port,host:port,…`; set, every Redis use goes to the cluster and REDIS_URL is not read. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^\s*(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}(\s*,\s*(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5})*\s*$/, {
+    message: 'must be a comma-separated list of host:port, like redis-1:6379,redis-2:6379',
+  })
+  REDIS_CLUSTER_NODES?: string;
+
   @Matches(/^\s*\d+(ms|s|m|h|d)(\s*,\s*\d+(ms|s|m|h|d))*\s*$/, {
     message: 'must be a comma-separated list like 30s,5m,1h',
   })

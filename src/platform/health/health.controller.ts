@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import type Redis from 'ioredis';
+import type { RedisClient } from '../redis/redis-connection';
 import { Database } from '../../database/database.service';
 import { Public } from '../auth/auth.decorator';
 import { REDIS } from '../redis/redis.module';
@@ -30,7 +30,7 @@ const READY_SCHEMA = {
 export class HealthController {
   constructor(
     private readonly db: Database,
-    @Inject(REDIS) private readonly redis: Redis | null,
+    @Inject(REDIS) private readonly redis: RedisClient | null,
   ) {}
 
   @Get('healthz')
@@ -47,7 +47,7 @@ export class HealthController {
     return { status: 'ok', database: this.db.isEmbedded ? 'embedded' : 'ok' };
   }
 
-  /** Readiness (CONTRACT §22): PostgreSQL answers, and Redis when REDIS_URL is set; 503 naming what failed. */
+  /** Readiness (CONTRACT §22): PostgreSQL answers, and Redis when one is configured (REDIS_URL or REDIS_CLUSTER_NODES); 503 naming what failed. */
   @Get('readyz')
   @Public({ addressLimit: false }) // readiness probes
   @ApiOperation({ summary: 'Readiness: PostgreSQL (and Redis when configured) answer' })

@@ -4,13 +4,14 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { JobRegistry } from './job-registry';
 import { JobRunner } from './job-runner';
 import { JobsRepository } from './jobs.repository';
+import { redisConfigured } from '../redis/redis-connection';
 
 const TICK_MS = 1_000;
 /** Jobs run at once in this process (the API's pool also serves requests). */
 const CONCURRENCY = 4;
 
 /**
- * Without REDIS_URL, background jobs run in the API process from the job tables: the same runner,
+ * Without Redis, background jobs run in the API process from the job tables: the same runner,
  * only the scheduler differs (as webhook deliveries do). Polls every second and right after a job
  * is enqueued; retries wait for their `run_at`.
  */
@@ -30,9 +31,9 @@ export class InProcessJobs implements OnModuleDestroy {
   ) {}
 
   start(): void {
-    if (this.task.started || this.config.REDIS_URL) return;
+    if (this.task.started || redisConfigured(this.config)) return;
     this.task.start(TICK_MS);
-    this.logger.log('REDIS_URL unset: background jobs run in-process from the job tables');
+    this.logger.log('no Redis (REDIS_URL, REDIS_CLUSTER_NODES): background jobs run in-process from the job tables');
     this.task.kick();
   }
 

@@ -4,6 +4,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { JobRegistry } from './job-registry';
 import { JobsRepository } from './jobs.repository';
 import { JobsService } from './jobs.service';
+import { redisConfigured } from '../redis/redis-connection';
 
 const EVERY_MS = 5_000;
 /** A job this late has lost its BullMQ job (Redis was down at commit, a crash, a lapsed lease). */
@@ -26,7 +27,7 @@ export class JobSweeper implements OnModuleDestroy {
   ) {}
 
   start(): void {
-    if (this.config.REDIS_URL) this.task.start(EVERY_MS);
+    if (redisConfigured(this.config)) this.task.start(EVERY_MS);
   }
 
   /** Jobs handed over (0 when a sweep is already running). */

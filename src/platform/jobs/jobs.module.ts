@@ -2,7 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { AppConfigModule } from '../../config/config.module';
+import type { ConnectionOptions } from 'bullmq';
 import { DailyJobs } from './daily-jobs';
 import { InProcessJobs } from './in-process-jobs';
 import { JobRegistry } from './job-registry';
@@ -13,11 +13,14 @@ import { JobsService } from './jobs.service';
 import { QueueConnections } from './queue-connections';
 import { QueueWorkers } from './queue-workers';
 import { QUEUES } from './queues';
+import { queuePrefix, redisConfigured } from '../redis/redis-connection';
+import { QUEUE_CONNECTION } from '../redis/redis.module';
 
 /**
- * Background jobs (see jobs.service.ts) and, with REDIS_URL, BullMQ: one connection from the
- * configuration and one queue per kind of work. Without REDIS_URL nothing of BullMQ is loaded and
- * the API process runs the jobs (InProcessJobs). Global, so any module may enqueue.
+ * Background jobs (see jobs.service.ts) and, with Redis (REDIS_URL or REDIS_CLUSTER_NODES), BullMQ:
+ * the connection of RedisModule and one queue per kind of work, each with its prefix (a hash tag
+ * of its own on a cluster). Without Redis nothing of BullMQ is loaded and the API process runs the
+ * jobs (InProcessJobs). Global, so any module may enqueue.
  *
  * The producers' connection fails fast (no offline queue): a request never waits on an
  * unreachable Redis, the sweeper hands over what was missed. BullMQ makes its workers' blocking
@@ -26,17 +29,15 @@ import { QUEUES } from './queues';
 @Module({})
 export class JobsModule {
   static forRoot(config: AppConfig): DynamicModule {
-    const bull = config.REDIS_URL
+    const bull = redisConfigured(config)
       ? [
           BullModule.forRootAsync({
-            imports: [AppConfigModule],
-            inject: [APP_CONFIG],
-            useFactory: (c: AppConfig) => ({
-              connection: { url: c.REDIS_URL, connectionName: 'church-api-queues', enableOfflineQueue: false },
-              prefix: c.QUEUE_PREFIX,
-            }),
+            inject: [APP_CONFIG, QUEUE_CONNECTION],
+            useFactory: (c: AppConfig, connection: ConnectionOptions) => ({ connection, prefix: c.QUEUE_PREFIX }),
           }),
-          BullModule.registerQueue(...Object.values(QUEUES).map((name) => ({ name }))),
+          BullModule.registerQueue(
+            ...Object.values(QUEUES).map((name) => ({ name, prefix: queuePrefix(config, name) })),
+          ),
         ]
       : [];
     return {

@@ -10,6 +10,7 @@ import { InProcessJobs } from './in-process-jobs';
 import { JobRegistry } from './job-registry';
 import { JobRow, JobsRepository } from './jobs.repository';
 import type { JobKind, JobRef } from './queues';
+import { redisConfigured } from '../redis/redis-connection';
 
 export type DispatchedJob = Pick<JobRow, 'tenant_id' | 'id' | 'kind' | 'attempts' | 'max_attempts' | 'run_at'>;
 
@@ -78,7 +79,7 @@ export class JobsService {
 
   /** Hands jobs to their BullMQ queues (jobId = the row's id, so a repeat is a no-op), or wakes the in-process poller. */
   async dispatch(rows: DispatchedJob[]): Promise<void> {
-    if (!this.config.REDIS_URL) {
+    if (!redisConfigured(this.config)) {
       this.inProcess.kick();
       return;
     }

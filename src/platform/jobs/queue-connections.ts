@@ -4,6 +4,7 @@ import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { QUEUES } from './queues';
+import { redisConfigured } from '../redis/redis-connection';
 
 /** How long to wait for a queue's client before leaving it to BullMQ's own close. */
 const CLIENT_WAIT_MS = 200;
@@ -34,7 +35,7 @@ export class QueueConnections implements OnModuleInit, BeforeApplicationShutdown
   }
 
   private queues(): Queue[] {
-    return this.config.REDIS_URL
+    return redisConfigured(this.config)
       ? Object.values(QUEUES).map((name) => this.moduleRef.get<Queue>(getQueueToken(name), { strict: false }))
       : [];
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type Redis from 'ioredis';
+import type { RedisClient } from '../redis/redis-connection';
 import { afterCommitOnce, TenantContext } from '../../common/context/tenant-context';
 import { newUuid } from '../../common/ids/id';
 import type { ListQuery } from '../../common/lists/list-query';
@@ -29,7 +29,7 @@ export class ListTotals {
   private readonly logger = new Logger('ListTotals');
   private lastWarning = 0;
 
-  constructor(@Inject(REDIS) private readonly redis: Redis | null) {
+  constructor(@Inject(REDIS) private readonly redis: RedisClient | null) {
     this.redis?.defineCommand('listTotal', { numberOfKeys: 2, lua: LOOKUP });
   }
 

@@ -6,6 +6,7 @@ import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { Database } from '../../database/database.service';
 import { QUEUES } from '../jobs/queues';
+import { redisConfigured } from '../redis/redis-connection';
 
 /** How long a scrape's queue depths and delivery backlog are reused (a scrape costs a few Redis calls and one query). */
 const SCRAPE_CACHE_MS = 5_000;
@@ -80,7 +81,7 @@ export class MetricsService {
     });
     const queues: Gauge<'queue' | 'state'> = new Gauge({
       name: 'queue_jobs',
-      help: 'Jobs of each BullMQ queue by state (waiting, active, delayed, failed); read at scrape, cached 5 s. Absent without REDIS_URL.',
+      help: 'Jobs of each BullMQ queue by state (waiting, active, delayed, failed); read at scrape, cached 5 s. Absent without Redis.',
       labelNames: ['queue', 'state'],
       registers: [this.registry],
       collect: async () => {
@@ -125,7 +126,7 @@ export class MetricsService {
   }
 
   private async loadQueueDepths(): Promise<[string, Record<string, number>][]> {
-    if (!this.config.REDIS_URL) return [];
+    if (!redisConfigured(this.config)) return [];
     return Promise.all(
       Object.values(QUEUES).map(async (name): Promise<[string, Record<string, number>]> => {
         const queue = this.moduleRef.get<Queue>(getQueueToken(name), { strict: false });

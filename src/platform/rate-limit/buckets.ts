@@ -31,7 +31,7 @@ export interface RateLimitStore {
   take(buckets: BucketSpec[], now: number): Promise<TakeResult>;
 }
 
-/** The same arithmetic as the Redis script, in process memory (no REDIS_URL, or Redis unreachable). */
+/** The same arithmetic as the Redis script, in process memory (no Redis configured, or Redis unreachable). */
 export class MemoryRateLimitStore implements RateLimitStore {
   private readonly windows = new Map<string, { count: number; endsAt: number }>();
   private readonly tokenBuckets = new Map<string, { tokens: number; at: number }>();

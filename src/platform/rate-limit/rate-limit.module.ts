@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
-import Redis from 'ioredis';
+import type { RedisClient } from '../redis/redis-connection';
 import { AddressLimiter } from './address-limiter';
 import { MemoryRateLimitStore, RateLimitStore } from './buckets';
 import { UsageMeter } from './usage-meter';
@@ -17,7 +17,7 @@ import { REDIS } from '../redis/redis.module';
     {
       provide: RATE_LIMIT_STORE,
       inject: [REDIS],
-      useFactory: (redis: Redis | null): RateLimitStore =>
+      useFactory: (redis: RedisClient | null): RateLimitStore =>
         redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore(),
     },
   ],

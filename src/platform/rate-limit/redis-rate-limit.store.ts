@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type Redis from 'ioredis';
+import type { RedisClient } from '../redis/redis-connection';
 import { BucketSpec, MemoryRateLimitStore, RateLimitStore, TakeResult, windowEnd } from './buckets';
 
 /**
@@ -62,7 +62,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   private readonly fallback = new MemoryRateLimitStore();
   private lastWarning = 0;
 
-  constructor(private readonly redis: Redis) {
+  constructor(private readonly redis: RedisClient) {
     this.redis.defineCommand('takeBuckets', { lua: SCRIPT });
   }
 

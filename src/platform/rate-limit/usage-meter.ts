@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type Redis from 'ioredis';
+import type { RedisClient } from '../redis/redis-connection';
 import { windowEnd, windowIndex } from './buckets';
 import { REDIS } from '../redis/redis.module';
 
@@ -20,7 +20,7 @@ const WINDOWS = { day: 86_400_000, minute: 60_000 } as const;
 export class UsageMeter {
   private readonly memory = new Map<string, { requests: number; bytes: number; expires: number }>();
 
-  constructor(@Inject(REDIS) private readonly redis: Redis | null) {}
+  constructor(@Inject(REDIS) private readonly redis: RedisClient | null) {}
 
   record(tenantId: string, bytes: number, now = Date.now()): void {
     if (this.redis) {

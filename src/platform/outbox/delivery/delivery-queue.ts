@@ -3,6 +3,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { QUEUES } from '../../jobs/queues';
+import { redisConfigured } from '../../redis/redis-connection';
 
 export const DELIVERY_QUEUE = QUEUES.webhookDeliveries;
 
@@ -16,7 +17,7 @@ export interface DeliveryRef {
   attempt: number;
 }
 
-/** The BullMQ queue of delivery attempts (producer side); absent without REDIS_URL. */
+/** The BullMQ queue of delivery attempts (producer side); absent without Redis. */
 @Injectable()
 export class DeliveryQueue {
   constructor(
@@ -25,7 +26,7 @@ export class DeliveryQueue {
   ) {}
 
   get enabled(): boolean {
-    return this.config.REDIS_URL !== undefined;
+    return redisConfigured(this.config);
   }
 
   /**
@@ -39,7 +40,7 @@ export class DeliveryQueue {
   /** Several attempts, each with its own delay, in one round trip. */
   async enqueueEach(items: { ref: DeliveryRef; delayMs: number }[]): Promise<void> {
     if (!items.length) return;
-    if (!this.queue) throw new Error('DeliveryQueue used without REDIS_URL');
+    if (!this.queue) throw new Error('DeliveryQueue used without Redis');
     await this.queue.addBulk(
       items.map(({ ref, delayMs }) => ({
         name: 'deliver',

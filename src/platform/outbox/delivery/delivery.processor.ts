@@ -5,6 +5,7 @@ import { Batcher } from '../../../common/batching/batcher';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { DELIVERY_QUEUE, DeliveryQueue, DeliveryRef } from './delivery-queue';
 import { DeliveryRunner } from './delivery-runner';
+import { redisConfigured } from '../../redis/redis-connection';
 
 const BUSY_DELAY_MS = 250;
 
@@ -33,7 +34,7 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleInit {
 
   /** The worker exists by now (BullModule creates it at init); its concurrency comes from the configuration. */
   onModuleInit(): void {
-    if (this.config.REDIS_URL) this.worker.concurrency = this.config.WEBHOOK_CONCURRENCY;
+    if (redisConfigured(this.config)) this.worker.concurrency = this.config.WEBHOOK_CONCURRENCY;
   }
 
   async process(job: Job<DeliveryRef>, token?: string): Promise<string> {

@@ -3,11 +3,12 @@ import { RecurringWork } from '../../../common/background/recurring-work';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { DeliveryRunner } from './delivery-runner';
 import { DueDeliveries } from './due-deliveries';
+import { redisConfigured } from '../../redis/redis-connection';
 
 const TICK_MS = 500;
 
 /**
- * Without REDIS_URL, deliveries run in this process from the database outbox: the same runner,
+ * Without Redis, deliveries run in this process from the database outbox: the same runner,
  * only the scheduler differs. Due rows are polled every half second (and right after a commit).
  */
 @Injectable()
@@ -26,9 +27,9 @@ export class InProcessDeliveries implements OnModuleDestroy {
   ) {}
 
   start(): void {
-    if (this.task.started || this.config.REDIS_URL) return;
+    if (this.task.started || redisConfigured(this.config)) return;
     this.task.start(TICK_MS);
-    this.logger.log('REDIS_URL unset: webhook deliveries run in-process from the outbox');
+    this.logger.log('no Redis (REDIS_URL, REDIS_CLUSTER_NODES): webhook deliveries run in-process from the outbox');
   }
 
   kick(delayMs = 0): void {
