@@ -1,21 +1,21 @@
-import Redis from 'ioredis';
 import { Call, TestApi } from '../support/api';
 import { campusRef, newCampus, newMember, newMembers, newTenant, TestTenant } from '../support/factories';
-import { TEST_REDIS_URL } from '../support/test-env';
+import { clearRedisEnv, redisEnv, testRedis } from '../support/redis';
+import type { RedisClient } from '../../src/platform/redis/redis-connection';
 import type { CampusRef } from '../../src/modules/campuses/dto/campus.response';
 
 /** Exact totals come from a Redis cache keyed by the church's list version; every write bumps it. */
 describe('list totals (cached, exact)', () => {
   let api: TestApi;
   let church: TestTenant;
-  let redis: Redis;
+  let redis: RedisClient;
   const list = async (query = '') =>
     (await api.get<{ total: number }>(`/v1/members${query}`, { token: church.token, tenant: church.slug })).body.total;
 
   beforeAll(async () => {
-    api = await TestApi.start({ REDIS_URL: TEST_REDIS_URL });
+    api = await TestApi.start(redisEnv());
     church = await newTenant(api);
-    redis = new Redis(TEST_REDIS_URL);
+    redis = testRedis();
     await newMembers(
       api,
       church,
@@ -29,7 +29,7 @@ describe('list totals (cached, exact)', () => {
   afterAll(async () => {
     redis.disconnect();
     await api.close();
-    delete process.env.REDIS_URL;
+    clearRedisEnv();
   });
 
   it('serves the cached total while nothing changed (proved by planting a value)', async () => {

@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -25,6 +27,9 @@ function selectedProjects(argv = process.argv): string[] {
 export default async function globalSetup(): Promise<void> {
   const projects = selectedProjects();
   if (projects.length > 0 && projects.every((name) => name === 'unit')) return;
+  // The `cluster` project's Redis Cluster on loopback (idempotent: an answering cluster is left as it is).
+  if (projects.length === 0 || projects.includes('cluster'))
+    execFileSync('bash', [resolve(__dirname, '../../.ci/redis-cluster.sh')], { stdio: 'inherit' });
   Logger.overrideLogger(['error', 'warn']); // TypeORM's start-up chatter (debug) stays out of the CI log
   const name = `church_test_${Date.now()}_${process.pid}`;
   const admin = new Client({ connectionString: ADMIN_DATABASE_URL });

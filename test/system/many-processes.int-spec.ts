@@ -10,7 +10,7 @@ import {
 } from '../support/factories';
 import { cleanEnv, ServerProcess, startServer } from '../support/processes';
 import { TestReceiver } from '../support/receiver';
-import { TEST_REDIS_URL } from '../support/test-env';
+import { clearRedisEnv, redisEnv } from '../support/redis';
 import { sleep, waitFor } from '../support/wait';
 import { Child, startWorkerProcess } from '../support/worker-process';
 
@@ -43,7 +43,7 @@ describe('two APIs and two workers on one PostgreSQL and Redis', () => {
   beforeAll(async () => {
     receiver = await TestReceiver.start();
     const env = {
-      REDIS_URL: TEST_REDIS_URL,
+      ...redisEnv(),
       QUEUE_PREFIX: `mp-${randomBytes(3).toString('hex')}`,
       ENCRYPTION_KEY: Buffer.alloc(32, 23).toString('base64'),
       WEBHOOK_ALLOW_LOOPBACK: 'true',
@@ -67,7 +67,7 @@ describe('two APIs and two workers on one PostgreSQL and Redis', () => {
     await Promise.all([...workers.map((w) => w.stop('SIGTERM', 5_000)), ...apis.map((a) => a.stop(5_000))]);
     await api?.close();
     await receiver?.close();
-    delete process.env.REDIS_URL;
+    clearRedisEnv();
   }, 60_000);
 
   async function send(to: number, method: string, path: string, c: TestTenant, body?: unknown, key?: string) {

@@ -10,7 +10,7 @@ import { TestApi } from '../support/api';
 import { newTenant, newToken, TestTenant } from '../support/factories';
 import { FakePushGateway, FCM_SEND_PATH } from '../support/push-gateway';
 import { TestSmtpServer } from '../support/smtp';
-import { TEST_REDIS_URL } from '../support/test-env';
+import { closeConnection, NO_REDIS_ENV, redisEnv, testQueueOptions } from '../support/redis';
 import { startWorker } from '../support/worker';
 import { sleep, waitFor } from '../support/wait';
 
@@ -41,13 +41,13 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
     const env = {
       SMTP_URL: smtp.url,
       PUSH_GATEWAY_URL: push.url,
-      REDIS_URL: TEST_REDIS_URL,
+      ...redisEnv(),
       QUEUE_PREFIX: prefix,
       MAIL_FROM: 'Church API <no-reply@church.test>',
       JOB_RETRY_BASE_MS: '200',
     };
     api = await TestApi.start(env);
-    events = new QueueEvents(QUEUES.tokenExpiry, { connection: { url: TEST_REDIS_URL }, prefix });
+    events = new QueueEvents(QUEUES.tokenExpiry, testQueueOptions(QUEUES.tokenExpiry, prefix));
     events.on('progress', ({ jobId, data }) => progress.push({ jobId, data }));
     await events.waitUntilReady();
     worker = await startWorker(env);
@@ -56,6 +56,7 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
 
   afterAll(async () => {
     await events?.close();
+    if (events) closeConnection(events.opts.connection);
     await worker?.close();
     await api?.close();
     await push?.close();
@@ -134,7 +135,7 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
     expect(
       await waitFor(async () => (await daily())[0].n === 1, { what: 'one token-expiry job today', timeout: 20_000 }),
     ).toBe(true);
-    const second = await startWorker({ REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix });
+    const second = await startWorker({ ...redisEnv(), QUEUE_PREFIX: prefix });
     await second.close();
     expect(await daily()).toEqual([{ n: 1 }]);
   });
@@ -307,7 +308,7 @@ describe('token expiry notices (a background job: BullMQ with Redis, in-process 
   it('without REDIS_URL, SMTP_URL and PUSH_GATEWAY_URL: the same job runs in-process from the table, and mails are logged', async () => {
     const t = await token('2 days', { name: 'Embedded' });
     await api.db.platform.query(`DELETE FROM platform_jobs WHERE kind = 'token-expiry'`); // today's run is due again
-    const local = await startWorker({ REDIS_URL: '', SMTP_URL: '', PUSH_GATEWAY_URL: '' });
+    const local = await startWorker({ ...NO_REDIS_ENV, SMTP_URL: '', PUSH_GATEWAY_URL: '' });
     try {
       expect(await waitFor(() => notifiedAt(t), { what: 'the token to be notified', timeout: 20_000 })).toBeInstanceOf(
         Date,
