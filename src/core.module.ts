@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CryptoModule } from './common/crypto/crypto.module';
+import { TracingModule } from './common/telemetry/tracing.module';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { FEATURE_MODULES } from './modules';
@@ -25,6 +26,7 @@ import { UsersModule } from './platform/users/users.module';
     AppConfigModule,
     DatabaseModule,
     CryptoModule,
+    TracingModule,
     RedisModule,
     ListTotalsModule,
     MailModule,

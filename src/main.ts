@@ -1,3 +1,4 @@
+import './tracing-api'; // first: see tracing-api.ts
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config/app-config';
 import { announce } from './common/logging/log-format';

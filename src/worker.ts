@@ -1,3 +1,4 @@
+import './tracing-worker'; // first: see tracing-worker.ts
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfig } from './config/app-config';

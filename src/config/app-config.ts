@@ -24,7 +24,7 @@ export function validateEnvironment(env: Record<string, unknown>): AppConfig {
   return Object.freeze(config);
 }
 
-/** The only reader of process.env. */
+/** The only reader of process.env, besides the tracing bootstrap that runs before it (src/common/telemetry/tracing.ts). */
 export function loadConfig(): AppConfig {
   return validateEnvironment(process.env);
 }

@@ -163,6 +163,23 @@ export class EnvironmentVariables {
   @IsString()
   METRICS_TOKEN?: string;
 
+  /**
+   * OpenTelemetry: with it, the API and the worker export traces (the request, its queries, the
+   * jobs it enqueued) over OTLP/HTTP to this collector (e.g. http://otel-collector:4318); the SDK
+   * reads it and the other OTEL_* variables itself (src/common/telemetry/tracing.ts). Unset:
+   * nothing of OpenTelemetry is loaded.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_tld: false, require_protocol: true })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
+  /** The traces' service.name; unset: church-api for the API, church-api-worker for the worker. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  OTEL_SERVICE_NAME?: string;
+
   /** Requests a minute per client address (IPv6: per /64) to the public routes: OAuth pages and token endpoint, metadata, OpenAPI. */
   @Transform(toInt)
   @IsInt()

@@ -3,6 +3,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import type { ConnectionOptions } from 'bullmq';
+import { queueTelemetry } from '../../common/telemetry/tracing';
 import { DailyJobs } from './daily-jobs';
 import { InProcessJobs } from './in-process-jobs';
 import { JobRegistry } from './job-registry';
@@ -33,7 +34,12 @@ export class JobsModule {
       ? [
           BullModule.forRootAsync({
             inject: [APP_CONFIG, QUEUE_CONNECTION],
-            useFactory: (c: AppConfig, connection: ConnectionOptions) => ({ connection, prefix: c.QUEUE_PREFIX }),
+            useFactory: (c: AppConfig, connection: ConnectionOptions) => ({
+              connection,
+              prefix: c.QUEUE_PREFIX,
+              // With tracing on, jobs carry the trace of the request or job that added them.
+              telemetry: queueTelemetry(),
+            }),
           }),
           BullModule.registerQueue(
             ...Object.values(QUEUES).map((name) => ({ name, prefix: queuePrefix(config, name) })),

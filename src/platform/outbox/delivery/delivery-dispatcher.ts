@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Batcher } from '../../../common/batching/batcher';
-import { DeliveryQueue, DeliveryRef } from './delivery-queue';
+import { currentTraceMetadata } from '../../../common/telemetry/tracing';
+import { DeliveryQueue, DeliveryRef, QueuedAttempt } from './delivery-queue';
 import { InProcessDeliveries } from './in-process-deliveries';
 
 /**
@@ -11,9 +12,9 @@ import { InProcessDeliveries } from './in-process-deliveries';
  */
 @Injectable()
 export class DeliveryDispatcher {
-  private readonly firstAttempts = new Batcher<DeliveryRef[], void>(
+  private readonly firstAttempts = new Batcher<QueuedAttempt[], void>(
     async (batches) => {
-      await this.queue.enqueue(batches.flat());
+      await this.queue.enqueueEach(batches.flat());
       return batches.map(() => undefined);
     },
     { maxSize: 50, lanes: 2 },
@@ -26,7 +27,9 @@ export class DeliveryDispatcher {
 
   async dispatch(refs: DeliveryRef[], delayMs = 0): Promise<void> {
     if (!this.queue.enabled) this.inProcess.kick(delayMs);
-    else if (delayMs === 0 && refs.length) await this.firstAttempts.submit(refs);
-    else await this.queue.enqueue(refs, delayMs);
+    else if (delayMs === 0 && refs.length) {
+      const trace = currentTraceMetadata();
+      await this.firstAttempts.submit(refs.map((ref) => ({ ref, delayMs, trace })));
+    } else await this.queue.enqueue(refs, delayMs);
   }
 }

@@ -3,7 +3,8 @@ import { Inject, Logger, OnModuleInit } from '@nestjs/common';
 import { DelayedError, type Job } from 'bullmq';
 import { Batcher } from '../../../common/batching/batcher';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
-import { DELIVERY_QUEUE, DeliveryQueue, DeliveryRef } from './delivery-queue';
+import { currentTraceMetadata } from '../../../common/telemetry/tracing';
+import { DELIVERY_QUEUE, DeliveryQueue, DeliveryRef, QueuedAttempt } from './delivery-queue';
 import { DeliveryRunner } from './delivery-runner';
 import { redisConfigured } from '../../redis/redis-connection';
 
@@ -19,7 +20,7 @@ const BUSY_DELAY_MS = 250;
 export class DeliveryProcessor extends WorkerHost implements OnModuleInit {
   private readonly logger = new Logger('WebhookWorker');
   /** Retries of concurrent jobs are added together. */
-  private readonly retries = new Batcher<{ ref: DeliveryRef; delayMs: number }, void>(async (items) => {
+  private readonly retries = new Batcher<QueuedAttempt, void>(async (items) => {
     await this.queue.enqueueEach(items);
     return items.map(() => undefined);
   });
@@ -52,7 +53,7 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleInit {
       await job.moveToDelayed(Date.now() + BUSY_DELAY_MS, token);
       throw new DelayedError();
     }
-    if (retry) await this.retries.submit(retry);
+    if (retry) await this.retries.submit({ ...retry, trace: currentTraceMetadata() });
     return outcome;
   }
 }
