@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { TestApi } from '../support/api';
-import { newTenant, TestTenant } from '../support/factories';
-import { ServerProcess, startServer } from '../support/processes';
+import { cancelPendingDeliveries, newTenant, newWebhookEndpoint, TestTenant } from '../support/factories';
+import { cleanEnv, ServerProcess, startServer } from '../support/processes';
+import { TestReceiver } from '../support/receiver';
 import { TcpProxy } from '../support/tcp-proxy';
 import { TEST_REDIS_URL } from '../support/test-env';
 import { waitFor } from '../support/wait';
+import { Child, startWorkerProcess } from '../support/worker-process';
 
 /**
  * What operators watch (CONTRACT §22): readiness, Prometheus metrics behind a token, and JSON logs
@@ -30,17 +32,27 @@ describe('operations: /readyz, /metrics, JSON logs', () => {
   let server: ServerProcess;
   let church: TestTenant;
 
+  /** What the test's app, the server and the worker share: Redis under a prefix of this file's own, the key of the webhook secrets. */
+  const shared = {
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_PREFIX: `ops-${randomBytes(3).toString('hex')}`,
+    ENCRYPTION_KEY: Buffer.alloc(32, 47).toString('base64'),
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
+  };
+
   beforeAll(async () => {
-    api = await TestApi.start();
+    api = await TestApi.start(shared);
     church = await newTenant(api);
     server = await startServer({
-      env: { ...process.env, REDIS_URL: TEST_REDIS_URL, LOG_FORMAT: 'json', LOG_LEVEL: 'log', METRICS_TOKEN },
+      env: { ...process.env, ...shared, LOG_FORMAT: 'json', LOG_LEVEL: 'log', METRICS_TOKEN },
     });
   });
 
   afterAll(async () => {
     await server?.stop();
+    if (api && church) await cancelPendingDeliveries(api, [church.id]).catch(() => undefined);
     await api?.close();
+    delete process.env.REDIS_URL;
   });
 
   const call = (path: string, init: RequestInit = {}) =>
@@ -174,6 +186,85 @@ describe('operations: /readyz, /metrics, JSON logs', () => {
     }
     expect(server.output()).not.toContain(church.token);
     expect(server.output()).not.toContain(METRICS_TOKEN);
+  });
+
+  describe('under load: a burst of deliveries to a slow receiver', () => {
+    /** Members created at once per round, and rounds: as many deliveries, 4 at a time to one endpoint. */
+    const PER_ROUND = 6;
+    const ROUNDS = 8;
+    /** The receiver's delay: the backlog lasts ~ROUNDS * PER_ROUND / 4 * SLOW_MS, longer than the gauges' 5 s cache. */
+    const SLOW_MS = 700;
+    let receiver: TestReceiver;
+    let worker: Child;
+
+    beforeAll(async () => {
+      receiver = await TestReceiver.start();
+      worker = await startWorkerProcess(cleanEnv({ ...process.env, ...shared, LOG_LEVEL: 'log', NO_COLOR: '1' }));
+    }, 60_000);
+
+    afterAll(async () => {
+      await worker?.stop('SIGTERM', 5_000);
+      await receiver?.close();
+    });
+
+    /** The delivery queue's depth (waiting, active, delayed), the outbox backlog and the delivery lag in a scrape. */
+    async function backlog(): Promise<{ depth: number; pending: number; lag: number }> {
+      const text = await scrape();
+      const depth = ['waiting', 'active', 'delayed']
+        .map((state) => sample(text, 'queue_jobs', { queue: 'webhook-deliveries', state }) ?? 0)
+        .reduce((a, b) => a + b, 0);
+      return {
+        depth,
+        pending: sample(text, 'outbox_pending') ?? -1,
+        lag: sample(text, 'webhook_delivery_lag_seconds') ?? -1,
+      };
+    }
+
+    it('scrapes see the request count rise, then the queue, the outbox backlog and the lag grow and drain', async () => {
+      const path = `/hooks/slow-${randomBytes(3).toString('hex')}`;
+      receiver.answer(path, { delayMs: SLOW_MS });
+      await newWebhookEndpoint(api, church, { url: receiver.url(path), events: ['member.created'] });
+      const created = { method: 'POST', route: '/v1/members', status_class: '2xx' };
+      const count = (text: string) => sample(text, 'http_server_request_duration_seconds_count', created) ?? 0;
+      const before = count(await scrape());
+
+      // Each round's members are created with a scrape alongside: a scrape counts at least the rounds before it.
+      const seen: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const [text, ...statuses] = await Promise.all([
+          scrape(),
+          ...Array.from({ length: PER_ROUND }, (_, i) =>
+            call('/v1/members', {
+              method: 'POST',
+              body: JSON.stringify({ first_name: `Load${round}x${i}`, last_name: 'Metrics' }),
+            }).then(async (res) => (await res.arrayBuffer(), res.status)),
+          ),
+        ]);
+        expect(statuses).toEqual(Array(PER_ROUND).fill(201));
+        seen.push(count(text));
+      }
+      seen.forEach((value, round) => expect(value).toBeGreaterThanOrEqual(before + round * PER_ROUND));
+      seen.slice(1).forEach((value, i) => expect(value).toBeGreaterThanOrEqual(seen[i]));
+      expect(seen[ROUNDS - 1]).toBeGreaterThan(seen[0]);
+      expect(count(await scrape())).toBe(before + ROUNDS * PER_ROUND);
+
+      // The slow receiver holds the deliveries back: the queue and the outbox fill up, the oldest waits.
+      const busy = await waitFor(backlog, {
+        what: 'a delivery backlog in the scrape',
+        until: (g) => g.depth > 0 && g.pending > 0 && g.lag > 0,
+        timeout: 20_000,
+        interval: 100,
+      });
+      expect(busy.pending).toBeLessThanOrEqual(ROUNDS * PER_ROUND + 50);
+
+      await receiver.waitForCount(path, ROUNDS * PER_ROUND, 60_000);
+      await waitFor(backlog, {
+        what: 'the backlog drained in the scrape',
+        until: (g) => g.depth === 0 && g.pending === 0 && g.lag === 0,
+        timeout: 20_000,
+        interval: 100,
+      });
+    });
   });
 
   describe('an API that loses its database', () => {
