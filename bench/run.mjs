@@ -14,11 +14,13 @@ import { scenario8, scenario9, scenario10 } from './scenarios/giving.mjs';
 import { scenario11, scenario12, scenario13 } from './scenarios/ministry.mjs';
 import { scenario14, scenario15, scenario16 } from './scenarios/reports.mjs';
 import { scenario17, scenario18 } from './scenarios/changes.mjs';
+import { scenario19 } from './scenarios/operations.mjs';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SCENARIOS = {
   1: { title: 'member list, 20 churches of 50k', http: true, run: scenario1 },
+  19: { title: "scenario 1 with metrics and traces off and on (operators' tools)", http: true, run: scenario19 },
   2: { title: '250k church: first page, deep page, 304', http: true, run: scenario2 },
   6: { title: '250k church: exact total vs no count', http: true, run: scenario6 },
   3: { title: 'filters and multi-field sort, EXPLAIN', http: true, run: scenario3 },
@@ -46,7 +48,7 @@ const SCENARIOS = {
   },
 };
 // 18 before 17: 17's writes then meet the change log as large as 18 leaves it, in every invocation.
-const ORDER = ['1', '2', '6', '3', '7', '4', '8', '9', '10', '11', '12', '13', '14', '15', '16', '18', '17', '5'];
+const ORDER = ['1', '19', '2', '6', '3', '7', '4', '8', '9', '10', '11', '12', '13', '14', '15', '16', '18', '17', '5'];
 
 const USAGE = `usage: npm run bench [-- [scenario …] [--reseed] [--no-build]]
   scenarios: ${ORDER.map((id) => `${id} (${SCENARIOS[id].title})`).join(', ')}

@@ -61,7 +61,8 @@ export function configureHttpApp(app: NestExpressApplication, jsonLogger?: JsonL
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-  app.use(httpMetrics(app.get(MetricsService).httpDuration));
+  const metrics = app.get(MetricsService);
+  if (metrics.enabled) app.use(httpMetrics(metrics.httpDuration));
   app.use(requestIdentity);
   if (jsonLogger) app.use(accessLog(jsonLogger));
   app.use(corsPreflight(app.get(CorsPolicy)));

@@ -31,6 +31,9 @@ export function appEnv(extra = {}) {
     DB_POOL_SIZE: String(config.poolSize),
     DB_MIGRATE_ON_START: 'false',
     ENCRYPTION_KEY: config.encryptionKey,
+    // No metrics nor traces unless a scenario asks (19 measures what they cost).
+    METRICS_TOKEN: '',
+    OTEL_EXPORTER_OTLP_ENDPOINT: '',
     ...extra,
   };
 }
@@ -110,15 +113,16 @@ function profileArgs() {
   return ['--cpu-prof', `--cpu-prof-dir=${dir}`];
 }
 
-export async function startApi({ cpuProf = config.cpuProf, port = config.apiPort } = {}) {
+/** `env`: more variables (scenario 19 turns metrics and tracing on); `name`: its log file's, `api` by default. */
+export async function startApi({ cpuProf = config.cpuProf, port = config.apiPort, env = {}, name = 'api' } = {}) {
   const args = cpuProf ? profileArgs() : [];
   args.push(join(DIST_DIR, 'main.js'));
   const child = spawn(nodeBin(), args, {
     cwd: REPO_ROOT,
-    env: appEnv({ PORT: String(port) }),
+    env: appEnv({ PORT: String(port), ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const proc = new ServerProcess('api', child, port, 'church-api');
+  const proc = new ServerProcess(name, child, port, 'church-api');
   await waitForHttp(proc, '/v1/openapi.json');
   return proc;
 }

@@ -89,3 +89,35 @@ export async function startPushGateway() {
     },
   };
 }
+
+/**
+ * Scenario 19's OpenTelemetry collector: an OTLP/HTTP endpoint (`POST /v1/traces`, any encoding)
+ * that reads each export whole, counts its requests and bytes, answers 200 and keeps nothing.
+ */
+export async function startOtlpSink() {
+  const received = { requests: 0, bytes: 0 };
+  const server = createServer((req, res) => {
+    let bytes = 0;
+    req.on('data', (c) => (bytes += c.length));
+    req.on('end', () => {
+      if (req.method !== 'POST' || req.url !== '/v1/traces') {
+        res.writeHead(404);
+        return res.end();
+      }
+      received.requests++;
+      received.bytes += bytes;
+      res.writeHead(200, { 'content-type': req.headers['content-type'] ?? 'application/x-protobuf' });
+      res.end();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  const port = await listen(server);
+  return {
+    received,
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((r) => server.close(() => r()));
+    },
+  };
+}

@@ -9,7 +9,7 @@ const { Client } = requireFromRepo('pg');
 export const auth = (church, token) => ({ Authorization: `Bearer ${token}`, 'X-Tenant': church.slug });
 
 /** Every (church, token) pair of the 20 churches, each asking for `path`. */
-function acrossChurches(ctx, path, extra = {}) {
+export function acrossChurches(ctx, path, extra = {}) {
   const out = [];
   for (let i = 0; i < config.churches; i++) {
     const church = ctx.fixtures.churches[churchSlug(i)];

@@ -44,10 +44,13 @@ class Cached<T> {
  * The process's Prometheus metrics (CONTRACT §22), in a registry of its own (several apps may live
  * in one test process): default process metrics, request durations (observed by `httpMetrics`),
  * and gauges read at scrape time: the pg pool, BullMQ queue depths, the webhook outbox's backlog.
+ * Without METRICS_TOKEN nobody can scrape them, so nothing is measured (`enabled` false).
  */
 @Injectable()
 export class MetricsService {
   readonly registry = new Registry();
+  /** Measured only when they can be scraped (METRICS_TOKEN set). */
+  readonly enabled: boolean;
   private readonly logger = new Logger('Metrics');
   readonly httpDuration: Histogram<'method' | 'route' | 'status_class'>;
   private readonly queueDepths = new Cached(() => this.loadQueueDepths());
@@ -58,7 +61,8 @@ export class MetricsService {
     private readonly db: Database,
     private readonly moduleRef: ModuleRef,
   ) {
-    collectDefaultMetrics({ register: this.registry });
+    this.enabled = config.METRICS_TOKEN !== undefined;
+    if (this.enabled) collectDefaultMetrics({ register: this.registry });
     this.httpDuration = new Histogram({
       name: 'http_server_request_duration_seconds',
       help: 'Time from the request reaching the app to its answer being sent, by method, route template and status class.',
