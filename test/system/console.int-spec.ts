@@ -13,6 +13,7 @@ import { TestApi } from '../support/api';
 import { inTenant, newDevice, newMember, newTenant, TestTenant } from '../support/factories';
 import { TestReceiver } from '../support/receiver';
 import { newOAuthClient, newStaff, pkce } from '../support/oauth-pages';
+import { waitFor } from '../support/wait';
 
 /** Where the screenshots go (looked at before the pages are called done). */
 const SHOTS = join(tmpdir(), 'console-shots');
@@ -519,6 +520,140 @@ describe('the console in a browser', () => {
     expect(gone.status).toBe(404);
     expect((await page.goto(`${origin}${endpointPath}`))!.status()).toBe(404);
     expect((await page.goto(`${origin}/console/api/webhooks/whe_nope`))!.status()).toBe(404);
+    await context.close();
+  });
+
+  it('API → Webhooks (pt): the new form takes delivery filters (only matching events are delivered); the page edits url, events, filters and description (errors next to the field); a receiver answering 500 shows the failing badge on the list', async () => {
+    const path = '/hooks/failing';
+    const { context, page } = await open('pt-BR');
+    await signIn(page, admin);
+    await page.goto(`${origin}/console/api/webhooks`);
+    await page.fill('#url', receiver.url(path));
+    await page.check('input[value="member.created"]');
+    // A filter the API refuses (a path that is no dotted path): its error next to the filters, in Portuguese.
+    await page.fill('#filter-path-1', 'data..first_name');
+    await page.fill('#filter-value-1', 'Falha');
+    expect((await submit(page)).status()).toBe(422);
+    await expect(page.locator('#filters-error').innerText()).resolves.toMatch(/\S/);
+    await expect(page.inputValue('#filter-value-1')).resolves.toBe('Falha');
+    await page.fill('#filter-path-1', 'data.object.first_name');
+    expect((await submit(page)).status()).toBe(200);
+    await submit(page, '.secret-box a.btn');
+    const endpointPath = new URL(page.url()).pathname;
+    const id = endpointPath.split('/').pop()!;
+    const read = async () =>
+      (
+        await api.get<{ url: string; description: string | null; events: string[]; filters: unknown[] }>(
+          `/v1/webhook-endpoints/${id}`,
+          { token: church.token, tenant: church.slug },
+        )
+      ).body;
+    expect((await read()).filters).toEqual([{ path: 'data.object.first_name', op: 'eq', value: 'Falha' }]);
+
+    // The edit form holds the endpoint's settings; a URL the API refuses is shown next to the URL, nothing saved.
+    await expect(page.inputValue('#filter-path-1')).resolves.toBe('data.object.first_name');
+    expect(await page.isChecked('input[value="member.created"]')).toBe(true);
+    await page.fill('#url', 'http://example.org/hooks');
+    await page.fill('#description', 'Painel');
+    expect((await submit(page, '#save-endpoint')).status()).toBe(422);
+    await expect(page.locator('#url-error').innerText()).resolves.toMatch(/\S/);
+    await expect(page.inputValue('#description')).resolves.toBe('Painel');
+    await page.screenshot({ path: `${SHOTS}/webhook-edit-invalid-pt.png`, fullPage: true });
+    expect((await read()).url).toBe(receiver.url(path));
+
+    await page.fill('#url', receiver.url(path));
+    await page.selectOption('#filter-op-1', 'in');
+    await page.fill('#filter-value-1', 'Falha, Erro');
+    await page.check('input[value="donation.created"]');
+    await submit(page, '#save-endpoint');
+    expect(new URL(page.url()).search).toBe('?done=saved');
+    await expect(page.locator('[role="status"]').first().innerText()).resolves.toBe('Alterações salvas.');
+    await expect(page.inputValue('#filter-value-1')).resolves.toBe('Falha, Erro');
+    expect(await read()).toMatchObject({
+      url: receiver.url(path),
+      description: 'Painel',
+      events: ['member.created', 'donation.created'],
+      filters: [{ path: 'data.object.first_name', op: 'in', value: ['Falha', 'Erro'] }],
+    });
+    const updates = await auditRows('endpoints.update');
+    expect(updates.filter((r) => r.resource_id === id).map((r) => r.token_name)).toEqual([`console: ${admin.email}`]);
+
+    // The receiver answers 500: three failed deliveries make the endpoint failing, shown on the list.
+    receiver.answer(path, { status: 500 });
+    for (const name of ['Outra', 'Falha', 'Erro', 'Falha']) await newMember(api, church, { first_name: name });
+    await waitFor(
+      async () =>
+        (
+          await api.get<{ health: { state: string } }>(`/v1/webhook-endpoints/${id}`, {
+            token: church.token,
+            tenant: church.slug,
+          })
+        ).body.health.state === 'failing',
+      { timeout: 20_000, what: 'the endpoint failing' },
+    );
+    // Only the events that pass the filter were sent.
+    const names = receiver
+      .at(path)
+      .map((r) => (r.body as { data: { object: { first_name: string } } }).data.object.first_name);
+    expect(names).not.toContain('Outra');
+    await page.goto(`${origin}/console/api/webhooks`);
+    const row = page.locator('.row', { hasText: receiver.url(path) });
+    await expect(row.locator('.state.failing').innerText()).resolves.toBe('Com falhas');
+    await checkEverywhere(page, 'webhooks-failing-pt');
+    await page.goto(`${origin}${endpointPath}`);
+    await expect(page.locator('#health-state').innerText()).resolves.toBe('Com falhas');
+    await checkEverywhere(page, 'webhook-endpoint-failing-pt');
+    await api.delete(`/v1/webhook-endpoints/${id}`, { token: church.token, tenant: church.slug });
+    receiver.reset(path);
+    await context.close();
+  });
+
+  it("an endpoint's page counts every attempt of the last 7 days in its chart (past 250) and pages its attempts (Older, Newest)", async () => {
+    const created = await api.post<{ id: string }>('/v1/webhook-endpoints', {
+      token: church.token,
+      tenant: church.slug,
+      body: { url: receiver.url('/hooks/busy'), events: ['member.created'] },
+    });
+    const id = created.body.id;
+    const uuid = parsePublicId(ID_PREFIX.webhookEndpoint, id)!;
+    // 260 successful and 60 failed attempts today, 40 failed three days ago: more than any one page of the list.
+    await api.db.platform.query(
+      `INSERT INTO webhook_attempts (tenant_id, id, delivery_id, endpoint_id, event_id, attempt, status_code, duration_ms, error, created_at)
+       SELECT $1, gen_random_uuid(), gen_random_uuid(), $2, gen_random_uuid(), 1,
+              CASE WHEN i <= 260 THEN 200 ELSE 500 END, 12, NULL,
+              date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+                - CASE WHEN i > 320 THEN interval '3 days' ELSE interval '0' END + i * interval '1 second'
+         FROM generate_series(1, 360) AS i`,
+      [church.id, uuid],
+    );
+    const { context, page } = await open('en-US');
+    await signIn(page, admin);
+    await page.goto(`${origin}/console/api/webhooks/${id}`);
+    const days = page.locator('table.data').first().locator('tbody tr');
+    await expect(days.nth(6).locator('td').allInnerTexts()).resolves.toEqual(['260', '60']);
+    await expect(days.nth(3).locator('td').allInnerTexts()).resolves.toEqual(['0', '40']);
+    await expect(page.locator('.chart img').getAttribute('alt')).resolves.toBe(
+      'Bar chart: 260 successful and 100 failed deliveries in the last 7 days.',
+    );
+
+    const attempts = page.locator('table.attempts tbody tr');
+    expect(await attempts.count()).toBe(50);
+    expect(await page.locator('#newest-attempts').count()).toBe(0);
+    const firstPage = await attempts.allInnerTexts();
+    const seen = new Set(firstPage);
+    let pages = 1;
+    while (await page.locator('#older-attempts').count()) {
+      await Promise.all([page.waitForNavigation(), page.click('#older-attempts')]);
+      pages++;
+      for (const row of await attempts.allInnerTexts()) seen.add(row);
+      expect(await page.locator('#newest-attempts').count()).toBe(1);
+    }
+    expect(pages).toBe(8);
+    expect(seen.size).toBe(360);
+    await checkEverywhere(page, 'webhook-endpoint-older-en');
+    // A cursor edited by hand is the API's 400 on the page, never a 500.
+    expect((await page.goto(`${origin}/console/api/webhooks/${id}?cursor=nonsense`))!.status()).toBe(400);
+    await api.delete(`/v1/webhook-endpoints/${id}`, { token: church.token, tenant: church.slug });
     await context.close();
   });
 

@@ -13,23 +13,36 @@ import { assertWebhookUrl } from '../../platform/outbox/url-guard';
 import { CreateEndpointDto } from '../webhook-endpoints/dto/create-endpoint.dto';
 import { BackfillDto, TestEventDto } from '../webhook-endpoints/dto/endpoint.response';
 import type { AttemptResponse, EndpointResponse } from '../webhook-endpoints/dto/endpoint.response';
+import type { ListEnvelope } from '../../common/lists/list-envelope';
 import { UpdateEndpointDto } from '../webhook-endpoints/dto/update-endpoint.dto';
 import { WebhookEndpointsService } from '../webhook-endpoints/webhook-endpoints.service';
 import { WebhookEventsService } from '../webhook-endpoints/webhook-events.service';
 import { ConsoleActions, PageProblem, pageProblem } from './console-actions';
-import { ConsoleGate, field, fieldList, seeOther } from './console-gate';
+import {
+  endpointBody,
+  EndpointForm,
+  endpointFormOf,
+  endpointFormView,
+  readEndpointForm,
+} from './console-endpoint-form';
+import { ConsoleGate, field, seeOther } from './console-gate';
 import { hrefOf } from './console-nav';
 import { ConsolePages } from './console-pages.renderer';
 import type { ConsoleSession } from './console-sessions.service';
 import { deliveriesChart, endpointRows, shortTime, stateOf } from './console-webhooks.view';
+
+/** Attempts per page of an endpoint's page (the "Older" link pages on, as GET …/deliveries does). */
+const ATTEMPTS_PAGE = 50;
 
 /** What an endpoint page shows after one of its actions, besides the endpoint itself. */
 interface EndpointState {
   status?: number;
   problem?: PageProblem;
   /** The form the problem belongs to: its fields are shown there. */
-  form?: 'backfill' | 'test' | 'resend';
+  form?: 'backfill' | 'test' | 'resend' | 'edit';
   sent?: Record<string, string>;
+  /** The edit form as sent, when it was refused. */
+  edit?: EndpointForm;
   notice?: string;
   secret?: string;
   result?: { label: string; ok: boolean; text: string };
@@ -71,19 +84,15 @@ export class ConsoleWebhooksController {
     const checked = await this.gate.form(req, res, 'webhooks');
     if (!checked) return;
     const { session, fields } = checked;
-    const sent = {
-      url: field(fields, 'url') ?? '',
-      description: field(fields, 'description') ?? '',
-      events: fieldList(fields, 'events'),
-    };
+    const sent = readEndpointForm(fields);
     let created: { id: string; url: string; secret: string | null };
     try {
       // As the route: its WebhookUrlGuard first (the URL's DNS lookup, before any transaction), then the DTO.
       await assertWebhookUrl(sent.url, this.config.WEBHOOK_ALLOW_LOOPBACK);
-      const dto = (await this.validation.transform(
-        { url: sent.url, events: sent.events, description: sent.description.trim() || null },
-        { type: 'body', metatype: CreateEndpointDto },
-      )) as CreateEndpointDto;
+      const dto = (await this.validation.transform(endpointBody(sent), {
+        type: 'body',
+        metatype: CreateEndpointDto,
+      })) as CreateEndpointDto;
       created = await this.actions.run(req, session, async () => {
         const endpoint = await this.endpoints.create(dto);
         await this.actions.record(req, { action: 'endpoints.create', resourceId: endpoint.id, status: 201 });
@@ -112,8 +121,39 @@ export class ConsoleWebhooksController {
           ? t.disabledNotice
           : done === 'resent'
             ? t.resent
-            : undefined;
+            : done === 'saved'
+              ? t.saved
+              : undefined;
     await this.showEndpoint(req, res, session, id, { notice });
+  }
+
+  /** As PATCH /v1/webhook-endpoints/{id} with the url, events, filters and description: its URL guard, DTO, service and audit entry. */
+  @Post(':id/edit')
+  @HttpCode(303)
+  @Public()
+  async edit(@Param('id') id: string, @Req() req: ApiRequest, @Res() res: Response): Promise<void> {
+    const checked = await this.gate.form(req, res, 'webhooks');
+    if (!checked) return;
+    const sent = readEndpointForm(checked.fields);
+    try {
+      await assertWebhookUrl(sent.url, this.config.WEBHOOK_ALLOW_LOOPBACK);
+      const dto = (await this.validation.transform(endpointBody(sent), {
+        type: 'body',
+        metatype: UpdateEndpointDto,
+      })) as UpdateEndpointDto;
+      await this.inTransaction(req, checked.session, id, 'endpoints.update', 200, (uuid) =>
+        this.endpoints.update(uuid, dto),
+      );
+    } catch (error) {
+      const problem = pageProblem(error, req.lang, req.id);
+      return this.showEndpoint(req, res, checked.session, id, {
+        problem,
+        status: problem.status,
+        form: 'edit',
+        edit: sent,
+      });
+    }
+    seeOther(res, `${hrefOf('webhooks')}/${id}?done=saved`);
   }
 
   @Post(':id/status')
@@ -318,7 +358,7 @@ export class ConsoleWebhooksController {
     res: Response,
     session: ConsoleSession,
     state: {
-      sent?: { url: string; description: string; events: string[] };
+      sent?: EndpointForm;
       problem?: PageProblem;
       status?: number;
       secret?: { name: string; value: string; href: string };
@@ -327,7 +367,6 @@ export class ConsoleWebhooksController {
     const all = this.pages.texts(req.lang);
     const t = all.webhooks;
     const list = await this.actions.run(req, session, () => this.endpoints.list({ limit: '250' }));
-    const chosen = new Set(state.sent?.events ?? []);
     await this.pages.page(
       res,
       session,
@@ -345,11 +384,7 @@ export class ConsoleWebhooksController {
         endpoints: endpointRows(list.data, req.lang),
         secret: state.secret,
         notice: req.method === 'GET' && req.query.done === 'deleted' ? t.deleted : undefined,
-        form: {
-          url: state.sent?.url ?? '',
-          description: state.sent?.description ?? '',
-          events: EVENT_TYPES.map((type) => ({ value: type, checked: chosen.has(type) })),
-        },
+        form: endpointFormView(state.sent ?? { url: '', description: '', events: [], filters: [] }),
         problem: state.problem,
         errors: state.problem?.fields ?? {},
       },
@@ -367,14 +402,25 @@ export class ConsoleWebhooksController {
     const t = all.webhooks;
     const since = new Date(Date.now() - 6 * 86_400_000);
     since.setUTCHours(0, 0, 0, 0);
-    let found: { endpoint: EndpointResponse; attempts: AttemptResponse[]; week: AttemptResponse[] };
+    const cursor = req.method === 'GET' && typeof req.query.cursor === 'string' ? req.query.cursor : undefined;
+    let found: {
+      endpoint: EndpointResponse;
+      week: { day: string; succeeded: number; failed: number }[];
+      attempts?: ListEnvelope<AttemptResponse>;
+      cursorProblem?: PageProblem;
+    };
     try {
       found = await this.actions.run(req, session, async () => {
         const uuid = requirePublicId(ID_PREFIX.webhookEndpoint, id, 'webhook endpoint');
         const endpoint = await this.endpoints.get(uuid);
-        const attempts = await this.endpoints.attempts(uuid, { limit: '50' });
-        const week = await this.endpoints.attempts(uuid, { limit: '250', 'created_at[gte]': since.toISOString() });
-        return { endpoint, attempts: attempts.data, week: week.data };
+        const week = await this.endpoints.dailyAttemptCounts(uuid, since);
+        try {
+          // As GET …/{id}/deliveries: newest first, keyset-paged; a cursor edited by hand is its 400.
+          const query = { limit: String(ATTEMPTS_PAGE), ...(cursor ? { cursor } : {}) };
+          return { endpoint, week, attempts: await this.endpoints.attempts(uuid, query) };
+        } catch (error) {
+          return { endpoint, week, cursorProblem: pageProblem(error, req.lang, req.id) };
+        }
       });
     } catch (error) {
       // The endpoint is gone or never was: the API's 404, as a page.
@@ -383,7 +429,8 @@ export class ConsoleWebhooksController {
     }
     const { endpoint } = found;
     const base = `${hrefOf('webhooks')}/${endpoint.id}`;
-    const errors = state.problem?.fields ?? {};
+    const problem = state.problem ?? found.cursorProblem;
+    const errors = state.form ? (problem?.fields ?? {}) : {};
     await this.pages.page(
       res,
       session,
@@ -392,7 +439,7 @@ export class ConsoleWebhooksController {
         id: 'webhooks',
         title: endpoint.url,
         view: 'console/webhook',
-        status: state.status,
+        status: state.status ?? found.cursorProblem?.status,
         script: state.secret !== undefined,
       },
       {
@@ -410,7 +457,7 @@ export class ConsoleWebhooksController {
         },
         health: stateOf(endpoint, req.lang),
         chart: deliveriesChart(found.week, since, req.lang),
-        attempts: found.attempts.map((a) => ({
+        attempts: (found.attempts?.data ?? []).map((a) => ({
           event: a.event_id,
           attempt: a.attempt,
           status: a.status_code ?? '—',
@@ -420,20 +467,26 @@ export class ConsoleWebhooksController {
           time: shortTime(a.created_at, req.lang, t.never),
           resendLabel: interpolate(t.resendLabel, { event: a.event_id }),
         })),
+        older: found.attempts?.next_cursor
+          ? `${base}?${new URLSearchParams({ cursor: found.attempts.next_cursor }).toString()}#attempts-heading`
+          : undefined,
+        newest: cursor ? `${base}#attempts-heading` : undefined,
         secret: state.secret ? { name: endpoint.url, value: state.secret, href: base } : undefined,
         notice: state.notice,
         result: state.result,
-        problem: state.problem,
-        errors: state.form ? errors : {},
-        problemAbove: state.problem && !state.form,
+        problem,
+        errors,
+        problemAbove: problem && !state.form,
+        form: endpointFormView(state.form === 'edit' && state.edit ? state.edit : endpointFormOf(endpoint)),
+        editProblem: state.form === 'edit' ? problem : undefined,
         types: EVENT_TYPES.map((type) => ({
           value: type,
           testSelected: type === (state.form === 'test' || state.result ? state.sent?.type : endpoint.events[0]),
           backfillSelected: state.form === 'backfill' && type === state.sent?.type,
         })),
         backfill: state.form === 'backfill' ? state.sent : { from: '', to: '' },
-        testProblem: state.form === 'test' ? state.problem : undefined,
-        backfillProblem: state.form === 'backfill' ? state.problem : undefined,
+        testProblem: state.form === 'test' ? problem : undefined,
+        backfillProblem: state.form === 'backfill' ? problem : undefined,
       },
     );
   }

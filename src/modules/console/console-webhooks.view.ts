@@ -1,6 +1,6 @@
 import { renderSvgChart } from '../../common/charts/svg-chart';
 import { interpolate, Language } from '../../common/i18n/language';
-import type { AttemptResponse, EndpointResponse } from '../webhook-endpoints/dto/endpoint.response';
+import type { EndpointResponse } from '../webhook-endpoints/dto/endpoint.response';
 import { CONSOLE_TEXTS } from './console.texts';
 
 /** A moment as the page's language writes it (date and time, UTC). */
@@ -38,20 +38,19 @@ export function endpointRows(endpoints: EndpointResponse[], lang: Language) {
 
 /**
  * The last 7 days of attempts (UTC days, oldest first) as a bar chart of succeeded and failed per
- * day, drawn by the reports' chart helper; an image (no style or script in the page) with a text
- * alternative, and the same numbers as a table for screen readers.
+ * day, drawn by the reports' chart helper from the database's per-day counts; an image (no style
+ * or script in the page) with a text alternative, and the same numbers as a table for screen readers.
  */
-export function deliveriesChart(attempts: AttemptResponse[], since: Date, lang: Language) {
+export function deliveriesChart(
+  counts: { day: string; succeeded: number; failed: number }[],
+  since: Date,
+  lang: Language,
+) {
   const t = CONSOLE_TEXTS[lang].webhooks;
   const days = Array.from({ length: 7 }, (_, i) => new Date(since.getTime() + i * 86_400_000));
-  const key = (d: Date) => d.toISOString().slice(0, 10);
-  const index = new Map(days.map((d, i) => [key(d), i]));
-  const ok = days.map(() => 0);
-  const failed = days.map(() => 0);
-  for (const a of attempts) {
-    const i = index.get(a.created_at.slice(0, 10));
-    if (i !== undefined) (a.succeeded ? ok : failed)[i]++;
-  }
+  const byDay = new Map(counts.map((c) => [c.day, c]));
+  const ok = days.map((d) => byDay.get(d.toISOString().slice(0, 10))?.succeeded ?? 0);
+  const failed = days.map((d) => byDay.get(d.toISOString().slice(0, 10))?.failed ?? 0);
   const label = (d: Date) =>
     new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(d);
   const categories = days.map(label);

@@ -98,6 +98,16 @@ export interface ConsoleTexts {
     description: string;
     events: string;
     eventsHint: string;
+    filters: string;
+    filtersHint: string;
+    filterPath: string;
+    filterOp: string;
+    filterValue: string;
+    editHeading: string;
+    save: string;
+    saved: string;
+    older: string;
+    newest: string;
     newHeading: string;
     create: string;
     secretHeading: string;
@@ -312,7 +322,18 @@ const es: ConsoleTexts = {
     urlHint: 'https, con una dirección pública.',
     description: 'Descripción',
     events: 'Eventos',
-    eventsHint: 'Los tipos de evento que se enviarán.',
+    eventsHint: 'Los tipos de evento que se enviarán (* para todos).',
+    filters: 'Filtros (opcional)',
+    filtersHint:
+      'Solo se envían los eventos que cumplen todos los filtros. Campo: una ruta del evento, p. ej. data.object.amount. Valor: un número, true, false o un texto; con «in», varios separados por comas.',
+    filterPath: 'Campo',
+    filterOp: 'Operador',
+    filterValue: 'Valor',
+    editHeading: 'Editar',
+    save: 'Guardar cambios',
+    saved: 'Cambios guardados.',
+    older: 'Más antiguos',
+    newest: 'Más recientes',
     newHeading: 'Nuevo punto de destino',
     create: 'Crear',
     secretHeading: 'Copie el secreto de firma ahora',
@@ -524,7 +545,18 @@ const en: ConsoleTexts = {
     urlHint: 'https, reaching a public address.',
     description: 'Description',
     events: 'Events',
-    eventsHint: 'The event types to send.',
+    eventsHint: 'The event types to send (* for all of them).',
+    filters: 'Filters (optional)',
+    filtersHint:
+      'Only events that pass every filter are sent. Field: a path in the event, e.g. data.object.amount. Value: a number, true, false or text; with “in”, several separated by commas.',
+    filterPath: 'Field',
+    filterOp: 'Operator',
+    filterValue: 'Value',
+    editHeading: 'Edit',
+    save: 'Save changes',
+    saved: 'Changes saved.',
+    older: 'Older',
+    newest: 'Newest',
     newHeading: 'New endpoint',
     create: 'Create',
     secretHeading: 'Copy the signing secret now',
@@ -736,7 +768,18 @@ const pt: ConsoleTexts = {
     urlHint: 'https, com um endereço público.',
     description: 'Descrição',
     events: 'Eventos',
-    eventsHint: 'Os tipos de evento a enviar.',
+    eventsHint: 'Os tipos de evento a enviar (* para todos).',
+    filters: 'Filtros (opcional)',
+    filtersHint:
+      'Só são enviados os eventos que atendem a todos os filtros. Campo: um caminho no evento, p. ex. data.object.amount. Valor: um número, true, false ou um texto; com “in”, vários separados por vírgulas.',
+    filterPath: 'Campo',
+    filterOp: 'Operador',
+    filterValue: 'Valor',
+    editHeading: 'Editar',
+    save: 'Salvar alterações',
+    saved: 'Alterações salvas.',
+    older: 'Mais antigos',
+    newest: 'Mais recentes',
     newHeading: 'Novo destino',
     create: 'Criar',
     secretHeading: 'Copie o segredo de assinatura agora',

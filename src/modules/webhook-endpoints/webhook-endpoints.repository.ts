@@ -164,6 +164,24 @@ export class WebhookEndpointsRepository {
     return fetchPage(qb, query, ATTEMPT_LIST);
   }
 
+  /** An endpoint's attempts since `since`, counted per UTC day (YYYY-MM-DD) as succeeded (2xx in time) and failed. */
+  async dailyAttemptCounts(
+    endpointId: string,
+    since: Date,
+  ): Promise<{ day: string; succeeded: number; failed: number }[]> {
+    const { manager, tenantId } = tenantScope();
+    return manager.query(
+      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+              count(*) FILTER (WHERE ok)::int AS succeeded,
+              count(*) FILTER (WHERE NOT ok)::int AS failed
+         FROM (SELECT created_at, coalesce(status_code BETWEEN 200 AND 299 AND error IS NULL, false) AS ok
+                 FROM webhook_attempts
+                WHERE tenant_id = $1 AND endpoint_id = $2 AND created_at >= $3) a
+        GROUP BY 1`,
+      [tenantId, endpointId, since],
+    );
+  }
+
   /** New pending deliveries of existing events to one endpoint (resend, backfill); returns their ids. */
   async insertDeliveries(endpointId: string, eventIds: string[], ids: string[]): Promise<void> {
     const { manager, tenantId } = tenantScope();

@@ -206,6 +206,12 @@ export class WebhookEndpointsService {
     return toEnvelope(await this.webhooks.listAttempts(id, parseListQuery(rawQuery, ATTEMPT_LIST)), toAttemptResponse);
   }
 
+  /** Succeeded and failed attempts per UTC day since `since` (the console's delivery chart), counted by the database. */
+  async dailyAttemptCounts(id: string, since: Date): Promise<{ day: string; succeeded: number; failed: number }[]> {
+    await this.require(id);
+    return this.webhooks.dailyAttemptCounts(id, since);
+  }
+
   async enqueueDeliveries(endpointId: string, eventIds: string[]): Promise<string[]> {
     if (!eventIds.length) return [];
     const ids = eventIds.map(() => newUuid());
