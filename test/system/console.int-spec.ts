@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
-import { ID_PREFIX, parsePublicId } from '../../src/common/ids/id';
+import { ID_PREFIX, newUuid, parsePublicId, toPublicId } from '../../src/common/ids/id';
 import { Database } from '../../src/database/database.service';
 import { ConsoleClock } from '../../src/modules/console/console-clock';
 import { OAuthCodesService } from '../../src/modules/oauth/oauth-codes.service';
@@ -657,10 +657,11 @@ describe('the console in a browser', () => {
     await context.close();
   });
 
-  it("Devices: lists the kiosks; revoking one ends its key (401), with the route's audit entry; Audit log shows it newest first and filters by action", async () => {
+  it("Devices: registers a kiosk (its key shown once, working on the API), rotates its key (the old one 401), revokes one (401), each with its route's audit entry; Audit log shows it newest first and filters by action", async () => {
     const device = await newDevice(api, church, { name: 'Entrada norte' });
-    const kiosk = () =>
-      fetch(`${origin}/v1/events`, { headers: { Authorization: `Bearer ${device.key}`, 'X-Tenant': church.slug } });
+    const events = (key: string) =>
+      fetch(`${origin}/v1/events`, { headers: { Authorization: `Bearer ${key}`, 'X-Tenant': church.slug } });
+    const kiosk = () => events(device.key);
     expect((await kiosk()).status).toBe(200);
     const { context, page } = await open('en-US');
     await signIn(page, admin);
@@ -672,9 +673,46 @@ describe('the console in a browser', () => {
     ]);
     expect(await page.content()).not.toContain(device.key);
     await checkEverywhere(page, 'devices-en');
+
+    // Register: POST /v1/devices' validation next to the name; then the key, shown once (no-store).
+    expect((await submit(page, '#register-device')).status()).toBe(422);
+    await expect(page.locator('#name-error').innerText()).resolves.toMatch(/\S/);
+    await page.fill('#name', 'Recepción sur');
+    const registered = await submit(page, '#register-device');
+    expect(registered.status()).toBe(200);
+    expect(registered.headers()['cache-control']).toBe('no-store');
+    const key = await page.inputValue('#secret');
+    expect(key).toMatch(/^chk_/);
+    await checkEverywhere(page, 'device-registered-en');
+    expect((await events(key)).status).toBe(200);
+    // The last entry (the kiosk made above by the factory went through the API route).
+    const registeredEntry = (await auditRows('devices.register')).at(-1)!;
+    expect(registeredEntry.token_name).toBe(`console: ${admin.email}`);
+    expect(registeredEntry.resource_id).toMatch(/^dev_/);
+    await page.goto(`${origin}/console/devices`);
+    expect(await page.content()).not.toContain(key);
+    // Its row shows the key's hint (GET /v1/devices/{id}'s key_display), never the key.
+    await expect(page.locator('.row-title', { hasText: 'Recepción sur' }).innerText()).resolves.toContain(
+      key.slice(-4),
+    );
+
+    // Rotate: a new key, shown once; the old one is refused at once.
+    await submit(page, 'button[aria-label="Rotate key for Recepción sur"]');
+    const rotated = await page.inputValue('#secret');
+    expect(rotated).toMatch(/^chk_/);
+    expect(rotated).not.toBe(key);
+    expect((await events(key)).status).toBe(401);
+    expect((await events(rotated)).status).toBe(200);
+    expect(await auditRows('devices.rotate_key')).toEqual([
+      { token_name: `console: ${admin.email}`, resource_id: registeredEntry.resource_id },
+    ]);
+    await page.goto(`${origin}/console/devices`);
+
     await submit(page, 'button[aria-label="Revoke Entrada norte"]');
     await expect(page.locator('[role="status"]').first().innerText()).resolves.toBe('Device revoked.');
-    expect(await page.locator('.row').count()).toBe(0);
+    await expect(page.locator('.row-title').allInnerTexts()).resolves.toEqual([
+      expect.stringContaining('Recepción sur'),
+    ]);
     expect((await kiosk()).status).toBe(401);
     expect(await auditRows('devices.remove')).toEqual([
       { token_name: `console: ${admin.email}`, resource_id: device.id },
@@ -703,11 +741,69 @@ describe('the console in a browser', () => {
     await checkEverywhere(page, 'audit-en');
     await page.fill('#action-filter', 'devices.remove');
     await submit(page, '#apply-filter');
-    expect(new URL(page.url()).search).toBe('?action=devices.remove');
+    expect(new URL(page.url()).searchParams.get('action')).toBe('devices.remove');
     const actions = await page.locator('table.audit tbody tr td:nth-child(2)').allInnerTexts();
     expect(actions).toEqual(['devices.remove']);
     // A cursor edited by hand is the API's 400 on the page, never a 500.
     expect((await page.goto(`${origin}/console/audit-log?cursor=nonsense`))!.status()).toBe(400);
+    await context.close();
+  });
+
+  it('Audit log: filters by token (a link on its name) and by a range of days, and pages with "Older" keeping the filters', async () => {
+    // 60 entries of one sync token three days ago, and one of another token today.
+    const syncToken = newUuid();
+    await api.db.platform.query(
+      `INSERT INTO audit_log (tenant_id, id, token_id, token_name, action, resource_type, status, created_at)
+       SELECT $1, gen_random_uuid(), $2, 'Sync nocturno', 'members.update', 'members', 200,
+              date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '3 days' + i * interval '1 minute'
+         FROM generate_series(1, 60) AS i`,
+      [church.id, syncToken],
+    );
+    await api.db.platform.query(
+      `INSERT INTO audit_log (tenant_id, id, token_id, token_name, action, resource_type, status)
+       VALUES ($1, gen_random_uuid(), $2, 'Otro token', 'members.create', 'members', 201)`,
+      [church.id, newUuid()],
+    );
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    const { context, page } = await open('pt-BR');
+    await signIn(page, admin);
+    await page.goto(`${origin}/console/audit-log`);
+    // The token's name is a link to its entries only.
+    await Promise.all([page.waitForNavigation(), page.click('table.audit a:text-is("Otro token")')]);
+    expect(new URL(page.url()).searchParams.get('token')).toMatch(/^tok_/);
+    await expect(page.locator('table.audit tbody tr td:nth-child(4)').allInnerTexts()).resolves.toEqual(['Otro token']);
+    await page.click('#clear-filter');
+
+    // Three days ago, by token id: 60 entries, 50 on the first page, "Older" keeps the filters.
+    await page.fill('#token-filter', toPublicId(ID_PREFIX.token, syncToken));
+    await page.fill('#from-filter', day(3));
+    await page.fill('#to-filter', day(3));
+    await submit(page, '#apply-filter');
+    const rows = page.locator('table.audit tbody tr');
+    expect(await rows.count()).toBe(50);
+    await expect(page.inputValue('#from-filter')).resolves.toBe(day(3));
+    await checkEverywhere(page, 'audit-filtered-pt');
+    await Promise.all([page.waitForNavigation(), page.click('#next-page')]);
+    const older = new URL(page.url()).searchParams;
+    expect([older.get('from'), older.get('to'), older.get('token')]).toEqual([
+      day(3),
+      day(3),
+      toPublicId(ID_PREFIX.token, syncToken),
+    ]);
+    expect(await rows.count()).toBe(10);
+    expect(new Set(await page.locator('table.audit tbody tr td:nth-child(4)').allInnerTexts())).toEqual(
+      new Set(['Sync nocturno']),
+    );
+    expect(await page.locator('#next-page').count()).toBe(0);
+    await expect(page.locator('#first-page').innerText()).resolves.toBe('Mais recentes');
+
+    // Today only: none of the sync token's entries.
+    await page.fill('#from-filter', day(0));
+    await page.fill('#to-filter', day(0));
+    await submit(page, '#apply-filter');
+    expect(await rows.count()).toBe(0);
+    // A day that is no date is the API's 400 on the page.
+    expect((await page.goto(`${origin}/console/audit-log?from=2026-13-45`))!.status()).toBe(400);
     await context.close();
   });
 

@@ -1,10 +1,9 @@
-import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { renderSvgChart } from '../../common/charts/svg-chart';
 import type { ApiRequest } from '../../common/http/request';
 import { interpolate } from '../../common/i18n/language';
-import { ID_PREFIX, requirePublicId } from '../../common/ids/id';
 import { parseListQuery } from '../../common/lists/list-query';
 import { ListEnvelope, toEnvelope } from '../../common/lists/list-envelope';
 import type { AuditEntryResponse } from '../audit-log/dto/audit-entry.response';
@@ -16,20 +15,18 @@ import type { Plan } from '../../platform/tenancy/tenant.entity';
 import { toAuditResponse } from '../audit-log/audit-log.controller';
 import { AUDIT_LIST } from '../audit-log/audit-log.list';
 import { AuditLogService } from '../audit-log/audit-log.service';
-import { DevicesService } from '../devices/devices.service';
 import { ConsoleActions, PageProblem, pageProblem } from './console-actions';
-import { ConsoleGate, seeOther } from './console-gate';
+import { dayStart } from './console-days';
+import { ConsoleGate } from './console-gate';
 import { hrefOf } from './console-nav';
 import { ConsolePages } from './console-pages.renderer';
-import type { ConsoleSession } from './console-sessions.service';
 import { shortTime } from './console-webhooks.view';
 
 const AUDIT_PAGE = 50;
 
 /**
- * Devices (org_admin: the church's kiosks, revoke), Audit log (org_admin: newest first, paged,
- * filtered by action) and Usage (every role: today's requests against the plan), each through the
- * service of its API route (`/v1/devices`, `/v1/audit-log`, `/v1/usage`).
+ * Audit log (org_admin: newest first, paged, filtered) and Usage (every role: today's requests
+ * against the plan), each through the service of its API route (`/v1/audit-log`, `/v1/usage`).
  */
 @ApiExcludeController()
 @Controller('console')
@@ -38,38 +35,10 @@ export class ConsoleOverviewController {
     private readonly gate: ConsoleGate,
     private readonly pages: ConsolePages,
     private readonly actions: ConsoleActions,
-    private readonly devices: DevicesService,
     private readonly audit: AuditLogService,
     private readonly usage: UsageMeter,
     private readonly tenants: TenantsService,
   ) {}
-
-  @Get('devices')
-  @Public()
-  async devicesPage(@Req() req: ApiRequest, @Res() res: Response): Promise<void> {
-    const session = await this.gate.page(req, res, 'devices');
-    if (session) await this.showDevices(req, res, session);
-  }
-
-  @Post('devices/:id/revoke')
-  @HttpCode(303)
-  @Public()
-  async revokeDevice(@Param('id') id: string, @Req() req: ApiRequest, @Res() res: Response): Promise<void> {
-    const checked = await this.gate.form(req, res, 'devices');
-    if (!checked) return;
-    try {
-      await this.actions.run(req, checked.session, async () => {
-        // As DELETE /v1/devices/{id}: a malformed id is the API's 404; the same audit entry.
-        const uuid = requirePublicId(ID_PREFIX.device, id, 'device');
-        await this.devices.remove(uuid);
-        await this.actions.record(req, { action: 'devices.remove', resourceId: id, status: 204 });
-      });
-    } catch (error) {
-      const problem = pageProblem(error, req.lang, req.id);
-      return this.showDevices(req, res, checked.session, problem);
-    }
-    seeOther(res, `${hrefOf('devices')}?done=revoked`);
-  }
 
   @Get('audit-log')
   @Public()
@@ -78,10 +47,16 @@ export class ConsoleOverviewController {
     if (!session) return;
     const all = this.pages.texts(req.lang);
     const t = all.audit;
-    const action = typeof req.query.action === 'string' ? req.query.action.trim() : '';
-    const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : undefined;
+    // The filters as the page's query: each one an API filter of GET /v1/audit-log.
+    const text = (name: string) => (typeof req.query[name] === 'string' ? req.query[name].trim() : '');
+    const filters = { action: text('action'), token: text('token'), from: text('from'), to: text('to') };
+    const cursor = text('cursor') || undefined;
     const query: Record<string, unknown> = { limit: String(AUDIT_PAGE), sort: '-created_at' };
-    if (action) query.action = action;
+    if (filters.action) query.action = filters.action;
+    if (filters.token) query.token_id = filters.token;
+    // Days (UTC), both included: [start of from, start of the day after to).
+    if (filters.from) query['created_at[gte]'] = dayStart(filters.from, 0);
+    if (filters.to) query['created_at[lt]'] = dayStart(filters.to, 1);
     if (cursor) query.cursor = cursor;
     let problem: PageProblem | undefined;
     let page: ListEnvelope<AuditEntryResponse> | undefined;
@@ -90,12 +65,14 @@ export class ConsoleOverviewController {
         toEnvelope(await this.audit.list(parseListQuery(query, AUDIT_LIST)), toAuditResponse),
       );
     } catch (error) {
-      // A cursor edited by hand is the API's 400, on the page.
+      // A cursor edited by hand or a day that is no date is the API's 400, on the page.
       problem = pageProblem(error, req.lang, req.id);
     }
-    const next = page?.next_cursor
-      ? `${hrefOf('audit')}?${new URLSearchParams({ ...(action ? { action } : {}), cursor: page.next_cursor }).toString()}`
-      : undefined;
+    const kept = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== ''));
+    const href = (extra: Record<string, string>) => {
+      const search = new URLSearchParams({ ...kept, ...extra }).toString();
+      return search ? `${hrefOf('audit')}?${search}` : hrefOf('audit');
+    };
     await this.pages.page(
       res,
       session,
@@ -103,21 +80,22 @@ export class ConsoleOverviewController {
       {
         t: { ...all, ...t },
         action: hrefOf('audit'),
-        filter: action,
+        filters,
+        filtered: Object.keys(kept).length > 0,
+        clear: hrefOf('audit'),
         problem,
         entries: (page?.data ?? []).map((e) => ({
           time: shortTime(e.created_at, req.lang, ''),
           action: e.action,
           resource: e.resource_id ?? e.resource_type,
           actor: e.token_name ?? '—',
+          // The token's entries only: a link that filters by it.
+          actorHref: e.token_id ? href({ token: e.token_id }) : undefined,
+          actorLabel: interpolate(t.byTokenLabel, { name: e.token_name ?? e.token_id ?? '' }),
           status: e.status,
         })),
-        next,
-        first: cursor
-          ? action
-            ? `${hrefOf('audit')}?${new URLSearchParams({ action }).toString()}`
-            : hrefOf('audit')
-          : undefined,
+        next: page?.next_cursor ? href({ cursor: page.next_cursor }) : undefined,
+        first: cursor ? href({}) : undefined,
       },
     );
   }
@@ -187,35 +165,6 @@ export class ConsoleOverviewController {
             percent,
           }),
         },
-      },
-    );
-  }
-
-  private async showDevices(
-    req: ApiRequest,
-    res: Response,
-    session: ConsoleSession,
-    problem?: PageProblem,
-  ): Promise<void> {
-    const all = this.pages.texts(req.lang);
-    const t = all.devices;
-    const list = await this.actions.run(req, session, () => this.devices.list({ limit: '250' }));
-    await this.pages.page(
-      res,
-      session,
-      { lang: req.lang, id: 'devices', title: t.title, view: 'console/devices', status: problem?.status },
-      {
-        t: { ...all, ...t },
-        problem,
-        notice: !problem && req.query.done === 'revoked' ? t.revoked : undefined,
-        devices: list.data.map((d) => ({
-          name: d.name,
-          campus: d.campus?.name ?? '—',
-          key: d.key_display ?? '—',
-          created: shortTime(d.created_at, req.lang, ''),
-          revokeAction: `${hrefOf('devices')}/${d.id}/revoke`,
-          revokeLabel: interpolate(t.revokeLabel, { name: d.name }),
-        })),
       },
     );
   }

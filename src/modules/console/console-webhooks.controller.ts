@@ -25,6 +25,7 @@ import {
   endpointFormView,
   readEndpointForm,
 } from './console-endpoint-form';
+import { dayStart } from './console-days';
 import { ConsoleGate, field, seeOther } from './console-gate';
 import { hrefOf } from './console-nav';
 import { ConsolePages } from './console-pages.renderer';
@@ -490,14 +491,6 @@ export class ConsoleWebhooksController {
       },
     );
   }
-}
-
-/** A form's day (YYYY-MM-DD, UTC) as the instant it starts, `plusDays` later; anything else as sent (the DTO refuses it). */
-function dayStart(day: string, plusDays: number): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return day;
-  const at = new Date(`${day}T00:00:00Z`);
-  if (Number.isNaN(at.getTime())) return day;
-  return new Date(at.getTime() + plusDays * 86_400_000).toISOString();
 }
 
 function attemptText(

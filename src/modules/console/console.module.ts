@@ -3,12 +3,14 @@ import { ApiTokensModule } from '../api-tokens/api-tokens.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { SettingsModule } from '../settings/settings.module';
 import { AuditLogModule } from '../audit-log/audit-log.module';
+import { CampusesModule } from '../campuses/campuses.module';
 import { DevicesModule } from '../devices/devices.module';
 import { WebhookEndpointsModule } from '../webhook-endpoints/webhook-endpoints.module';
 import { ConsoleAccountController } from './console-account.controller';
 import { ConsoleActions } from './console-actions';
 import { ConsoleChurchController } from './console-church.controller';
 import { ConsoleClock } from './console-clock';
+import { ConsoleDevicesController } from './console-devices.controller';
 import { ConsoleGate } from './console-gate';
 import { ConsolePages } from './console-pages.renderer';
 import { ConsoleQuota } from './console-quota';
@@ -24,12 +26,21 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
  * signed in with e-mail and password, whose every action goes through the service of its API route.
  */
 @Module({
-  imports: [ApiTokensModule, OAuthModule, SettingsModule, WebhookEndpointsModule, DevicesModule, AuditLogModule],
+  imports: [
+    ApiTokensModule,
+    OAuthModule,
+    SettingsModule,
+    WebhookEndpointsModule,
+    DevicesModule,
+    CampusesModule,
+    AuditLogModule,
+  ],
   controllers: [
     ConsoleSignInController,
     ConsoleAccountController,
     ConsoleChurchController,
     ConsoleWebhooksController,
+    ConsoleDevicesController,
     ConsoleOverviewController,
   ],
   providers: [

@@ -186,6 +186,15 @@ export interface ConsoleTexts {
     /** `{name}` */
     revokeLabel: string;
     revoked: string;
+    newHeading: string;
+    campusNone: string;
+    register: string;
+    rotate: string;
+    /** `{name}` */
+    rotateLabel: string;
+    keyHeading: string;
+    keyNote: string;
+    keyLabel: string;
   };
   audit: {
     title: string;
@@ -201,6 +210,13 @@ export interface ConsoleTexts {
     status: string;
     next: string;
     first: string;
+    token: string;
+    tokenHint: string;
+    from: string;
+    to: string;
+    clear: string;
+    /** `{name}` */
+    byTokenLabel: string;
   };
   usage: {
     title: string;
@@ -404,6 +420,14 @@ const es: ConsoleTexts = {
     revoke: 'Revocar',
     revokeLabel: 'Revocar {name}',
     revoked: 'Dispositivo revocado.',
+    newHeading: 'Registrar un dispositivo',
+    campusNone: 'Ninguna',
+    register: 'Registrar',
+    rotate: 'Cambiar clave',
+    rotateLabel: 'Cambiar clave de {name}',
+    keyHeading: 'Copie la clave del quiosco ahora',
+    keyNote: 'Es la única vez que se muestra. Escríbala en el quiosco; si la pierde, cámbiela.',
+    keyLabel: 'Clave del quiosco',
   },
   audit: {
     title: 'Registro de auditoría',
@@ -419,6 +443,12 @@ const es: ConsoleTexts = {
     status: 'Estado',
     next: 'Más antiguas',
     first: 'Más recientes',
+    token: 'Token',
+    tokenHint: 'Su id tok_…, o pulse el nombre de un token en la lista.',
+    from: 'Desde (UTC)',
+    to: 'Hasta (UTC)',
+    clear: 'Quitar filtros',
+    byTokenLabel: 'Solo las entradas de {name}',
   },
   usage: {
     title: 'Uso',
@@ -627,6 +657,14 @@ const en: ConsoleTexts = {
     revoke: 'Revoke',
     revokeLabel: 'Revoke {name}',
     revoked: 'Device revoked.',
+    newHeading: 'Register a device',
+    campusNone: 'None',
+    register: 'Register',
+    rotate: 'Rotate key',
+    rotateLabel: 'Rotate key for {name}',
+    keyHeading: 'Copy the kiosk key now',
+    keyNote: 'It is shown only this once. Enter it on the kiosk; if it is lost, rotate it.',
+    keyLabel: 'Kiosk key',
   },
   audit: {
     title: 'Audit log',
@@ -642,6 +680,12 @@ const en: ConsoleTexts = {
     status: 'Status',
     next: 'Older',
     first: 'Newest',
+    token: 'Token',
+    tokenHint: 'Its tok_… id, or select a token name in the list.',
+    from: 'From (UTC)',
+    to: 'To (UTC)',
+    clear: 'Clear filters',
+    byTokenLabel: 'Only the entries of {name}',
   },
   usage: {
     title: 'Usage',
@@ -850,6 +894,14 @@ const pt: ConsoleTexts = {
     revoke: 'Revogar',
     revokeLabel: 'Revogar {name}',
     revoked: 'Dispositivo revogado.',
+    newHeading: 'Registrar um dispositivo',
+    campusNone: 'Nenhuma',
+    register: 'Registrar',
+    rotate: 'Trocar chave',
+    rotateLabel: 'Trocar chave de {name}',
+    keyHeading: 'Copie a chave do quiosque agora',
+    keyNote: 'Ela só é mostrada desta vez. Digite-a no quiosque; se perdê-la, troque-a.',
+    keyLabel: 'Chave do quiosque',
   },
   audit: {
     title: 'Registro de auditoria',
@@ -865,6 +917,12 @@ const pt: ConsoleTexts = {
     status: 'Status',
     next: 'Mais antigas',
     first: 'Mais recentes',
+    token: 'Token',
+    tokenHint: 'O id tok_…, ou clique no nome de um token na lista.',
+    from: 'De (UTC)',
+    to: 'Até (UTC)',
+    clear: 'Limpar filtros',
+    byTokenLabel: 'Só as entradas de {name}',
   },
   usage: {
     title: 'Uso',

@@ -126,7 +126,8 @@ export class DevicesService {
       name: `kiosk: ${device.name}`,
       scopes: [...KIOSK_SCOPES],
       creator,
-      creatorTokenId: caller.tokenId,
+      // The console's caller acts through no token (tokenId ''): the key records no creator token.
+      creatorTokenId: caller.tokenId || undefined,
       deviceId: device.id,
     });
   }
