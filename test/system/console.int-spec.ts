@@ -807,24 +807,47 @@ describe('the console in a browser', () => {
     await context.close();
   });
 
-  it("Usage: any role sees today's requests against the plan's daily quota (GET /v1/usage's numbers), as a meter and a bar picture", async () => {
+  it("Usage: any role sees today's requests against the daily quota (GET /v1/usage's numbers) as a meter and a bar picture when the use is at least a pixel of it, else as numbers; and when the quota starts again", async () => {
+    const tenants = api.app.get(TenantsService);
+    const raise = (perDay: number) =>
+      tenants.update(church.slug, { quotaPerDay: perDay, quotaUntil: new Date(Date.now() + 3_600_000) });
     const usage = await api.get<{ quota: { requests_per_day: number }; day: { requests: number } }>('/v1/usage', {
       token: church.token,
       tenant: church.slug,
     });
     const { context, page } = await open('es-ES');
-    await signIn(page, staff);
-    await page.click('nav a[href="/console/usage"]');
-    await page.waitForURL('**/console/usage');
-    await expect(page.locator('h1').innerText()).resolves.toBe('Uso');
-    const meter = page.locator('#day-meter');
-    expect(Number(await meter.getAttribute('max'))).toBe(usage.body.quota.requests_per_day);
-    expect(Number(await meter.getAttribute('value'))).toBeGreaterThanOrEqual(usage.body.day.requests);
-    await expect(page.locator('#today-text').innerText()).resolves.toMatch(
-      /^[\d.,\s]+ de [\d.,\s]+ solicitudes hoy \(\d+ %\)\.$/,
-    );
-    await expect(page.locator('.chart img').getAttribute('alt')).resolves.toMatch(/solicitudes hoy/);
-    await checkEverywhere(page, 'usage-es');
+    try {
+      // A quota the day's requests fill visibly: the meter and the picture.
+      await raise(usage.body.day.requests + 100);
+      await signIn(page, staff);
+      await page.click('nav a[href="/console/usage"]');
+      await page.waitForURL('**/console/usage');
+      await expect(page.locator('h1').innerText()).resolves.toBe('Uso');
+      const meter = page.locator('#day-meter');
+      expect(Number(await meter.getAttribute('max'))).toBe(usage.body.day.requests + 100);
+      expect(Number(await meter.getAttribute('value'))).toBeGreaterThanOrEqual(usage.body.day.requests);
+      await expect(page.locator('#today-text').innerText()).resolves.toMatch(
+        /^[\d.,\s]+ de [\d.,\s]+ solicitudes hoy \(\d+ %\)\.$/,
+      );
+      await expect(page.locator('.chart img').getAttribute('alt')).resolves.toMatch(/solicitudes hoy/);
+      // The daily window starts again at the next 00:00 UTC.
+      const tomorrow = new Intl.DateTimeFormat('es', { dateStyle: 'medium', timeZone: 'UTC' }).format(
+        new Date(Date.now() + 86_400_000),
+      );
+      await expect(page.locator('#resets-text').innerText()).resolves.toContain(tomorrow);
+      await checkEverywhere(page, 'usage-es');
+
+      // A quota so large that today's use is under a pixel of the bar: numbers only, no empty bar.
+      await raise(2_000_000_000);
+      await page.reload();
+      expect(await page.locator('#day-meter').count()).toBe(0);
+      expect(await page.locator('.chart img').count()).toBe(0);
+      await expect(page.locator('#today-text').innerText()).resolves.toMatch(/\(menos del 1 %\)\.$/);
+      await expect(page.locator('#requests-today').innerText()).resolves.toMatch(/2\.000\.000\.000$/);
+      await checkEverywhere(page, 'usage-large-quota-es');
+    } finally {
+      await tenants.update(church.slug, { quotaPerDay: null, quotaUntil: null });
+    }
     await context.close();
   });
 

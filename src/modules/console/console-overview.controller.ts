@@ -20,6 +20,7 @@ import { dayStart } from './console-days';
 import { ConsoleGate } from './console-gate';
 import { hrefOf } from './console-nav';
 import { ConsolePages } from './console-pages.renderer';
+import { dayUsage, USAGE_BAR_WIDTH } from './console-usage.view';
 import { shortTime } from './console-webhooks.view';
 
 const AUDIT_PAGE = 50;
@@ -116,20 +117,22 @@ export class ConsoleOverviewController {
     const quota = effectiveQuota(session.church.plan as Plan, override);
     const { day, minute } = await this.usage.read(session.tenantId);
     const number = new Intl.NumberFormat(req.lang);
-    const svg = renderSvgChart({
-      kind: 'bar',
-      title: t.chartTitle,
-      categories: [t.today],
-      series: [
-        { name: t.used, values: [day.requests] },
-        { name: t.quota, values: [quota.perDay] },
-      ],
-      xLabel: t.day,
-      yLabel: t.perDay,
-      width: 560,
-      height: 300,
-    });
-    const percent = quota.perDay > 0 ? Math.min(100, Math.round((day.requests / quota.perDay) * 100)) : 0;
+    const today = dayUsage(day.requests, quota.perDay, req.lang);
+    const svg = today.drawn
+      ? renderSvgChart({
+          kind: 'bar',
+          title: t.chartTitle,
+          categories: [t.today],
+          series: [
+            { name: t.used, values: [day.requests] },
+            { name: t.quota, values: [quota.perDay] },
+          ],
+          xLabel: t.day,
+          yLabel: t.perDay,
+          width: USAGE_BAR_WIDTH,
+          height: 300,
+        })
+      : undefined;
     await this.pages.page(
       res,
       session,
@@ -138,17 +141,11 @@ export class ConsoleOverviewController {
         t: { ...all, ...t },
         plan: session.church.plan,
         today: {
+          ...today,
           requests: number.format(day.requests),
           bytes: number.format(day.response_bytes),
-          quota: number.format(quota.perDay),
-          percent,
           value: day.requests,
           max: quota.perDay,
-          text: interpolate(t.todayText, {
-            used: number.format(day.requests),
-            quota: number.format(quota.perDay),
-            percent,
-          }),
         },
         minute: {
           value: minute.requests,
@@ -157,14 +154,7 @@ export class ConsoleOverviewController {
           rpm: number.format(quota.rpm),
           burst: number.format(quota.burst),
         },
-        chart: {
-          src: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
-          alt: interpolate(t.todayText, {
-            used: number.format(day.requests),
-            quota: number.format(quota.perDay),
-            percent,
-          }),
-        },
+        chart: svg && { src: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`, alt: today.text },
       },
     );
   }

@@ -236,6 +236,12 @@ export interface ConsoleTexts {
     requestsMinute: string;
     rpm: string;
     burst: string;
+    /** `{used}` */
+    unlimitedText: string;
+    unlimited: string;
+    underOnePercent: string;
+    /** `{at}` */
+    resetsText: string;
   };
   error: {
     title: string;
@@ -467,6 +473,10 @@ const es: ConsoleTexts = {
     requestsMinute: 'Solicitudes este minuto',
     rpm: 'Por minuto',
     burst: 'Ráfaga',
+    unlimitedText: '{used} solicitudes hoy; su plan no tiene límite diario.',
+    unlimited: 'sin límite',
+    underOnePercent: 'menos del 1',
+    resetsText: 'La cuota diaria vuelve a empezar el {at} (UTC).',
   },
   error: {
     title: 'No se puede continuar',
@@ -704,6 +714,10 @@ const en: ConsoleTexts = {
     requestsMinute: 'Requests this minute',
     rpm: 'Per minute',
     burst: 'Burst',
+    unlimitedText: '{used} requests today; your plan has no daily limit.',
+    unlimited: 'no limit',
+    underOnePercent: 'under 1',
+    resetsText: 'The daily quota starts again on {at} (UTC).',
   },
   error: {
     title: 'Cannot continue',
@@ -941,6 +955,10 @@ const pt: ConsoleTexts = {
     requestsMinute: 'Solicitações neste minuto',
     rpm: 'Por minuto',
     burst: 'Rajada',
+    unlimitedText: '{used} solicitações hoje; seu plano não tem limite diário.',
+    unlimited: 'sem limite',
+    underOnePercent: 'menos de 1',
+    resetsText: 'A cota diária recomeça em {at} (UTC).',
   },
   error: {
     title: 'Não é possível continuar',
