@@ -8,7 +8,9 @@ import { ID_PREFIX, newUuid, parsePublicId, toPublicId } from '../../src/common/
 import { Database } from '../../src/database/database.service';
 import { ConsoleClock } from '../../src/modules/console/console-clock';
 import { OAuthCodesService } from '../../src/modules/oauth/oauth-codes.service';
+import { TokensService } from '../../src/platform/auth/tokens.service';
 import { TenantsService } from '../../src/platform/tenancy/tenants.service';
+import { UsersService } from '../../src/platform/users/users.service';
 import { TestApi } from '../support/api';
 import { inTenant, newDevice, newMember, newTenant, TestTenant } from '../support/factories';
 import { TestReceiver } from '../support/receiver';
@@ -867,6 +869,47 @@ describe('the console in a browser', () => {
     }
     await checkEverywhere(page, 'forbidden-es');
     await context.close();
+  });
+
+  it('My account → Tokens pages a long list (pt: Older, Newest); an unknown /console path is an HTML 404 page in the layout, signed in or not', async () => {
+    const many = await newStaff(api, church, 'volunteer');
+    await inTenant(api, church.id, async () => {
+      const creator = await api.app.get(UsersService).requireById(many.id);
+      for (let i = 1; i <= 55; i++)
+        await api.app.get(TokensService).issue({ type: 'pat', name: `Leitor ${i}`, scopes: ['read:members'], creator });
+    });
+    const { context, page } = await open('pt-BR');
+    await signIn(page, many);
+    const rows = page.locator('.row-title');
+    expect(await rows.count()).toBe(50);
+    await expect(rows.first().innerText()).resolves.toContain('Leitor 55');
+    await Promise.all([page.waitForNavigation(), page.click('#next-page')]);
+    await expect(page.locator('#next-page').count()).resolves.toBe(0);
+    await expect(rows.allInnerTexts()).resolves.toEqual(
+      [5, 4, 3, 2, 1].map((i): unknown => expect.stringContaining(`Leitor ${i} `)),
+    );
+    await expect(page.locator('#first-page').innerText()).resolves.toBe('Mais recentes');
+    await checkEverywhere(page, 'tokens-older-pt');
+    expect((await page.goto(`${origin}/console/account/tokens?cursor=nonsense`))!.status()).toBe(400);
+
+    // An unknown path: the 404 page in the layout (the navigation is there), in Portuguese.
+    const missing = await page.goto(`${origin}/console/account/nowhere`);
+    expect(missing!.status()).toBe(404);
+    expect(missing!.headers()['content-type']).toMatch(/^text\/html/);
+    await expect(page.locator('h1').innerText()).resolves.toBe('Página não encontrada');
+    expect(await page.locator('nav a[href="/console/account/tokens"]').count()).toBe(1);
+    await checkEverywhere(page, 'not-found-pt');
+    await context.close();
+
+    // Signed out: the same page alone, in the request's language; nothing under /console answers JSON.
+    for (const method of ['GET', 'POST'])
+      await expect(
+        fetch(`${origin}/console/nothing/here`, { method, headers: { 'Accept-Language': 'es' } }).then(async (r) => [
+          r.status,
+          r.headers.get('content-type')?.split(';')[0],
+          (await r.text()).includes('Página no encontrada'),
+        ]),
+      ).resolves.toEqual([404, 'text/html', true]);
   });
 
   it('My account → Authorized apps: lists the apps the staff member authorized; revoking one ends its tokens', async () => {

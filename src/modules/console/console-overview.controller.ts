@@ -17,6 +17,7 @@ import { AUDIT_LIST } from '../audit-log/audit-log.list';
 import { AuditLogService } from '../audit-log/audit-log.service';
 import { ConsoleActions, PageProblem, pageProblem } from './console-actions';
 import { dayStart } from './console-days';
+import { pagerLinks } from './console-pager';
 import { ConsoleGate } from './console-gate';
 import { hrefOf } from './console-nav';
 import { ConsolePages } from './console-pages.renderer';
@@ -70,10 +71,7 @@ export class ConsoleOverviewController {
       problem = pageProblem(error, req.lang, req.id);
     }
     const kept = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== ''));
-    const href = (extra: Record<string, string>) => {
-      const search = new URLSearchParams({ ...kept, ...extra }).toString();
-      return search ? `${hrefOf('audit')}?${search}` : hrefOf('audit');
-    };
+    const byToken = (token: string) => `${hrefOf('audit')}?${new URLSearchParams({ ...kept, token }).toString()}`;
     await this.pages.page(
       res,
       session,
@@ -91,12 +89,11 @@ export class ConsoleOverviewController {
           resource: e.resource_id ?? e.resource_type,
           actor: e.token_name ?? '—',
           // The token's entries only: a link that filters by it.
-          actorHref: e.token_id ? href({ token: e.token_id }) : undefined,
+          actorHref: e.token_id ? byToken(e.token_id) : undefined,
           actorLabel: interpolate(t.byTokenLabel, { name: e.token_name ?? e.token_id ?? '' }),
           status: e.status,
         })),
-        next: page?.next_cursor ? href({ cursor: page.next_cursor }) : undefined,
-        first: cursor ? href({}) : undefined,
+        ...pagerLinks(hrefOf('audit'), kept, page?.next_cursor, cursor),
       },
     );
   }

@@ -5,10 +5,11 @@ import { ID_PREFIX, requirePublicId, toPublicId } from '../../common/ids/id';
 import { AppValidationPipe } from '../../common/validation/app-validation.pipe';
 import { ApiTokensService } from '../api-tokens/api-tokens.service';
 import { CreateTokenDto } from '../api-tokens/dto/create-token.dto';
-import type { CreatedTokenResponse } from '../api-tokens/dto/token.response';
+import type { CreatedTokenResponse, TokenResponse } from '../api-tokens/dto/token.response';
 import { ConsoleActions, PageProblem, pageProblem } from './console-actions';
 import { Fields, field, fieldList, seeOther } from './console-gate';
 import { hrefOf } from './console-nav';
+import { pagerLinks } from './console-pager';
 import { ConsolePages } from './console-pages.renderer';
 import { ConsoleQuota } from './console-quota';
 import type { ConsoleSession } from './console-sessions.service';
@@ -18,6 +19,8 @@ import { tokenForm, tokenRows } from './console-tokens.view';
 type TokenPage = 'tokens' | 'serviceTokens';
 
 const TYPE = { tokens: 'pat', serviceTokens: 'service' } as const;
+/** Tokens per page of a list ("Older" pages on). */
+const TOKENS_PAGE = 50;
 
 /**
  * The two token pages: list, new (the value shown once, on the page the POST answers with; never
@@ -96,12 +99,27 @@ export class ConsoleTokenPages {
     },
   ): Promise<void> {
     const t = this.pages.texts(req.lang);
-    const list = await this.actions.run(req, session, () =>
-      this.tokens.list(
-        { type: TYPE[page], revoked: 'false', sort: '-created_at', limit: '250' },
-        this.actions.principal(session, page === 'tokens'),
-      ),
-    );
+    // As GET /v1/auth/tokens: newest first, keyset-paged; a cursor edited by hand is its 400, on the page.
+    const cursor = req.method === 'GET' && typeof req.query.cursor === 'string' ? req.query.cursor : undefined;
+    let listProblem: PageProblem | undefined;
+    let list: { data: TokenResponse[]; next_cursor: string | null } = { data: [], next_cursor: null };
+    try {
+      list = await this.actions.run(req, session, () =>
+        this.tokens.list(
+          {
+            type: TYPE[page],
+            revoked: 'false',
+            sort: '-created_at',
+            limit: String(TOKENS_PAGE),
+            ...(cursor ? { cursor } : {}),
+          },
+          this.actions.principal(session, page === 'tokens'),
+        ),
+      );
+    } catch (error) {
+      listProblem = pageProblem(error, req.lang, req.id);
+    }
+    const problem = state.problem ?? listProblem;
     const action = hrefOf(page);
     await this.pages.page(
       res,
@@ -111,7 +129,7 @@ export class ConsoleTokenPages {
         id: page,
         title: page === 'tokens' ? t.tokens.title : t.tokens.serviceTitle,
         view: 'console/tokens',
-        status: state.status,
+        status: state.status ?? listProblem?.status,
         script: state.secret !== undefined,
       },
       {
@@ -120,9 +138,10 @@ export class ConsoleTokenPages {
         lead: page === 'tokens' ? t.tokens.lead : t.tokens.serviceLead,
         action,
         tokens: tokenRows(list.data, req.lang, action),
+        ...pagerLinks(action, {}, list.next_cursor, cursor),
         secret: state.secret,
         notice: req.method === 'GET' && req.query.done === 'revoked' ? t.tokens.revoked : undefined,
-        ...tokenForm(session.role, req.lang, state.sent, state.problem),
+        ...tokenForm(session.role, req.lang, state.sent, problem),
       },
     );
   }

@@ -18,6 +18,7 @@ import { ConsoleSessionsRepository } from './console-sessions.repository';
 import { ConsoleSessionsService } from './console-sessions.service';
 import { ConsoleSignInController } from './console-sign-in.controller';
 import { ConsoleTokenPages } from './console-token-pages';
+import { ConsoleNotFoundController } from './console-not-found.controller';
 import { ConsoleOverviewController } from './console-overview.controller';
 import { ConsoleWebhooksController } from './console-webhooks.controller';
 
@@ -42,6 +43,8 @@ import { ConsoleWebhooksController } from './console-webhooks.controller';
     ConsoleWebhooksController,
     ConsoleDevicesController,
     ConsoleOverviewController,
+    // Last: the 404 page of any other /console path.
+    ConsoleNotFoundController,
   ],
   providers: [
     ConsoleClock,

@@ -243,6 +243,8 @@ export interface ConsoleTexts {
     /** `{at}` */
     resetsText: string;
   };
+  /** A paged list's links. */
+  pager: { older: string; newest: string };
   error: {
     title: string;
     reference: string;
@@ -478,6 +480,7 @@ const es: ConsoleTexts = {
     underOnePercent: 'menos del 1',
     resetsText: 'La cuota diaria vuelve a empezar el {at} (UTC).',
   },
+  pager: { older: 'Más antiguos', newest: 'Más recientes' },
   error: {
     title: 'No se puede continuar',
     reference: 'Referencia:',
@@ -719,6 +722,7 @@ const en: ConsoleTexts = {
     underOnePercent: 'under 1',
     resetsText: 'The daily quota starts again on {at} (UTC).',
   },
+  pager: { older: 'Older', newest: 'Newest' },
   error: {
     title: 'Cannot continue',
     reference: 'Reference:',
@@ -960,6 +964,7 @@ const pt: ConsoleTexts = {
     underOnePercent: 'menos de 1',
     resetsText: 'A cota diária recomeça em {at} (UTC).',
   },
+  pager: { older: 'Mais antigos', newest: 'Mais recentes' },
   error: {
     title: 'Não é possível continuar',
     reference: 'Referência:',
