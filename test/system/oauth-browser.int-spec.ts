@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { APP_CONFIG, AppConfig } from '../../src/config/app-config';
 import { TenantsService } from '../../src/platform/tenancy/tenants.service';
 import { TestApi } from '../support/api';
+import { launchChromium, recordCspViolations } from '../support/browser';
 import { newMembers, newTenant, TestTenant } from '../support/factories';
 import { authorizePath, newOAuthClient, newStaff, pkce } from '../support/oauth-pages';
 import { TestReceiver } from '../support/receiver';
@@ -44,10 +45,7 @@ describe('OAuth pages in a browser', () => {
       scopes: ['read:members', 'write:attendance', 'read:events', 'read:donations'],
     }));
     staff = await newStaff(api, church, 'volunteer');
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-dev-shm-usage'],
-    });
+    browser = await launchChromium();
     mkdirSync(SHOTS, { recursive: true });
   }, 60_000);
 
@@ -67,9 +65,7 @@ describe('OAuth pages in a browser', () => {
       hasTouch: true,
     });
     const page = await context.newPage();
-    page.on('console', (message) => {
-      if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
+    recordCspViolations(page, cspViolations);
     return { context, page };
   }
 

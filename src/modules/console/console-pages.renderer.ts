@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { interpolate, Language } from '../../common/i18n/language';
 import { SignInError, signInErrorMessage } from '../../platform/views/sign-in-error';
-import { PAGE_STYLE, setPageHeaders } from '../../platform/views/page-headers';
+import { sendPage } from '../../platform/views/page-headers';
 import { initialsOf } from '../../platform/views/page-text';
 import { OAUTH_PAGE_TEXTS } from '../oauth/oauth-pages.texts';
 import type { ConsoleSession } from './console-sessions.service';
@@ -117,12 +117,6 @@ export class ConsolePages {
     locals: Record<string, unknown>,
     scriptHashes: string[] = [],
   ): Promise<void> {
-    const html = await new Promise<string>((resolve, reject) =>
-      res.render(view, { ...locals, lang, style: PAGE_STYLE }, (err: Error | null, out?: string) =>
-        err ? reject(err) : resolve(out ?? ''),
-      ),
-    );
-    setPageHeaders(res, { lang, scriptHashes });
-    res.status(status).type('html').send(html);
+    await sendPage(res, { view, status, lang, scriptHashes }, locals);
   }
 }

@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { interpolate, Language } from '../../common/i18n/language';
 import { SignInError, signInErrorMessage } from '../../platform/views/sign-in-error';
 import type { Role, Scope } from '../../platform/auth/scopes';
-import { PAGE_STYLE, setPageHeaders } from '../../platform/views/page-headers';
+import { sendPage } from '../../platform/views/page-headers';
 import { initialsOf, richText } from '../../platform/views/page-text';
 import type { RequestKeys } from './authorization-requests.service';
 import { OAUTH_PAGE_TEXTS, PageErrorKind } from './oauth-pages.texts';
@@ -134,14 +134,10 @@ export class OAuthPages {
     locals: Record<string, unknown>,
   ): Promise<void> {
     const t = OAUTH_PAGE_TEXTS[page.lang];
-    const html = await new Promise<string>((resolve, reject) =>
-      res.render(
-        view,
-        { ...locals, lang: page.lang, style: PAGE_STYLE, footer: t.footer },
-        (err: Error | null, out?: string) => (err ? reject(err) : resolve(out ?? '')),
-      ),
+    await sendPage(
+      res,
+      { view, status, lang: page.lang, formTargets: page.formTargets },
+      { ...locals, footer: t.footer },
     );
-    setPageHeaders(res, { formTargets: page.formTargets, lang: page.lang });
-    res.status(status).type('html').send(html);
   }
 }

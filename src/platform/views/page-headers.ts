@@ -42,3 +42,21 @@ export function setPageHeaders(
   if (options.lang) res.setHeader('Content-Language', options.lang);
   res.vary('Accept-Language');
 }
+
+/**
+ * Renders `view` (with the inlined style sheet and the page's language) and sends it with the
+ * pages' headers: the one way the OAuth and console pages answer.
+ */
+export async function sendPage(
+  res: Response,
+  page: { view: string; status: number; lang: string; formTargets?: string[]; scriptHashes?: string[] },
+  locals: Record<string, unknown>,
+): Promise<void> {
+  const html = await new Promise<string>((resolve, reject) =>
+    res.render(page.view, { ...locals, lang: page.lang, style: PAGE_STYLE }, (err: Error | null, out?: string) =>
+      err ? reject(err) : resolve(out ?? ''),
+    ),
+  );
+  setPageHeaders(res, { formTargets: page.formTargets, lang: page.lang, scriptHashes: page.scriptHashes });
+  res.status(page.status).type('html').send(html);
+}
