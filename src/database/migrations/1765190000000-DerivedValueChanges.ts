@@ -28,13 +28,11 @@ const GIFT = (alias: string) =>
   `${alias}.tenant_id, ${alias}.donor_id, ${alias}.fund_id, ${alias}.currency, ${alias}.received_at`;
 
 /** Gifts whose pledge-relevant values changed: the old version and the new one, each where it counts. */
-const CHANGED_GIFTS = `SELECT ${GIFT('o')} FROM old_rows o JOIN new_rows n ON n.tenant_id = o.tenant_id AND n.id = o.id
-                  WHERE o.donor_id IS NOT NULL AND ${net('o')} <> 0
-                    AND (o.donor_id, o.fund_id, o.currency, o.received_at, ${net('o')})
-                        IS DISTINCT FROM (n.donor_id, n.fund_id, n.currency, n.received_at, ${net('n')})
-                 UNION ALL
-                 SELECT ${GIFT('n')} FROM old_rows o JOIN new_rows n ON n.tenant_id = o.tenant_id AND n.id = o.id
-                  WHERE n.donor_id IS NOT NULL AND ${net('n')} <> 0
+const CHANGED_GIFTS = `SELECT g.tenant_id, g.donor_id, g.fund_id, g.currency, g.received_at
+                   FROM old_rows o JOIN new_rows n ON n.tenant_id = o.tenant_id AND n.id = o.id,
+                        LATERAL (VALUES (${GIFT('o')}, ${net('o')}), (${GIFT('n')}, ${net('n')}))
+                          g(tenant_id, donor_id, fund_id, currency, received_at, net)
+                  WHERE g.donor_id IS NOT NULL AND g.net <> 0
                     AND (o.donor_id, o.fund_id, o.currency, o.received_at, ${net('o')})
                         IS DISTINCT FROM (n.donor_id, n.fund_id, n.currency, n.received_at, ${net('n')})`;
 
