@@ -216,7 +216,7 @@ async function referenceRuns(name, church, endpoints, queue, env) {
       }));
       const cpu0 = cpuSample([proc.pid]);
       const start = performance.timeOrigin + performance.now();
-      await queue.enqueue(jobsFor(fake));
+      await queue.enqueueSingles(jobsFor(fake));
       let report;
       const deadline = Date.now() + 300_000;
       do {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { Queue } from 'bullmq';
 import { QUEUES } from '../../src/platform/jobs/queues';
-import { DELIVERY_QUEUE } from '../../src/platform/outbox/delivery/delivery-queue';
+import { DELIVERY_QUEUE, type DeliveryBatch } from '../../src/platform/outbox/delivery/delivery-queue';
 import { verifyWebhook } from '../../src/sdk/verify-webhook';
 import { TestApi } from '../support/api';
 import { cancelPendingDeliveries, newTenant, newWebhookEndpoint, TestTenant } from '../support/factories';
@@ -182,6 +182,47 @@ describe('webhook worker process (BullMQ on Redis)', () => {
     expect(worker.running()).toBe(true);
   });
 
+  it("a church's events committed together reach the worker as batch jobs of up to 25 attempts (ids only), each delivered once", async () => {
+    const c = await church();
+    const p = path('batched');
+    const endpoint = await newWebhookEndpoint(api, c, { url: receiver.url(p), events: ['member.created'] });
+    const queue = new Queue<DeliveryBatch>(DELIVERY_QUEUE, {
+      connection: { url: workerEnv.REDIS_URL },
+      prefix: workerEnv.QUEUE_PREFIX,
+    });
+    await queue.pause(); // the worker takes nothing while the jobs are looked at
+    try {
+      const ids = await bulk(c, 60, 'Batch');
+      const jobs = (await queue.getJobs(['wait', 'delayed'])).filter((job) => job.data.tenantId === c.id);
+      expect(jobs.map((job) => job.name)).toEqual(['deliver-batch', 'deliver-batch', 'deliver-batch']);
+      expect(jobs.map((job) => job.data.deliveries.length).sort()).toEqual([10, 25, 25]);
+      for (const job of jobs) {
+        expect(Object.keys(job.data).sort()).toEqual(['deliveries', 'tenantId']);
+        for (const d of job.data.deliveries)
+          expect(d).toEqual({ deliveryId: expect.any(String), endpointId: expect.any(String), attempt: 0 });
+      }
+      const deliveries = await api.db.platform.query<{ id: string; endpoint_id: string }[]>(
+        `SELECT id, endpoint_id FROM webhook_deliveries WHERE tenant_id = $1 ORDER BY id`,
+        [c.id],
+      );
+      const queued = jobs.flatMap((job) => job.data.deliveries);
+      expect(queued.map((d) => [d.deliveryId, d.endpointId]).sort()).toEqual(
+        deliveries.map((d) => [d.id, d.endpoint_id]),
+      );
+      expect(deliveries).toHaveLength(ids.length);
+    } finally {
+      await queue.resume();
+      await queue.close();
+    }
+    await waitForUnique(p, 60, 20_000);
+    await sleep(300);
+    expect(receiver.at(p)).toHaveLength(60);
+    for (const request of receiver.at(p))
+      expect(verifyWebhook(request.rawBody, String(request.headers['service-signature']), [endpoint.secret]).ok).toBe(
+        true,
+      );
+  });
+
   it('a worker killed with SIGKILL mid-attempt: what it held is delivered by its restart within 60 s (CONTRACT §22)', async () => {
     const c = await church();
     const p = path('killed');
@@ -274,6 +315,8 @@ describe('webhook worker process (BullMQ on Redis)', () => {
     // ...and it completes: every one of A's 20 events, each within the time-out (no failures)
     await waitForUnique(slow, 20, 40_000);
     expect(receiver.at(fast)).toHaveLength(1);
+    // The batch's attempts took turns at the endpoint's slots, or went back to the queue: none twice.
+    expect(receiver.at(slow)).toHaveLength(20);
   }, 60_000);
 
   it('Redis down while 500 members are created: the outbox keeps every event and the sweeper delivers all of them after Redis returns', async () => {
@@ -332,7 +375,7 @@ describe('webhook worker process (BullMQ on Redis)', () => {
     const c = await church();
     const p = path('after-failure');
     await newWebhookEndpoint(api, c, { url: receiver.url(p), events: ['member.created'] });
-    const queue = new Queue(DELIVERY_QUEUE, {
+    const queue = new Queue<DeliveryBatch>(DELIVERY_QUEUE, {
       connection: { url: workerEnv.REDIS_URL! },
       prefix: workerEnv.QUEUE_PREFIX,
     });

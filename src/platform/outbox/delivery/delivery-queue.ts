@@ -1,6 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import type { Queue } from 'bullmq';
+import type { JobsOptions, Queue } from 'bullmq';
+import { newUuid } from '../../../common/ids/id';
 import { currentTraceMetadata } from '../../../common/telemetry/tracing';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { QUEUES } from '../../jobs/queues';
@@ -18,6 +19,26 @@ export interface DeliveryRef {
   attempt: number;
 }
 
+/**
+ * A job of several attempts of one church, due at the same time (first attempts committed together,
+ * retries of attempts that failed together): one job's overhead in Redis and the worker instead of
+ * one per attempt, and their claims and records in the same round trips.
+ */
+export interface DeliveryBatch {
+  tenantId: string;
+  deliveries: Omit<DeliveryRef, 'tenantId'>[];
+}
+
+export type DeliveryJobData = DeliveryRef | DeliveryBatch;
+
+/** Most attempts in one batch job. */
+export const BATCH_SIZE = 25;
+
+/** The attempts a job names, whatever its shape. */
+export function refsOf(data: DeliveryJobData): DeliveryRef[] {
+  return 'deliveries' in data ? data.deliveries.map((d) => ({ tenantId: data.tenantId, ...d })) : [data];
+}
+
 /** An attempt to add, after `delayMs`, in the trace `trace` (see `enqueueEach`). */
 export interface QueuedAttempt {
   ref: DeliveryRef;
@@ -30,7 +51,7 @@ export interface QueuedAttempt {
 export class DeliveryQueue {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Optional() @InjectQueue(DELIVERY_QUEUE) private readonly queue?: Queue<DeliveryRef>,
+    @Optional() @InjectQueue(DELIVERY_QUEUE) private readonly queue?: Queue<DeliveryJobData>,
   ) {}
 
   get enabled(): boolean {
@@ -66,5 +87,51 @@ export class DeliveryQueue {
         },
       })),
     );
+  }
+
+  /**
+   * Attempts of one church with the same delay (and trace) go in batch jobs of up to BATCH_SIZE; an
+   * attempt alone is a job as `enqueueEach` makes it. A batch job's id is its own: an attempt named
+   * twice (in a batch and by the sweeper) is sent once, because the claim takes it once.
+   */
+  async enqueueBatches(items: QueuedAttempt[]): Promise<void> {
+    const groups = new Map<string, QueuedAttempt[]>();
+    for (const item of items) {
+      const key = `${item.ref.tenantId}|${item.delayMs}|${item.trace ?? ''}`;
+      const group = groups.get(key);
+      if (group) group.push(item);
+      else groups.set(key, [item]);
+    }
+    const singles: QueuedAttempt[] = [];
+    const batches: { name: string; data: DeliveryBatch; opts: JobsOptions }[] = [];
+    for (const group of groups.values())
+      for (let i = 0; i < group.length; i += BATCH_SIZE) {
+        const chunk = group.slice(i, i + BATCH_SIZE);
+        if (chunk.length === 1) {
+          singles.push(chunk[0]);
+          continue;
+        }
+        const { delayMs, trace } = chunk[0];
+        batches.push({
+          name: 'deliver-batch',
+          data: {
+            tenantId: chunk[0].ref.tenantId,
+            deliveries: chunk.map(({ ref }) => ({
+              deliveryId: ref.deliveryId,
+              endpointId: ref.endpointId,
+              attempt: ref.attempt,
+            })),
+          },
+          opts: {
+            jobId: `batch-${newUuid()}`,
+            delay: delayMs,
+            removeOnComplete: true,
+            removeOnFail: true,
+            ...(trace ? { telemetry: { metadata: trace } } : {}),
+          },
+        });
+      }
+    if (!this.queue) throw new Error('DeliveryQueue used without Redis');
+    await Promise.all([this.enqueueEach(singles), batches.length ? this.queue.addBulk(batches) : undefined]);
   }
 }

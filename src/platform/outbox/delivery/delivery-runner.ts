@@ -6,6 +6,7 @@ import { isUuid, newUuid } from '../../../common/ids/id';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { deliveryHeaders } from '../signature';
 import { Claimed, DeliveryBook } from './delivery-book';
+import { EndpointSlots } from './endpoint-slots';
 import { HealthNotices } from './health-notices';
 import type { DeliveryRef } from './delivery-queue';
 import { attemptError, postWebhook, PostResult, succeeded } from './http-post';
@@ -28,7 +29,7 @@ const OPENED_SECRETS = 1_000;
 export class DeliveryRunner {
   private readonly logger = new Logger('Webhooks');
   private readonly schedule: number[];
-  private readonly inFlight = new Map<string, number>();
+  private readonly slots = new EndpointSlots(PER_ENDPOINT);
   private readonly opened = new BoundedMap<string, string>(OPENED_SECRETS);
 
   constructor(
@@ -40,22 +41,24 @@ export class DeliveryRunner {
     this.schedule = parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE);
   }
 
-  /** Returns what happened and, when another try is due, the ref and delay to schedule it. */
-  async attempt(ref: DeliveryRef): Promise<{ outcome: AttemptOutcome; retry?: { ref: DeliveryRef; delayMs: number } }> {
+  /**
+   * Returns what happened and, when another try is due, the ref and delay to schedule it. The
+   * endpoint's slot is taken before the claim, so a busy endpoint costs no database work; the attempt
+   * waits up to `slotWaitMs` for one, and is `busy` past that.
+   */
+  async attempt(
+    ref: DeliveryRef,
+    slotWaitMs = 0,
+  ): Promise<{ outcome: AttemptOutcome; retry?: { ref: DeliveryRef; delayMs: number } }> {
     if (!isUuid(ref.tenantId) || !isUuid(ref.deliveryId)) return { outcome: 'skipped' };
-    // The endpoint's slots are checked before the claim, so a busy endpoint costs no database work.
     const slot = ref.endpointId ?? ref.deliveryId;
-    const running = this.inFlight.get(slot) ?? 0;
-    if (running >= PER_ENDPOINT) return { outcome: 'busy' };
-    this.inFlight.set(slot, running + 1);
+    if (!(await this.slots.acquire(slot, slotWaitMs))) return { outcome: 'busy' };
     try {
       const claimed = await this.book.claim(ref);
       if (!claimed || claimed.endpoint_status !== 'enabled') return { outcome: 'skipped' };
       return await this.record(ref, claimed, await this.send(claimed));
     } finally {
-      const left = (this.inFlight.get(slot) ?? 1) - 1;
-      if (left > 0) this.inFlight.set(slot, left);
-      else this.inFlight.delete(slot);
+      this.slots.release(slot);
     }
   }
 

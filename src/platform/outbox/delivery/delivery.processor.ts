@@ -4,11 +4,17 @@ import { DelayedError, type Job } from 'bullmq';
 import { Batcher } from '../../../common/batching/batcher';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { currentTraceMetadata } from '../../../common/telemetry/tracing';
-import { DELIVERY_QUEUE, DeliveryQueue, DeliveryRef, QueuedAttempt } from './delivery-queue';
-import { DeliveryRunner } from './delivery-runner';
+import { DELIVERY_QUEUE, DeliveryJobData, DeliveryQueue, DeliveryRef, QueuedAttempt, refsOf } from './delivery-queue';
+import { AttemptOutcome, DeliveryRunner } from './delivery-runner';
 import { redisConfigured } from '../../redis/redis-connection';
 
 const BUSY_DELAY_MS = 250;
+/**
+ * How long an attempt of a batch job waits for its endpoint's slot: the job's attempts to one
+ * endpoint take turns, while a slow endpoint's attempts go back to the queue instead of holding the
+ * worker's slot.
+ */
+const BATCH_SLOT_WAIT_MS = 1_000;
 
 /**
  * The BullMQ consumer of delivery attempts; registered in the worker process only (started by
@@ -19,9 +25,9 @@ const BUSY_DELAY_MS = 250;
 @Processor(DELIVERY_QUEUE, { autorun: false, lockDuration: 10_000, stalledInterval: 5_000 })
 export class DeliveryProcessor extends WorkerHost implements OnModuleInit {
   private readonly logger = new Logger('WebhookWorker');
-  /** Retries of concurrent jobs are added together. */
-  private readonly retries = new Batcher<QueuedAttempt, void>(async (items) => {
-    await this.queue.enqueueEach(items);
+  /** Retries (and busy attempts) of concurrent jobs are added together, in batch jobs. */
+  private readonly later = new Batcher<QueuedAttempt, void>(async (items) => {
+    await this.queue.enqueueBatches(items);
     return items.map(() => undefined);
   });
 
@@ -38,22 +44,51 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleInit {
     if (redisConfigured(this.config)) this.worker.concurrency = this.config.WEBHOOK_CONCURRENCY;
   }
 
-  async process(job: Job<DeliveryRef>, token?: string): Promise<string> {
-    let result: Awaited<ReturnType<DeliveryRunner['attempt']>>;
-    try {
-      result = await this.runner.attempt(job.data);
-    } catch (error) {
-      // The delivery stays pending; the sweeper re-enqueues it when its claim expires.
-      this.logger.warn(`delivery ${job.data.deliveryId} attempt ${job.data.attempt + 1} errored: ${String(error)}`);
-      throw error;
-    }
-    const { outcome, retry } = result;
+  async process(job: Job<DeliveryJobData>, token?: string): Promise<string> {
+    if ('deliveries' in job.data) return this.processBatch(refsOf(job.data));
+    const ref = job.data;
+    const { outcome, retry } = await this.attempt(ref, 0, true);
     if (outcome === 'busy') {
-      // Another attempt to the same endpoint holds its slots: wait without holding a worker slot.
+      // Another attempt to the same endpoint holds its slots: wait without holding a worker slot
+      // (the job keeps its id, so the sweeper cannot add it twice meanwhile).
       await job.moveToDelayed(Date.now() + BUSY_DELAY_MS, token);
       throw new DelayedError();
     }
-    if (retry) await this.retries.submit({ ...retry, trace: currentTraceMetadata() });
+    if (retry) await this.later.submit({ ...retry, trace: currentTraceMetadata() });
     return outcome;
+  }
+
+  /**
+   * The attempts run side by side; each one's retry, or its next try when its endpoint stayed busy,
+   * is added as new jobs. One attempt's error does not stop the others: its delivery stays pending
+   * and the sweeper sends it again once its claim has lapsed.
+   */
+  private async processBatch(refs: DeliveryRef[]): Promise<string> {
+    const trace = currentTraceMetadata();
+    const outcomes = await Promise.all(
+      refs.map(async (ref) => {
+        const { outcome, retry } = await this.attempt(ref, BATCH_SLOT_WAIT_MS, false);
+        if (outcome === 'busy') await this.later.submit({ ref, delayMs: BUSY_DELAY_MS, trace });
+        else if (retry) await this.later.submit({ ...retry, trace });
+        return outcome;
+      }),
+    );
+    const counts = new Map<string, number>();
+    for (const outcome of outcomes) counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
+    return [...counts].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
+  }
+
+  private async attempt(
+    ref: DeliveryRef,
+    slotWaitMs: number,
+    rethrow: boolean,
+  ): Promise<{ outcome: AttemptOutcome | 'errored'; retry?: { ref: DeliveryRef; delayMs: number } }> {
+    try {
+      return await this.runner.attempt(ref, slotWaitMs);
+    } catch (error) {
+      this.logger.warn(`delivery ${ref.deliveryId} attempt ${ref.attempt + 1} errored: ${String(error)}`);
+      if (rethrow) throw error;
+      return { outcome: 'errored' };
+    }
   }
 }
