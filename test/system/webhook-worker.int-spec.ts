@@ -293,6 +293,7 @@ describe('webhook worker process (BullMQ on Redis)', () => {
     await newWebhookEndpoint(api, a, { url: receiver.url(slow), events: ['member.created'] });
     await newWebhookEndpoint(api, b, { url: receiver.url(fast), events: ['member.created'] });
 
+    const committedAt = Date.now();
     await bulk(a, 20, 'Slow');
     await waitForCount(slow, 1, 10_000); // A's backlog is running
     await sleep(300);
@@ -315,8 +316,11 @@ describe('webhook worker process (BullMQ on Redis)', () => {
     // ...and it completes: every one of A's 20 events, each within the time-out (no failures)
     await waitForUnique(slow, 20, 40_000);
     expect(receiver.at(fast)).toHaveLength(1);
-    // The batch's attempts took turns at the endpoint's slots, or went back to the queue: none twice.
+    // The batch's attempts took turns at the endpoint's 4 slots, or let their claims go and went back
+    // to the queue: none twice, and none waited out a claim's lease (21 s here).
     expect(receiver.at(slow)).toHaveLength(20);
+    const took = Date.now() - committedAt;
+    expect({ took, beforeTheLease: took < 20_000 }).toEqual({ took, beforeTheLease: true });
   }, 60_000);
 
   it('Redis down while 500 members are created: the outbox keeps every event and the sweeper delivers all of them after Redis returns', async () => {

@@ -36,7 +36,7 @@ export interface AttemptRecord {
   disable?: { endpointId: string; reason: string };
 }
 
-type Entry = { claim: DeliveryRef } | { record: AttemptRecord };
+type Entry = { claim: DeliveryRef } | { record: AttemptRecord } | { release: DeliveryRef };
 type Outcome = Claimed | null | string[];
 
 /**
@@ -80,6 +80,11 @@ export class DeliveryBook {
     return this.batches.submit(ref.tenantId, { claim: ref }) as Promise<Claimed | null>;
   }
 
+  /** Lets a claim go without an attempt (the endpoint stayed busy): the delivery is due again at once. */
+  async release(ref: DeliveryRef): Promise<void> {
+    await this.batches.submit(ref.tenantId, { release: ref });
+  }
+
   /**
    * Writes the attempt and its endpoint's health; returns the endpoints with a health notice to
    * give (see HealthNotices), reported to the first record of the batch only.
@@ -91,12 +96,14 @@ export class DeliveryBook {
   private async run(tenantId: string, entries: Entry[]): Promise<Outcome[]> {
     const claims = entries.flatMap((e) => ('claim' in e ? [e.claim] : []));
     const records = entries.flatMap((e) => ('record' in e ? [e.record] : []));
+    const releases = entries.flatMap((e) => ('release' in e ? [e.release] : []));
     const disables = records.flatMap((r) => (r.disable ? [r.disable] : []));
     const statements: string[] = [];
     const add = (sql: string) => statements.push(sql) - 1;
     if (records.length) add(recordSql(tenantId, records));
     const healthAt = records.length ? add(healthSql(tenantId, records)) : -1;
     const disableAt = disables.length ? add(disableSql(tenantId, disables)) : -1;
+    if (releases.length) add(releaseSql(tenantId, releases));
     const claimAt = claims.length ? add(claimSql(tenantId, claims, this.lease)) : -1;
     // Safe to lose in a database crash: a lost claim or record means the delivery is sent again
     // (receivers dedupe on Service-Webhook-Id); waiting for the disk would bound the throughput.
@@ -108,6 +115,7 @@ export class DeliveryBook {
     const claimedById = new Map(rowsAt<Claimed>(claimAt).map((row) => [row.id, row]));
     let reported = false;
     return entries.map((entry) => {
+      if ('release' in entry) return null;
       if ('record' in entry) {
         if (reported) return [];
         reported = true;
@@ -151,6 +159,10 @@ export const PREPARED: Record<string, string> = {
       AND ep.tenant_id = d.tenant_id AND ep.id = d.endpoint_id AND e.tenant_id = d.tenant_id AND e.id = d.event_id
   RETURNING d.id, d.endpoint_id, d.attempts, ep.url, ep.status AS endpoint_status, ep.secret_sealed,
             ep.previous_secret_sealed, ep.previous_secret_expires_at, e.payload::text AS body, e.payload->>'id' AS webhook_id`,
+  // Claims given back unused: due again at once, the attempt not counted.
+  webhook_release: `UPDATE webhook_deliveries d SET next_attempt_at = now(), updated_at = now()
+      FROM json_to_recordset($2::json) AS r(id uuid, attempts int)
+     WHERE d.tenant_id = $1::uuid AND d.id = ANY($3::uuid[]) AND d.id = r.id AND d.status = 'pending' AND d.attempts = r.attempts`,
   // The attempts and the deliveries' new states in one statement.
   webhook_record: `WITH r AS (
       SELECT * FROM json_to_recordset($2::json)
@@ -213,6 +225,15 @@ function claimSql(tenantId: string, refs: DeliveryRef[], leaseS: number): string
     'webhook_claim',
     tenantId,
     refs.map((r) => ({ id: r.deliveryId, attempts: r.attempt, lease_s: leaseS })),
+    refs.map((r) => r.deliveryId),
+  );
+}
+
+function releaseSql(tenantId: string, refs: DeliveryRef[]): string {
+  return execute(
+    'webhook_release',
+    tenantId,
+    refs.map((r) => ({ id: r.deliveryId, attempts: r.attempt })),
     refs.map((r) => r.deliveryId),
   );
 }

@@ -13,6 +13,11 @@ import { attemptError, postWebhook, PostResult, succeeded } from './http-post';
 import { nextDelay, parseRetrySchedule, remainingAfter } from './retry-schedule';
 
 export type AttemptOutcome = 'delivered' | 'failed' | 'skipped' | 'busy';
+export interface AttemptResult {
+  outcome: AttemptOutcome;
+  /** When another try is due: the ref and the delay to schedule it after. */
+  retry?: { ref: DeliveryRef; delayMs: number };
+}
 
 /** How many attempts to one endpoint may run at once in this process: a slow church cannot take every slot. */
 const PER_ENDPOINT = 4;
@@ -42,17 +47,13 @@ export class DeliveryRunner {
   }
 
   /**
-   * Returns what happened and, when another try is due, the ref and delay to schedule it. The
-   * endpoint's slot is taken before the claim, so a busy endpoint costs no database work; the attempt
-   * waits up to `slotWaitMs` for one, and is `busy` past that.
+   * One attempt. The endpoint's slot is taken before the claim, so a busy endpoint costs no
+   * database work: the attempt is `busy` when no slot is free.
    */
-  async attempt(
-    ref: DeliveryRef,
-    slotWaitMs = 0,
-  ): Promise<{ outcome: AttemptOutcome; retry?: { ref: DeliveryRef; delayMs: number } }> {
+  async attempt(ref: DeliveryRef): Promise<AttemptResult> {
     if (!isUuid(ref.tenantId) || !isUuid(ref.deliveryId)) return { outcome: 'skipped' };
     const slot = ref.endpointId ?? ref.deliveryId;
-    if (!(await this.slots.acquire(slot, slotWaitMs))) return { outcome: 'busy' };
+    if (!this.slots.acquire(slot, 0)) return { outcome: 'busy' };
     try {
       const claimed = await this.book.claim(ref);
       if (!claimed || claimed.endpoint_status !== 'enabled') return { outcome: 'skipped' };
@@ -60,6 +61,47 @@ export class DeliveryRunner {
     } finally {
       this.slots.release(slot);
     }
+  }
+
+  /**
+   * Attempts of one church due together (a batch job): claimed in one round trip, POSTed side by
+   * side, and recorded in one round trip once every POST has answered. An attempt waits up to
+   * `slotWaitMs` for one of its endpoint's slots; past that its claim is let go (due again at once)
+   * and it is `busy`, to be scheduled again. An attempt that errors (its claim or its record) is
+   * `skipped` with its error: the delivery stays pending for the sweeper.
+   */
+  async attemptMany(refs: DeliveryRef[], slotWaitMs: number): Promise<(AttemptResult | { error: unknown })[]> {
+    const valid = (ref: DeliveryRef) => isUuid(ref.tenantId) && isUuid(ref.deliveryId);
+    const claims = await Promise.allSettled(refs.map((ref) => (valid(ref) ? this.book.claim(ref) : null)));
+    const sent = await Promise.all(
+      claims.map(async (claim) => {
+        if (claim.status === 'rejected' || !claim.value || claim.value.endpoint_status !== 'enabled') return null;
+        const slot = claim.value.endpoint_id;
+        if (!(await this.slots.acquire(slot, slotWaitMs))) return 'busy' as const;
+        try {
+          return await this.send(claim.value);
+        } finally {
+          this.slots.release(slot);
+        }
+      }),
+    );
+    return Promise.all(
+      refs.map(async (ref, i) => {
+        const claim = claims[i];
+        const result = sent[i];
+        try {
+          if (claim.status === 'rejected') return { error: claim.reason as unknown };
+          if (!claim.value || result === null) return { outcome: 'skipped' as const };
+          if (result === 'busy') {
+            await this.book.release(ref);
+            return { outcome: 'busy' as const };
+          }
+          return await this.record(ref, claim.value, result);
+        } catch (error) {
+          return { error };
+        }
+      }),
+    );
   }
 
   private send(claimed: Claimed): Promise<PostResult> {
@@ -91,7 +133,7 @@ export class DeliveryRunner {
     return secret;
   }
 
-  private async record(ref: DeliveryRef, claimed: Claimed, result: PostResult) {
+  private async record(ref: DeliveryRef, claimed: Claimed, result: PostResult): Promise<AttemptResult> {
     const attempt = claimed.attempts + 1;
     const ok = succeeded(result);
     const delay = ok || result.statusCode === 410 ? null : nextDelay(this.schedule, attempt);

@@ -5,7 +5,7 @@ import { Batcher } from '../../../common/batching/batcher';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { currentTraceMetadata } from '../../../common/telemetry/tracing';
 import { DELIVERY_QUEUE, DeliveryJobData, DeliveryQueue, DeliveryRef, QueuedAttempt, refsOf } from './delivery-queue';
-import { AttemptOutcome, DeliveryRunner } from './delivery-runner';
+import { AttemptResult, DeliveryRunner } from './delivery-runner';
 import { redisConfigured } from '../../redis/redis-connection';
 
 const BUSY_DELAY_MS = 250;
@@ -47,48 +47,45 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleInit {
   async process(job: Job<DeliveryJobData>, token?: string): Promise<string> {
     if ('deliveries' in job.data) return this.processBatch(refsOf(job.data));
     const ref = job.data;
-    const { outcome, retry } = await this.attempt(ref, 0, true);
-    if (outcome === 'busy') {
+    let result: AttemptResult;
+    try {
+      result = await this.runner.attempt(ref);
+    } catch (error) {
+      // The delivery stays pending; the sweeper re-enqueues it when its claim expires.
+      this.logger.warn(`delivery ${ref.deliveryId} attempt ${ref.attempt + 1} errored: ${String(error)}`);
+      throw error;
+    }
+    if (result.outcome === 'busy') {
       // Another attempt to the same endpoint holds its slots: wait without holding a worker slot
       // (the job keeps its id, so the sweeper cannot add it twice meanwhile).
       await job.moveToDelayed(Date.now() + BUSY_DELAY_MS, token);
       throw new DelayedError();
     }
-    if (retry) await this.later.submit({ ...retry, trace: currentTraceMetadata() });
-    return outcome;
+    if (result.retry) await this.later.submit({ ...result.retry, trace: currentTraceMetadata() });
+    return result.outcome;
   }
 
   /**
-   * The attempts run side by side; each one's retry, or its next try when its endpoint stayed busy,
-   * is added as new jobs. One attempt's error does not stop the others: its delivery stays pending
-   * and the sweeper sends it again once its claim has lapsed.
+   * A batch job: its attempts' retries, and the next tries of those whose endpoint stayed busy, are
+   * added as new jobs. An attempt's error does not stop the others: its delivery stays pending and
+   * the sweeper sends it again once its claim has lapsed.
    */
   private async processBatch(refs: DeliveryRef[]): Promise<string> {
     const trace = currentTraceMetadata();
-    const outcomes = await Promise.all(
-      refs.map(async (ref) => {
-        const { outcome, retry } = await this.attempt(ref, BATCH_SLOT_WAIT_MS, false);
-        if (outcome === 'busy') await this.later.submit({ ref, delayMs: BUSY_DELAY_MS, trace });
-        else if (retry) await this.later.submit({ ...retry, trace });
-        return outcome;
-      }),
-    );
+    const results = await this.runner.attemptMany(refs, BATCH_SLOT_WAIT_MS);
+    const later: QueuedAttempt[] = [];
     const counts = new Map<string, number>();
-    for (const outcome of outcomes) counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
+    results.forEach((result, i) => {
+      const outcome = 'error' in result ? 'errored' : result.outcome;
+      counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
+      if ('error' in result)
+        this.logger.warn(
+          `delivery ${refs[i].deliveryId} attempt ${refs[i].attempt + 1} errored: ${String(result.error)}`,
+        );
+      else if (result.outcome === 'busy') later.push({ ref: refs[i], delayMs: BUSY_DELAY_MS, trace });
+      else if (result.retry) later.push({ ...result.retry, trace });
+    });
+    await Promise.all(later.map((item) => this.later.submit(item)));
     return [...counts].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
-  }
-
-  private async attempt(
-    ref: DeliveryRef,
-    slotWaitMs: number,
-    rethrow: boolean,
-  ): Promise<{ outcome: AttemptOutcome | 'errored'; retry?: { ref: DeliveryRef; delayMs: number } }> {
-    try {
-      return await this.runner.attempt(ref, slotWaitMs);
-    } catch (error) {
-      this.logger.warn(`delivery ${ref.deliveryId} attempt ${ref.attempt + 1} errored: ${String(error)}`);
-      if (rethrow) throw error;
-      return { outcome: 'errored' };
-    }
   }
 }
