@@ -72,7 +72,9 @@ export class DeliveryRunner {
    */
   async attemptMany(refs: DeliveryRef[], slotWaitMs: number): Promise<(AttemptResult | { error: unknown })[]> {
     const valid = (ref: DeliveryRef) => isUuid(ref.tenantId) && isUuid(ref.deliveryId);
-    const claims = await Promise.allSettled(refs.map((ref) => (valid(ref) ? this.book.claim(ref) : null)));
+    const claims = await Promise.allSettled(
+      refs.map((ref) => (valid(ref) ? this.book.claim(ref) : Promise.resolve(null))),
+    );
     const sent = await Promise.all(
       claims.map(async (claim) => {
         if (claim.status === 'rejected' || !claim.value || claim.value.endpoint_status !== 'enabled') return null;
