@@ -1,6 +1,6 @@
 // The producer side of scenario 5: adds delivery jobs exactly as src/platform/outbox/delivery/
 // delivery-queue.ts does: `enqueue` as `enqueueBatches` (a church's attempts with the same delay in
-// 'deliver-batch' jobs of up to 25, an attempt alone as a 'deliver' job), `enqueueSingles` as
+// 'deliver-batch' jobs of up to 50, an attempt alone as a 'deliver' job), `enqueueSingles` as
 // `enqueueEach` (name 'deliver', jobId <delivery>-<attempt>, removeOnComplete): the reference
 // workers' jobs, one per attempt.
 import { randomUUID } from 'node:crypto';
@@ -8,7 +8,7 @@ import { config, requireFromRepo } from '../lib/util.mjs';
 
 const { Queue } = requireFromRepo('bullmq');
 /** As BATCH_SIZE in delivery-queue.ts. */
-const BATCH_SIZE = 25;
+const BATCH_SIZE = 50;
 
 export class BullmqQueue {
   constructor(prefix) {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { Queue } from 'bullmq';
 import { QUEUES } from '../../src/platform/jobs/queues';
-import { DELIVERY_QUEUE, type DeliveryBatch } from '../../src/platform/outbox/delivery/delivery-queue';
+import { BATCH_SIZE, DELIVERY_QUEUE, type DeliveryBatch } from '../../src/platform/outbox/delivery/delivery-queue';
 import { verifyWebhook } from '../../src/sdk/verify-webhook';
 import { TestApi } from '../support/api';
 import { cancelPendingDeliveries, newTenant, newWebhookEndpoint, TestTenant } from '../support/factories';
@@ -182,7 +182,8 @@ describe('webhook worker process (BullMQ on Redis)', () => {
     expect(worker.running()).toBe(true);
   });
 
-  it("a church's events committed together reach the worker as batch jobs of up to 25 attempts (ids only), each delivered once", async () => {
+  it("a church's events committed together reach the worker as batch jobs of up to BATCH_SIZE attempts (ids only), each delivered once", async () => {
+    const n = 2 * BATCH_SIZE + 10;
     const c = await church();
     const p = path('batched');
     const endpoint = await newWebhookEndpoint(api, c, { url: receiver.url(p), events: ['member.created'] });
@@ -192,10 +193,10 @@ describe('webhook worker process (BullMQ on Redis)', () => {
     });
     await queue.pause(); // the worker takes nothing while the jobs are looked at
     try {
-      const ids = await bulk(c, 60, 'Batch');
+      const ids = await bulk(c, n, 'Batch');
       const jobs = (await queue.getJobs(['wait', 'delayed'])).filter((job) => job.data.tenantId === c.id);
       expect(jobs.map((job) => job.name)).toEqual(['deliver-batch', 'deliver-batch', 'deliver-batch']);
-      expect(jobs.map((job) => job.data.deliveries.length).sort()).toEqual([10, 25, 25]);
+      expect(jobs.map((job) => job.data.deliveries.length).sort((x, y) => x - y)).toEqual([10, BATCH_SIZE, BATCH_SIZE]);
       for (const job of jobs) {
         expect(Object.keys(job.data).sort()).toEqual(['deliveries', 'tenantId']);
         for (const d of job.data.deliveries)
@@ -214,9 +215,9 @@ describe('webhook worker process (BullMQ on Redis)', () => {
       await queue.resume();
       await queue.close();
     }
-    await waitForUnique(p, 60, 20_000);
+    await waitForUnique(p, n, 20_000);
     await sleep(300);
-    expect(receiver.at(p)).toHaveLength(60);
+    expect(receiver.at(p)).toHaveLength(n);
     for (const request of receiver.at(p))
       expect(verifyWebhook(request.rawBody, String(request.headers['service-signature']), [endpoint.secret]).ok).toBe(
         true,

@@ -32,7 +32,7 @@ export interface DeliveryBatch {
 export type DeliveryJobData = DeliveryRef | DeliveryBatch;
 
 /** Most attempts in one batch job. */
-export const BATCH_SIZE = 25;
+export const BATCH_SIZE = 50;
 
 /** The attempts a job names, whatever its shape. */
 export function refsOf(data: DeliveryJobData): DeliveryRef[] {
