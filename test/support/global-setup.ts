@@ -21,15 +21,18 @@ function selectedProjects(argv = process.argv): string[] {
 }
 
 /**
- * A fresh database per run, migrated once; every test file then makes its own churches. A run of
+ * A fresh database per run, migrated once, and a Redis key prefix (QUEUE_PREFIX) of the same name;
+ * every test file then makes its own churches. A run of
  * the unit project alone (`--selectProjects unit`) needs none.
  */
 export default async function globalSetup(): Promise<void> {
   const projects = selectedProjects();
   if (projects.length > 0 && projects.every((name) => name === 'unit')) return;
   // The `cluster` project's Redis Cluster on loopback (idempotent: an answering cluster is left as it is).
-  if (projects.length === 0 || projects.includes('cluster'))
+  if (projects.length === 0 || projects.includes('cluster')) {
     execFileSync('bash', [resolve(__dirname, '../../.ci/redis-cluster.sh')], { stdio: 'inherit' });
+    process.env.TEST_RUN_ON_CLUSTER = 'true'; // for the teardown
+  }
   Logger.overrideLogger(['error', 'warn']); // TypeORM's start-up chatter (debug) stays out of the CI log
   const name = `church_test_${Date.now()}_${process.pid}`;
   const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
@@ -43,6 +46,9 @@ export default async function globalSetup(): Promise<void> {
   await source.destroy();
   process.env.TEST_DATABASE_NAME = name;
   process.env.DATABASE_URL = url;
+  // The run's own Redis keys: two runs at once (`npm test` runs two jest processes) share Redis, and a
+  // worker of one must never take the other's jobs. Files that start workers of their own add their own prefix.
+  process.env.QUEUE_PREFIX = name;
   process.env.NODE_ENV = 'test';
   process.env.LOG_LEVEL = 'error';
   process.env.DB_MIGRATE_ON_START = 'false';

@@ -39,7 +39,7 @@ export function clearRedisEnv(): void {
   delete process.env.REDIS_CLUSTER_NODES;
 }
 
-const suiteConfig = (queuePrefixSetting = 'church') =>
+const suiteConfig = (queuePrefixSetting = process.env.QUEUE_PREFIX ?? 'church') =>
   validateEnvironment({ ...redisEnv(), QUEUE_PREFIX: queuePrefixSetting });
 
 /** A client of the suite's Redis (plain or cluster), made as the app makes its own, for a test's own reads. */
