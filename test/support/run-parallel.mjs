@@ -1,0 +1,71 @@
+// `npm test`: the suite as two jest processes at once, each in band (one file at a time), on the
+// two halves below; each prints its lines prefixed with its name, and the run fails if either
+// half does. Each half is its own jest run: its own database and Redis key prefix (QUEUE_PREFIX),
+// set by test/support/global-setup.ts. Only the second half runs the `cluster` project (the
+// loopback Redis Cluster of .ci/redis-cluster.sh).
+// With arguments (`npm test -- <file> --selectProjects system`), one jest process runs them as given.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const JEST = fileURLToPath(new URL('../../node_modules/jest/bin/jest.js', import.meta.url));
+const NODE_OPTIONS = ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning'];
+
+/**
+ * System files run by the first half, to even the halves out (measured per file in a CI run:
+ * unit+api about N min, system+cluster about M min without these).
+ */
+const MOVED = ['console', 'hostile-input'];
+// jest tries a pattern on the path relative to the root and on the absolute path: a negative one must fail both.
+const moved = `(.*/)?test/system/(${MOVED.join('|')})\\.int-spec\\.ts$`;
+
+/** `--selectProjects` last: global-setup.ts reads the names after it. */
+const HALVES = [
+  {
+    name: 'unit+api',
+    // every file of the projects, but the system files not moved here
+    args: [`^(?!(.*/)?test/system/(?!(${MOVED.join('|')})\\.))`, '--selectProjects', 'unit', 'api', 'system'],
+  },
+  { name: 'system+cluster', args: [`^(?!${moved})`, '--selectProjects', 'system', 'cluster'] },
+];
+
+/** Heap per process: the two halves' modules, with room, on the 24 GB CI machine. */
+const HEAP_MB = 6144;
+
+const extra = process.argv.slice(2);
+const runs = extra.length > 0 ? [{ name: '', args: extra }] : HALVES;
+
+const spawned = [];
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    for (const child of spawned) child.kill(signal);
+  });
+
+function run({ name, args }) {
+  const started = Date.now();
+  const child = spawn(
+    process.execPath,
+    [`--max-old-space-size=${HEAP_MB}`, ...NODE_OPTIONS, JEST, '--runInBand', ...args],
+    { stdio: name ? ['ignore', 'pipe', 'pipe'] : 'inherit' },
+  );
+  spawned.push(child);
+  if (name) {
+    for (const [from, to] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ])
+      createInterface({ input: from, crlfDelay: Infinity }).on('line', (line) => to.write(`[${name}] ${line}\n`));
+  }
+  return new Promise((done) => {
+    child.on('exit', (code, signal) => done({ name, code: code ?? 1, signal, seconds: (Date.now() - started) / 1000 }));
+  });
+}
+
+const children = runs.map(run);
+const results = await Promise.all(children);
+if (runs.length > 1)
+  for (const { name, code, signal, seconds } of results)
+    console.log(
+      `${name}: ${code === 0 ? 'passed' : `failed (${signal ?? `exit ${code}`})`} in ${seconds.toFixed(0)} s`,
+    );
+process.exitCode = results.some((r) => r.code !== 0) ? 1 : 0;
