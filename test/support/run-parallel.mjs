@@ -1,12 +1,14 @@
 // `npm test`: the suite as two jest processes at once, each in band (one file at a time), on the
 // two halves below; each prints its lines prefixed with its name, and the run fails if either
-// half does. Each half is its own jest run: its own database and Redis key prefix (QUEUE_PREFIX),
-// set by test/support/global-setup.ts. Only the second half runs the `cluster` project (the
-// loopback Redis Cluster of .ci/redis-cluster.sh).
+// half does. Each half is its own jest run: its own PostgreSQL server (private-postgres.mjs; the
+// machine's, TEST_ADMIN_DATABASE_URL, where no server binaries are found), database and Redis key
+// prefix (QUEUE_PREFIX, test/support/global-setup.ts). Only the second half runs the `cluster`
+// project (the loopback Redis Cluster of .ci/redis-cluster.sh).
 // With arguments (`npm test -- <file> --selectProjects system`), one jest process runs them as given.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { postgresBin, startPrivatePostgres } from './private-postgres.mjs';
 
 const JEST = fileURLToPath(new URL('../../node_modules/jest/bin/jest.js', import.meta.url));
 const NODE_OPTIONS = ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning'];
@@ -41,12 +43,12 @@ for (const signal of ['SIGINT', 'SIGTERM'])
     for (const child of spawned) child.kill(signal);
   });
 
-function run({ name, args }) {
+function run({ name, args }, env = process.env) {
   const started = Date.now();
   const child = spawn(
     process.execPath,
     [`--max-old-space-size=${HEAP_MB}`, ...NODE_OPTIONS, JEST, '--runInBand', ...args],
-    { stdio: name ? ['ignore', 'pipe', 'pipe'] : 'inherit' },
+    { stdio: name ? ['ignore', 'pipe', 'pipe'] : 'inherit', env },
   );
   spawned.push(child);
   if (name) {
@@ -57,12 +59,26 @@ function run({ name, args }) {
       createInterface({ input: from, crlfDelay: Infinity }).on('line', (line) => to.write(`[${name}] ${line}\n`));
   }
   return new Promise((done) => {
-    child.on('exit', (code, signal) => done({ name, code: code ?? 1, signal, seconds: (Date.now() - started) / 1000 }));
+    child.on('close', (code, signal) => done({ name, code: code ?? 1, signal, seconds: (Date.now() - started) / 1000 }));
   });
 }
 
-const children = runs.map(run);
-const results = await Promise.all(children);
+const bin = runs.length > 1 ? postgresBin() : null;
+if (runs.length > 1 && !bin)
+  console.warn(
+    'no PostgreSQL server binaries (PG_BIN): both halves use TEST_ADMIN_DATABASE_URL, and the changes feed tests may fail',
+  );
+const servers = bin ? await Promise.all(runs.map(() => startPrivatePostgres(bin))) : [];
+let results;
+try {
+  results = await Promise.all(
+    runs.map((half, i) =>
+      run(half, servers[i] ? { ...process.env, TEST_ADMIN_DATABASE_URL: servers[i].url } : process.env),
+    ),
+  );
+} finally {
+  for (const server of servers) server.stop();
+}
 if (runs.length > 1)
   for (const { name, code, signal, seconds } of results)
     console.log(
