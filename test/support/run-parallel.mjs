@@ -59,7 +59,9 @@ function run({ name, args }, env = process.env) {
       createInterface({ input: from, crlfDelay: Infinity }).on('line', (line) => to.write(`[${name}] ${line}\n`));
   }
   return new Promise((done) => {
-    child.on('close', (code, signal) => done({ name, code: code ?? 1, signal, seconds: (Date.now() - started) / 1000 }));
+    child.on('close', (code, signal) =>
+      done({ name, code: code ?? 1, signal, seconds: (Date.now() - started) / 1000 }),
+    );
   });
 }
 
