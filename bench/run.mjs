@@ -15,12 +15,22 @@ import { scenario11, scenario12, scenario13 } from './scenarios/ministry.mjs';
 import { scenario14, scenario15, scenario16 } from './scenarios/reports.mjs';
 import { scenario17, scenario18 } from './scenarios/changes.mjs';
 import { scenario19 } from './scenarios/operations.mjs';
+import { scenario20, seedScale } from './scenarios/scale.mjs';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SCENARIOS = {
   1: { title: 'member list, 20 churches of 50k', http: true, run: scenario1 },
   19: { title: "scenario 1 with metrics and traces off and on (operators' tools)", http: true, run: scenario19 },
+  // Its own databases (1, 20 and 200 churches) and API processes; church_bench is not needed.
+  20: {
+    title: 'cost vs the number of churches: 1, 20 and 200 churches of 50k',
+    http: false,
+    main: false,
+    optIn: true,
+    seed: seedScale,
+    run: scenario20,
+  },
   2: { title: '250k church: first page, deep page, 304', http: true, run: scenario2 },
   6: { title: '250k church: exact total vs no count', http: true, run: scenario6 },
   3: { title: 'filters and multi-field sort, EXPLAIN', http: true, run: scenario3 },
@@ -48,9 +58,30 @@ const SCENARIOS = {
   },
 };
 // 18 before 17: 17's writes then meet the change log as large as 18 leaves it, in every invocation.
-const ORDER = ['1', '19', '2', '6', '3', '7', '4', '8', '9', '10', '11', '12', '13', '14', '15', '16', '18', '17', '5'];
+const ORDER = [
+  '1',
+  '19',
+  '2',
+  '6',
+  '3',
+  '7',
+  '4',
+  '8',
+  '9',
+  '10',
+  '11',
+  '12',
+  '13',
+  '14',
+  '15',
+  '16',
+  '18',
+  '17',
+  '5',
+  '20',
+];
 
-const USAGE = `usage: npm run bench [-- [scenario …] [--reseed] [--no-build]]
+const USAGE = `usage: npm run bench [-- [scenario …] [--reseed] [--no-build] [--seed-only]]
   scenarios: ${ORDER.map((id) => `${id} (${SCENARIOS[id].title})`).join(', ')}
   env: BENCH_DURATION (s, 10), BENCH_WARMUP (s, 5), BENCH_RUNS (3), BENCH_POOL_SIZE (16), BENCH_DB (church_bench),
        BENCH_PG_ADMIN_URL, BENCH_REDIS_URL, BENCH_LOADER (wrk|autocannon|node), BENCH_CPU_PROF=1, BENCH_STRICT=1`;
@@ -63,7 +94,9 @@ function parseArgs(argv) {
     else ids.push(...arg.split(',').filter(Boolean));
   }
   for (const id of ids) if (!SCENARIOS[id]) throw new Error(`unknown scenario ${id}\n${USAGE}`);
-  return { ids: ids.length ? ORDER.filter((id) => ids.includes(id)) : ORDER, all: ids.length === 0, flags };
+  // Scenario 20 seeds 10,000,000 members (~30 min the first time): only when asked for.
+  const every = ORDER.filter((id) => !SCENARIOS[id].optIn);
+  return { ids: ids.length ? ORDER.filter((id) => ids.includes(id)) : every, all: ids.length === 0, flags };
 }
 
 async function preflight() {
@@ -135,7 +168,15 @@ async function main() {
   );
   await preflight();
   await build(flags);
-  const fixtures = await ensureSeeded({ force: flags.has('reseed') });
+  // Scenario 20 seeds its own databases; church_bench only when another scenario runs.
+  const fixtures = ids.some((id) => SCENARIOS[id].main !== false)
+    ? await ensureSeeded({ force: flags.has('reseed') })
+    : null;
+  for (const id of ids) if (SCENARIOS[id].seed) await SCENARIOS[id].seed({ force: flags.has('reseed') });
+  if (flags.has('seed-only')) {
+    log('seeded; --seed-only: nothing measured');
+    return;
+  }
   const rows = [];
   const failures = [];
 
@@ -173,16 +214,16 @@ async function main() {
       }
     }
   }
-  if (ids.includes('5')) {
-    log(`scenario 5: ${SCENARIOS[5].title}`);
+  for (const id of ids.filter((x) => !SCENARIOS[x].http)) {
+    log(`scenario ${id}: ${SCENARIOS[id].title}`);
     try {
-      rows.push(...(await scenario5({ fixtures })));
+      rows.push(...(await SCENARIOS[id].run({ fixtures })));
     } catch (error) {
-      log(`scenario 5 failed: ${error.stack ?? error}`);
-      failures.push({ id: '5', error: String(error.message ?? error) });
+      log(`scenario ${id} failed: ${error.stack ?? error}`);
+      failures.push({ id, error: String(error.message ?? error) });
       rows.push({
-        id: '5',
-        title: `webhook deliveries: did not run (${String(error.message ?? error).split('\n')[0]})`,
+        id,
+        title: `${SCENARIOS[id].title}: did not run (${String(error.message ?? error).split('\n')[0]})`,
         metric: 'error',
         project: null,
         baseline: null,

@@ -2,7 +2,7 @@
 // definitions, members (with households, tags and custom fields), funds, donations and tokens in
 // plain SQL (generate_series), then VACUUM ANALYZE. Idempotent: a marker row records what was
 // seeded; a different size (BENCH_MEMBERS, ...) or seed version recreates the database.
-import { config, DIST_DIR, log, nodeBin, requireFromDist, requireFromRepo, run } from './util.mjs';
+import { config, DIST_DIR, log, nodeBin, requireFromDist, requireFromRepo, run, withDatabase } from './util.mjs';
 import { join } from 'node:path';
 
 const { Client } = requireFromRepo('pg');
@@ -209,23 +209,47 @@ const LAST = [
   'Souza',
 ];
 
-export function plannedChurches() {
+/**
+ * What a bench database holds: `churches` churches of `members` members with `churchDonations`
+ * donations each and `givingTokens` donation tokens each, and with `extras` the big church
+ * (`bigMembers`, `donations`), bench-bulk and bench-hooks. The default is church_bench as the
+ * settings make it; scenario 20 seeds databases of 1, 20 and 200 churches with the same code.
+ */
+export function seedSpec(overrides = {}) {
+  return {
+    dbName: config.dbName,
+    churches: config.churches,
+    members: config.members,
+    churchDonations: config.churchDonations,
+    givingTokens: GIVING_TOKENS_PER_CHURCH,
+    extras: true,
+    bigMembers: config.bigMembers,
+    donations: config.donations,
+    ...overrides,
+  };
+}
+
+export function plannedChurches(spec = seedSpec()) {
   const list = [];
-  for (let i = 0; i < config.churches; i++) list.push({ slug: churchSlug(i), members: config.members });
-  list.push({ slug: BIG, members: config.bigMembers });
+  for (let i = 0; i < spec.churches; i++) list.push({ slug: churchSlug(i), members: spec.members });
+  if (!spec.extras) return list;
+  list.push({ slug: BIG, members: spec.bigMembers });
   list.push({ slug: BULK, members: 0 });
   list.push({ slug: HOOKS, members: 0 });
   return list;
 }
 
-function signature() {
+function signature(spec) {
   return {
     version: SEED_VERSION,
-    churches: config.churches,
-    members: config.members,
-    big: config.bigMembers,
-    donations: config.donations,
-    church_donations: config.churchDonations,
+    churches: spec.churches,
+    members: spec.members,
+    big: spec.extras ? spec.bigMembers : 0,
+    donations: spec.extras ? spec.donations : 0,
+    church_donations: spec.churchDonations,
+    // Only where they differ from church_bench's, so that its marker stays as it was.
+    ...(spec.givingTokens === GIVING_TOKENS_PER_CHURCH ? {} : { giving_tokens: spec.givingTokens }),
+    ...(spec.extras ? {} : { extras: false }),
   };
 }
 
@@ -239,24 +263,24 @@ async function withClient(url, fn) {
   }
 }
 
-async function databaseExists() {
+async function databaseExists(dbName) {
   return withClient(
     config.adminUrl,
-    async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [config.dbName])).rowCount > 0,
+    async (c) => (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [dbName])).rowCount > 0,
   );
 }
 
-async function recreateDatabase() {
+async function recreateDatabase(dbName) {
   await withClient(config.adminUrl, async (c) => {
-    await c.query(`DROP DATABASE IF EXISTS "${config.dbName}" WITH (FORCE)`);
-    await c.query(`CREATE DATABASE "${config.dbName}"`);
+    await c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+    await c.query(`CREATE DATABASE "${dbName}"`);
   });
 }
 
-export async function migrate() {
+export async function migrate(databaseUrl = config.databaseUrl) {
   const started = Date.now();
   await run(nodeBin(), [join(DIST_DIR, 'cli.js'), 'migration:run'], {
-    env: { ...process.env, DATABASE_URL: config.databaseUrl, LOG_LEVEL: 'warn', REDIS_URL: '' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', REDIS_URL: '' },
   });
   log(`migrations applied (${Date.now() - started} ms)`);
 }
@@ -268,30 +292,37 @@ async function currentSeed(client) {
   return rows[0]?.value ?? null;
 }
 
-/** Ensures the database is seeded as configured; returns the churches with their ids and token values. */
-export async function ensureSeeded({ force = false } = {}) {
-  const wanted = signature();
+/**
+ * Ensures the database of `spec` (seedSpec(): church_bench as configured) is seeded; returns the
+ * churches with their ids and token values.
+ */
+export async function ensureSeeded({ force = false, spec = seedSpec() } = {}) {
+  const wanted = signature(spec);
+  const url = withDatabase(config.adminUrl, spec.dbName);
   let fresh = false;
-  if (force || !(await databaseExists())) {
-    await recreateDatabase();
+  if (force || !(await databaseExists(spec.dbName))) {
+    await recreateDatabase(spec.dbName);
     fresh = true;
   } else {
-    const have = await withClient(config.databaseUrl, currentSeed);
-    const same = have && Object.keys(wanted).every((k) => have[k] === wanted[k]);
+    const have = await withClient(url, currentSeed);
+    const same =
+      have &&
+      Object.keys(wanted).length === Object.keys(have).length &&
+      Object.keys(wanted).every((k) => have[k] === wanted[k]);
     if (!same) {
-      log(`bench database ${config.dbName} holds ${have ? JSON.stringify(have) : 'no seed'}; recreating it`);
-      await recreateDatabase();
+      log(`bench database ${spec.dbName} holds ${have ? JSON.stringify(have) : 'no seed'}; recreating it`);
+      await recreateDatabase(spec.dbName);
       fresh = true;
     }
   }
-  await migrate();
-  if (fresh) await seed(wanted);
-  else log(`bench database ${config.dbName} already seeded (${JSON.stringify(wanted)})`);
-  return loadFixtures();
+  await migrate(url);
+  if (fresh) await seed(spec, wanted, url);
+  else log(`bench database ${spec.dbName} already seeded (${JSON.stringify(wanted)})`);
+  return loadFixtures(url);
 }
 
-export async function loadFixtures() {
-  return withClient(config.databaseUrl, async (c) => {
+export async function loadFixtures(url = config.databaseUrl) {
+  return withClient(url, async (c) => {
     const tokens = (await c.query(`SELECT value FROM bench_seed WHERE key = 'tokens'`)).rows[0].value;
     const givingTokens = (await c.query(`SELECT value FROM bench_seed WHERE key = 'giving_tokens'`)).rows[0].value;
     const rows = (
@@ -312,16 +343,16 @@ export async function loadFixtures() {
   });
 }
 
-async function seed(sig) {
+async function seed(spec, sig, url) {
   const started = Date.now();
   const { generateToken, hashToken } = requireFromDist('platform/auth/token-format.js');
-  const planned = plannedChurches();
+  const planned = plannedChurches(spec);
   const total = planned.reduce((n, c) => n + c.members, 0);
-  const gifts = config.donations + config.churches * config.churchDonations;
+  const gifts = (spec.extras ? spec.donations : 0) + spec.churches * spec.churchDonations;
   log(
-    `seeding ${planned.length} churches, ${total.toLocaleString('en')} members, ${gifts.toLocaleString('en')} donations …`,
+    `seeding ${spec.dbName}: ${planned.length} churches, ${total.toLocaleString('en')} members, ${gifts.toLocaleString('en')} donations …`,
   );
-  await withClient(config.databaseUrl, async (c) => {
+  await withClient(url, async (c) => {
     await c.query(`SET synchronous_commit = off`);
     await c.query(`SET maintenance_work_mem = '512MB'`);
     // Foreign-key triggers off while loading: the rows are consistent by construction.
@@ -394,7 +425,7 @@ async function seed(sig) {
     const givingValues = [];
     for (const { slug } of planned.filter((p) => p.members > 0 && p.slug !== BIG)) {
       giving[slug] = [];
-      for (let i = 0; i < GIVING_TOKENS_PER_CHURCH; i++) {
+      for (let i = 0; i < spec.givingTokens; i++) {
         const value = generateToken('service');
         giving[slug].push(value);
         givingSlugs.push(slug);
@@ -450,7 +481,7 @@ async function seed(sig) {
       await insertDonations(
         c,
         church.slug,
-        big ? config.donations : config.churchDonations,
+        big ? spec.donations : spec.churchDonations,
         big ? DONOR_POOL.big : DONOR_POOL.church,
       );
     }

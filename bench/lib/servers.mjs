@@ -44,6 +44,8 @@ class ServerProcess {
     this.child = child;
     this.port = port;
     this.appName = appName;
+    /** The database it was started on (scenario 20 runs servers on several). */
+    this.databaseUrl = config.databaseUrl;
     this.output = '';
     this.exited = null;
     child.stdout?.on('data', (d) => this.capture(d));
@@ -66,7 +68,7 @@ class ServerProcess {
   /** PostgreSQL backends of this server's pool (by application_name), for the DB CPU per request. */
   async backendPids() {
     if (!this.appName) return [];
-    const c = new Client({ connectionString: config.databaseUrl, application_name: 'church-bench-probe' });
+    const c = new Client({ connectionString: this.databaseUrl, application_name: 'church-bench-probe' });
     await c.connect();
     try {
       return (

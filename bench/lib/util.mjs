@@ -66,6 +66,22 @@ export const config = {
   encryptionKey: 'YmVuY2gtb25seS1lbmNyeXB0aW9uLWtleS0zMmJ5dGU=',
 };
 
+/**
+ * Runs `fn` with the harness pointed at another database (config.dbName and databaseUrl: db(), the
+ * servers started meanwhile, their backend look-ups), then back. Scenario 20 moves between its
+ * databases so; nothing else may run concurrently in the harness.
+ */
+export async function atDatabase(dbName, fn) {
+  const saved = { dbName: config.dbName, databaseUrl: config.databaseUrl };
+  config.dbName = dbName;
+  config.databaseUrl = withDatabase(config.adminUrl, dbName);
+  try {
+    return await fn();
+  } finally {
+    Object.assign(config, saved);
+  }
+}
+
 export function withDatabase(url, database) {
   const u = new URL(url);
   u.pathname = `/${database}`;

@@ -18,10 +18,10 @@ const publicId = (prefix, uuid) => `${prefix}_${uuid.replace(/-/g, '')}`;
 const CAMPUS_KEYS = ['central', 'north', 'south', 'east', 'west'];
 const METHODS = ['card', 'online', 'ach', 'cash', 'check'];
 
-/** The 20 churches' ids, funds (by name) and a slice of their donors, for the bodies of scenario 8. */
-async function givingChurches(ctx) {
+/** The first `count` churches' (the 20's) ids, funds (by name) and a slice of their donors, for the bodies of scenarios 8 and 20. */
+export async function givingChurches(ctx, count = config.churches) {
   const churches = [];
-  for (let i = 0; i < config.churches; i++) churches.push(ctx.fixtures.churches[churchSlug(i)]);
+  for (let i = 0; i < count; i++) churches.push(ctx.fixtures.churches[churchSlug(i)]);
   return db(async (c) => {
     for (const church of churches) {
       church.funds = (
@@ -43,7 +43,7 @@ async function givingChurches(ctx) {
  * the churches' events, deliveries, endpoints, idempotency records and audit rows (the seed makes
  * none), and the delivery jobs the API enqueued (no worker runs during the HTTP scenarios).
  */
-async function clearGiving(churches) {
+export async function clearGiving(churches) {
   const ids = churches.map((c) => c.id);
   await db(async (c) => {
     const seededAt = (
@@ -75,15 +75,15 @@ async function clearGiving(churches) {
 }
 
 /** One enabled endpoint per church subscribed to donation.created (an accounting integration): each gift makes one delivery row. */
-async function createEndpoints(churches) {
+export async function createEndpoints(churches, url = 'https://ledger.example.org/hooks/giving') {
   const { SecretBox } = requireFromDist('common/crypto/secret-box.js');
   const { newUuid } = requireFromDist('common/ids/id.js');
   const box = new SecretBox(Buffer.from(config.encryptionKey, 'base64'));
   await db(async (c) => {
     for (const church of churches) {
       await c.query(
-        `INSERT INTO webhook_endpoints (tenant_id, id, url, description, events, secret_sealed) VALUES ($1, $2, 'https://ledger.example.org/hooks/giving', 'accounting', '{donation.created,donation.refunded}', $3)`,
-        [church.id, newUuid(), box.seal(`whsec_bench${'0'.repeat(26)}`)],
+        `INSERT INTO webhook_endpoints (tenant_id, id, url, description, events, secret_sealed) VALUES ($1, $2, $4, 'accounting', '{donation.created,donation.refunded}', $3)`,
+        [church.id, newUuid(), box.seal(`whsec_bench${'0'.repeat(26)}`), url],
       );
     }
   });
@@ -103,30 +103,31 @@ const TOKENS_USED = 15;
  */
 function donationRequests(churches) {
   const requests = [];
-  let n = 0;
-  for (const church of churches) {
-    for (const token of church.givingTokens.slice(0, TOKENS_USED)) {
-      const method = METHODS[n % METHODS.length];
-      const body = {
-        amount: 500 + ((n * 2_731) % 50_000),
-        currency: 'USD',
-        fund_id: publicId('fnd', church.funds[n % 3].id),
-        donor_id: publicId('mem', church.donors[(n * 7) % church.donors.length]),
-        campus: CAMPUS_KEYS[n % CAMPUS_KEYS.length],
-        method,
-        ...(method === 'check' ? { check_number: String(1000 + n) } : {}),
-      };
-      requests.push({
-        method: 'POST',
-        path: '/v1/donations',
-        headers: { ...auth(church, token), 'Content-Type': 'application/json' },
-        body,
-        idempotencyKey: true,
-      });
-      n++;
-    }
-  }
+  for (const church of churches)
+    for (const token of church.givingTokens.slice(0, TOKENS_USED))
+      requests.push(donationRequest(church, token, requests.length));
   return requests;
+}
+
+/** The `n`th gift of scenario 8's rotation, by `church` with `token`. */
+export function donationRequest(church, token, n) {
+  const method = METHODS[n % METHODS.length];
+  const body = {
+    amount: 500 + ((n * 2_731) % 50_000),
+    currency: 'USD',
+    fund_id: publicId('fnd', church.funds[n % 3].id),
+    donor_id: publicId('mem', church.donors[(n * 7) % church.donors.length]),
+    campus: CAMPUS_KEYS[n % CAMPUS_KEYS.length],
+    method,
+    ...(method === 'check' ? { check_number: String(1000 + n) } : {}),
+  };
+  return {
+    method: 'POST',
+    path: '/v1/donations',
+    headers: { ...auth(church, token), 'Content-Type': 'application/json' },
+    body,
+    idempotencyKey: true,
+  };
 }
 
 /** What each side wrote for its probe: the donation, its event, the deliveries and the idempotency record. */

@@ -6,10 +6,10 @@ import { series } from '../lib/measure.mjs';
 import { db, log, sleep } from '../lib/util.mjs';
 import { auth, expectOk, probe, ratioRow } from './http.mjs';
 
-const publicId = (prefix, uuid) => `${prefix}_${uuid.replace(/-/g, '')}`;
+export const publicId = (prefix, uuid) => `${prefix}_${uuid.replace(/-/g, '')}`;
 
 /** A POST with the church's admin token; throws unless it answers `status`. */
-async function adminPost(ctx, church, path, body, status = 201) {
+export async function adminPost(ctx, church, path, body, status = 201) {
   const res = await fetch(ctx.api.url(path), {
     method: 'POST',
     headers: { ...auth(church, church.tokens[0]), 'Content-Type': 'application/json' },
@@ -21,7 +21,7 @@ async function adminPost(ctx, church, path, body, status = 201) {
 }
 
 /** The church's live events named so, created through the API when missing (in `names` order). */
-async function eventsNamed(ctx, church, names) {
+export async function eventsNamed(ctx, church, names) {
   const ids = [];
   for (const name of names) {
     const found = await db(
@@ -49,7 +49,7 @@ async function eventsNamed(ctx, church, names) {
 }
 
 /** Values kept between bench invocations (kiosk keys are shown once). */
-async function kept(key, make) {
+export async function kept(key, make) {
   const have = await db(
     async (c) => (await c.query('SELECT value FROM bench_seed WHERE key = $1', [key])).rows[0]?.value,
   );
@@ -61,11 +61,11 @@ async function kept(key, make) {
 
 // ---- 11 ---------------------------------------------------------------------------------------
 
-const KIOSKS = 64;
-const SERVICES = ['Bench Sunday 09:00', 'Bench Sunday 11:00', 'Bench Sunday 13:00'];
+export const KIOSKS = 64;
+export const SERVICES = ['Bench Sunday 09:00', 'Bench Sunday 11:00', 'Bench Sunday 13:00'];
 
 /** Households of exactly three live members, one of them with a phone: its last four digits and the three ids. */
-async function familiesOfThree(church) {
+export async function familiesOfThree(church) {
   return db(
     async (c) =>
       (
@@ -92,7 +92,7 @@ async function settle(c) {
 }
 
 /** What a Sunday morning leaves, removed before each run: check-ins, their attendance and events. Counts duplicate codes first. */
-async function clearSunday(church, eventUuids, seen) {
+export async function clearSunday(church, eventUuids, seen) {
   await db(async (c) => {
     await settle(c);
     const dup = await c.query(
@@ -121,7 +121,7 @@ async function clearSunday(church, eventUuids, seen) {
   });
 }
 
-const uuidOf = (id) => id.replace(/^[a-z]+_/, '').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+export const uuidOf = (id) => id.replace(/^[a-z]+_/, '').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
 
 export async function scenario11(ctx) {
   const church = ctx.fixtures.churches[churchSlug(0)];
