@@ -17,6 +17,7 @@ import { dataSourceOptions } from './data-source-options';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
 import { isUuid } from '../common/ids/id';
 import { isConnectionLoss } from '../common/errors/database-errors';
+import { deferBegin } from './deferred-begin';
 
 const MIGRATION_LOCK = 7_262_019; // arbitrary advisory-lock key for "migrations running"
 
@@ -45,6 +46,13 @@ function markTransactionStarted(runner: QueryRunner): void {
   state.transactionDepth = 1;
 }
 
+/** Tells TypeORM that the transaction is over without a COMMIT (it never reached the server). */
+function markTransactionEnded(runner: QueryRunner): void {
+  const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
+  state.isTransactionActive = false;
+  state.transactionDepth = 0;
+}
+
 /** What TypeORM throws for a statement on a runner it released, e.g. because its connection failed. */
 function isReleasedRunnerError(error: unknown): boolean {
   return error instanceof QueryRunnerAlreadyReleasedError || error instanceof QueryRunnerProviderAlreadyReleasedError;
@@ -69,6 +77,13 @@ export interface TenantRun {
   actor: Actor;
   lang?: Language;
   requestId?: string;
+  /**
+   * Reads only: each statement runs in an implicit transaction of its own, with the tenant's
+   * settings and `transaction_read_only` (a write fails), saving the round trip of COMMIT. Under
+   * READ COMMITTED each statement of a transaction sees its own snapshot anyway; what differs is
+   * `now()` and locks, which reads do not rely on.
+   */
+  readOnly?: boolean;
 }
 
 /**
@@ -171,9 +186,15 @@ export class Database implements OnApplicationShutdown {
     connection.on('error', onConnectionError);
     let broken: Error | undefined;
     let result: T;
+    // The transaction opens with the first statement, in its round trip; a read-only run sends
+    // each statement with the settings instead, and commits nothing (see deferBegin).
+    const settings = changeSettings(run);
+    const opening = deferBegin(
+      connection,
+      `START TRANSACTION; ${enterTenant(run.tenantId, settings)}`,
+      run.readOnly ? enterTenant(run.tenantId, { ...settings, transaction_read_only: 'on' }) : undefined,
+    );
     try {
-      // One round trip opens the transaction and enters the tenant.
-      await runner.query(`START TRANSACTION; ${enterTenant(run.tenantId, changeSettings(run))}`);
       markTransactionStarted(runner);
       result = await TenantContext.run(
         {
@@ -186,16 +207,20 @@ export class Database implements OnApplicationShutdown {
         },
         fn,
       );
-      await runner.commitTransaction();
+      // Nothing was read or written: no transaction was opened, none to commit.
+      if (opening.begun) await runner.commitTransaction();
+      else markTransactionEnded(runner);
     } catch (error) {
       const failure = lost && isReleasedRunnerError(error) ? lost : error;
       if (isConnectionLoss(failure)) broken = failure as Error;
       // A lost connection is closed, not rolled back (the server rolls back a session that ends). A
       // ROLLBACK that fails must not hide the first error, and its connection is not reused either.
-      else if (runner.isTransactionActive && !runner.isReleased)
+      else if (opening.begun && runner.isTransactionActive && !runner.isReleased)
         await runner.rollbackTransaction().catch((e: Error) => (broken = e));
+      else markTransactionEnded(runner);
       throw failure;
     } finally {
+      opening.restore();
       connection.removeListener('error', onConnectionError);
       await release(runner, broken ?? lost);
     }

@@ -339,6 +339,99 @@ describe('tenancy and row-level security', () => {
       expect(outside.role).not.toBe(APP_ROLE);
     });
 
+    it('the first statement opens the transaction in its own round trip, its parameters of every kind intact', async () => {
+      const values = [
+        "O'Brien \\ back\\slash $1 -- not a comment",
+        42,
+        null,
+        true,
+        [parsePublicId('mem', aMembers[0]), parsePublicId('mem', aMembers[1])],
+        new Date('2026-01-02T03:04:05.678Z'),
+        { note: "it's", list: [1, 2] },
+        Buffer.from([0, 1, 254, 255]),
+      ];
+      const seen = await inTenant(api, a.id, async () => {
+        const { manager } = TenantContext.current();
+        const [first] = await manager.query<Record<string, unknown>[]>(
+          `SELECT $1::text AS text, $2::int AS int, $3::text AS "null", $4::boolean AS bool,
+                  (SELECT count(*)::int FROM members WHERE id = ANY($5::uuid[])) AS members,
+                  $6::timestamptz AS at, $7::jsonb AS json, $8::bytea AS bytes, '$2' AS literal, -- $3
+                  current_user AS role, now() AS started /* $4 */`,
+          values,
+        );
+        const [second] = await manager.query<{ started: Date }[]>('SELECT now() AS started');
+        return { ...first, sameTransaction: (first.started as Date).getTime() === second.started.getTime() };
+      });
+      expect(seen).toMatchObject({
+        text: values[0],
+        int: 42,
+        null: null,
+        bool: true,
+        members: 2,
+        at: values[5],
+        json: values[6],
+        bytes: values[7],
+        literal: '$2',
+        role: APP_ROLE,
+        sameTransaction: true,
+      });
+    });
+
+    it('a failing statement rolls back what the transaction wrote before it, the first statement included', async () => {
+      const id = randomUUID();
+      const error = await failure(() =>
+        inTenant(api, a.id, async () => {
+          const { manager } = TenantContext.current();
+          await manager.query(
+            `INSERT INTO members (tenant_id, id, first_name, last_name) VALUES ($1, $2, 'Roll', 'Back')`,
+            [a.id, id],
+          );
+          await manager.query('SELECT 1/0');
+        }),
+      );
+      expect(sqlState(error)).toBe('22012');
+      const rows = await api.db.platform.query('SELECT 1 FROM members WHERE id = $1', [id]);
+      expect(rows).toEqual([]);
+    });
+
+    it('a read-only run confines each statement to the tenant, refuses writes, and leaves nothing on the connection', async () => {
+      const readOnly = <T>(fn: () => Promise<T>) =>
+        api.db.runInTenant({ tenantId: a.id, actor: { kind: 'cli' }, lang: 'en', readOnly: true }, fn);
+      const seen = await readOnly(async () => {
+        const { manager } = TenantContext.current();
+        const tenants = await manager.query<{ tenant_id: string }[]>(
+          'SELECT DISTINCT tenant_id FROM members WHERE tenant_id = ANY($1::uuid[])',
+          [[a.id, b.id]],
+        );
+        const [who] = await manager.query<{ role: string; tenant: string }[]>(
+          `SELECT current_user AS role, current_setting('app.tenant_id', true) AS tenant`,
+        );
+        return { tenants: tenants.map((r) => r.tenant_id), ...who };
+      });
+      expect(seen).toEqual({ tenants: [a.id], role: APP_ROLE, tenant: a.id });
+
+      const id = randomUUID();
+      const error = await failure(() =>
+        readOnly(() =>
+          TenantContext.current().manager.query(
+            `INSERT INTO members (tenant_id, id, first_name, last_name) VALUES ($1, $2, 'Read', 'Only')`,
+            [a.id, id],
+          ),
+        ),
+      );
+      expect(sqlState(error)).toBe('25006'); // read_only_sql_transaction
+      expect(await api.db.platform.query('SELECT 1 FROM members WHERE id = $1', [id])).toEqual([]);
+
+      // The pool's connections (size 1 in tests or not) are back to the pool's own role, outside any tenant.
+      for (let i = 0; i < 3; i++) {
+        const [outside] = await api.db.platform.query<{ role: string; tenant: string | null; ro: string }[]>(
+          `SELECT current_user AS role, nullif(current_setting('app.tenant_id', true), '') AS tenant,
+                  current_setting('transaction_read_only') AS ro`,
+        );
+        expect(outside).toEqual({ role: expect.not.stringMatching(`^${APP_ROLE}$`), tenant: null, ro: 'off' });
+      }
+    });
+
     it("over HTTP, B's member is a 404 for A's token", async () => {
       const res = await api.get(`/v1/members/${bMembers[0]}`, { token: a.token, tenant: a.slug });
       expect(res.status).toBe(404);

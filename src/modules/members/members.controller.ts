@@ -13,6 +13,7 @@ import { ParseIdPipe } from '../../common/ids/parse-id.pipe';
 import { ApiList } from '../../common/lists/list-envelope';
 import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
 import { Auth } from '../../platform/auth/auth.decorator';
+import { ReadsOnly } from '../../platform/tenancy/reads-only.decorator';
 import { BulkCreateMembersDto } from './dto/bulk-create-members.dto';
 import { CreateMemberDto } from './dto/create-member.dto';
 import { MemberMergeResponse } from './dto/member-merge.response';
@@ -45,6 +46,7 @@ export class MembersController {
 
   @Get()
   @Auth({ scopes: ['read:members'] })
+  @ReadsOnly()
   @ApiOperation({
     summary: 'List members',
     description:
