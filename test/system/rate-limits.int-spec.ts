@@ -7,6 +7,8 @@ import { TEST_REDIS_URL } from '../support/test-env';
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import { sleep, waitFor } from '../support/wait';
 import { freePort } from '../support/processes';
+import { REDIS } from '../../src/platform/redis/redis.module';
+import type { RedisClient } from '../../src/platform/redis/redis-connection';
 
 /**
  * Rate limits (CONTRACT §7): a token bucket per church holding `burst` requests, refilled at the
@@ -464,6 +466,21 @@ describe('rate limits', () => {
       const third = await usage(church);
       expect(third.body.day.requests).toBe(second.body.day.requests + 2);
       expect(third.body.day.response_bytes).toBe(second.body.day.response_bytes + length(second)); // the 304 added nothing
+    });
+
+    it('reaches Redis by itself, every request of a burst counted, without a read to send it', async () => {
+      const church = await newTenant(api);
+      const responses = await fire(30, list(api, church.token, church), 10);
+      expect(tally(responses).ok).toBe(30);
+      const redis = api.app.get<RedisClient>(REDIS);
+      const key = `usage:{${church.id}}:day:${Math.floor(Date.now() / 86_400_000)}`;
+      const stored = await waitFor(() => redis.hgetall(key), {
+        until: (hash) => Number(hash.requests) === 30,
+        what: "the church's usage in Redis",
+      });
+      const bytes = responses.reduce((sum, r) => sum + Number(r.headers['content-length']), 0);
+      expect(Number(stored.bytes)).toBe(bytes);
+      expect(await redis.pttl(key)).toBeGreaterThan(86_400_000); // kept a window past its end
     });
 
     it('is per church', async () => {
