@@ -2,14 +2,18 @@ import { escapeLiteral } from 'pg';
 // pg's own conversion of a parameter to its text form (dates, arrays, JSON), as it sends them.
 import { prepareValue } from 'pg/lib/utils';
 
+const MAX_INLINED = 16_384;
+
 /**
  * `sql` with its `$n` placeholders replaced by the values as SQL literals, for the simple query
  * protocol (which takes several statements in one message). A quoted literal has type `unknown`
  * as an untyped parameter has, so PostgreSQL resolves it from its context the same way. Returns
- * null when the text cannot be read safely (an unterminated quote, a placeholder without a value):
+ * null when the text cannot be read safely (an unterminated quote, a placeholder without a value)
+ * or when the values are long (escaping them here would cost more than the round trip it saves):
  * the caller then sends the query with its parameters.
  */
 export function inlineParameters(sql: string, values: readonly unknown[] = []): string | null {
+  if (values.some(isLong)) return null;
   let out = '';
   let from = 0;
   let i = 0;
@@ -43,6 +47,7 @@ export function inlineParameters(sql: string, values: readonly unknown[] = []): 
         const index = Number(sql.slice(i + 1, j));
         if (index < 1 || index > values.length) return null;
         out += sql.slice(from, i) + literal(values[index - 1]);
+        if (out.length > MAX_INLINED) return null;
         from = i = j;
         continue;
       }
@@ -54,6 +59,14 @@ export function inlineParameters(sql: string, values: readonly unknown[] = []): 
     } else i++;
   }
   return out + sql.slice(from);
+}
+
+function isLong(value: unknown): boolean {
+  return (
+    (typeof value === 'string' && value.length > MAX_INLINED) ||
+    (Array.isArray(value) && value.length > 256) ||
+    (Buffer.isBuffer(value) && value.length > MAX_INLINED)
+  );
 }
 
 function literal(value: unknown): string {
