@@ -9,6 +9,8 @@ import type { JsonLogger } from './json-logger';
  */
 export function accessLog(logger: JsonLogger) {
   return (req: Request, res: Response, next: NextFunction): void => {
+    // Lines at the `log` level: below it (LOG_LEVEL=warn) there is nothing to time.
+    if (!logger.logsRequests) return next();
     const start = process.hrtime.bigint();
     res.once('finish', () => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;

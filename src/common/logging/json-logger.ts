@@ -90,6 +90,11 @@ export class JsonLogger implements LoggerService {
   }
 
   /** One line about `req` with extra fields (the access log: method, status, duration). */
+  /** Whether request lines (the `log` level) are written at all. */
+  get logsRequests(): boolean {
+    return this.enabled.has('log');
+  }
+
   request(req: ApiRequest, context: string, msg: string, fields: Record<string, unknown>): void {
     if (this.enabled.has('log')) this.pino.info({ context, ...where(req), ...fields }, msg);
   }

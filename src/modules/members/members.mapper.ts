@@ -7,8 +7,17 @@ import type { MemberResponse } from './dto/member.response';
 import type { MemberEntity } from './member.entity';
 import { GENDER_LABELS, STATUS_LABELS } from './members.labels';
 
+let todayCache = { day: -1, text: '' };
+
+/** Today (UTC) as YYYY-MM-DD, made once a day rather than once per member of a page. */
+function todayUtc(): string {
+  const day = Math.floor(Date.now() / 86_400_000);
+  if (todayCache.day !== day) todayCache = { day, text: new Date(day * 86_400_000).toISOString().slice(0, 10) };
+  return todayCache.text;
+}
+
 /** Whole years between a YYYY-MM-DD birthdate and today (UTC). */
-export function ageOn(birthdate: string | null, today = new Date().toISOString().slice(0, 10)): number | null {
+export function ageOn(birthdate: string | null, today = todayUtc()): number | null {
   if (!birthdate) return null;
   const years = Number(today.slice(0, 4)) - Number(birthdate.slice(0, 4));
   return today.slice(5) < birthdate.slice(5) ? years - 1 : years;
