@@ -156,9 +156,28 @@ function parseValue(raw: string, def: FilterDef): FilterValue | undefined {
   }
 }
 
+let todayCache = { day: -1, text: '' };
+
+/** Today (UTC) as YYYY-MM-DD, made once a day rather than once per row that asks. */
+export function todayUtc(): string {
+  const day = Math.floor(Date.now() / 86_400_000);
+  if (todayCache.day !== day) todayCache = { day, text: new Date(day * 86_400_000).toISOString().slice(0, 10) };
+  return todayCache.text;
+}
+
+const YMD = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** A YYYY-MM-DD that names a day of the (proleptic Gregorian) calendar; arithmetic, no Date (bulk rows check hundreds). */
 export function isRealDate(value: string): boolean {
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+  const m = YMD.exec(value);
+  if (!m) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]);
 }
 
 function formatOf(def: FilterDef): string {

@@ -1,20 +1,12 @@
 import type { Language } from '../../common/i18n/language';
 import { ID_PREFIX, toPublicId } from '../../common/ids/id';
+import { todayUtc } from '../../common/lists/list-query';
 import type { CampusEntity } from '../campuses/campus.entity';
 import { toCampusRef } from '../campuses/campuses.mapper';
 import type { TagRef } from '../tags/dto/tag.response';
 import type { MemberResponse } from './dto/member.response';
 import type { MemberEntity } from './member.entity';
 import { GENDER_LABELS, STATUS_LABELS } from './members.labels';
-
-let todayCache = { day: -1, text: '' };
-
-/** Today (UTC) as YYYY-MM-DD, made once a day rather than once per member of a page. */
-function todayUtc(): string {
-  const day = Math.floor(Date.now() / 86_400_000);
-  if (todayCache.day !== day) todayCache = { day, text: new Date(day * 86_400_000).toISOString().slice(0, 10) };
-  return todayCache.text;
-}
 
 /** Whole years between a YYYY-MM-DD birthdate and today (UTC). */
 export function ageOn(birthdate: string | null, today = todayUtc()): number | null {

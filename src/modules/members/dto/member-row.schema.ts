@@ -1,6 +1,6 @@
 import Ajv from 'ajv';
 import { isEmail } from 'class-validator';
-import { isRealDate } from '../../../common/lists/list-query';
+import { isRealDate, todayUtc } from '../../../common/lists/list-query';
 import { DATE_ONLY, E164 } from '../../../common/validation/rules';
 import { GENDERS, MEMBER_STATUSES } from '../member.entity';
 
@@ -51,8 +51,7 @@ const ajv = new Ajv({ allErrors: false, strict: false });
 ajv.addFormat('email', { type: 'string', validate: (value: string) => isEmail(value) });
 ajv.addFormat('past-date', {
   type: 'string',
-  validate: (value: string) =>
-    isRealDate(value) && value >= '1900-01-01' && value <= new Date().toISOString().slice(0, 10),
+  validate: (value: string) => isRealDate(value) && value >= '1900-01-01' && value <= todayUtc(),
 });
 
 export const isValidMemberRow = ajv.compile(MEMBER_ROW);
