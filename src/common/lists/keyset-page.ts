@@ -1,4 +1,6 @@
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata';
 import { encodeCursor } from './cursor';
 import { ListSpec, Operator, SortDef } from './list-spec';
 import type { ListQuery } from './list-query';
@@ -94,9 +96,18 @@ export async function fetchPage<T extends ObjectLiteral>(
   let computed: Map<string, Record<string, unknown>> | undefined;
   if (options.computed) {
     for (const [name, sql] of Object.entries(options.computed)) qb.addSelect(sql, name);
-    // Without joins TypeORM maps raw row i to entity i.
-    const { entities, raw } = await qb.getRawAndEntities<Record<string, unknown>>();
-    rows = entities;
+    // Without joins TypeORM maps raw row i to entity i; plain columns are hydrated here, without its
+    // general transformer (grouping by primary key, relations), which costs a list page ~5% of its CPU.
+    const hydrate = plainHydrator(qb);
+    let raw: Record<string, unknown>[];
+    if (hydrate) {
+      raw = await qb.getRawMany<Record<string, unknown>>();
+      rows = raw.map(hydrate);
+    } else {
+      const both = await qb.getRawAndEntities<Record<string, unknown>>();
+      raw = both.raw;
+      rows = both.entities;
+    }
     const names = Object.keys(options.computed);
     computed = new Map(raw.map((r) => [String(r[`${alias}_id`]), Object.fromEntries(names.map((n) => [n, r[n]]))]));
   } else {
@@ -164,4 +175,41 @@ function strictlyAfter(column: Column, value: unknown, param: (v: unknown) => st
   if (value === null) return column.desc ? `${column.expr} IS NOT NULL` : 'FALSE';
   const cmp = `${column.expr} ${column.desc ? '<' : '>'} ${param(value)}`;
   return column.nullable && !column.desc ? `(${cmp} OR ${column.expr} IS NULL)` : cmp;
+}
+
+const plainColumns = new WeakMap<EntityMetadata, Map<string, { column: ColumnMetadata; key: string }[]>>();
+
+/**
+ * Raw row -> entity for a query of one entity with plain columns only (no joins, relations,
+ * embedded columns, inheritance or after-load hooks), as TypeORM's transformer does it: each column's value through the driver
+ * (dates, JSON, transformers). Null when the query is not that simple.
+ */
+function plainHydrator<T extends ObjectLiteral>(
+  qb: SelectQueryBuilder<T>,
+): ((raw: Record<string, unknown>) => T) | null {
+  const map = qb.expressionMap;
+  const metadata = map.mainAlias?.hasMetadata ? map.mainAlias.metadata : undefined;
+  if (!metadata || map.joinAttributes.length || metadata.relations.length || metadata.embeddeds.length) return null;
+  if (metadata.childEntityMetadatas.length || metadata.afterLoadListeners.length || qb.connection.subscribers.length)
+    return null; // inheritance, or something to call after loading
+  if (!map.selects.some((s) => s.selection === qb.alias)) return null; // every column selected
+  const driver = qb.connection.driver;
+  let byAlias = plainColumns.get(metadata);
+  if (!byAlias) plainColumns.set(metadata, (byAlias = new Map<string, { column: ColumnMetadata; key: string }[]>()));
+  let columns = byAlias.get(qb.alias);
+  if (!columns)
+    byAlias.set(
+      qb.alias,
+      (columns = metadata.columns
+        .filter((c) => !c.isVirtual)
+        .map((column) => ({ column, key: `${qb.alias}_${column.databaseName}` }))),
+    );
+  return (raw) => {
+    const entity = metadata.create(undefined, { fromDeserializer: true }) as T;
+    for (const { column, key } of columns) {
+      const value = raw[key];
+      if (value !== undefined) column.setEntityValue(entity, driver.prepareHydratedValue(value, column));
+    }
+    return entity;
+  };
 }
