@@ -72,8 +72,11 @@ export async function fetchPage<T extends ObjectLiteral>(
     qb.andWhere(sql);
   }
 
-  const countQb = qb.clone().select('count(*)::int', 'total').orderBy();
-  if (options.countWithoutJoins) countQb.expressionMap.joinAttributes = [];
+  // The count is built (a clone of the query so far) only when it will run: not when the total is
+  // cached or not asked for.
+  const counting = query.withTotal && (totals?.total ?? null) === null;
+  const countQb = counting ? qb.clone().select('count(*)::int', 'total').orderBy() : undefined;
+  if (countQb && options.countWithoutJoins) countQb.expressionMap.joinAttributes = [];
   const columns: Column[] = query.sort.map((term) => {
     const def: SortDef<T> = spec.sorts[term.field];
     return {
@@ -114,7 +117,7 @@ export async function fetchPage<T extends ObjectLiteral>(
     rows = await qb.getMany();
   }
   let total = query.withTotal ? (totals?.total ?? null) : null;
-  if (total === null && query.withTotal) {
+  if (countQb) {
     total = (await countQb.getRawOne<{ total: number }>())?.total ?? 0;
     totals?.store(total);
   }
