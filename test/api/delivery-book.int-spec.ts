@@ -55,6 +55,7 @@ describe('DeliveryBook statements', () => {
       })),
       sample.map((d) => d.id),
     ],
+    webhook_release: [sample.map((d) => ({ id: d.id, attempts: 0 })), sample.map((d) => d.id)],
     webhook_disable: [[{ id: endpointId, reason: 'retries exhausted' }], [endpointId]],
     webhook_health: [[{ id: endpointId, failures: 1, succeeded: false, gives_up_at: new Date() }], [endpointId]],
   };
