@@ -123,8 +123,11 @@ export async function clearSunday(church, eventUuids, seen) {
 
 export const uuidOf = (id) => id.replace(/^[a-z]+_/, '').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
 
-export async function scenario11(ctx) {
-  const church = ctx.fixtures.churches[churchSlug(0)];
+/**
+ * Scenario 11's kiosk iteration on `church`: for each service and family of three, the kiosk
+ * searches by the phone's last four digits, then checks the three in (64 kiosk keys in turn).
+ */
+export async function kioskRequests(ctx, church) {
   const events = await eventsNamed(ctx, church, SERVICES);
   const keys = await kept('kiosk_keys', async () => {
     const values = [];
@@ -135,7 +138,6 @@ export async function scenario11(ctx) {
     return values;
   });
   const families = await familiesOfThree(church);
-  // One iteration: the kiosk searches by the phone's last four digits, then checks the three in.
   const requests = [];
   let n = 0;
   for (const event of events) {
@@ -154,6 +156,12 @@ export async function scenario11(ctx) {
       });
     }
   }
+  return { events, requests };
+}
+
+export async function scenario11(ctx) {
+  const church = ctx.fixtures.churches[churchSlug(0)];
+  const { events, requests } = await kioskRequests(ctx, church);
   const seen = { duplicates: 0, partial: 0, checkIns: 0 };
   const clear = () => clearSunday(church, events.map(uuidOf), seen);
   await clear();

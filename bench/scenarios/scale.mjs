@@ -8,17 +8,7 @@ import { ask, startApi, startScript, startWorker, writeServerLog } from '../lib/
 import { atDatabase, config, cpuDelta, cpuSample, db, log, pidsByName, requireFromRepo, sleep } from '../lib/util.mjs';
 import { clearGiving, createEndpoints, donationRequest, givingChurches } from './giving.mjs';
 import { auth } from './http.mjs';
-import {
-  adminPost,
-  clearSunday,
-  eventsNamed,
-  familiesOfThree,
-  kept,
-  KIOSKS,
-  publicId,
-  SERVICES,
-  uuidOf,
-} from './ministry.mjs';
+import { clearSunday, kioskRequests, KIOSKS, uuidOf } from './ministry.mjs';
 
 const { Queue } = requireFromRepo('bullmq');
 
@@ -131,34 +121,7 @@ async function giftRequests(side) {
 async function checkInRequests(side) {
   const church = side.fixtures.churches[churchSlug(0)];
   const ctx = { api: side.api };
-  const events = await eventsNamed(ctx, church, SERVICES);
-  const keys = await kept('kiosk_keys', async () => {
-    const values = [];
-    for (let i = 0; i < KIOSKS; i++)
-      values.push(
-        (await adminPost(ctx, church, '/v1/devices', { name: `Bench kiosk ${i + 1}`, campus: 'central' })).key,
-      );
-    return values;
-  });
-  const families = await familiesOfThree(church);
-  const requests = [];
-  let n = 0;
-  for (const event of events) {
-    for (const family of families) {
-      const headers = auth(church, keys[n++ % KIOSKS]);
-      requests.push({
-        method: 'GET',
-        path: `/v1/check-in/search?event_id=${event}&phone_last4=${family.last4}`,
-        headers,
-      });
-      requests.push({
-        method: 'POST',
-        path: '/v1/check-ins',
-        headers: { ...headers, 'Content-Type': 'application/json' },
-        body: { event_id: event, member_ids: family.members.map((m) => publicId('mem', m)) },
-      });
-    }
-  }
+  const { events, requests } = await kioskRequests(ctx, church);
   const seen = { duplicates: 0, partial: 0, checkIns: 0 };
   side.seen = seen;
   side.clearSunday = () => atDatabase(side.db, () => clearSunday(church, events.map(uuidOf), seen));
