@@ -89,12 +89,12 @@ export class JsonLogger implements LoggerService {
     this.write('fatal', message, rest);
   }
 
-  /** One line about `req` with extra fields (the access log: method, status, duration). */
   /** Whether request lines (the `log` level) are written at all. */
   get logsRequests(): boolean {
     return this.enabled.has('log');
   }
 
+  /** One line about `req` with extra fields (the access log: method, status, duration). */
   request(req: ApiRequest, context: string, msg: string, fields: Record<string, unknown>): void {
     if (this.enabled.has('log')) this.pino.info({ context, ...where(req), ...fields }, msg);
   }

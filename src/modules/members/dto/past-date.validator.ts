@@ -1,5 +1,5 @@
 import { registerDecorator } from 'class-validator';
-import { isRealDate } from '../../../common/lists/list-query';
+import { isRealDate, todayUtc } from '../../../common/lists/list-query';
 
 /** A real calendar date (YYYY-MM-DD), not in the future. */
 export function IsPastDate() {
@@ -18,7 +18,7 @@ export function IsPastDate() {
       target: target.constructor,
       propertyName,
       validator: {
-        validate: (value: unknown) => typeof value !== 'string' || value <= new Date().toISOString().slice(0, 10),
+        validate: (value: unknown) => typeof value !== 'string' || value <= todayUtc(),
       },
     });
   };

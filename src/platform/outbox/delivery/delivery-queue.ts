@@ -78,13 +78,7 @@ export class DeliveryQueue {
       items.map(({ ref, delayMs, trace }) => ({
         name: 'deliver',
         data: ref,
-        opts: {
-          jobId: `${ref.deliveryId}-${ref.attempt}`,
-          delay: delayMs,
-          removeOnComplete: true,
-          removeOnFail: true,
-          ...(trace ? { telemetry: { metadata: trace } } : {}),
-        },
+        opts: jobOptions(`${ref.deliveryId}-${ref.attempt}`, delayMs, trace),
       })),
     );
   }
@@ -122,16 +116,21 @@ export class DeliveryQueue {
               attempt: ref.attempt,
             })),
           },
-          opts: {
-            jobId: `batch-${newUuid()}`,
-            delay: delayMs,
-            removeOnComplete: true,
-            removeOnFail: true,
-            ...(trace ? { telemetry: { metadata: trace } } : {}),
-          },
+          opts: jobOptions(`batch-${newUuid()}`, delayMs, trace),
         });
       }
     if (!this.queue) throw new Error('DeliveryQueue used without Redis');
     await Promise.all([this.enqueueEach(singles), batches.length ? this.queue.addBulk(batches) : undefined]);
   }
+}
+
+/** A delivery job's options: removed once finished, carrying the asker's trace context when tracing is on. */
+function jobOptions(jobId: string, delay: number, trace: string | undefined): JobsOptions {
+  return {
+    jobId,
+    delay,
+    removeOnComplete: true,
+    removeOnFail: true,
+    ...(trace ? { telemetry: { metadata: trace } } : {}),
+  };
 }
