@@ -1,6 +1,7 @@
 import { Call, TestApi } from '../support/api';
 import { campusRef, newCampus, newMember, newMembers, newTenant, TestTenant } from '../support/factories';
 import { clearRedisEnv, redisEnv, testRedis } from '../support/redis';
+import { waitFor } from '../support/wait';
 import type { RedisClient } from '../../src/platform/redis/redis-connection';
 import type { CampusRef } from '../../src/modules/campuses/dto/campus.response';
 
@@ -36,7 +37,11 @@ describe('list totals (cached, exact)', () => {
     expect(await list()).toBe(30);
     const version = (await redis.get(`totals:{${church.id}}:members:v`)) ?? '0';
     const hashKey = `totals:{${church.id}}:members:${version}`;
-    const fields = await redis.hkeys(hashKey);
+    // The total is stored after the response, off the request's path.
+    const fields = await waitFor(() => redis.hkeys(hashKey), {
+      what: 'the stored total',
+      until: (keys) => keys.length > 0,
+    });
     expect(fields).toHaveLength(1);
     await redis.hset(hashKey, fields[0], '12345');
     expect(await list()).toBe(12345);
