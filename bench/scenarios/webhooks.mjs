@@ -187,6 +187,20 @@ function analyseHits(hits, events, dues) {
   };
 }
 
+/** When the receiver saw the run's first attempts and its successes: where a run's time goes. */
+function timeline(hits, start) {
+  const firsts = [];
+  const successes = [];
+  for (const [, list] of hits) {
+    firsts.push(Math.min(...list.map(([t]) => t)) - start);
+    for (const [t, s] of list) if (s === 200) successes.push(t - start);
+  }
+  firsts.sort((a, b) => a - b);
+  successes.sort((a, b) => a - b);
+  const at = (xs, p) => percentile(xs, p).toFixed(0);
+  return `first attempts ${at(firsts, 0)}/${at(firsts, 50)}/${at(firsts, 90)}/${at(firsts, 100)} (0/50/90/100%), successes ${at(successes, 50)}/${at(successes, 90)}/${at(successes, 99)}/${at(successes, 100)} (50/90/99/100%)`;
+}
+
 /** Run 0 is the warm-up; lost and duplicate deliveries count in every run. */
 const runLabel = (r) => (r === 0 ? 'warm-up' : `run ${r}/${config.runs}`);
 
@@ -291,6 +305,7 @@ export async function scenario5(ctx) {
         const hits = await ask(receiver, { cmd: 'report' }, (m) => m.hits);
         const a = analyseHits(hits, events, null);
         const rate = n / ((a.lastSuccess - start) / 1000);
+        log(`  worker ${runLabel(r)} timeline (ms after the enqueue): ${timeline(hits, start)}`);
         const lostRun = Math.max(a.lost, n - (counts.succeeded ?? 0));
         lost += lostRun;
         duplicates += a.duplicates;

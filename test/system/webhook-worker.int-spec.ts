@@ -285,6 +285,33 @@ describe('webhook worker process (BullMQ on Redis)', () => {
     expect(receiver.at(p)).toHaveLength(2);
   });
 
+  it("a batch job's failed attempt is retried on its schedule while another attempt of the job still waits on a slow receiver", async () => {
+    // One member, two endpoints: its two deliveries commit together and go in one batch job.
+    const c = await church();
+    const slow = path('batch-slow');
+    const flaky = path('batch-flaky');
+    receiver.answer(slow, { status: 200, delayMs: 2_500 });
+    receiver.answer(flaky, (_req, i) => (i === 0 ? { status: 500 } : { status: 200 }));
+    await newWebhookEndpoint(api, c, { url: receiver.url(slow), events: ['member.created'] });
+    await newWebhookEndpoint(api, c, { url: receiver.url(flaky), events: ['member.created'] });
+    expect(
+      (
+        await api.post('/v1/members', {
+          token: c.token,
+          tenant: c.slug,
+          body: { first_name: 'Lento', last_name: 'Lote' },
+        })
+      ).status,
+    ).toBe(201);
+    const [first, second] = await waitForCount(flaky, 2, 10_000);
+    const [slowRequest] = await waitForCount(slow, 1, 10_000);
+    // The retry is due 1 s after the 500 was recorded, not after the slow receiver answered (2.5 s).
+    const gap = second.receivedAt - first.receivedAt;
+    expect({ gap, onSchedule: gap >= 1_000 && gap < 2_000 }).toEqual({ gap, onSchedule: true });
+    expect(second.receivedAt).toBeLessThan(slowRequest.receivedAt + 2_500);
+    await waitFor(() => receiver.at(flaky).length === 2 && receiver.at(slow).length === 1, { what: 'both delivered' });
+  });
+
   it("a slow endpoint of church A (2 s per answer, 20 events) does not delay church B's delivery", async () => {
     const a = await church();
     const b = await church();

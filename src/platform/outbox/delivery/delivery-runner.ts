@@ -64,46 +64,37 @@ export class DeliveryRunner {
   }
 
   /**
-   * Attempts of one church due together (a batch job): claimed in one round trip, POSTed side by
-   * side, and recorded in one round trip once every POST has answered. An attempt waits up to
-   * `slotWaitMs` for one of its endpoint's slots; past that its claim is let go (due again at once)
-   * and it is `busy`, to be scheduled again. An attempt that errors (its claim or its record) is
-   * `skipped` with its error: the delivery stays pending for the sweeper.
+   * Attempts of one church due together (a batch job): claimed in one round trip, then each POSTed
+   * and recorded on its own as soon as its endpoint's slot is free, so that one slow receiver does
+   * not hold back the others' records and retries. Records of attempts answering at the same time
+   * share round trips (DeliveryBook). An attempt waits up to `slotWaitMs` for one of its endpoint's
+   * slots; past that its claim is let go (due again at once) and it is `busy`, to be scheduled again.
+   * An attempt that errors (its claim or its record) is `skipped` with its error: the delivery stays
+   * pending for the sweeper. One promise per ref, in the refs' order.
    */
-  async attemptMany(refs: DeliveryRef[], slotWaitMs: number): Promise<(AttemptResult | { error: unknown })[]> {
+  attemptEach(refs: DeliveryRef[], slotWaitMs: number): Promise<AttemptResult | { error: unknown }>[] {
     const valid = (ref: DeliveryRef) => isUuid(ref.tenantId) && isUuid(ref.deliveryId);
-    const claims = await Promise.allSettled(
-      refs.map((ref) => (valid(ref) ? this.book.claim(ref) : Promise.resolve(null))),
-    );
-    const sent = await Promise.all(
-      claims.map(async (claim) => {
-        if (claim.status === 'rejected' || !claim.value || claim.value.endpoint_status !== 'enabled') return null;
-        const slot = claim.value.endpoint_id;
-        if (!(await this.slots.acquire(slot, slotWaitMs))) return 'busy' as const;
+    const claims = refs.map((ref) => (valid(ref) ? this.book.claim(ref) : Promise.resolve(null)));
+    return refs.map(async (ref, i) => {
+      try {
+        const claimed = await claims[i];
+        if (!claimed || claimed.endpoint_status !== 'enabled') return { outcome: 'skipped' as const };
+        const slot = claimed.endpoint_id;
+        if (!(await this.slots.acquire(slot, slotWaitMs))) {
+          await this.book.release(ref);
+          return { outcome: 'busy' as const };
+        }
+        let result: PostResult;
         try {
-          return await this.send(claim.value);
+          result = await this.send(claimed);
         } finally {
           this.slots.release(slot);
         }
-      }),
-    );
-    return Promise.all(
-      refs.map(async (ref, i) => {
-        const claim = claims[i];
-        const result = sent[i];
-        try {
-          if (claim.status === 'rejected') return { error: claim.reason as unknown };
-          if (!claim.value || result === null) return { outcome: 'skipped' as const };
-          if (result === 'busy') {
-            await this.book.release(ref);
-            return { outcome: 'busy' as const };
-          }
-          return await this.record(ref, claim.value, result);
-        } catch (error) {
-          return { error };
-        }
-      }),
-    );
+        return await this.record(ref, claimed, result);
+      } catch (error) {
+        return { error };
+      }
+    });
   }
 
   private send(claimed: Claimed): Promise<PostResult> {

@@ -66,26 +66,27 @@ export class DeliveryProcessor extends WorkerHost implements OnModuleInit {
   }
 
   /**
-   * A batch job: its attempts' retries, and the next tries of those whose endpoint stayed busy, are
-   * added as new jobs. An attempt's error does not stop the others: its delivery stays pending and
-   * the sweeper sends it again once its claim has lapsed.
+   * A batch job: each attempt's retry, or its next try when its endpoint stayed busy, is added as
+   * soon as that attempt is done (batched with the other attempts ending meanwhile), not after the
+   * whole job. An attempt's error does not stop the others: its delivery stays pending and the
+   * sweeper sends it again once its claim has lapsed.
    */
   private async processBatch(refs: DeliveryRef[]): Promise<string> {
     const trace = currentTraceMetadata();
-    const results = await this.runner.attemptMany(refs, BATCH_SLOT_WAIT_MS);
-    const later: QueuedAttempt[] = [];
     const counts = new Map<string, number>();
-    results.forEach((result, i) => {
-      const outcome = 'error' in result ? 'errored' : result.outcome;
-      counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
-      if ('error' in result)
-        this.logger.warn(
-          `delivery ${refs[i].deliveryId} attempt ${refs[i].attempt + 1} errored: ${String(result.error)}`,
-        );
-      else if (result.outcome === 'busy') later.push({ ref: refs[i], delayMs: BUSY_DELAY_MS, trace });
-      else if (result.retry) later.push({ ...result.retry, trace });
-    });
-    await Promise.all(later.map((item) => this.later.submit(item)));
+    await Promise.all(
+      this.runner.attemptEach(refs, BATCH_SLOT_WAIT_MS).map(async (attempt, i) => {
+        const result = await attempt;
+        const outcome = 'error' in result ? 'errored' : result.outcome;
+        counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
+        if ('error' in result)
+          this.logger.warn(
+            `delivery ${refs[i].deliveryId} attempt ${refs[i].attempt + 1} errored: ${String(result.error)}`,
+          );
+        else if (result.outcome === 'busy') await this.later.submit({ ref: refs[i], delayMs: BUSY_DELAY_MS, trace });
+        else if (result.retry) await this.later.submit({ ...result.retry, trace });
+      }),
+    );
     return [...counts].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
   }
 }
