@@ -187,6 +187,15 @@ function analyseHits(hits, events, dues) {
   };
 }
 
+/** Transactions committed in the bench database so far (the worker's, and the harness's few). */
+const commits = () =>
+  db(async (c) =>
+    Number(
+      (await c.query('SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()')).rows[0]
+        .xact_commit,
+    ),
+  );
+
 /** When the receiver saw the run's first attempts and its successes: where a run's time goes. */
 function timeline(hits, start) {
   const firsts = [];
@@ -287,6 +296,7 @@ export async function scenario5(ctx) {
         await ask(receiver, { cmd: 'reset' }, (m) => (m.reset ? true : undefined));
         const events = (await createDeliveries(church, endpoints, n)).map((e) => ({ ...e, tenantId: church.id }));
         const backends = await worker.backendPids();
+        const commits0 = await commits();
         const cpu0 = { w: cpuSample([worker.pid]), db: cpuSample(backends) };
         const due = performance.timeOrigin + performance.now();
         await setDue(
@@ -305,7 +315,11 @@ export async function scenario5(ctx) {
         const hits = await ask(receiver, { cmd: 'report' }, (m) => m.hits);
         const a = analyseHits(hits, events, null);
         const rate = n / ((a.lastSuccess - start) / 1000);
-        log(`  worker ${runLabel(r)} timeline (ms after the enqueue): ${timeline(hits, start)}`);
+        await sleep(1100); // a backend reports its counts at most once a second
+        const perCommit = n / Math.max(1, (await commits()) - commits0);
+        log(
+          `  worker ${runLabel(r)} timeline (ms after the enqueue): ${timeline(hits, start)}; ${perCommit.toFixed(1)} deliveries per transaction`,
+        );
         const lostRun = Math.max(a.lost, n - (counts.succeeded ?? 0));
         lost += lostRun;
         duplicates += a.duplicates;

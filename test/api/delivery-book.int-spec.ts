@@ -34,6 +34,7 @@ describe('DeliveryBook statements', () => {
     await api.db.platform.query('ANALYZE webhook_deliveries, webhook_events, webhook_endpoints');
   });
   afterAll(async () => {
+    await api.db.platform.query('DELETE FROM webhook_attempts WHERE tenant_id = $1', [church.id]);
     await api.db.platform.query('DELETE FROM webhook_endpoints WHERE tenant_id = $1', [church.id]);
     await api.db.platform.query('DELETE FROM webhook_events WHERE tenant_id = $1', [church.id]);
     await api.close();
@@ -59,6 +60,38 @@ describe('DeliveryBook statements', () => {
     webhook_disable: [[{ id: endpointId, reason: 'retries exhausted' }], [endpointId]],
     webhook_health: [[{ id: endpointId, failures: 1, succeeded: false, gives_up_at: new Date() }], [endpointId]],
   };
+
+  it("writing events, deliveries and attempts takes no lock on the church's tenants row", async () => {
+    // A foreign key to tenants would make every row lock it (FOR KEY SHARE): a bulk's 500 events,
+    // and every attempt of the worker, queued on that one row. Held FOR UPDATE here, it must not wait.
+    const holder = api.db.dataSource.createQueryRunner();
+    await holder.connect();
+    try {
+      await holder.startTransaction();
+      await holder.query('SELECT 1 FROM tenants WHERE id = $1 FOR UPDATE', [church.id]);
+      const [d] = deliveries.slice(-1);
+      const eventId = randomUUID();
+      const deliveryId = randomUUID();
+      await api.db.dataSource.transaction(async (m) => {
+        await m.query(`SELECT set_config('lock_timeout', '2s', true)`);
+        await m.query(
+          `INSERT INTO webhook_events (tenant_id, id, type, payload) VALUES ($1, $2, 'member.created', '{"id":"evt_y"}')`,
+          [church.id, eventId],
+        );
+        await m.query(
+          `INSERT INTO webhook_deliveries (tenant_id, id, endpoint_id, event_id, next_attempt_at) VALUES ($1, $2, $3, $4, now())`,
+          [church.id, deliveryId, endpointId, eventId],
+        );
+        await m.query(
+          `INSERT INTO webhook_attempts (tenant_id, id, delivery_id, endpoint_id, event_id, attempt, duration_ms) VALUES ($1, $2, $3, $4, $5, 1, 3)`,
+          [church.id, randomUUID(), d.id, endpointId, d.event],
+        );
+      });
+    } finally {
+      await holder.rollbackTransaction();
+      await holder.release();
+    }
+  });
 
   it.each(Object.keys(PREPARED))('%s keeps an index plan when cached (generic plan)', async (name) => {
     const plan = await api.db.dataSource.transaction(async (m) => {

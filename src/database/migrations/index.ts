@@ -34,6 +34,7 @@ import { CreateWebhookEndpointHealth1765150000000 } from './1765150000000-Create
 import { CreateConsoleSessions1765170000000 } from './1765170000000-CreateConsoleSessions';
 import { StaticMembershipChangeTriggers1765180000000 } from './1765180000000-StaticMembershipChangeTriggers';
 import { DerivedValueChanges1765190000000 } from './1765190000000-DerivedValueChanges';
+import { DropOutboxTenantForeignKeys1765235000000 } from './1765235000000-DropOutboxTenantForeignKeys';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   CreateConsoleSessions1765170000000,
   StaticMembershipChangeTriggers1765180000000,
   DerivedValueChanges1765190000000,
+  DropOutboxTenantForeignKeys1765235000000,
 ];
