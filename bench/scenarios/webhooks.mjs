@@ -8,6 +8,7 @@
 //               throughput), as delayed jobs; per attempt, receiver time minus due time (the
 //               delivery's next_attempt_at, or failure + retry delay). Target p99 <= 1.5 s.
 //   lost:       deliveries never answered 2xx, or not `succeeded` in the database. Target 0.
+import { readFileSync } from 'node:fs';
 import { BullmqQueue } from './webhooks-queue.mjs';
 import { HOOKS } from '../lib/seed.mjs';
 import { ask, startScript, startWorker, writeServerLog } from '../lib/servers.mjs';
@@ -187,6 +188,21 @@ function analyseHits(hits, events, dues) {
   };
 }
 
+/** Both cores' busy share since `from` (a sample of /proc/stat's cpu line), or that sample. */
+function machineBusy(from) {
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const now = {
+    busy: user + nice + system + irq + softirq + steal,
+    total: user + nice + system + idle + iowait + irq + softirq + steal,
+  };
+  if (!from) return now;
+  return `${Math.round((100 * (now.busy - from.busy)) / Math.max(1, now.total - from.total))}%`;
+}
+
 /** Transactions committed in the bench database so far (the worker's, and the harness's few). */
 const commits = () =>
   db(async (c) =>
@@ -297,7 +313,7 @@ export async function scenario5(ctx) {
         const events = (await createDeliveries(church, endpoints, n)).map((e) => ({ ...e, tenantId: church.id }));
         const backends = await worker.backendPids();
         const commits0 = await commits();
-        const cpu0 = { w: cpuSample([worker.pid]), db: cpuSample(backends) };
+        const cpu0 = { w: cpuSample([worker.pid]), db: cpuSample(backends), machine: machineBusy() };
         const due = performance.timeOrigin + performance.now();
         await setDue(
           church,
@@ -310,6 +326,7 @@ export async function scenario5(ctx) {
         enqueueMs = Math.max(enqueueMs, performance.now() - t0);
         const counts = await waitSettled(church, n, Math.max(180_000, n * 30));
         const backendsAfter = [...new Set([...backends, ...(await worker.backendPids())])];
+        const busy = machineBusy(cpu0.machine);
         const workerCpu = cpuDelta(cpu0.w, cpuSample([worker.pid])) / n;
         const dbCpu = cpuDelta(cpu0.db, cpuSample(backendsAfter)) / n;
         const hits = await ask(receiver, { cmd: 'report' }, (m) => m.hits);
@@ -318,7 +335,7 @@ export async function scenario5(ctx) {
         await sleep(1100); // a backend reports its counts at most once a second
         const perCommit = n / Math.max(1, (await commits()) - commits0);
         log(
-          `  worker ${runLabel(r)} timeline (ms after the enqueue): ${timeline(hits, start)}; ${perCommit.toFixed(1)} deliveries per transaction`,
+          `  worker ${runLabel(r)} timeline (ms after the enqueue): ${timeline(hits, start)}; ${perCommit.toFixed(1)} deliveries per transaction; machine ${busy} busy`,
         );
         const lostRun = Math.max(a.lost, n - (counts.succeeded ?? 0));
         lost += lostRun;

@@ -1,6 +1,7 @@
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
+import { urlToHttpOptions } from 'node:url';
 import { BoundedMap } from '../../../common/caching/bounded-map';
 import { guardedLookup, isAllowedAddress } from '../url-guard';
 
@@ -41,7 +42,7 @@ const PER_ORIGIN = 32;
  * deliveries reuse connections instead of a TCP (and TLS) handshake each. The address check runs
  * when a connection is opened.
  */
-function agentFor(target: URL, allowLoopback: boolean): HttpAgent {
+function agentFor(target: ParsedTarget, allowLoopback: boolean): HttpAgent {
   const key = `${target.origin}|${allowLoopback}`;
   let agent = agents.get(key);
   if (!agent) {
@@ -52,10 +53,37 @@ function agentFor(target: URL, allowLoopback: boolean): HttpAgent {
       timeout: 30_000,
       lookup: guardedLookup(allowLoopback) as never,
     };
-    agent = target.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+    agent = target.options.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
     agents.set(key, agent);
   }
   return agent;
+}
+
+/** A URL's request options, parsed once; or why nothing may be sent to it. */
+type ParsedTarget = { origin: string; options: RequestOptions; send: typeof httpRequest };
+type Target = ParsedTarget | { refused: string };
+
+/** The URLs posted to lately (one per endpoint), parsed and checked once rather than per delivery. */
+const targets = new BoundedMap<string, Target>(10_000);
+
+function targetFor(url: string, allowLoopback: boolean): Target {
+  const key = `${allowLoopback}|${url}`;
+  let target = targets.get(key);
+  if (!target) {
+    const parsed = new URL(url);
+    // Node skips the lookup for a literal IP, so the connect-time check is made here.
+    const literal = parsed.hostname.replace(/^\[|\]$/g, '');
+    target =
+      isIP(literal) && !isAllowedAddress(literal, allowLoopback)
+        ? { refused: `refused address ${literal}` }
+        : {
+            origin: parsed.origin,
+            options: urlToHttpOptions(parsed),
+            send: parsed.protocol === 'https:' ? httpsRequest : httpRequest,
+          };
+    targets.set(key, target);
+  }
+  return target;
 }
 
 /**
@@ -73,14 +101,11 @@ export function postWebhook(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
-    const target = new URL(url);
-    // Node skips the lookup for a literal IP, so the connect-time check is made here.
-    const literal = target.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(literal) && !isAllowedAddress(literal, allowLoopback)) {
-      resolve({ statusCode: null, durationMs: elapsed(), error: `refused address ${literal}` });
+    const target = targetFor(url, allowLoopback);
+    if ('refused' in target) {
+      resolve({ statusCode: null, durationMs: elapsed(), error: target.refused });
       return;
     }
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     let settled = false;
     const finish = (result: Omit<PostResult, 'durationMs'>) => {
       if (settled) return;
@@ -88,9 +113,9 @@ export function postWebhook(
       clearTimeout(timer);
       resolve({ ...result, durationMs: elapsed() });
     };
-    const req = send(
-      target,
+    const req = target.send(
       {
+        ...target.options,
         method,
         headers: method === 'POST' ? { ...headers, 'Content-Length': Buffer.byteLength(body) } : headers,
         agent: agentFor(target, allowLoopback),
