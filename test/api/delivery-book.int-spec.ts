@@ -93,6 +93,48 @@ describe('DeliveryBook statements', () => {
     }
   });
 
+  it('a claim, and letting it go, update the delivery in place (HOT: no index changes); the lease keeps it from a second claim', async () => {
+    const fresh = Array.from({ length: 3 }, () => ({ id: randomUUID(), event: randomUUID() }));
+    await api.db.platform.query(
+      `INSERT INTO webhook_events (tenant_id, id, type, payload) SELECT $1, e, 'member.created', '{"id":"evt_z"}' FROM unnest($2::uuid[]) e`,
+      [church.id, fresh.map((d) => d.event)],
+    );
+    await api.db.platform.query(
+      `INSERT INTO webhook_deliveries (tenant_id, id, endpoint_id, event_id, next_attempt_at) SELECT $1, d.id, $2, d.event, now() FROM unnest($3::uuid[], $4::uuid[]) AS d(id, event)`,
+      [church.id, endpointId, fresh.map((d) => d.id), fresh.map((d) => d.event)],
+    );
+    const ids = fresh.map((d) => d.id);
+    const claims = ids.map((id) => ({ id, attempts: 0, lease_s: 21 }));
+    const counts = await api.db.dataSource.transaction(async (m) => {
+      await m.query(`SELECT set_config('role', $1, true), set_config('app.tenant_id', $2, true)`, [
+        APP_ROLE,
+        church.id,
+      ]);
+      /** Rows the statement updated (TypeORM answers an UPDATE with [rows, count]). */
+      const run = async (name: string, rows: unknown[]): Promise<number> => {
+        await m.query(`PREPARE ${name} AS ${PREPARED[name]}`);
+        try {
+          const [, count] = await m.query<[unknown[], number]>(
+            `EXECUTE ${name}('${church.id}', ${jsonLiteral(rows)}, ${uuidArrayLiteral(ids)})`,
+          );
+          return count;
+        } finally {
+          await m.query(`DEALLOCATE ${name}`);
+        }
+      };
+      const first = await run('webhook_claim', claims);
+      const again = await run('webhook_claim', claims); // leased: nothing to claim
+      await run('webhook_release', claims);
+      const afterRelease = await run('webhook_claim', claims); // due again at once
+      const [stats] = await m.query<{ updated: string; hot: string }[]>(
+        `SELECT pg_stat_get_xact_tuples_updated('webhook_deliveries'::regclass) AS updated,
+                pg_stat_get_xact_tuples_hot_updated('webhook_deliveries'::regclass) AS hot`,
+      );
+      return { first, again, afterRelease, ...stats };
+    });
+    expect(counts).toEqual({ first: 3, again: 0, afterRelease: 3, updated: '9', hot: '9' });
+  });
+
   it.each(Object.keys(PREPARED))('%s keeps an index plan when cached (generic plan)', async (name) => {
     const plan = await api.db.dataSource.transaction(async (m) => {
       await m.query(

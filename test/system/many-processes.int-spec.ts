@@ -164,7 +164,7 @@ describe('two APIs and two workers on one PostgreSQL and Redis', () => {
         if (missing().length === 0) return true;
         state = JSON.stringify(
           await api.db.platform.query(
-            `SELECT e.type, d.status, d.attempts, d.next_attempt_at, d.last_error, now() AS now FROM webhook_events e
+            `SELECT e.type, d.status, d.attempts, d.next_attempt_at, d.leased_until, d.last_error, now() AS now FROM webhook_events e
                LEFT JOIN webhook_deliveries d ON d.tenant_id = e.tenant_id AND d.event_id = e.id
               WHERE e.tenant_id = $1 AND e.payload->>'id' = ANY($2)`,
             [c.id, missing()],

@@ -442,7 +442,7 @@ describe('webhook worker process (BullMQ on Redis)', () => {
       worker = await startWorker(workerEnv);
       // The claim's lease has passed (moved back in time rather than waited for).
       await api.db.platform.query(
-        `UPDATE webhook_deliveries SET next_attempt_at = now() - interval '11 seconds' WHERE tenant_id = $1 AND id = $2 AND status = 'pending'`,
+        `UPDATE webhook_deliveries SET next_attempt_at = now() - interval '11 seconds', leased_until = now() - interval '11 seconds' WHERE tenant_id = $1 AND id = $2 AND status = 'pending'`,
         [c.id, id],
       );
 

@@ -35,6 +35,7 @@ import { CreateConsoleSessions1765170000000 } from './1765170000000-CreateConsol
 import { StaticMembershipChangeTriggers1765180000000 } from './1765180000000-StaticMembershipChangeTriggers';
 import { DerivedValueChanges1765190000000 } from './1765190000000-DerivedValueChanges';
 import { DropOutboxTenantForeignKeys1765235000000 } from './1765235000000-DropOutboxTenantForeignKeys';
+import { LeaseDeliveriesOutsideDueIndex1765236000000 } from './1765236000000-LeaseDeliveriesOutsideDueIndex';
 
 /** Every migration, in order. A new migration is added here too. */
 export const MIGRATIONS = [
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   StaticMembershipChangeTriggers1765180000000,
   DerivedValueChanges1765190000000,
   DropOutboxTenantForeignKeys1765235000000,
+  LeaseDeliveriesOutsideDueIndex1765236000000,
 ];

@@ -6,6 +6,7 @@ import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { Database } from '../../database/database.service';
 import { QUEUES } from '../jobs/queues';
+import { DUE_AT } from '../outbox/delivery/delivery-book';
 import { redisConfigured } from '../redis/redis-connection';
 
 /** How long a scrape's queue depths and delivery backlog are reused (a scrape costs a few Redis calls and one query). */
@@ -142,8 +143,8 @@ export class MetricsService {
   /** One statement on the due index (webhook_deliveries_due_idx): how many are due, and since when. */
   private async loadDeliveryBacklog(): Promise<{ pending: number; lagSeconds: number }> {
     const [row]: { pending: number; lag: number | null }[] = await this.db.platform.query(
-      `SELECT count(*)::int AS pending, extract(epoch FROM now() - min(next_attempt_at))::float8 AS lag
-         FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= now()`,
+      `SELECT count(*)::int AS pending, extract(epoch FROM now() - min(${DUE_AT}))::float8 AS lag
+         FROM webhook_deliveries d WHERE status = 'pending' AND next_attempt_at <= now() AND ${DUE_AT} <= now()`,
     );
     return { pending: row?.pending ?? 0, lagSeconds: Math.max(0, row?.lag ?? 0) };
   }

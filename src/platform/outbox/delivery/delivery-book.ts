@@ -129,6 +129,12 @@ export class DeliveryBook {
   }
 }
 
+/**
+ * When a pending delivery is due: its next attempt's time, or its claim's end while a claim holds it
+ * (GREATEST skips a NULL lease). `d` is webhook_deliveries.
+ */
+export const DUE_AT = 'GREATEST(d.next_attempt_at, d.leased_until)';
+
 /** An endpoint is `failing` from its third consecutive failed attempt. */
 export const FAILING_FROM = 3;
 
@@ -147,20 +153,22 @@ const NEW_NOTICE = `(CASE WHEN h.consecutive_failures < ${FAILING_FROM} AND ${NE
  * alone, estimated at 100, chose a scan of the whole table.
  */
 export const PREPARED: Record<string, string> = {
-  // A delivery whose endpoint is no longer enabled is canceled instead of leased.
+  // A delivery whose endpoint is no longer enabled is canceled instead of leased. The lease is
+  // outside every index: the row can be updated in place (HOT).
   webhook_claim: `UPDATE webhook_deliveries d
-      SET next_attempt_at = CASE WHEN ep.status = 'enabled' THEN now() + make_interval(secs => r.lease_s) END,
+      SET leased_until = CASE WHEN ep.status = 'enabled' THEN now() + make_interval(secs => r.lease_s) END,
+          next_attempt_at = CASE WHEN ep.status = 'enabled' THEN d.next_attempt_at END,
           status = CASE WHEN ep.status = 'enabled' THEN d.status ELSE 'canceled' END,
           last_error = CASE WHEN ep.status = 'enabled' THEN d.last_error ELSE 'endpoint disabled' END,
           updated_at = now()
      FROM json_to_recordset($2::json) AS r(id uuid, attempts int, lease_s float8), webhook_endpoints ep, webhook_events e
     WHERE d.tenant_id = $1::uuid AND d.id = ANY($3::uuid[]) AND d.id = r.id AND d.status = 'pending' AND d.attempts = r.attempts
-      AND d.next_attempt_at <= now() + interval '2 seconds'
+      AND ${DUE_AT} <= now() + interval '2 seconds'
       AND ep.tenant_id = d.tenant_id AND ep.id = d.endpoint_id AND e.tenant_id = d.tenant_id AND e.id = d.event_id
   RETURNING d.id, d.endpoint_id, d.attempts, ep.url, ep.status AS endpoint_status, ep.secret_sealed,
             ep.previous_secret_sealed, ep.previous_secret_expires_at, e.payload::text AS body, e.payload->>'id' AS webhook_id`,
   // Claims given back unused: due again at once, the attempt not counted.
-  webhook_release: `UPDATE webhook_deliveries d SET next_attempt_at = now(), updated_at = now()
+  webhook_release: `UPDATE webhook_deliveries d SET leased_until = NULL, updated_at = now()
       FROM json_to_recordset($2::json) AS r(id uuid, attempts int)
      WHERE d.tenant_id = $1::uuid AND d.id = ANY($3::uuid[]) AND d.id = r.id AND d.status = 'pending' AND d.attempts = r.attempts`,
   // The attempts and the deliveries' new states in one statement.
@@ -171,7 +179,7 @@ export const PREPARED: Record<string, string> = {
       INSERT INTO webhook_attempts (tenant_id, id, delivery_id, endpoint_id, event_id, attempt, status_code, duration_ms, error)
       SELECT d.tenant_id, r.attempt_id, d.id, d.endpoint_id, d.event_id, r.attempt, r.status_code, r.duration_ms, r.error
         FROM r JOIN webhook_deliveries d ON d.tenant_id = $1::uuid AND d.id = ANY($3::uuid[]) AND d.id = r.delivery_id)
-    UPDATE webhook_deliveries d SET status = r.status, attempts = r.attempt, last_status_code = r.status_code, last_error = r.error, updated_at = now(),
+    UPDATE webhook_deliveries d SET status = r.status, attempts = r.attempt, last_status_code = r.status_code, last_error = r.error, updated_at = now(), leased_until = NULL,
            next_attempt_at = CASE WHEN r.status = 'pending' THEN now() + make_interval(secs => r.delay_ms / 1000) END
       FROM r WHERE d.tenant_id = $1::uuid AND d.id = ANY($3::uuid[]) AND d.id = r.delivery_id`,
   // Only the statement that flips an endpoint leaves a `disabled` notice, so the church is told once.

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../../../database/database.service';
+import { DUE_AT } from './delivery-book';
 import type { DeliveryRef } from './delivery-queue';
 
 /** Pending deliveries across churches whose time has come (a platform read, on the due index). */
@@ -10,8 +11,9 @@ export class DueDeliveries {
   async find(overdueMs: number, limit: number): Promise<DeliveryRef[]> {
     const rows: { tenant_id: string; id: string; endpoint_id: string; attempts: number }[] =
       await this.db.platform.query(
-        `SELECT tenant_id, id, endpoint_id, attempts FROM webhook_deliveries
+        `SELECT tenant_id, id, endpoint_id, attempts FROM webhook_deliveries d
         WHERE status = 'pending' AND next_attempt_at <= now() - make_interval(secs => $1::float8 / 1000)
+          AND ${DUE_AT} <= now() - make_interval(secs => $1::float8 / 1000)
         ORDER BY next_attempt_at LIMIT $2`,
         [overdueMs, limit],
       );
