@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
-import { validate } from 'class-validator';
+import { isEmail, validate } from 'class-validator';
 import { CreateMemberDto } from './create-member.dto';
-import { isValidMemberRow } from './member-row.schema';
+import { isEmailAddress, isValidMemberRow } from './member-row.schema';
 
 const base = { first_name: 'Ana', last_name: 'Ruiz' };
 
@@ -73,5 +73,53 @@ describe('bulk member row schema', () => {
 
   it('accepts the ordinary rows (the fast path is used)', () => {
     expect(rows.slice(0, 4).every((row) => isValidMemberRow(row))).toBe(true);
+  });
+});
+
+describe('isEmailAddress', () => {
+  const label63 = 'l'.repeat(63);
+  const addresses = [
+    'ana@example.org',
+    'A.B+c_d%e-f@Mail.Example.ORG',
+    'x@a-b.example.museum',
+    `${'a'.repeat(64)}@example.org`,
+    `${'a'.repeat(65)}@example.org`,
+    `a@${label63}.org`,
+    `a@${label63}l.org`,
+    `a@b.${'c'.repeat(63)}`,
+    `a@b.${'c'.repeat(64)}`,
+    `${'a'.repeat(60)}@${`${label63}.`.repeat(3)}org`,
+    `${'a'.repeat(64)}@${`${label63}.`.repeat(3)}org`,
+    'a..b@example.org',
+    '.a@example.org',
+    'a.@example.org',
+    'a@-x.org',
+    'a@x-.org',
+    'a@x..org',
+    'a@.x.org',
+    'a@x.o',
+    'a@x.123',
+    'a@x.o1',
+    'a@x_y.org',
+    'a@localhost',
+    'a@b',
+    'a@@example.org',
+    'a@b@example.org',
+    'a b@example.org',
+    ' a@example.org',
+    '"quoted"@example.org',
+    "o'neil{x}@example.org",
+    'ñandú@example.org',
+    'a@bücher.de',
+    'a@x.xn--p1ai',
+    'a@[127.0.0.1]',
+    'a@127.0.0.1',
+    'ſ@example.org',
+    'a@example.org\n',
+    '',
+  ];
+
+  it.each(addresses)('%j: the same answer as isEmail', (address) => {
+    expect(isEmailAddress(address)).toBe(isEmail(address));
   });
 });

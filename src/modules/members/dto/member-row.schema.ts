@@ -47,8 +47,21 @@ const MEMBER_ROW = {
   },
 };
 
+/**
+ * Plain ASCII addresses (dot-separated atoms of letters, digits, `_%+-`; LDH labels of at most 63
+ * characters; a TLD of letters), a subset of what `isEmail` accepts with class-validator's
+ * defaults. validator.js's isEmail costs ~5–10 µs an address (option merging, splits, a dozen
+ * regexes): most of a bulk row's validation.
+ */
+const PLAIN_EMAIL = /^[a-z0-9_%+-]+(?:\.[a-z0-9_%+-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+
+/** Exactly `isEmail(value)` (`@IsEmail()` of CreateMemberDto): a plain address is decided by one regex, any other by isEmail. */
+export function isEmailAddress(value: string): boolean {
+  return (value.length <= 254 && value.indexOf('@') <= 64 && PLAIN_EMAIL.test(value)) || isEmail(value);
+}
+
 const ajv = new Ajv({ allErrors: false, strict: false });
-ajv.addFormat('email', { type: 'string', validate: (value: string) => isEmail(value) });
+ajv.addFormat('email', { type: 'string', validate: isEmailAddress });
 ajv.addFormat('past-date', {
   type: 'string',
   validate: (value: string) => isRealDate(value) && value >= '1900-01-01' && value <= todayUtc(),
