@@ -468,7 +468,7 @@ const DONATION_COLUMNS =
   'tenant_id, id, amount, currency, fund_id, donor_id, campus_id, method, check_number, received_at, note, status, batch_id, recurring_gift_id, processor_id, refunded_amount, dispute, created_at, updated_at';
 const INSERT_DONATION = `INSERT INTO donations (${DONATION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING id`;
 const INSERT_EVENTS = `INSERT INTO webhook_events (tenant_id, id, type, payload, created_at)
-  SELECT $1, e.id, $2, e.payload, $3 FROM ROWS FROM (unnest($4::uuid[]), json_array_elements($5::json)) AS e(id, payload)`;
+  SELECT $1, e.id, $2, e.payload::json, $3 FROM ROWS FROM (unnest($4::uuid[]), string_to_table($5, E'\\x1e')) AS e(id, payload)`;
 const ENDPOINTS = `SELECT id, filters FROM webhook_endpoints WHERE tenant_id = $1 AND status = 'enabled' AND events && ARRAY[$2, '*']::text[] FOR KEY SHARE`;
 const INSERT_DELIVERIES = `INSERT INTO webhook_deliveries (tenant_id, id, endpoint_id, event_id, next_attempt_at, created_at, updated_at)
   SELECT $1, d.id, d.endpoint_id, d.event_id, $5, $5, $5 FROM unnest($2::uuid[], $3::uuid[], $4::uuid[]) AS d(id, endpoint_id, event_id)`;
@@ -503,7 +503,7 @@ async function recordEvents(client, principal, type, objects) {
     type,
     eventAt,
     events.map((e) => e.id),
-    JSON.stringify(events.map((e) => e.payload)),
+    events.map((e) => JSON.stringify(e.payload)).join('\x1e'),
   ]);
   const { rows: endpoints } = await client.query(ENDPOINTS, [tenantId, type]);
   const deliveries = [];
