@@ -16,6 +16,7 @@ import {
 import type { ProblemBody as Problem } from '../../src/common/errors/problem';
 import type { ListEnvelope as List } from '../../src/common/lists/list-envelope';
 import { sleep } from '../support/wait';
+import { outboxObjects } from '../support/outbox';
 import { as, issuesOf, itRefusesBadListParams, qs } from '../support/http';
 import type { CampusRef } from '../../src/modules/campuses/dto/campus.response';
 import type {
@@ -809,6 +810,23 @@ describe('members', () => {
       const list = await listMembers(api, church, { q: 'Row ', limit: '250' });
       expect(sorted(ids(list))).toEqual(sorted([r0.id!, r2.id!, r7.id!]));
       expect(list.total).toBe(3);
+    });
+
+    it('records one member.created per row, its object the member as GET shows it, control characters included', async () => {
+      // The outbox sends a batch's payloads as one text separated by U+001E: text holding it must survive.
+      const rows = [
+        { first_name: 'Re\u001ecord', last_name: 'One', address: { line1: 'a\u001e\u001fb', city: '\u001e' } },
+        { first_name: 'Plain', last_name: 'Two', campus: 'south', email: 'two@example.org' },
+        { first_name: 'Tab\tNew\nline', last_name: '"Three"\\', address: null },
+      ];
+      const res = await api.post<BulkResult>('/v1/members/bulk', as(church, { body: { members: rows } }));
+      expect([res.status, res.body.created]).toEqual([200, 3]);
+
+      for (const [i, { id }] of res.body.results.entries()) {
+        const shown = await api.get<Member>(`/v1/members/${id}`, as(church));
+        expect(shown.body.first_name).toBe(rows[i].first_name);
+        expect(await outboxObjects<Member>(api, church, 'member.created', id)).toEqual([shown.body]);
+      }
     });
 
     it('refuses 501 rows with 413 payload_too_large and creates nothing', async () => {
