@@ -979,6 +979,13 @@ describe('members', () => {
       await expectFilter({ 'status[ne]': 'member' }, [m.beto, m.carla, m.dario]);
     });
 
+    it('answers a list of values of each length in turn (the page SQL is made once per shape, then reused)', async () => {
+      await expectFilter({ 'status[in]': 'leader' }, [m.beto]);
+      await expectFilter({ 'status[in]': 'leader,visitor' }, [m.beto, m.carla]);
+      await expectFilter({ 'status[in]': 'leader,visitor,regular' }, [m.beto, m.carla, m.dario]);
+      await expectFilter({ 'status[in]': 'visitor' }, [m.carla]);
+    });
+
     it('filters by age; members without birthdate never match', async () => {
       const withAge = (pred: (age: number) => boolean) =>
         (['ana', 'beto', 'carla', 'dario'] as const).filter((k) => pred(expectedAge(birthdateOf[k]))).map((k) => m[k]);

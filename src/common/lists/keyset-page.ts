@@ -1,4 +1,5 @@
-import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { ObjectLiteral, QueryRunner, SelectQueryBuilder } from 'typeorm';
+import { BoundedMap } from '../caching/bounded-map';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata';
 import { encodeCursor } from './cursor';
@@ -47,6 +48,13 @@ export interface PageOptions {
    * filtering), which the count would otherwise plan as a join over the joined table.
    */
   countWithoutJoins?: boolean;
+  /**
+   * Names `qb` as the caller builds it (its selects, joins, conditions, locks and parameters'
+   * names: everything but the parameters' values). The page's SQL is then made once per shape and
+   * request shape (filters, sort, cursor, limit) and reused; two calls with one name must build
+   * the same `qb` but for its parameters' values. Only for a query of one entity with plain columns.
+   */
+  shape?: string;
 }
 
 export async function fetchPage<T extends ObjectLiteral>(
@@ -57,26 +65,25 @@ export async function fetchPage<T extends ObjectLiteral>(
 ): Promise<Page<T>> {
   const { totals } = options;
   const alias = qb.alias;
+  const params: ObjectLiteral = {};
   let n = 0;
   const param = (value: unknown): string => {
     const name = `lq${n++}`;
-    qb.setParameter(name, value);
+    params[name] = value;
     return Array.isArray(value) ? `(:...${name})` : `:${name}`;
   };
 
-  for (const term of query.filters) {
+  const filters = query.filters.map((term) => {
     const def = spec.filters[term.field];
-    const sql = def.sql
+    return def.sql
       ? def.sql(alias, term.op, term.value, param)
       : columnCondition(`${alias}.${def.column}`, term.op, term.value, param);
-    qb.andWhere(sql);
-  }
-
-  // The count is built (a clone of the query so far) only when it will run: not when the total is
-  // cached or not asked for.
+  });
+  // The count (the filters' conditions and parameters only) is built only when it will run: not
+  // when the total is cached or not asked for.
   const counting = query.withTotal && (totals?.total ?? null) === null;
-  const countQb = counting ? qb.clone().select('count(*)::int', 'total').orderBy() : undefined;
-  if (countQb && options.countWithoutJoins) countQb.expressionMap.joinAttributes = [];
+  const countQb = counting ? countBuilder(qb, filters, { ...params }, options.countWithoutJoins) : undefined;
+
   const columns: Column[] = query.sort.map((term) => {
     const def: SortDef<T> = spec.sorts[term.field];
     return {
@@ -87,34 +94,34 @@ export async function fetchPage<T extends ObjectLiteral>(
   });
   const idDesc = columns[columns.length - 1].desc;
   columns.push({ expr: `${alias}.id`, desc: idDesc, nullable: false });
-
-  for (const bound of options.pageBounds?.(alias, param) ?? []) qb.andWhere(bound);
-  if (query.cursor) qb.andWhere(keysetCondition(columns, [...query.cursor.values, query.cursor.id], param));
-  columns.forEach((c, i) =>
-    i === 0 ? qb.orderBy(c.expr, c.desc ? 'DESC' : 'ASC') : qb.addOrderBy(c.expr, c.desc ? 'DESC' : 'ASC'),
-  );
-  qb.limit(query.limit + 1);
+  const conditions = [...filters, ...(options.pageBounds?.(alias, param) ?? [])];
+  if (query.cursor) conditions.push(keysetCondition(columns, [...query.cursor.values, query.cursor.id], param));
+  const parts: PageParts = {
+    conditions,
+    order: columns.map((c) => [c.expr, c.desc ? 'DESC' : 'ASC']),
+    limit: query.limit + 1,
+    computed: Object.entries(options.computed ?? {}),
+    params,
+  };
 
   let rows: T[];
   let computed: Map<string, Record<string, unknown>> | undefined;
-  if (options.computed) {
-    for (const [name, sql] of Object.entries(options.computed)) qb.addSelect(sql, name);
-    // Without joins TypeORM maps raw row i to entity i; plain columns are hydrated here, without its
-    // general transformer (grouping by primary key, relations), which costs a list page ~5% of its CPU.
-    const hydrate = plainHydrator(qb);
-    let raw: Record<string, unknown>[];
-    if (hydrate) {
-      raw = await qb.getRawMany<Record<string, unknown>>();
-      rows = raw.map(hydrate);
-    } else {
-      const both = await qb.getRawAndEntities<Record<string, unknown>>();
-      raw = both.raw;
-      rows = both.entities;
-    }
-    const names = Object.keys(options.computed);
-    computed = new Map(raw.map((r) => [String(r[`${alias}_id`]), Object.fromEntries(names.map((n) => [n, r[n]]))]));
+  // Without joins TypeORM maps raw row i to entity i; plain columns are hydrated here, without its
+  // general transformer (grouping by primary key, relations), which costs a list page ~5% of its CPU.
+  const hydrate = options.computed || options.shape !== undefined ? plainHydrator(qb) : null;
+  if (hydrate) {
+    const raw =
+      options.shape !== undefined
+        ? await runCachedPage(qb, parts, options.shape)
+        : await build(qb, parts).getRawMany<Record<string, unknown>>();
+    rows = raw.map(hydrate);
+    computed = options.computed ? computedOf(raw, alias, parts) : undefined;
+  } else if (options.computed) {
+    const both = await build(qb, parts).getRawAndEntities<Record<string, unknown>>();
+    rows = both.entities;
+    computed = computedOf(both.raw, alias, parts);
   } else {
-    rows = await qb.getMany();
+    rows = await build(qb, parts).getMany();
   }
   let total = query.withTotal ? (totals?.total ?? null) : null;
   if (countQb) {
@@ -133,6 +140,109 @@ export async function fetchPage<T extends ObjectLiteral>(
         })
       : null;
   return computed ? { rows, nextCursor, total, computed } : { rows, nextCursor, total };
+}
+
+/** What a page adds to the caller's query builder. */
+interface PageParts {
+  conditions: string[];
+  order: [string, 'ASC' | 'DESC'][];
+  limit: number;
+  /** Values computed per row: [name, SQL]. */
+  computed: [string, string][];
+  /** The parameters the conditions name (lq0, lq1, …). */
+  params: ObjectLiteral;
+}
+
+function countBuilder<T extends ObjectLiteral>(
+  qb: SelectQueryBuilder<T>,
+  filters: string[],
+  params: ObjectLiteral,
+  withoutJoins?: boolean,
+): SelectQueryBuilder<T> {
+  const count = qb.clone();
+  for (const condition of filters) count.andWhere(condition);
+  count.setParameters(params).select('count(*)::int', 'total').orderBy();
+  if (withoutJoins) count.expressionMap.joinAttributes = [];
+  return count;
+}
+
+/** `qb` with the page's conditions, order, limit and computed values. */
+function build<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, parts: PageParts): SelectQueryBuilder<T> {
+  for (const condition of parts.conditions) qb.andWhere(condition);
+  qb.setParameters(parts.params);
+  parts.order.forEach(([expr, direction], i) =>
+    i === 0 ? qb.orderBy(expr, direction) : qb.addOrderBy(expr, direction),
+  );
+  qb.limit(parts.limit);
+  for (const [name, sql] of parts.computed) qb.addSelect(sql, name);
+  return qb;
+}
+
+function computedOf(
+  raw: Record<string, unknown>[],
+  alias: string,
+  parts: PageParts,
+): Map<string, Record<string, unknown>> {
+  const names = parts.computed.map(([name]) => name);
+  return new Map(raw.map((r) => [String(r[`${alias}_id`]), Object.fromEntries(names.map((n) => [n, r[n]]))]));
+}
+
+/** Where each `$n` of a cached page statement takes its value from: a parameter, or one element of an expanded array. */
+interface Slot {
+  name: string;
+  index?: number;
+}
+
+const PAGE_STATEMENTS = 2_000;
+const pageStatements = new BoundedMap<string, { sql: string; slots: Slot[] }>(PAGE_STATEMENTS);
+
+/**
+ * The page's raw rows, its SQL made by the query builder once per shape (the caller's `shape` and
+ * the page's parts, but not the parameters' values) and then reused: building the SQL (the select
+ * list, property names, parameters) costs more than the rest of a list request's handler.
+ */
+async function runCachedPage<T extends ObjectLiteral>(
+  qb: SelectQueryBuilder<T>,
+  parts: PageParts,
+  shape: string,
+): Promise<Record<string, unknown>[]> {
+  const values = { ...qb.getParameters(), ...parts.params };
+  // Arrays expand to one placeholder per element: their lengths are part of the SQL's shape.
+  const lengths = Object.entries(values).flatMap(([name, v]) => (Array.isArray(v) ? [name, v.length] : []));
+  const key = JSON.stringify([shape, parts.conditions, parts.order, parts.limit, parts.computed, lengths]);
+  let statement = pageStatements.get(key);
+  if (!statement) {
+    const sql = build(qb, parts).getQuery();
+    statement = { sql: '', slots: [] };
+    // TypeORM's own placeholder numbering, run on markers that name where each value comes from.
+    const markers = Object.fromEntries(
+      Object.entries(qb.getParameters()).map(([name, v]) => [
+        name,
+        Array.isArray(v)
+          ? Object.assign(
+              v.map((_, index): Slot => ({ name, index })),
+              { whole: name },
+            )
+          : { name },
+      ]),
+    );
+    const [text, slots] = qb.connection.driver.escapeQueryWithParameters(sql, markers);
+    statement.sql = text;
+    statement.slots = (slots as (Slot | (Slot[] & { whole: string }))[]).map((s) =>
+      Array.isArray(s) ? { name: s.whole } : s,
+    );
+    pageStatements.set(key, statement);
+  }
+  const args = statement.slots.map(({ name, index }) =>
+    index === undefined ? (values[name] as unknown) : (values[name] as unknown[])[index],
+  );
+  const own = (qb as unknown as { queryRunner?: QueryRunner }).queryRunner;
+  const runner = own ?? qb.connection.createQueryRunner();
+  try {
+    return (await runner.query(statement.sql, args)) as Record<string, unknown>[];
+  } finally {
+    if (!own) await runner.release();
+  }
 }
 
 function columnCondition(expr: string, op: Operator, value: unknown, param: (v: unknown) => string): string {

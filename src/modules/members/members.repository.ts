@@ -233,6 +233,6 @@ export class MembersRepository {
   ): Promise<Page<MemberEntity>> {
     const { repo, tenantId } = tenantScope(MemberEntity);
     const qb = repo.createQueryBuilder('m').where('m.tenant_id = :tenantId AND m.deleted_at IS NULL', { tenantId });
-    return fetchPage(qb, query, spec, { totals, computed: { tag_ids: PAGE_TAG_IDS } });
+    return fetchPage(qb, query, spec, { totals, computed: { tag_ids: PAGE_TAG_IDS }, shape: 'members.list' });
   }
 }
