@@ -254,8 +254,7 @@ export class Database implements OnApplicationShutdown {
     options: { asyncCommit?: boolean; prepared?: Record<string, string> } = {},
   ): Promise<Record<string, unknown>[][]> {
     if (!isUuid(tenantId)) throw new Error('runScriptInTenant: tenant id is not a uuid');
-    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
-    const client = await pool.connect();
+    const client = await this.pool.connect();
     // A checked-out client without an 'error' listener takes the process down when its connection dies.
     let broken: Error | undefined;
     const onConnectionError = (error: Error) => (broken ??= error);
@@ -296,7 +295,7 @@ export class Database implements OnApplicationShutdown {
    * the pool; nothing else is held.
    */
   async ping(timeoutMs: number): Promise<void> {
-    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
+    const pool = this.pool;
     let timer: NodeJS.Timeout | undefined;
     let timedOut = false;
     const expired = new Promise<never>((_, reject) => {
@@ -338,6 +337,18 @@ export class Database implements OnApplicationShutdown {
   /** Platform work (tenants, token lookup) on the pool's own role; only the tenancy and auth modules use it. */
   get platform(): EntityManager {
     return this.dataSource.manager;
+  }
+
+  /**
+   * One platform statement's rows, straight on the pool (no query runner): for the token lookup,
+   * which every request makes.
+   */
+  async platformRows<T>(text: string, values: unknown[]): Promise<T[]> {
+    return (await this.pool.query(text, values)).rows as T[];
+  }
+
+  private get pool(): Pool {
+    return (this.dataSource.driver as unknown as { master: Pool }).master;
   }
 
   async onApplicationShutdown(): Promise<void> {

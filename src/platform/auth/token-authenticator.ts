@@ -50,7 +50,7 @@ export class TokenAuthenticator implements BeforeApplicationShutdown {
 
   async authenticate(value: string, tenantSlug: string): Promise<Principal> {
     if (!isWellFormedToken(value)) throw new AppError('unauthorized');
-    const rows: TokenRow[] = await this.db.platform.query(LOOKUP, [hashToken(value)]);
+    const rows = await this.db.platformRows<TokenRow>(LOOKUP, [hashToken(value)]);
     const row = rows[0];
     if (!row) throw new AppError('unauthorized');
     if (row.revoked_at) throw new AppError('token_revoked');
