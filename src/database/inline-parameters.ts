@@ -1,6 +1,7 @@
 import { escapeLiteral } from 'pg';
 // pg's own conversion of a parameter to its text form (dates, arrays, JSON), as it sends them.
 import { prepareValue } from 'pg/lib/utils';
+import { BoundedMap } from '../common/caching/bounded-map';
 
 const MAX_INLINED = 16_384;
 
@@ -14,7 +15,34 @@ const MAX_INLINED = 16_384;
  */
 export function inlineParameters(sql: string, values: readonly unknown[] = []): string | null {
   if (values.some(isLong)) return null;
-  let out = '';
+  let template = templates.get(sql);
+  if (template === undefined) templates.set(sql, (template = templateOf(sql)));
+  if (!template) return null;
+  const { parts, placeholders } = template;
+  let out = parts[0];
+  for (let k = 0; k < placeholders.length; k++) {
+    const index = placeholders[k];
+    if (index < 1 || index > values.length) return null;
+    out += literal(values[index - 1]);
+    if (out.length > MAX_INLINED) return null;
+    out += parts[k + 1];
+  }
+  return out;
+}
+
+/** A statement's text around its `$n` placeholders: `parts` has one more element than `placeholders`. */
+interface Template {
+  parts: string[];
+  placeholders: number[];
+}
+
+/** The templates of the statements seen, so that each text is read once (the app sends few distinct texts). */
+const templates = new BoundedMap<string, Template | null>(1_000);
+
+/** Null when the text cannot be read safely (an unterminated quote or comment, a `$` that starts nothing known). */
+function templateOf(sql: string): Template | null {
+  const parts: string[] = [];
+  const placeholders: number[] = [];
   let from = 0;
   let i = 0;
   const n = sql.length;
@@ -44,10 +72,8 @@ export function inlineParameters(sql: string, values: readonly unknown[] = []): 
       let j = i + 1;
       while (j < n && sql[j] >= '0' && sql[j] <= '9') j++;
       if (j > i + 1) {
-        const index = Number(sql.slice(i + 1, j));
-        if (index < 1 || index > values.length) return null;
-        out += sql.slice(from, i) + literal(values[index - 1]);
-        if (out.length > MAX_INLINED) return null;
+        parts.push(sql.slice(from, i));
+        placeholders.push(Number(sql.slice(i + 1, j)));
         from = i = j;
         continue;
       }
@@ -58,7 +84,8 @@ export function inlineParameters(sql: string, values: readonly unknown[] = []): 
       i = end + tag[0].length;
     } else i++;
   }
-  return out + sql.slice(from);
+  parts.push(sql.slice(from));
+  return { parts, placeholders };
 }
 
 function isLong(value: unknown): boolean {
