@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
+import { todayUtc } from '../lists/list-query';
 import type { NextFunction, Request, Response } from 'express';
 import type { ListQuery } from '../lists/list-query';
 import type { ApiRequest } from './request';
@@ -35,7 +36,7 @@ export function conditionalGet(req: Request, res: Response, next: NextFunction):
 
 /** An ETag from what identifies a response without building it (a list's version and the request). */
 export function versionEtag(...parts: string[]): string {
-  return `"v${createHash('sha1').update(parts.join('\0')).digest('base64url')}"`;
+  return `"v${hash('sha1', parts.join('\0'), 'base64url')}"`;
 }
 
 /**
@@ -53,7 +54,7 @@ export function listPageEtag(
     tenantId,
     ...scope,
     version,
-    new Date().toISOString().slice(0, 10),
+    todayUtc(),
     lang,
     String(query.limit),
     query.sortKey,

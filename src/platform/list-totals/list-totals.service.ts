@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { RedisClient } from '../redis/redis-connection';
 import { afterCommitOnce, TenantContext } from '../../common/context/tenant-context';
 import { newUuid } from '../../common/ids/id';
-import type { ListQuery } from '../../common/lists/list-query';
+import { todayUtc, type ListQuery } from '../../common/lists/list-query';
 import { REDIS } from '../redis/redis.module';
 
 /** Reads the church's current version of a list and the total cached for it, in one round trip. */
@@ -42,7 +42,7 @@ export class ListTotals {
     if (!redis) return undefined;
     const { tenantId } = TenantContext.current();
     // The UTC day is part of the key: filters such as age[gte] move with the date.
-    const signature = `${new Date().toISOString().slice(0, 10)}|${JSON.stringify(query.filters)}`;
+    const signature = `${todayUtc()}|${JSON.stringify(query.filters)}`;
     const hashPrefix = `totals:{${tenantId}}:${resource}:`;
     try {
       const [version, cached] = await (
