@@ -85,6 +85,9 @@ export function newUuid(): string {
 
 /** uuid (database form) -> `mem_0192…` (public form). */
 export function toPublicId(prefix: IdPrefix, uuid: string): string {
+  // The database's form (8-4-4-4-12) by slices: a list page makes hundreds, and a RegExp costs twice as much.
+  if (uuid.length === 36)
+    return `${prefix}_${uuid.slice(0, 8)}${uuid.slice(9, 13)}${uuid.slice(14, 18)}${uuid.slice(19, 23)}${uuid.slice(24)}`;
   return `${prefix}_${uuid.replace(/-/g, '')}`;
 }
 
