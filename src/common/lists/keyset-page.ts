@@ -290,7 +290,17 @@ function strictlyAfter(column: Column, value: unknown, param: (v: unknown) => st
   return column.nullable && !column.desc ? `(${cmp} OR ${column.expr} IS NULL)` : cmp;
 }
 
-const plainColumns = new WeakMap<EntityMetadata, Map<string, { column: ColumnMetadata; key: string }[]>>();
+/** Column types whose values TypeORM's driver hands on unchanged (without a transformer): set as they come. */
+const AS_READ = new Set<unknown>(['text', 'uuid', 'jsonb', 'json', 'varchar', 'character varying']);
+
+interface PlainColumn {
+  column: ColumnMetadata;
+  key: string;
+  /** Set as read (AS_READ), not through the driver's conversion. */
+  direct: boolean;
+}
+
+const plainColumns = new WeakMap<EntityMetadata, Map<string, PlainColumn[]>>();
 
 /**
  * Raw row -> entity for a query of one entity with plain columns only (no joins, relations,
@@ -308,20 +318,26 @@ function plainHydrator<T extends ObjectLiteral>(
   if (!map.selects.some((s) => s.selection === qb.alias)) return null; // every column selected
   const driver = qb.connection.driver;
   let byAlias = plainColumns.get(metadata);
-  if (!byAlias) plainColumns.set(metadata, (byAlias = new Map<string, { column: ColumnMetadata; key: string }[]>()));
+  if (!byAlias) plainColumns.set(metadata, (byAlias = new Map<string, PlainColumn[]>()));
   let columns = byAlias.get(qb.alias);
   if (!columns)
     byAlias.set(
       qb.alias,
       (columns = metadata.columns
         .filter((c) => !c.isVirtual)
-        .map((column) => ({ column, key: `${qb.alias}_${column.databaseName}` }))),
+        .map((column) => ({
+          column,
+          key: `${qb.alias}_${column.databaseName}`,
+          direct: AS_READ.has(column.type) && !column.transformer && !column.isArray,
+        }))),
     );
   return (raw) => {
     const entity = metadata.create(undefined, { fromDeserializer: true }) as T;
-    for (const { column, key } of columns) {
+    for (const { column, key, direct } of columns) {
       const value = raw[key];
-      if (value !== undefined) column.setEntityValue(entity, driver.prepareHydratedValue(value, column));
+      if (value === undefined) continue;
+      if (direct) (entity as Record<string, unknown>)[column.propertyName] = value;
+      else column.setEntityValue(entity, driver.prepareHydratedValue(value, column));
     }
     return entity;
   };
