@@ -13,10 +13,12 @@ import { RateLimitGuard } from './platform/rate-limit/rate-limit.guard';
 import { TenantTransactionInterceptor } from './platform/tenancy/tenant-transaction.interceptor';
 import { JobsModule } from './platform/jobs/jobs.module';
 import { MetricsModule } from './platform/metrics/metrics.module';
+import { RequestInterceptors } from './platform/request-interceptors';
 
 /**
  * The HTTP API. Guards run in order (tenant + token, rate limits, then CORS + scopes); the
- * interceptors nest in order: the tenant transaction wraps idempotency, which wraps the audit entry.
+ * interceptors nest in order (RequestInterceptors): the tenant transaction wraps idempotency, which
+ * wraps the audit entry.
  */
 @Module({
   imports: [CoreModule, IdempotencyModule, OpenApiModule, HealthModule, MetricsModule],
@@ -24,9 +26,10 @@ import { MetricsModule } from './platform/metrics/metrics.module';
     { provide: APP_GUARD, useClass: AccessGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: PermissionGuard },
-    { provide: APP_INTERCEPTOR, useClass: TenantTransactionInterceptor },
-    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
-    { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
+    TenantTransactionInterceptor,
+    IdempotencyInterceptor,
+    AuditInterceptor,
+    { provide: APP_INTERCEPTOR, useClass: RequestInterceptors },
   ],
 })
 export class AppModule {
