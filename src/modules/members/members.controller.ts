@@ -14,6 +14,7 @@ import { ApiList } from '../../common/lists/list-envelope';
 import { Idempotent } from '../../platform/idempotency/idempotent.decorator';
 import { Auth } from '../../platform/auth/auth.decorator';
 import { ReadsOnly } from '../../platform/tenancy/reads-only.decorator';
+import { ReadsListVersion } from '../../platform/list-totals/list-version';
 import { BulkCreateMembersDto } from './dto/bulk-create-members.dto';
 import { CreateMemberDto } from './dto/create-member.dto';
 import { MemberMergeResponse } from './dto/member-merge.response';
@@ -47,6 +48,7 @@ export class MembersController {
   @Get()
   @Auth({ scopes: ['read:members'] })
   @ReadsOnly()
+  @ReadsListVersion('members')
   @ApiOperation({
     summary: 'List members',
     description:

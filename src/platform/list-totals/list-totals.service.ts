@@ -4,6 +4,9 @@ import { afterCommitOnce, TenantContext } from '../../common/context/tenant-cont
 import { newUuid } from '../../common/ids/id';
 import { todayUtc, type ListQuery } from '../../common/lists/list-query';
 import { REDIS } from '../redis/redis.module';
+import { BoundedMap } from '../../common/caching/bounded-map';
+import { RequestContext } from '../../common/context/request-context';
+import { listVersionKey, PREFETCHED_LIST_VERSION, type WithListVersion } from './list-version';
 
 /** Reads the church's current version of a list and the total cached for it, in one round trip. */
 const LOOKUP = `
@@ -11,6 +14,7 @@ local version = redis.call('GET', KEYS[1]) or '0'
 return { version, redis.call('HGET', KEYS[2] .. version, ARGV[1]) }`;
 
 const TTL_MS = 600_000;
+const KNOWN_TOTALS = 10_000;
 
 /** A list's state for one request: its version (changes with every write) and the cached total, if any. */
 export interface ListState {
@@ -28,6 +32,12 @@ export interface ListState {
 export class ListTotals {
   private readonly logger = new Logger('ListTotals');
   private lastWarning = 0;
+  /**
+   * Totals seen in this process, by church, list, version and filters: a version names one state of
+   * the list (every write replaces it), so its total never changes, and the version itself is read
+   * from Redis on every request.
+   */
+  private readonly known = new BoundedMap<string, number>(KNOWN_TOTALS);
 
   constructor(@Inject(REDIS) private readonly redis: RedisClient | null) {
     this.redis?.defineCommand('listTotal', { numberOfKeys: 2, lua: LOOKUP });
@@ -45,13 +55,26 @@ export class ListTotals {
     const signature = `${todayUtc()}|${JSON.stringify(query.filters)}`;
     const hashPrefix = `totals:{${tenantId}}:${resource}:`;
     try {
-      const [version, cached] = await (
-        redis as unknown as { listTotal(...a: string[]): Promise<[string, string | null]> }
-      ).listTotal(`${hashPrefix}v`, hashPrefix, signature);
+      const prefetched = (RequestContext.current() as WithListVersion | undefined)?.[PREFETCHED_LIST_VERSION];
+      let version: string;
+      let cached: string | number | null;
+      if (prefetched?.resource === resource) {
+        // The version came with the rate limiter's round trip; a total already seen under it is exact.
+        version = prefetched.version;
+        cached =
+          this.known.get(`${hashPrefix}${version}|${signature}`) ?? (await redis.hget(hashPrefix + version, signature));
+      } else {
+        [version, cached] = await (
+          redis as unknown as { listTotal(...a: string[]): Promise<[string, string | null]> }
+        ).listTotal(listVersionKey(tenantId, resource), hashPrefix, signature);
+      }
+      const knownKey = `${hashPrefix}${version}|${signature}`;
+      if (cached !== null) this.known.set(knownKey, Number(cached));
       return {
         version,
         total: cached === null ? null : Number(cached),
         store: (total: number) => {
+          this.known.set(knownKey, total);
           const key = hashPrefix + version;
           redis
             .multi()
@@ -71,7 +94,7 @@ export class ListTotals {
   invalidate(resource: string): void {
     const redis = this.redis;
     if (!redis) return;
-    const key = `totals:{${TenantContext.current().tenantId}}:${resource}:v`;
+    const key = listVersionKey(TenantContext.current().tenantId, resource);
     afterCommitOnce(key, async () => {
       // A fresh unique version (not INCR): a lost or reset key can never bring back an old total.
       await redis.set(key, newUuid()).catch((error: unknown) => this.warn(error));

@@ -21,6 +21,8 @@ export interface BucketState {
 export interface TakeResult {
   allowed: boolean;
   states: BucketState[];
+  /** The values of `reads` (null: no such key), read in the same round trip; absent when the store could not read them. */
+  reads?: (string | null)[];
 }
 
 /**
@@ -28,7 +30,8 @@ export interface TakeResult {
  * none is charged and the request is refused.
  */
 export interface RateLimitStore {
-  take(buckets: BucketSpec[], now: number): Promise<TakeResult>;
+  /** `reads`: keys to read along (GET), in the buckets' Redis Cluster slot; a store in process memory reads none. */
+  take(buckets: BucketSpec[], now: number, reads?: string[]): Promise<TakeResult>;
 }
 
 /** The same arithmetic as the Redis script, in process memory (no Redis configured, or Redis unreachable). */

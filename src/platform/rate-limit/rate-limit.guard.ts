@@ -15,6 +15,12 @@ import { AddressLimiter } from './address-limiter';
 import { BucketSpec, RateLimitStore, windowIndex } from './buckets';
 import { RATE_LIMIT_STORE, throttlerPlan } from './rate-limit.options';
 import { setRateLimitHeaders } from './rate-limit.headers';
+import {
+  LIST_VERSION,
+  listVersionKey,
+  PREFETCHED_LIST_VERSION,
+  type WithListVersion,
+} from '../list-totals/list-version';
 
 /**
  * Plan quotas per church (minute bucket with burst, day window) and endpoint quotas per token,
@@ -63,7 +69,18 @@ export class RateLimitGuard extends ThrottlerGuard {
       });
       policies.push(plan.policy);
     }
-    const result = await this.store.take(buckets, now);
+    // A list route's version rides along (ListTotals.open then needs no round trip of its own).
+    const list = this.reflector.get<string | undefined>(LIST_VERSION, context.getHandler());
+    const result = await this.store.take(
+      buckets,
+      now,
+      list ? [listVersionKey(req.principal.tenantId, list)] : undefined,
+    );
+    if (list && result.reads)
+      (req as AuthRequest & WithListVersion)[PREFETCHED_LIST_VERSION] = {
+        resource: list,
+        version: result.reads[0] ?? '0',
+      };
     const res = context.switchToHttp().getResponse<Response>();
     setRateLimitHeaders(res, result.states, now, policies);
     if (!result.allowed) {

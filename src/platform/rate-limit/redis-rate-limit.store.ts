@@ -4,12 +4,13 @@ import { BucketSpec, MemoryRateLimitStore, RateLimitStore, TakeResult, windowEnd
 
 /**
  * All of a request's buckets in one atomic Lua call (one round trip). A refused request charges
- * nothing. KEYS: one per bucket; ARGV: now, then kind ('w' window | 'b' bucket), limit, windowMs,
- * windowEnd per bucket. Returns allowed, then remaining, resetMs, retryMs per bucket.
+ * nothing. KEYS: one per bucket, then the keys to read along; ARGV: now, then kind ('w' window |
+ * 'b' bucket), limit, windowMs, windowEnd per bucket. Returns allowed, then remaining, resetMs,
+ * retryMs per bucket, then the value of each key read (nil when absent).
  */
 const SCRIPT = `
 local now = tonumber(ARGV[1])
-local n = #KEYS
+local n = (#ARGV - 1) / 4
 local cur = {}
 local allowed = 1
 for i = 1, n do
@@ -53,6 +54,7 @@ for i = 1, n do
     table.insert(out, math.floor(tokens)); table.insert(out, math.ceil((limit - tokens) / rate)); table.insert(out, retry)
   end
 end
+for i = n + 1, #KEYS do table.insert(out, redis.call('GET', KEYS[i]) or false) end
 return out`;
 
 const LOG_EVERY_MS = 30_000;
@@ -66,23 +68,27 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.redis.defineCommand('takeBuckets', { lua: SCRIPT });
   }
 
-  async take(buckets: BucketSpec[], now: number): Promise<TakeResult> {
+  async take(buckets: BucketSpec[], now: number, reads: string[] = []): Promise<TakeResult> {
     try {
       const args: (string | number)[] = [now];
       for (const b of buckets)
         args.push(b.kind === 'window' ? 'w' : 'b', b.limit, b.windowMs, windowEnd(now, b.windowMs));
       const raw = await (
-        this.redis as unknown as { takeBuckets(n: number, ...a: (string | number)[]): Promise<number[]> }
-      ).takeBuckets(buckets.length, ...buckets.map((b) => b.key), ...args);
+        this.redis as unknown as {
+          takeBuckets(n: number, ...a: (string | number)[]): Promise<(number | string | null)[]>;
+        }
+      ).takeBuckets(buckets.length + reads.length, ...buckets.map((b) => b.key), ...reads, ...args);
+      const numbers = raw as number[];
       return {
-        allowed: raw[0] === 1,
+        allowed: numbers[0] === 1,
         states: buckets.map((b, i) => ({
           name: b.name,
           limit: b.limit,
-          remaining: raw[1 + i * 3],
-          resetMs: raw[2 + i * 3],
-          retryMs: raw[3 + i * 3],
+          remaining: numbers[1 + i * 3],
+          resetMs: numbers[2 + i * 3],
+          retryMs: numbers[3 + i * 3],
         })),
+        reads: raw.slice(1 + buckets.length * 3).map((v) => (v === null ? null : String(v))),
       };
     } catch (error) {
       if (now - this.lastWarning > LOG_EVERY_MS) {
